@@ -1,0 +1,55 @@
+//! Everything the table says about one position, in the shape `ttt analyze --format json` prints.
+
+use serde::Serialize;
+
+use crate::board::{Board, Cells, Player, Status};
+use crate::solve::Value;
+use crate::table::{MoveAnalysis, Table};
+
+/// A position with its value, remoteness, optimal moves and every legal move's outcome.
+///
+/// Serializes (with serde) to exactly the keys of `ttt analyze --format json`.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Analysis, Board, table};
+///
+/// let board: Board = "XX.OO....".parse()?;
+/// let json = serde_json::to_string(&Analysis::new(table(), board))?;
+/// assert!(json.starts_with(r#"{"board":"XX.OO....","to_move":"X","status":"in_progress","value":"win","remoteness":1,"best":[3],"#));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Analysis {
+    /// The position.
+    pub board: Board,
+    /// The side to move (on a finished board, whose turn it would be).
+    pub to_move: Player,
+    /// Where the game stands.
+    pub status: Status,
+    /// The value for the side to move.
+    pub value: Value,
+    /// Plies to the end under perfect play; 0 for a finished game.
+    pub remoteness: u8,
+    /// The optimal moves; empty for a finished game.
+    pub best: Cells,
+    /// Every legal move, by cell, valued from the view of the player making it.
+    pub moves: Vec<MoveAnalysis>,
+}
+
+impl Analysis {
+    /// Looks `board` up in `table`.
+    pub fn new(table: &Table, board: Board) -> Analysis {
+        let evaluation = table.evaluate(&board);
+        Analysis {
+            board,
+            to_move: board.to_move(),
+            status: board.status(),
+            value: evaluation.value,
+            remoteness: evaluation.remoteness,
+            best: evaluation.best,
+            moves: table.analyze(&board),
+        }
+    }
+}

@@ -1,0 +1,959 @@
+//! The rules of tic-tac-toe: players, cells, boards, and how a game ends.
+//!
+//! This file is shared with `build.rs` (through `#[path]`), so it depends on nothing but `std`.
+
+use std::fmt;
+use std::ops::Not;
+use std::str::FromStr;
+
+/// One of the two players. X always moves first.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::Player;
+///
+/// assert_eq!(!Player::X, Player::O);
+/// assert_eq!(Player::O.to_string(), "O");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    /// The first player.
+    X,
+    /// The second player.
+    O,
+}
+
+impl Player {
+    /// Both players, X first.
+    pub const BOTH: [Player; 2] = [Player::X, Player::O];
+
+    /// The mark this player writes on the board: `'X'` or `'O'`.
+    pub const fn mark(self) -> char {
+        match self {
+            Player::X => 'X',
+            Player::O => 'O',
+        }
+    }
+}
+
+impl Not for Player {
+    type Output = Player;
+
+    fn not(self) -> Player {
+        match self {
+            Player::X => Player::O,
+            Player::O => Player::X,
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.mark())
+    }
+}
+
+/// A square of the board. Inside it is an index 0..9; people and programs see it as 1..9, row-major:
+///
+/// ```text
+/// 1 2 3
+/// 4 5 6
+/// 7 8 9
+/// ```
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::Cell;
+///
+/// let centre = Cell::from_number(5).unwrap();
+/// assert_eq!(centre.index(), 4);
+/// assert_eq!(centre.to_string(), "5");
+/// assert!(Cell::from_number(10).is_none());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell(u8);
+
+/// Shows the number people use, `Cell(5)` for the centre.
+impl fmt::Debug for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Cell({})", self.number())
+    }
+}
+
+impl Cell {
+    /// Every cell, in order 1..9.
+    pub const ALL: [Cell; 9] = [
+        Cell(0),
+        Cell(1),
+        Cell(2),
+        Cell(3),
+        Cell(4),
+        Cell(5),
+        Cell(6),
+        Cell(7),
+        Cell(8),
+    ];
+
+    /// The cell with index `index` (0..9), if there is one.
+    pub const fn from_index(index: usize) -> Option<Cell> {
+        if index < 9 {
+            Some(Cell(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The cell people call `number` (1..9), if there is one.
+    pub const fn from_number(number: u32) -> Option<Cell> {
+        if number >= 1 && number <= 9 {
+            Some(Cell(number as u8 - 1))
+        } else {
+            None
+        }
+    }
+
+    /// The index of this cell, 0..9.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The number people use for this cell, 1..9.
+    pub const fn number(self) -> u8 {
+        self.0 + 1
+    }
+
+    /// The row, 0..3, counting from the top.
+    pub const fn row(self) -> usize {
+        self.0 as usize / 3
+    }
+
+    /// The column, 0..3, counting from the left.
+    pub const fn column(self) -> usize {
+        self.0 as usize % 3
+    }
+
+    /// The cell at `row` and `column` (each 0..3).
+    pub const fn at(row: usize, column: usize) -> Option<Cell> {
+        if row < 3 && column < 3 {
+            Some(Cell((row * 3 + column) as u8))
+        } else {
+            None
+        }
+    }
+
+    /// Whether this is one of the four corners (1, 3, 7, 9).
+    pub const fn is_corner(self) -> bool {
+        matches!(self.0, 0 | 2 | 6 | 8)
+    }
+
+    /// Whether this is one of the four sides (2, 4, 6, 8).
+    pub const fn is_side(self) -> bool {
+        matches!(self.0, 1 | 3 | 5 | 7)
+    }
+
+    /// Whether this is the centre (5).
+    pub const fn is_centre(self) -> bool {
+        self.0 == 4
+    }
+
+    /// The cell mirrored through the centre (1 ↔ 9, 2 ↔ 8, ...).
+    pub const fn opposite(self) -> Cell {
+        Cell(8 - self.0)
+    }
+
+    const fn bit(self) -> u16 {
+        1 << self.0
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
+/// A set of cells, kept as a 9-bit mask. Iterates in order 1..9.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Cell, Cells};
+///
+/// let corners: Cells = [1, 3, 7, 9].into_iter().filter_map(Cell::from_number).collect();
+/// assert_eq!(corners.len(), 4);
+/// assert!(corners.contains(Cell::from_number(7).unwrap()));
+/// assert_eq!(corners.to_string(), "1 3 7 9");
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Cells(u16);
+
+impl Cells {
+    /// No cells.
+    pub const EMPTY: Cells = Cells(0);
+    /// All nine cells.
+    pub const ALL: Cells = Cells(0x1ff);
+
+    /// The set whose mask is `bits` (bit `i` is the cell with index `i`); bits above 8 are dropped.
+    pub const fn from_bits(bits: u16) -> Cells {
+        Cells(bits & 0x1ff)
+    }
+
+    /// The mask of this set: bit `i` is the cell with index `i`.
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// Whether `cell` is in the set.
+    pub const fn contains(self, cell: Cell) -> bool {
+        self.0 & cell.bit() != 0
+    }
+
+    /// The set with `cell` added.
+    #[must_use]
+    pub const fn with(self, cell: Cell) -> Cells {
+        Cells(self.0 | cell.bit())
+    }
+
+    /// The set with `cell` taken out.
+    #[must_use]
+    pub const fn without(self, cell: Cell) -> Cells {
+        Cells(self.0 & !cell.bit())
+    }
+
+    /// Adds `cell` to the set.
+    pub fn insert(&mut self, cell: Cell) {
+        self.0 |= cell.bit();
+    }
+
+    /// How many cells are in the set.
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Whether the set has no cells.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The lowest-numbered cell of the set.
+    pub const fn first(self) -> Option<Cell> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Cell(self.0.trailing_zeros() as u8))
+        }
+    }
+
+    /// The cells in both sets.
+    #[must_use]
+    pub const fn intersection(self, other: Cells) -> Cells {
+        Cells(self.0 & other.0)
+    }
+
+    /// The cells in either set.
+    #[must_use]
+    pub const fn union(self, other: Cells) -> Cells {
+        Cells(self.0 | other.0)
+    }
+
+    /// The cells in order 1..9.
+    pub fn iter(self) -> CellsIter {
+        CellsIter(self.0)
+    }
+}
+
+impl fmt::Debug for Cells {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter().map(Cell::number)).finish()
+    }
+}
+
+/// Cells separated by single spaces, for example `1 5 9`; nothing for the empty set.
+impl fmt::Display for Cells {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, cell) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{cell}")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromIterator<Cell> for Cells {
+    fn from_iter<I: IntoIterator<Item = Cell>>(iter: I) -> Cells {
+        let mut cells = Cells::EMPTY;
+        for cell in iter {
+            cells.insert(cell);
+        }
+        cells
+    }
+}
+
+impl IntoIterator for Cells {
+    type Item = Cell;
+    type IntoIter = CellsIter;
+
+    fn into_iter(self) -> CellsIter {
+        self.iter()
+    }
+}
+
+/// The iterator behind [`Cells::iter`].
+#[derive(Clone, Debug)]
+pub struct CellsIter(u16);
+
+impl Iterator for CellsIter {
+    type Item = Cell;
+
+    fn next(&mut self) -> Option<Cell> {
+        if self.0 == 0 {
+            return None;
+        }
+        let cell = Cell(self.0.trailing_zeros() as u8);
+        self.0 &= self.0 - 1;
+        Some(cell)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for CellsIter {}
+
+/// The eight lines of three: rows, columns, then the diagonals 1-5-9 and 3-5-7.
+pub const LINES: [Cells; 8] = [
+    Cells(0b000_000_111),
+    Cells(0b000_111_000),
+    Cells(0b111_000_000),
+    Cells(0b001_001_001),
+    Cells(0b010_010_010),
+    Cells(0b100_100_100),
+    Cells(0b100_010_001),
+    Cells(0b001_010_100),
+];
+
+/// Whether `cells` holds a whole line.
+pub const fn has_line(cells: Cells) -> bool {
+    let mut i = 0;
+    while i < LINES.len() {
+        if cells.0 & LINES[i].0 == LINES[i].0 {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This player made three in a row.
+    Win(Player),
+    /// The board filled up with no line.
+    Draw,
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// The side to move has a move to make.
+    InProgress,
+    /// The game is over.
+    Finished(Outcome),
+}
+
+impl Status {
+    /// The name programs see: `in_progress`, `x_wins`, `o_wins` or `draw`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Status::InProgress => "in_progress",
+            Status::Finished(Outcome::Win(Player::X)) => "x_wins",
+            Status::Finished(Outcome::Win(Player::O)) => "o_wins",
+            Status::Finished(Outcome::Draw) => "draw",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Powers of three of each 9-bit mask: `TERNARY[m]` is the sum of `3^i` over the bits `i` of `m`.
+const TERNARY: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut mask = 0;
+    while mask < 512 {
+        let mut sum = 0u16;
+        let mut power = 1u16;
+        let mut i = 0;
+        while i < 9 {
+            if mask & (1 << i) != 0 {
+                sum += power;
+            }
+            power *= 3;
+            i += 1;
+        }
+        table[mask] = sum;
+        mask += 1;
+    }
+    table
+};
+
+/// The number of base-3 codes of a board: `3^9`.
+pub const CODES: usize = 19_683;
+
+/// A legal position: one that play from the empty board can reach.
+///
+/// Every `Board` value is legal by construction: the only ways to make one are parsing (which
+/// checks), playing legal moves, and the library's own transformations of legal boards.
+///
+/// Boards read from text: 9 cells row-major. `X`/`x` and `O`/`o` are marks; `.`, `-`, `_` or the
+/// cell's own digit `1`..`9` are empty; `|`, `/` and whitespace between cells are ignored. They are
+/// written as 9 characters of `X`, `O` and `.`.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Board, Cell, Player, Status};
+///
+/// let board: Board = "X2X4O6O8X".parse()?;
+/// assert_eq!(board.to_string(), "X.X.O.O.X");
+/// assert_eq!(board.to_move(), Player::O);
+/// assert_eq!(board.status(), Status::InProgress);
+///
+/// let after = board.play(Cell::from_number(2).unwrap())?;
+/// assert_eq!(after.to_string(), "XOX.O.O.X");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    x: Cells,
+    o: Cells,
+}
+
+impl Board {
+    /// The empty board, X to move.
+    pub const EMPTY: Board = Board {
+        x: Cells::EMPTY,
+        o: Cells::EMPTY,
+    };
+
+    /// The board with X on `x` and O on `o`, if that position is legal.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalBoard`] when the cells overlap, the counts are impossible, both players hold a
+    /// line, or play went on after a win.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Board, Cell, Cells, IllegalBoard};
+    ///
+    /// let x = Cells::EMPTY.with(Cell::from_number(5).unwrap());
+    /// assert!(Board::from_marks(x, Cells::EMPTY).is_ok());
+    /// assert!(matches!(Board::from_marks(Cells::EMPTY, x), Err(IllegalBoard::TooManyO { .. })));
+    /// ```
+    pub const fn from_marks(x: Cells, o: Cells) -> Result<Board, IllegalBoard> {
+        if x.0 & o.0 != 0 {
+            return Err(IllegalBoard::Overlap);
+        }
+        let (nx, no) = (x.len(), o.len());
+        if no > nx {
+            return Err(IllegalBoard::TooManyO { x: nx, o: no });
+        }
+        if nx > no + 1 {
+            return Err(IllegalBoard::TooManyX { x: nx, o: no });
+        }
+        match (has_line(x), has_line(o)) {
+            (true, true) => Err(IllegalBoard::BothWin),
+            (true, false) if nx == no => Err(IllegalBoard::PlayAfterWin { winner: Player::X }),
+            (false, true) if nx > no => Err(IllegalBoard::PlayAfterWin { winner: Player::O }),
+            _ => Ok(Board { x, o }),
+        }
+    }
+
+    /// The board with X on `x` and O on `o`; the caller guarantees the position is legal (for
+    /// example, the image of a legal board under a symmetry).
+    pub(crate) const fn from_marks_unchecked(x: Cells, o: Cells) -> Board {
+        Board { x, o }
+    }
+
+    /// The board whose base-3 code is `code` (see [`Board::code`]), if that code is a legal board.
+    pub const fn from_code(code: usize) -> Option<Board> {
+        if code >= CODES {
+            return None;
+        }
+        let (mut x, mut o) = (0u16, 0u16);
+        let mut rest = code;
+        let mut i = 0;
+        while i < 9 {
+            match rest % 3 {
+                1 => x |= 1 << i,
+                2 => o |= 1 << i,
+                _ => {}
+            }
+            rest /= 3;
+            i += 1;
+        }
+        match Board::from_marks(Cells(x), Cells(o)) {
+            Ok(board) => Some(board),
+            Err(_) => None,
+        }
+    }
+
+    /// The board's base-3 code: the sum over cells `i` of `3^i` times 0 (empty), 1 (X) or 2 (O).
+    /// Every board has its own code below `3^9` = 19,683.
+    pub const fn code(self) -> usize {
+        TERNARY[self.x.0 as usize] as usize + 2 * TERNARY[self.o.0 as usize] as usize
+    }
+
+    /// The mark on `cell`, if any.
+    pub const fn get(self, cell: Cell) -> Option<Player> {
+        if self.x.contains(cell) {
+            Some(Player::X)
+        } else if self.o.contains(cell) {
+            Some(Player::O)
+        } else {
+            None
+        }
+    }
+
+    /// The cells holding `player`'s marks.
+    pub const fn marks(self, player: Player) -> Cells {
+        match player {
+            Player::X => self.x,
+            Player::O => self.o,
+        }
+    }
+
+    /// The cells holding no mark.
+    pub const fn empty_cells(self) -> Cells {
+        Cells(!(self.x.0 | self.o.0) & 0x1ff)
+    }
+
+    /// How many moves have been played.
+    pub const fn ply(self) -> usize {
+        self.x.len() + self.o.len()
+    }
+
+    /// The player whose turn it is (on a finished board, whose turn it would be).
+    pub const fn to_move(self) -> Player {
+        if self.x.len() > self.o.len() {
+            Player::O
+        } else {
+            Player::X
+        }
+    }
+
+    /// The player who made a line, if any.
+    pub const fn winner(self) -> Option<Player> {
+        if has_line(self.x) {
+            Some(Player::X)
+        } else if has_line(self.o) {
+            Some(Player::O)
+        } else {
+            None
+        }
+    }
+
+    /// Where the game stands.
+    pub const fn status(self) -> Status {
+        match self.winner() {
+            Some(player) => Status::Finished(Outcome::Win(player)),
+            None if self.ply() == 9 => Status::Finished(Outcome::Draw),
+            None => Status::InProgress,
+        }
+    }
+
+    /// Whether the game is over.
+    pub const fn is_over(self) -> bool {
+        !matches!(self.status(), Status::InProgress)
+    }
+
+    /// The cells the side to move may play: the empty cells, or none once the game is over.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::Board;
+    ///
+    /// assert_eq!(Board::EMPTY.legal_moves().len(), 9);
+    /// let won: Board = "XXXOO....".parse()?;
+    /// assert!(won.legal_moves().is_empty());
+    /// # Ok::<(), ttt_oracle::ParseBoardError>(())
+    /// ```
+    pub const fn legal_moves(self) -> Cells {
+        if self.is_over() {
+            Cells::EMPTY
+        } else {
+            self.empty_cells()
+        }
+    }
+
+    /// The board after the side to move plays `cell`.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError::GameOver`] when the game has ended, [`MoveError::Occupied`] when `cell` holds a
+    /// mark.
+    pub const fn play(self, cell: Cell) -> Result<Board, MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver {
+                cell,
+                status: self.status(),
+            });
+        }
+        if let Some(owner) = self.get(cell) {
+            return Err(MoveError::Occupied { cell, owner });
+        }
+        Ok(self.play_unchecked(cell))
+    }
+
+    /// Plays `cell` for the side to move; the caller guarantees the move is legal.
+    pub(crate) const fn play_unchecked(self, cell: Cell) -> Board {
+        match self.to_move() {
+            Player::X => Board {
+                x: self.x.with(cell),
+                o: self.o,
+            },
+            Player::O => Board {
+                x: self.x,
+                o: self.o.with(cell),
+            },
+        }
+    }
+
+    /// The board reached by playing `moves` alternately from the empty board, X first.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveListError`] naming the first move that cannot be played, and why.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Board, Cell};
+    ///
+    /// let moves: Vec<Cell> = [5, 1, 9].into_iter().filter_map(Cell::from_number).collect();
+    /// assert_eq!(Board::from_moves(&moves)?.to_string(), "O...X...X");
+    /// # Ok::<(), ttt_oracle::MoveListError>(())
+    /// ```
+    pub fn from_moves(moves: &[Cell]) -> Result<Board, MoveListError> {
+        let mut board = Board::EMPTY;
+        for (i, &cell) in moves.iter().enumerate() {
+            board = board.play(cell).map_err(|error| MoveListError::Illegal {
+                position: i + 1,
+                error,
+            })?;
+        }
+        Ok(board)
+    }
+
+    /// Every legal position, ordered by ply and then by the board's text (`.` < `O` < `X`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::Board;
+    ///
+    /// let all = Board::reachable();
+    /// assert_eq!(all.len(), 5478);
+    /// assert_eq!(all[0], Board::EMPTY);
+    /// ```
+    pub fn reachable() -> Vec<Board> {
+        let mut boards: Vec<Board> = (0..CODES).filter_map(Board::from_code).collect();
+        boards.sort_by_cached_key(|board| (board.ply(), board.to_string()));
+        boards
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for cell in Cell::ALL {
+            let c = match self.get(cell) {
+                Some(player) => player.mark(),
+                None => '.',
+            };
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({self})")
+    }
+}
+
+impl FromStr for Board {
+    type Err = ParseBoardError;
+
+    fn from_str(text: &str) -> Result<Board, ParseBoardError> {
+        let (mut x, mut o) = (Cells::EMPTY, Cells::EMPTY);
+        let mut cells = 0usize;
+        for (i, ch) in text.chars().enumerate() {
+            let position = i + 1;
+            if ch.is_whitespace() || ch == '|' || ch == '/' {
+                continue;
+            }
+            let mark = match ch {
+                'X' | 'x' => Some(Player::X),
+                'O' | 'o' => Some(Player::O),
+                '.' | '-' | '_' => None,
+                '1'..='9' => {
+                    let digit = ch as usize - '0' as usize;
+                    if digit != cells + 1 {
+                        return Err(ParseBoardError::MisplacedDigit {
+                            position,
+                            digit: ch,
+                            cell: cells + 1,
+                        });
+                    }
+                    None
+                }
+                _ => return Err(ParseBoardError::InvalidChar { position, ch }),
+            };
+            if let Some(cell) = Cell::from_index(cells) {
+                match mark {
+                    Some(Player::X) => x.insert(cell),
+                    Some(Player::O) => o.insert(cell),
+                    None => {}
+                }
+            }
+            cells += 1;
+        }
+        if cells != 9 {
+            return Err(ParseBoardError::Length { found: cells });
+        }
+        Board::from_marks(x, o).map_err(ParseBoardError::Illegal)
+    }
+}
+
+/// Why a set of marks is not a position that play can reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalBoard {
+    /// A cell holds both marks.
+    Overlap,
+    /// O has more marks than X, but X moves first.
+    TooManyO {
+        /// X's marks.
+        x: usize,
+        /// O's marks.
+        o: usize,
+    },
+    /// X has two or more marks more than O.
+    TooManyX {
+        /// X's marks.
+        x: usize,
+        /// O's marks.
+        o: usize,
+    },
+    /// Both players hold a line.
+    BothWin,
+    /// A player made a line, and the other moved after it.
+    PlayAfterWin {
+        /// Who made the line.
+        winner: Player,
+    },
+}
+
+impl fmt::Display for IllegalBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalBoard::Overlap => write!(f, "a cell holds both X and O"),
+            IllegalBoard::TooManyO { x, o } => write!(
+                f,
+                "impossible counts: {o} O against {x} X, but X moves first, so O can never be ahead"
+            ),
+            IllegalBoard::TooManyX { x, o } => write!(
+                f,
+                "impossible counts: {x} X against {o} O; X can be at most one mark ahead"
+            ),
+            IllegalBoard::BothWin => write!(f, "both X and O hold a line; a game ends at the first"),
+            IllegalBoard::PlayAfterWin { winner } => write!(
+                f,
+                "{winner} already made a line, but {} moved after it",
+                !*winner
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalBoard {}
+
+/// Why text is not a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseBoardError {
+    /// There were not exactly 9 cells.
+    Length {
+        /// How many cells there were.
+        found: usize,
+    },
+    /// A character that is neither a mark, an empty cell nor a separator.
+    InvalidChar {
+        /// Where it stands in the text, counting characters from 1.
+        position: usize,
+        /// The character.
+        ch: char,
+    },
+    /// A digit marks an empty cell only at its own place: `3` may stand for cell 3, nowhere else.
+    MisplacedDigit {
+        /// Where it stands in the text, counting characters from 1.
+        position: usize,
+        /// The digit.
+        digit: char,
+        /// The cell it stands at.
+        cell: usize,
+    },
+    /// The text is a board, but not one that play can reach.
+    Illegal(IllegalBoard),
+}
+
+impl fmt::Display for ParseBoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseBoardError::Length { found } => write!(
+                f,
+                "a board has 9 cells, this has {found} (write 9 of X, O and . row-major, e.g. X...O....)"
+            ),
+            ParseBoardError::InvalidChar { position, ch } => write!(
+                f,
+                "unknown character {ch:?} at position {position} (cells are X, O, or . - _ or the cell's own digit for empty; | / and spaces are ignored)"
+            ),
+            ParseBoardError::MisplacedDigit {
+                position,
+                digit,
+                cell,
+            } => write!(
+                f,
+                "digit {digit:?} at position {position} stands for cell {cell}; a digit marks an empty cell only at its own place"
+            ),
+            ParseBoardError::Illegal(error) => write!(f, "not a reachable position: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseBoardError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ParseBoardError::Illegal(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The game had already ended.
+    GameOver {
+        /// The move.
+        cell: Cell,
+        /// How the game ended.
+        status: Status,
+    },
+    /// The cell already holds a mark.
+    Occupied {
+        /// The move.
+        cell: Cell,
+        /// Whose mark is there.
+        owner: Player,
+    },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::GameOver { cell, status } => {
+                let ended = match status {
+                    Status::Finished(Outcome::Win(winner)) => format!("{winner} had won"),
+                    _ => "the board was full".to_string(),
+                };
+                write!(f, "cell {cell} is played after the game ended: {ended}")
+            }
+            MoveError::Occupied { cell, owner } => {
+                write!(f, "cell {cell} is already taken by {owner}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Why a list of moves does not make a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveListError {
+    /// A token that is not a cell 1..9.
+    NotACell {
+        /// Which move, counting from 1.
+        position: usize,
+        /// The token as written.
+        token: String,
+    },
+    /// A move that the rules forbid at that point.
+    Illegal {
+        /// Which move, counting from 1.
+        position: usize,
+        /// Why.
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for MoveListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveListError::NotACell { position, token } => write!(
+                f,
+                "move {position} is {token:?}, not a cell: cells are numbered 1 to 9"
+            ),
+            MoveListError::Illegal { position, error } => write!(f, "move {position}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveListError {}
+
+/// Reads a move list: cells 1..9 separated by spaces or commas.
+///
+/// Checks only that each token is a cell; [`Board::from_moves`] checks that the moves can be played.
+///
+/// # Errors
+///
+/// [`MoveListError::NotACell`] for the first token that is not a number from 1 to 9.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::parse_moves;
+///
+/// let moves = parse_moves("5, 1 9")?;
+/// assert_eq!(moves.iter().map(|c| c.number()).collect::<Vec<_>>(), [5, 1, 9]);
+/// assert!(parse_moves("5 10").is_err());
+/// # Ok::<(), ttt_oracle::MoveListError>(())
+/// ```
+pub fn parse_moves(text: &str) -> Result<Vec<Cell>, MoveListError> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|token| !token.is_empty())
+        .enumerate()
+        .map(|(i, token)| {
+            token
+                .parse::<u32>()
+                .ok()
+                .and_then(Cell::from_number)
+                .ok_or_else(|| MoveListError::NotACell {
+                    position: i + 1,
+                    token: token.to_string(),
+                })
+        })
+        .collect()
+}

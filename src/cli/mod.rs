@@ -1,0 +1,142 @@
+//! The command line: one clap tree, one small function per subcommand.
+
+mod analyze;
+mod draw;
+mod stats;
+mod style;
+mod verify;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use ttt_oracle::{Board, parse_moves};
+
+/// Tic-tac-toe, solved: perfect play in O(1), bot audits and the whole table for export.
+///
+/// Cells are numbered 1..9 row-major (1 2 3 / 4 5 6 / 7 8 9). A board is 9 cells row-major:
+/// X and O are marks; '.', '-', '_' or the cell's own digit are empty; '|', '/' and spaces are
+/// ignored. Exit codes: 0 success, 1 a negative answer (a check failed), 2 bad input.
+#[derive(Debug, Parser)]
+#[command(name = "ttt", version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Show a position's value and what every legal move leads to.
+    Analyze(analyze::AnalyzeArgs),
+    /// Print the best move for a position: one cell, nothing else.
+    Best(PositionArgs),
+    /// Count positions, outcomes, values, games and game-tree nodes.
+    Stats(stats::StatsArgs),
+    /// Solve the game again from scratch and compare it with the embedded table.
+    Verify,
+}
+
+/// A position, given as a board or as the moves that led to it.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct PositionArgs {
+    /// The board: 9 cells row-major, e.g. "X...O...." or "X2X4O6O8X".
+    board: Option<String>,
+    /// The moves from the empty board instead, X first: cells 1..9 separated by spaces or
+    /// commas, e.g. "5 1 9".
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    moves: Option<String>,
+}
+
+impl PositionArgs {
+    fn board(&self) -> Result<Board, Failure> {
+        match (&self.board, &self.moves) {
+            (Some(text), _) => text
+                .parse()
+                .map_err(|error| Failure::usage(format!("bad board {text:?}: {error}"))),
+            (None, Some(list)) => parse_moves(list)
+                .and_then(|moves| Board::from_moves(&moves))
+                .map_err(|error| Failure::usage(format!("bad move list {list:?}: {error}"))),
+            (None, None) => Err(Failure::usage("give a board or --moves LIST")),
+        }
+    }
+}
+
+/// How a command prints its answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// For people: aligned, coloured on a terminal.
+    #[default]
+    Text,
+    /// For programs: one JSON document, keys documented in the README.
+    Json,
+}
+
+/// Why a command stopped: the message for standard error and the exit code.
+#[derive(Debug)]
+pub struct Failure {
+    code: u8,
+    message: String,
+    /// A reader that went away (`ttt export | head`): end quietly, with success.
+    closed_pipe: bool,
+}
+
+impl Failure {
+    /// Bad input from the user: exit code 2.
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            code: 2,
+            message: message.into(),
+            closed_pipe: false,
+        }
+    }
+
+    /// A check that came out negative: exit code 1.
+    pub fn negative(message: impl Into<String>) -> Failure {
+        Failure {
+            code: 1,
+            message: message.into(),
+            closed_pipe: false,
+        }
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(error: io::Error) -> Failure {
+        Failure {
+            code: 1,
+            message: format!("cannot write output: {error}"),
+            closed_pipe: error.kind() == io::ErrorKind::BrokenPipe,
+        }
+    }
+}
+
+/// Runs `ttt` with the process's arguments.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Analyze(args) => analyze::run(&args),
+        Command::Best(args) => analyze::best(&args),
+        Command::Stats(args) => stats::run(&args),
+        Command::Verify => verify::run(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) if failure.closed_pipe => ExitCode::SUCCESS,
+        Err(failure) => {
+            let _ = writeln!(io::stderr(), "error: {}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_tree_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

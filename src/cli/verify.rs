@@ -1,0 +1,36 @@
+//! `ttt verify`.
+
+use std::io::{self, Write};
+
+use ttt_oracle::{table, verify};
+
+use super::Failure;
+
+/// Re-solves the game and compares; fails (exit 1) on any difference.
+pub fn run() -> Result<(), Failure> {
+    let verification = verify(table());
+    let mut out = io::stdout().lock();
+    for mismatch in verification.mismatches.iter().take(10) {
+        writeln!(
+            out,
+            "mismatch at {}: table {:?}, fresh solve {:?}",
+            mismatch.board.board(),
+            mismatch.table,
+            mismatch.fresh
+        )?;
+    }
+    writeln!(
+        out,
+        "compared {} canonical positions; table checksum {:016x}, fresh solve {:016x}",
+        verification.compared, verification.table_checksum, verification.fresh_checksum
+    )?;
+    if verification.ok() {
+        writeln!(out, "ok: the embedded table equals a fresh solve")?;
+        Ok(())
+    } else {
+        Err(Failure::negative(format!(
+            "the embedded table differs from a fresh solve ({} positions differ)",
+            verification.mismatches.len()
+        )))
+    }
+}

@@ -1,0 +1,235 @@
+//! The serialized form of the solved table: what `build.rs` writes and the binary embeds.
+//!
+//! This file is shared with `build.rs` (through `#[path]`).
+//!
+//! Layout, in bincode with [`BINCODE_CONFIG`] (little-endian, fixed-width integers):
+//!
+//! | field | type | meaning |
+//! | --- | --- | --- |
+//! | `magic` | `[u8; 8]` | `TTTORACL` |
+//! | `version` | `u32` | [`FORMAT_VERSION`] |
+//! | `checksum` | `u64` | FNV-1a 64 of the entries, each as four little-endian bytes |
+//! | `entries` | `u64` length, then per entry `u16` + `u16` | one per canonical position, by code |
+//!
+//! An entry is the board's base-3 code and a packed word: bits 13-14 the value (0 loss, 1 draw,
+//! 2 win), bits 9-12 the remoteness, bits 0-8 the optimal moves (bit `i` is cell `i + 1`).
+
+use std::fmt;
+
+use bincode::config::{Configuration, Fixint, LittleEndian, Limit};
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, Cells};
+use crate::solve::{Evaluation, Solution, Value};
+use crate::symmetry::Canonical;
+
+/// The first eight bytes of a table.
+pub const MAGIC: [u8; 8] = *b"TTTORACL";
+
+/// The version of this layout; a reader refuses any other.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The one bincode configuration the project uses: little-endian, fixed-width integers, and a
+/// 1 MiB limit so that a corrupt length can never make the reader allocate without bound.
+pub const BINCODE_CONFIG: Configuration<LittleEndian, Fixint, Limit<1_048_576>> =
+    bincode::config::standard()
+        .with_fixed_int_encoding()
+        .with_limit::<1_048_576>();
+
+#[derive(Serialize, Deserialize)]
+struct TableFile {
+    magic: [u8; 8],
+    version: u32,
+    checksum: u64,
+    entries: Vec<PackedEntry>,
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+struct PackedEntry {
+    board: u16,
+    packed: u16,
+}
+
+/// Packs an evaluation into 15 bits: value, remoteness and optimal moves.
+pub const fn pack(evaluation: Evaluation) -> u16 {
+    let value = match evaluation.value {
+        Value::Loss => 0,
+        Value::Draw => 1,
+        Value::Win => 2,
+    };
+    value << 13 | (evaluation.remoteness as u16) << 9 | evaluation.best.bits()
+}
+
+/// Unpacks what [`pack`] made, if the bits are a valid evaluation.
+pub const fn unpack(packed: u16) -> Option<Evaluation> {
+    let value = match packed >> 13 {
+        0 => Value::Loss,
+        1 => Value::Draw,
+        2 => Value::Win,
+        _ => return None,
+    };
+    let remoteness = (packed >> 9 & 0xf) as u8;
+    if remoteness > 9 {
+        return None;
+    }
+    Some(Evaluation {
+        value,
+        remoteness,
+        best: Cells::from_bits(packed),
+    })
+}
+
+/// FNV-1a, 64 bits: small, dependency-free, and enough to catch a damaged or mismatched table.
+pub fn fnv1a64(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in bytes {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+fn checksum(entries: &[PackedEntry]) -> u64 {
+    fnv1a64(entries.iter().flat_map(|entry| {
+        let [a, b] = entry.board.to_le_bytes();
+        let [c, d] = entry.packed.to_le_bytes();
+        [a, b, c, d]
+    }))
+}
+
+/// Serializes a solution.
+pub fn encode(solution: &Solution) -> Vec<u8> {
+    let entries: Vec<PackedEntry> = solution
+        .entries()
+        .iter()
+        .map(|(canonical, evaluation)| PackedEntry {
+            board: canonical.board().code() as u16,
+            packed: pack(*evaluation),
+        })
+        .collect();
+    let file = TableFile {
+        magic: MAGIC,
+        version: FORMAT_VERSION,
+        checksum: checksum(&entries),
+        entries,
+    };
+    bincode::serde::encode_to_vec(&file, BINCODE_CONFIG).expect("a table always encodes")
+}
+
+/// Reads a serialized solution, checking magic, version, checksum and every entry.
+///
+/// Returns the solution and its checksum.
+///
+/// # Errors
+///
+/// [`FormatError`] saying what is wrong with the bytes.
+pub fn decode(bytes: &[u8]) -> Result<(Solution, u64), FormatError> {
+    let (file, read): (TableFile, usize) =
+        bincode::serde::decode_from_slice(bytes, BINCODE_CONFIG)
+            .map_err(|error| FormatError::Decode(error.to_string()))?;
+    if file.magic != MAGIC {
+        return Err(FormatError::Magic { found: file.magic });
+    }
+    if file.version != FORMAT_VERSION {
+        return Err(FormatError::Version {
+            found: file.version,
+        });
+    }
+    if read != bytes.len() {
+        return Err(FormatError::Trailing {
+            bytes: bytes.len() - read,
+        });
+    }
+    let computed = checksum(&file.entries);
+    if computed != file.checksum {
+        return Err(FormatError::Checksum {
+            stored: file.checksum,
+            computed,
+        });
+    }
+    let mut entries = Vec::with_capacity(file.entries.len());
+    for (index, entry) in file.entries.iter().enumerate() {
+        let bad = |reason| FormatError::Entry { index, reason };
+        let board = Board::from_code(entry.board.into()).ok_or(bad("not a legal board"))?;
+        let canonical = Canonical::new(board).ok_or(bad("board not in canonical form"))?;
+        let evaluation = unpack(entry.packed).ok_or(bad("invalid value or remoteness"))?;
+        if evaluation.best.intersection(board.legal_moves()) != evaluation.best {
+            return Err(bad("an optimal move that is not a legal move"));
+        }
+        if entries
+            .last()
+            .is_some_and(|(previous, _)| *previous >= canonical)
+        {
+            return Err(bad("entries out of order or repeated"));
+        }
+        entries.push((canonical, evaluation));
+    }
+    Ok((Solution::new(entries), computed))
+}
+
+/// Why bytes are not a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormatError {
+    /// bincode could not read the structure.
+    Decode(String),
+    /// The bytes do not start with [`MAGIC`].
+    Magic {
+        /// What they start with.
+        found: [u8; 8],
+    },
+    /// A layout version this build cannot read.
+    Version {
+        /// The version in the bytes.
+        found: u32,
+    },
+    /// Bytes left over after the table.
+    Trailing {
+        /// How many.
+        bytes: usize,
+    },
+    /// The entries do not match the stored checksum.
+    Checksum {
+        /// The checksum in the bytes.
+        stored: u64,
+        /// The checksum of the entries read.
+        computed: u64,
+    },
+    /// An entry that cannot be right.
+    Entry {
+        /// Which, counting from 0.
+        index: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// The entries do not cover every reachable position.
+    Incomplete {
+        /// How many positions they cover, of 5,478.
+        covered: usize,
+    },
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::Decode(error) => write!(f, "not a table: {error}"),
+            FormatError::Magic { found } => {
+                write!(f, "not a table: starts with {found:?}, not {MAGIC:?}")
+            }
+            FormatError::Version { found } => write!(
+                f,
+                "table format version {found}, but this build reads version {FORMAT_VERSION}"
+            ),
+            FormatError::Trailing { bytes } => write!(f, "{bytes} stray bytes after the table"),
+            FormatError::Checksum { stored, computed } => write!(
+                f,
+                "checksum mismatch: stored {stored:016x}, entries give {computed:016x}"
+            ),
+            FormatError::Entry { index, reason } => write!(f, "entry {index}: {reason}"),
+            FormatError::Incomplete { covered } => {
+                write!(f, "the table covers {covered} of the 5478 reachable positions")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}

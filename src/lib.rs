@@ -1,0 +1,50 @@
+//! Tic-tac-toe, solved.
+//!
+//! `build.rs` runs full minimax over every reachable position, reduced by the 8 symmetries of the
+//! board to 765 canonical positions, and embeds the resulting table in the crate. [`table()`]
+//! decodes it once and then answers any legal position in constant time: its value for the side
+//! to move, its remoteness (plies to the end under perfect play) and its optimal moves.
+//!
+//! Cells are numbered 1..9 row-major wherever a person or a program sees them:
+//!
+//! ```text
+//! 1 2 3
+//! 4 5 6
+//! 7 8 9
+//! ```
+//!
+//! # Examples
+//!
+//! ```
+//! use ttt_oracle::{Board, Value, table};
+//!
+//! let board: Board = "XO..X....".parse()?;
+//! let table = table();
+//! assert_eq!(table.probe(&board).value, Value::Loss); // O to move cannot stop X
+//! assert_eq!(table.best_move(&board).map(|c| c.number()), Some(9));
+//! # Ok::<(), ttt_oracle::ParseBoardError>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod analysis;
+mod board;
+mod format;
+mod json;
+mod solve;
+mod stats;
+mod symmetry;
+mod table;
+mod verify;
+
+pub use analysis::Analysis;
+pub use board::{
+    Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,
+    ParseBoardError, Player, Status, parse_moves,
+};
+pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
+pub use solve::{Evaluation, Solution, Value, solve};
+pub use stats::{ByOutcome, ByValue, Stats, stats};
+pub use symmetry::{Canonical, Symmetry, canonicalize};
+pub use table::{MoveAnalysis, Probe, Table, table};
+pub use verify::{Mismatch, Verification, verify};

@@ -1,0 +1,187 @@
+//! Exhaustive minimax over every position reachable from the empty board, memoised on canonical
+//! boards. Pure: no I/O. This file is shared with `build.rs` (through `#[path]`), which runs
+//! [`solve`] once to make the embedded table.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Neg;
+
+use crate::board::{Board, Cells};
+use crate::symmetry::{Canonical, canonicalize};
+
+/// The game-theoretic value of a position, always for the side to move.
+///
+/// Values order from worst to best, and negate to the other side's view:
+///
+/// ```
+/// use ttt_oracle::Value;
+///
+/// assert!(Value::Loss < Value::Draw && Value::Draw < Value::Win);
+/// assert_eq!(-Value::Win, Value::Loss);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    /// The side to move loses against perfect play.
+    Loss,
+    /// Perfect play by both sides draws.
+    Draw,
+    /// The side to move wins, whatever the opponent does.
+    Win,
+}
+
+impl Value {
+    /// The name programs see: `win`, `draw` or `loss`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Value::Win => "win",
+            Value::Draw => "draw",
+            Value::Loss => "loss",
+        }
+    }
+}
+
+impl Neg for Value {
+    type Output = Value;
+
+    fn neg(self) -> Value {
+        match self {
+            Value::Win => Value::Loss,
+            Value::Draw => Value::Draw,
+            Value::Loss => Value::Win,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What perfect play makes of a position, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Evaluation {
+    /// Win, draw or loss.
+    pub value: Value,
+    /// Plies to the end of the game under perfect play: the winner takes the fastest win, the
+    /// loser the slowest loss; a drawn game ends on a full board. 0 for a finished game.
+    pub remoteness: u8,
+    /// Every move that keeps the value and, for a win, wins fastest, or for a loss, loses
+    /// slowest. Every drawing move when the value is a draw. Empty for a finished game.
+    pub best: Cells,
+}
+
+/// How good a move is for the player making it: better value first, then a faster win or a
+/// slower loss.
+pub fn move_rank(value: Value, remoteness: u8) -> i32 {
+    let plies = i32::from(remoteness);
+    match value {
+        Value::Win => 100 - plies,
+        Value::Draw => 0,
+        Value::Loss => -100 + plies,
+    }
+}
+
+impl Evaluation {
+    /// The evaluation of a finished game: a loss for the side to move when the opponent made a
+    /// line, a draw on a full board.
+    pub fn finished(board: Board) -> Evaluation {
+        let value = if board.winner().is_some() {
+            Value::Loss
+        } else {
+            Value::Draw
+        };
+        Evaluation {
+            value,
+            remoteness: 0,
+            best: Cells::EMPTY,
+        }
+    }
+
+    /// The evaluation of `board` from those of its children: one ply of minimax.
+    ///
+    /// `child` gives the value and remoteness of a position for its own side to move.
+    pub fn from_children(board: Board, mut child: impl FnMut(Board) -> (Value, u8)) -> Evaluation {
+        if board.is_over() {
+            return Evaluation::finished(board);
+        }
+        let mut best: Option<(i32, Value, u8)> = None;
+        let mut best_cells = Cells::EMPTY;
+        for cell in board.legal_moves() {
+            let (value, remoteness) = child(board.play_unchecked(cell));
+            let (value, remoteness) = (-value, remoteness + 1);
+            let rank = move_rank(value, remoteness);
+            match best {
+                Some((top, ..)) if rank < top => {}
+                Some((top, ..)) if rank == top => best_cells.insert(cell),
+                _ => {
+                    best = Some((rank, value, remoteness));
+                    best_cells = Cells::EMPTY.with(cell);
+                }
+            }
+        }
+        let (_, value, remoteness) = best.expect("a game in progress has a legal move");
+        Evaluation {
+            value,
+            remoteness,
+            best: best_cells,
+        }
+    }
+}
+
+/// The solved game: an evaluation for every canonical position, ordered by canonical code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    entries: Vec<(Canonical, Evaluation)>,
+}
+
+impl Solution {
+    /// Wraps entries, sorting them by canonical code.
+    pub fn new(mut entries: Vec<(Canonical, Evaluation)>) -> Solution {
+        entries.sort_by_key(|(canonical, _)| *canonical);
+        Solution { entries }
+    }
+
+    /// Every canonical position with its evaluation, ordered by code.
+    pub fn entries(&self) -> &[(Canonical, Evaluation)] {
+        &self.entries
+    }
+
+    /// The evaluation of a canonical position.
+    pub fn get(&self, canonical: Canonical) -> Option<&Evaluation> {
+        self.entries
+            .binary_search_by_key(&canonical, |(c, _)| *c)
+            .ok()
+            .map(|i| &self.entries[i].1)
+    }
+}
+
+/// Solves tic-tac-toe: full minimax from the empty board, memoised on canonical boards.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Board, Value, canonicalize, solve};
+///
+/// let solution = solve();
+/// assert_eq!(solution.entries().len(), 765);
+/// let empty = solution.get(canonicalize(Board::EMPTY).0).unwrap();
+/// assert_eq!((empty.value, empty.remoteness), (Value::Draw, 9));
+/// ```
+pub fn solve() -> Solution {
+    let mut memo = HashMap::with_capacity(1024);
+    solve_from(canonicalize(Board::EMPTY).0, &mut memo);
+    Solution::new(memo.into_iter().collect())
+}
+
+fn solve_from(canonical: Canonical, memo: &mut HashMap<Canonical, Evaluation>) -> Evaluation {
+    if let Some(&known) = memo.get(&canonical) {
+        return known;
+    }
+    let evaluation = Evaluation::from_children(canonical.board(), |child| {
+        let found = solve_from(canonicalize(child).0, memo);
+        (found.value, found.remoteness)
+    });
+    memo.insert(canonical, evaluation);
+    evaluation
+}

@@ -1,0 +1,225 @@
+//! The embedded table: decoded once into a dense array, then any legal position answered in O(1).
+
+use once_cell::sync::Lazy;
+
+use crate::board::{Board, CODES, Cell, Cells};
+use crate::format::{self, FormatError};
+use crate::solve::{Evaluation, Solution, Value};
+use crate::symmetry::Symmetry;
+
+/// The table `build.rs` wrote, as embedded in this binary.
+static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/table.bin"));
+
+static TABLE: Lazy<Table> = Lazy::new(|| match Table::from_bytes(EMBEDDED) {
+    Ok(table) => table,
+    Err(error) => panic!("the embedded table is damaged ({error}); rebuild the crate"),
+});
+
+/// The process-wide table, decoded from the embedded bytes on first use.
+///
+/// # Panics
+///
+/// Only if the bytes `build.rs` embedded are damaged, which the build and the tests rule out.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Board, Value, table};
+///
+/// let board: Board = "XX.OO....".parse()?;
+/// let probe = table().probe(&board);
+/// assert_eq!((probe.value, probe.remoteness), (Value::Win, 1));
+/// assert_eq!(table().best_move(&board).map(|c| c.number()), Some(3));
+/// # Ok::<(), ttt_oracle::ParseBoardError>(())
+/// ```
+pub fn table() -> &'static Table {
+    &TABLE
+}
+
+/// Marks a filled slot of the dense array; the other 15 bits are [`format::pack`]ed.
+const PRESENT: u16 = 1 << 15;
+
+/// The solved game, ready for queries.
+///
+/// Holds one 16-bit word for each of the 3^9 base-3 codes of a board: a query computes the code
+/// with two array reads and reads the word, so no symmetry is tried and nothing is searched.
+pub struct Table {
+    dense: Box<[u16]>,
+    solution: Solution,
+    checksum: u64,
+    size: usize,
+}
+
+/// The value and remoteness of a position, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Probe {
+    /// Win, draw or loss for the side to move.
+    pub value: Value,
+    /// Plies to the end of the game under perfect play.
+    pub remoteness: u8,
+}
+
+/// One legal move and where it leads, from the view of the player making it.
+///
+/// Serializes as `{"cell", "value", "remoteness"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct MoveAnalysis {
+    /// The move.
+    pub cell: Cell,
+    /// What the move is worth to the player making it.
+    pub value: Value,
+    /// Plies from before this move to the end of the game, under perfect play after it.
+    pub remoteness: u8,
+}
+
+impl Table {
+    /// Decodes a table written by `build.rs` (see the `format` module) and expands it over all
+    /// eight symmetries of each canonical position.
+    ///
+    /// # Errors
+    ///
+    /// [`FormatError`] when the bytes are not a complete, undamaged table.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::Table;
+    ///
+    /// let table = Table::from_bytes(Table::embedded_bytes())?;
+    /// assert_eq!(table.solution().entries().len(), 765);
+    /// assert!(Table::from_bytes(b"not a table").is_err());
+    /// # Ok::<(), ttt_oracle::FormatError>(())
+    /// ```
+    pub fn from_bytes(bytes: &[u8]) -> Result<Table, FormatError> {
+        let (solution, checksum) = format::decode(bytes)?;
+        let mut dense = vec![0u16; CODES].into_boxed_slice();
+        let mut covered = 0;
+        for (canonical, evaluation) in solution.entries() {
+            for symmetry in Symmetry::ALL {
+                let image = symmetry.apply(canonical.board());
+                let slot = &mut dense[image.code()];
+                if *slot == 0 {
+                    covered += 1;
+                }
+                let moved = Evaluation {
+                    best: symmetry.apply_cells(evaluation.best),
+                    ..*evaluation
+                };
+                *slot = PRESENT | format::pack(moved);
+            }
+        }
+        if covered != 5478 {
+            return Err(FormatError::Incomplete { covered });
+        }
+        Ok(Table {
+            dense,
+            solution,
+            checksum,
+            size: bytes.len(),
+        })
+    }
+
+    /// The bytes embedded in this binary.
+    pub fn embedded_bytes() -> &'static [u8] {
+        EMBEDDED
+    }
+
+    /// The size in bytes of the serialized table this was decoded from.
+    pub fn size_bytes(&self) -> usize {
+        self.size
+    }
+
+    /// The checksum stored in (and verified against) the serialized table.
+    pub fn checksum(&self) -> u64 {
+        self.checksum
+    }
+
+    /// The canonical entries, as decoded.
+    pub fn solution(&self) -> &Solution {
+        &self.solution
+    }
+
+    /// Value, remoteness and optimal moves of `board`, for the side to move.
+    pub fn evaluate(&self, board: &Board) -> Evaluation {
+        let word = self.dense[board.code()];
+        debug_assert!(word & PRESENT != 0, "every legal board is in the table");
+        format::unpack(word & !PRESENT).expect("the table holds only valid words")
+    }
+
+    /// Value and remoteness of `board`, for the side to move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Board, Value, table};
+    ///
+    /// let probe = table().probe(&Board::EMPTY);
+    /// assert_eq!((probe.value, probe.remoteness), (Value::Draw, 9));
+    /// ```
+    pub fn probe(&self, board: &Board) -> Probe {
+        let evaluation = self.evaluate(board);
+        Probe {
+            value: evaluation.value,
+            remoteness: evaluation.remoteness,
+        }
+    }
+
+    /// The optimal moves: the best value, then the fastest win or the slowest loss; every
+    /// drawing move when the value is a draw. Empty when the game is over.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Board, table};
+    ///
+    /// let board: Board = "X........".parse()?;
+    /// assert_eq!(table().best_moves(&board).to_string(), "5");
+    /// # Ok::<(), ttt_oracle::ParseBoardError>(())
+    /// ```
+    pub fn best_moves(&self, board: &Board) -> Cells {
+        self.evaluate(board).best
+    }
+
+    /// One optimal move, chosen deterministically: the fastest win, else the slowest loss, and
+    /// among equals the lowest cell. `None` when the game is over.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Board, table};
+    ///
+    /// assert_eq!(table().best_move(&Board::EMPTY).map(|c| c.number()), Some(1));
+    /// ```
+    pub fn best_move(&self, board: &Board) -> Option<Cell> {
+        self.best_moves(board).first()
+    }
+
+    /// Every legal move with its value and remoteness from the view of the player making it,
+    /// by cell. Empty when the game is over.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Board, Value, table};
+    ///
+    /// let board: Board = "XX.OO....".parse()?;
+    /// let moves = table().analyze(&board);
+    /// assert_eq!(moves.len(), 5);
+    /// assert_eq!((moves[0].cell.number(), moves[0].value, moves[0].remoteness), (3, Value::Win, 1));
+    /// # Ok::<(), ttt_oracle::ParseBoardError>(())
+    /// ```
+    pub fn analyze(&self, board: &Board) -> Vec<MoveAnalysis> {
+        board
+            .legal_moves()
+            .iter()
+            .map(|cell| {
+                let after = self.probe(&board.play_unchecked(cell));
+                MoveAnalysis {
+                    cell,
+                    value: -after.value,
+                    remoteness: after.remoteness + 1,
+                }
+            })
+            .collect()
+    }
+}
