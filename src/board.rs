@@ -266,7 +266,9 @@ impl Cells {
 
 impl fmt::Debug for Cells {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.iter().map(Cell::number)).finish()
+        f.debug_set()
+            .entries(self.iter().map(Cell::number))
+            .finish()
     }
 }
 
@@ -779,7 +781,9 @@ impl fmt::Display for IllegalBoard {
                 f,
                 "impossible counts: {x} X against {o} O; X can be at most one mark ahead"
             ),
-            IllegalBoard::BothWin => write!(f, "both X and O hold a line; a game ends at the first"),
+            IllegalBoard::BothWin => {
+                write!(f, "both X and O hold a line; a game ends at the first")
+            }
             IllegalBoard::PlayAfterWin { winner } => write!(
                 f,
                 "{winner} already made a line, but {} moved after it",

@@ -16,7 +16,7 @@
 
 use std::fmt;
 
-use bincode::config::{Configuration, Fixint, LittleEndian, Limit};
+use bincode::config::{Configuration, Fixint, Limit, LittleEndian};
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Cells};
@@ -124,9 +124,8 @@ pub fn encode(solution: &Solution) -> Vec<u8> {
 ///
 /// [`FormatError`] saying what is wrong with the bytes.
 pub fn decode(bytes: &[u8]) -> Result<(Solution, u64), FormatError> {
-    let (file, read): (TableFile, usize) =
-        bincode::serde::decode_from_slice(bytes, BINCODE_CONFIG)
-            .map_err(|error| FormatError::Decode(error.to_string()))?;
+    let (file, read): (TableFile, usize) = bincode::serde::decode_from_slice(bytes, BINCODE_CONFIG)
+        .map_err(|error| FormatError::Decode(error.to_string()))?;
     if file.magic != MAGIC {
         return Err(FormatError::Magic { found: file.magic });
     }
@@ -226,7 +225,10 @@ impl fmt::Display for FormatError {
             ),
             FormatError::Entry { index, reason } => write!(f, "entry {index}: {reason}"),
             FormatError::Incomplete { covered } => {
-                write!(f, "the table covers {covered} of the 5478 reachable positions")
+                write!(
+                    f,
+                    "the table covers {covered} of the 5478 reachable positions"
+                )
             }
         }
     }

@@ -148,7 +148,8 @@ pub fn stats(table: &Table) -> Stats {
     let (games, nodes) = count_games(Board::EMPTY, &mut HashMap::new());
     stats.games = games;
     stats.game_tree_nodes = nodes;
-    stats.games_up_to_symmetry = count_canonical_games(canonicalize(Board::EMPTY).0, &mut HashMap::new());
+    stats.games_up_to_symmetry =
+        count_canonical_games(canonicalize(Board::EMPTY).0, &mut HashMap::new());
     stats
 }
 

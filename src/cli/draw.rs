@@ -28,7 +28,11 @@ impl Square {
 /// ---+---+---
 /// ```
 pub fn grid(squares: &[Square; 9]) -> Vec<String> {
-    let width = squares.iter().map(|s| s.plain.chars().count()).max().unwrap_or(1);
+    let width = squares
+        .iter()
+        .map(|s| s.plain.chars().count())
+        .max()
+        .unwrap_or(1);
     let mut lines = Vec::with_capacity(5);
     for row in 0..3 {
         if row > 0 {

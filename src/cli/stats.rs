@@ -30,18 +30,19 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
             o.total, o.x_wins, o.o_wins, o.draw
         )
     };
-    let list = |v: &[u64]| {
-        v.iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     let rows = [
         ("reachable positions", stats.reachable_positions.to_string()),
         ("  up to symmetry", stats.canonical_positions.to_string()),
-        ("non-terminal positions", stats.non_terminal_positions.to_string()),
+        (
+            "non-terminal positions",
+            stats.non_terminal_positions.to_string(),
+        ),
         ("terminal positions", outcomes(stats.terminal_positions)),
-        ("  up to symmetry", outcomes(stats.canonical_terminal_positions)),
+        (
+            "  up to symmetry",
+            outcomes(stats.canonical_terminal_positions),
+        ),
         (
             "values (side to move)",
             format!(
@@ -53,7 +54,9 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
             "  up to symmetry",
             format!(
                 "win {}, draw {}, loss {}",
-                stats.canonical_values.win, stats.canonical_values.draw, stats.canonical_values.loss
+                stats.canonical_values.win,
+                stats.canonical_values.draw,
+                stats.canonical_values.loss
             ),
         ),
         ("by remoteness 0..9", list(&stats.by_remoteness)),

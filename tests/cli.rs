@@ -1,0 +1,192 @@
+//! `ttt analyze`, `best`, `stats` and `verify` through the real binary.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value as Json;
+
+fn ttt() -> Command {
+    let mut cmd = Command::cargo_bin("ttt").unwrap();
+    cmd.env_remove("NO_COLOR");
+    cmd
+}
+
+fn json(args: &[&str]) -> Json {
+    let out = ttt().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn analyze_json_has_exactly_the_documented_keys() {
+    let v = json(&["analyze", "--moves", "5 1 9", "--format", "json"]);
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "best",
+            "board",
+            "moves",
+            "remoteness",
+            "status",
+            "to_move",
+            "value"
+        ]
+    );
+    assert_eq!(v["board"], "O...X...X");
+    assert_eq!(v["to_move"], "O");
+    assert_eq!(v["status"], "in_progress");
+    assert_eq!(v["value"], "draw");
+    assert_eq!(v["remoteness"], 6);
+    assert_eq!(v["best"], serde_json::json!([3, 7]));
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 6);
+    assert_eq!(
+        moves[0],
+        serde_json::json!({"cell": 2, "value": "loss", "remoteness": 4})
+    );
+    let cells: Vec<u64> = moves.iter().map(|m| m["cell"].as_u64().unwrap()).collect();
+    assert_eq!(cells, [2, 3, 4, 6, 7, 8]);
+}
+
+#[test]
+fn analyze_board_and_moves_agree() {
+    assert_eq!(
+        json(&["analyze", "O...X...X", "--format", "json"]),
+        json(&["analyze", "--moves", "5,1,9", "--format", "json"])
+    );
+    assert_eq!(
+        json(&["analyze", "X2X4O6O8X", "--format", "json"])["board"],
+        "X.X.O.O.X"
+    );
+}
+
+#[test]
+fn finished_games_have_no_moves() {
+    let won = json(&["analyze", "XXXOO....", "--format", "json"]);
+    assert_eq!(won["status"], "x_wins");
+    assert_eq!(won["to_move"], "O");
+    assert_eq!(won["value"], "loss");
+    assert_eq!(won["remoteness"], 0);
+    assert_eq!(won["best"], serde_json::json!([]));
+    assert_eq!(won["moves"], serde_json::json!([]));
+    let drawn = json(&["analyze", "XOXXOOOXX", "--format", "json"]);
+    assert_eq!(drawn["status"], "draw");
+    assert_eq!(drawn["value"], "draw");
+    let o_won = json(&["analyze", "--moves", "1 5 2 3 9 7", "--format", "json"]);
+    assert_eq!(o_won["status"], "o_wins");
+}
+
+#[test]
+fn analyze_text_is_plain_when_piped() {
+    ttt()
+        .args(["analyze", "XO..X...."])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "O to move loses in 4 plies. Best: 9.",
+        ))
+        .stdout(predicate::str::contains("L4*"))
+        .stdout(predicate::str::contains("\x1b[").not());
+    ttt()
+        .args(["analyze", "XXXOO...."])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Game over: X won."));
+}
+
+#[test]
+fn best_prints_the_cell_alone() {
+    ttt()
+        .args(["best", "XX.OO...."])
+        .assert()
+        .success()
+        .stdout("3\n");
+    ttt()
+        .args(["best", "--moves", "1 5 9"])
+        .assert()
+        .success()
+        .stdout("2\n");
+    ttt()
+        .args(["best", "........."])
+        .assert()
+        .success()
+        .stdout("1\n");
+    ttt()
+        .args(["best", "XXXOO...."])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is over"));
+}
+
+#[test]
+fn every_bad_input_exits_2_with_a_message() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["analyze", "X.O"], "has 3"),
+        (&["analyze", "X.O.X.O.X."], "has 10"),
+        (&["analyze", "X.Z......"], "'Z' at position 3"),
+        (&["analyze", "O........"], "O can never be ahead"),
+        (&["analyze", "XX......."], "at most one mark ahead"),
+        (&["analyze", "XXXOOOX.."], "both X and O hold a line"),
+        (&["analyze", "XXXOO.O.."], "X already made a line"),
+        (&["analyze", "--moves", "5 10"], "move 2 is \"10\""),
+        (&["analyze", "--moves", "0"], "move 1 is \"0\""),
+        (&["analyze", "--moves", "5 x"], "not a cell"),
+        (
+            &["analyze", "--moves", "5 1 5"],
+            "move 3: cell 5 is already taken by X",
+        ),
+        (
+            &["analyze", "--moves", "1 4 2 5 3 6"],
+            "move 6: cell 6 is played after the game ended: X had won",
+        ),
+        (&["best", "--moves", "1 1"], "already taken"),
+        (
+            &["analyze", "X........", "--format", "yaml"],
+            "invalid value 'yaml'",
+        ),
+        (&["analyze"], "required"),
+        (
+            &["analyze", "X........", "--moves", "1"],
+            "cannot be used with",
+        ),
+        (&["frobnicate"], "unrecognized subcommand"),
+    ];
+    for (args, message) in cases {
+        ttt()
+            .args(*args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(*message));
+    }
+}
+
+#[test]
+fn stats_json_reports_the_table_size() {
+    let v = json(&["stats", "--format", "json"]);
+    assert_eq!(v["reachable_positions"], 5478);
+    let bytes = v["table_bytes"].as_u64().unwrap();
+    assert!(bytes > 0 && bytes <= 4096, "{bytes}");
+    ttt()
+        .arg("stats")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("255168"))
+        .stdout(predicate::str::contains(format!("{bytes} bytes")));
+}
+
+#[test]
+fn verify_passes_and_prints_a_digest() {
+    ttt()
+        .arg("verify")
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::is_match("checksum [0-9a-f]{16}, fresh solve [0-9a-f]{16}").unwrap(),
+        )
+        .stdout(predicate::str::contains("ok:"));
+}
