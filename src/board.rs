@@ -678,6 +678,12 @@ impl Board {
     }
 }
 
+impl Default for Board {
+    fn default() -> Board {
+        Board::EMPTY
+    }
+}
+
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for cell in Cell::ALL {

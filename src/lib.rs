@@ -28,9 +28,13 @@
 #![warn(missing_docs)]
 
 mod analysis;
+mod audit;
 mod board;
+pub mod bots;
 mod format;
+mod game;
 mod json;
+mod ratio;
 mod solve;
 mod stats;
 mod symmetry;
@@ -38,11 +42,14 @@ mod table;
 mod verify;
 
 pub use analysis::Analysis;
+pub use audit::{Blunders, Forfeit, IllegalLine, LosingLine, SideReport, VsRandom, audit};
 pub use board::{
     Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,
     ParseBoardError, Player, Status, parse_moves,
 };
 pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
+pub use game::Game;
+pub use ratio::Ratio;
 pub use solve::{Evaluation, Solution, Value, solve};
 pub use stats::{ByOutcome, ByValue, Stats, stats};
 pub use symmetry::{Canonical, Symmetry, canonicalize};

@@ -1,6 +1,8 @@
 //! The command line: one clap tree, one small function per subcommand.
 
 mod analyze;
+mod audit;
+mod bots;
 mod draw;
 mod stats;
 mod style;
@@ -30,6 +32,12 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Print the best move for a position: one cell, nothing else.
     Best(PositionArgs),
+    /// Audit bots against the table: every game they can face, on each side.
+    ///
+    /// Exit code 0 when every audited side of every bot never loses, 1 when any can lose.
+    Audit(audit::AuditArgs),
+    /// List the built-in bots.
+    Bots,
     /// Count positions, outcomes, values, games and game-tree nodes.
     Stats(stats::StatsArgs),
     /// Solve the game again from scratch and compare it with the embedded table.
@@ -117,6 +125,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Best(args) => analyze::best(&args),
+        Command::Audit(args) => audit::run(&args),
+        Command::Bots => bots::run(),
         Command::Stats(args) => stats::run(&args),
         Command::Verify => verify::run(),
     };

@@ -1,0 +1,213 @@
+//! Auditing a bot: every game it can face, on the side it plays, judged against the table.
+//!
+//! For the side audited, the auditor explores every legal reply of the opponent and every move
+//! the bot may choose, to the end of every game, and reports whether the bot can lose, how,
+//! where it gives value away, and its exact chances against an opponent who moves at random.
+
+mod explore;
+
+use std::fmt;
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+use crate::board::{Board, Cell, Player};
+use crate::bots::Turn;
+use crate::ratio::Ratio;
+use crate::solve::Value;
+use crate::table::table;
+
+pub use explore::audit;
+
+/// A line of play, as the moves from the empty board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LosingLine {
+    /// Every move of the game, X first; the last one completes the opponent's line.
+    pub moves: Vec<Cell>,
+    /// Which move (an index into `moves`) was the bot's losing mistake: the bot's move after
+    /// which perfect play by the opponent wins.
+    pub mistake: Option<usize>,
+}
+
+impl LosingLine {
+    fn new(moves: Vec<Cell>, bot: Player) -> LosingLine {
+        let mistake = losing_mistake(&moves, bot);
+        LosingLine { moves, mistake }
+    }
+}
+
+/// The bot's move that turned a position it could hold into a lost one.
+fn losing_mistake(moves: &[Cell], bot: Player) -> Option<usize> {
+    let table = table();
+    let mut board = Board::EMPTY;
+    for (i, &cell) in moves.iter().enumerate() {
+        let mover = board.to_move();
+        let before = table.probe(&board).value;
+        board = board.play(cell).ok()?;
+        let after = -table.probe(&board).value;
+        if mover == bot && before != Value::Loss && after == Value::Loss {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// A game the bot forfeited by breaking the rules (or by panicking).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalLine {
+    /// The moves played before the bot's turn.
+    pub moves: Vec<Cell>,
+    /// What the bot did instead of a legal move.
+    pub what: Forfeit,
+}
+
+/// How a bot broke the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Forfeit {
+    /// A turn the rules forbid: a taken cell, no move, or several marks.
+    Turn(Turn),
+    /// The bot panicked; the message it panicked with.
+    Panic(String),
+}
+
+impl fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Forfeit::Turn(Turn::Mark(cell)) => write!(f, "played {cell}, which is taken"),
+            Forfeit::Turn(turn) => write!(f, "{turn}"),
+            Forfeit::Panic(message) => write!(f, "panicked: {message}"),
+        }
+    }
+}
+
+/// Decision points where the bot's move lowered the game-theoretic value, by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Blunders {
+    /// A won position turned into a draw.
+    pub win_to_draw: u64,
+    /// A won position turned into a loss.
+    pub win_to_loss: u64,
+    /// A drawn position turned into a loss.
+    pub draw_to_loss: u64,
+}
+
+impl Blunders {
+    /// All of them.
+    pub fn total(&self) -> u64 {
+        self.win_to_draw + self.win_to_loss + self.draw_to_loss
+    }
+}
+
+/// Exact chances against an opponent who picks uniformly among its legal moves, the bot's own
+/// choices weighted by their probabilities. The four add up to 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VsRandom {
+    /// The bot wins.
+    pub win: Ratio,
+    /// A draw.
+    pub draw: Ratio,
+    /// The bot loses on the board.
+    pub loss: Ratio,
+    /// The bot forfeits by breaking the rules.
+    pub illegal: Ratio,
+}
+
+/// What an audit found on one side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideReport {
+    /// The side the bot played.
+    pub side: Player,
+    /// Decision points visited: positions where the bot was asked for a move.
+    pub decision_points: u64,
+    /// Distinct games explored, forfeits included.
+    pub games: u64,
+    /// Distinct games the bot lost on the board.
+    pub losing_games: u64,
+    /// One shortest losing game (the first found among the shortest).
+    pub shortest_loss: Option<LosingLine>,
+    /// Moves that lowered the value, counted once per decision point and move the bot may
+    /// choose there.
+    pub blunders: Blunders,
+    /// Moves that kept a win, but not the fastest, counted the same way.
+    pub slow_wins: u64,
+    /// Games the bot forfeited by breaking the rules or panicking.
+    pub illegal_games: u64,
+    /// One shortest forfeited game.
+    pub shortest_illegal: Option<IllegalLine>,
+    /// Exact chances against a uniformly random opponent.
+    pub vs_random: VsRandom,
+}
+
+impl SideReport {
+    /// The verdict: no game lost on the board and none forfeited.
+    pub fn never_loses(&self) -> bool {
+        self.losing_games == 0 && self.illegal_games == 0
+    }
+}
+
+/// The JSON shape documented in the README.
+impl Serialize for SideReport {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct BlundersJson {
+            win_to_draw: u64,
+            win_to_loss: u64,
+            draw_to_loss: u64,
+        }
+        #[derive(serde::Serialize)]
+        struct Exact {
+            win: String,
+            draw: String,
+            loss: String,
+            illegal: String,
+        }
+        #[derive(serde::Serialize)]
+        struct VsRandomJson {
+            win: f64,
+            draw: f64,
+            loss: f64,
+            illegal: f64,
+            exact: Exact,
+        }
+        let v = &self.vs_random;
+        let mut s = serializer.serialize_struct("SideReport", 12)?;
+        s.serialize_field("side", &self.side)?;
+        s.serialize_field("never_loses", &self.never_loses())?;
+        s.serialize_field("decision_points", &self.decision_points)?;
+        s.serialize_field("games", &self.games)?;
+        s.serialize_field("losing_games", &self.losing_games)?;
+        s.serialize_field(
+            "shortest_loss",
+            &self.shortest_loss.as_ref().map(|l| &l.moves),
+        )?;
+        s.serialize_field(
+            "blunders",
+            &BlundersJson {
+                win_to_draw: self.blunders.win_to_draw,
+                win_to_loss: self.blunders.win_to_loss,
+                draw_to_loss: self.blunders.draw_to_loss,
+            },
+        )?;
+        s.serialize_field("slow_wins", &self.slow_wins)?;
+        s.serialize_field("illegal_games", &self.illegal_games)?;
+        s.serialize_field(
+            "shortest_illegal",
+            &self.shortest_illegal.as_ref().map(|l| &l.moves),
+        )?;
+        s.serialize_field(
+            "vs_random",
+            &VsRandomJson {
+                win: v.win.to_f64(),
+                draw: v.draw.to_f64(),
+                loss: v.loss.to_f64(),
+                illegal: v.illegal.to_f64(),
+                exact: Exact {
+                    win: v.win.to_string(),
+                    draw: v.draw.to_string(),
+                    loss: v.loss.to_string(),
+                    illegal: v.illegal.to_string(),
+                },
+            },
+        )?;
+        s.end()
+    }
+}

@@ -1,0 +1,78 @@
+//! `c-minimax`: a port of the C minimax of seed 003 ("Tic-Tac-Toe using minimax in C").
+//!
+//! As listed: `bestMove` tries each empty cell in row-major order, scores it with
+//! `minimax(board, moveIndex + 1, false)` and keeps it only when the score is strictly greater
+//! than the best so far (starting from -999), so the first best cell wins. `minimax(board,
+//! depth, isAI)` returns -1 when the game is over and it is the bot's turn (the human made the
+//! line), +1 when it is over on the human's turn, otherwise, while `depth < 9`, the max (bot) or
+//! min (human) over the empty cells, and 0 once `depth` reaches 9 (a full board). No depth
+//! enters the score, so a slow win is as good as a fast one and a quick loss as a slow one.
+//!
+//! Readings:
+//! - The bot plays whichever mark is to move (the listing's COMPUTERMOVE); the listing lets the
+//!   computer move first or second, so both sides are its own.
+//! - `moveIndex` is the number of moves already played, as the listing's game loop counts them.
+
+use super::{Bot, BotError, Choice, Turn};
+use crate::board::{Board, Cell};
+use crate::game::Game;
+
+/// The seed 003 minimax.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CMinimax;
+
+fn minimax(board: Board, depth: usize, is_ai: bool) -> i32 {
+    if board.winner().is_some() {
+        return if is_ai { -1 } else { 1 };
+    }
+    if depth >= 9 {
+        return 0;
+    }
+    let scores = board
+        .empty_cells()
+        .iter()
+        .map(|cell| minimax(board.play_unchecked(cell), depth + 1, !is_ai));
+    if is_ai {
+        scores.fold(-999, i32::max)
+    } else {
+        scores.fold(999, i32::min)
+    }
+}
+
+fn best_move(board: Board) -> Option<Cell> {
+    let move_index = board.ply();
+    let mut best: Option<(i32, Cell)> = None;
+    for cell in board.empty_cells() {
+        let score = minimax(board.play_unchecked(cell), move_index + 1, false);
+        if score > best.map_or(-999, |(top, _)| top) {
+            best = Some((score, cell));
+        }
+    }
+    best.map(|(_, cell)| cell)
+}
+
+impl Bot for CMinimax {
+    fn name(&self) -> &str {
+        "c-minimax"
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        let turn = best_move(game.board()).map_or(Turn::Nothing, Turn::Mark);
+        Ok(vec![Choice::certain(turn)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn takes_the_first_cell_of_the_best_value_not_the_fastest_win() {
+        // X: 1 2, O: 4 5; X to move. Cell 3 wins at once, and so (later) may others; the
+        // listing keeps the first cell whose score is +1.
+        let board: Board = "XX.OO....".parse().unwrap();
+        assert_eq!(best_move(board).map(|c| c.number()), Some(3));
+        // Empty board: every cell draws, so the first cell.
+        assert_eq!(best_move(Board::EMPTY).map(|c| c.number()), Some(1));
+    }
+}

@@ -1,0 +1,136 @@
+//! `geeks-minimax` and `geeks-minimax-depth`: ports of the C++ minimax listed in seed 001 (the
+//! SRM report, which reproduces the GeeksforGeeks listing).
+//!
+//! As listed: `evaluate` returns +10 when the bot ("player") holds a line, -10 when the
+//! opponent does, else 0; `minimax(board, depth, isMax)` returns that score at once when it is
+//! ±10, 0 on a full board, and otherwise the max (bot to move) or min (opponent to move) over
+//! the empty cells in row-major order; `findBestMove` tries each empty cell in row-major order
+//! with `minimax(board, 0, false)` and keeps a cell only when its value is strictly greater,
+//! so the first best cell wins. Nothing prefers a fast win over a slow one.
+//!
+//! `geeks-minimax-depth` adds what the report's "Making our AI smarter" section describes:
+//! a win scores `10 - depth` and a loss `-10 + depth`.
+//!
+//! Readings:
+//! - The listing hard-codes `player = 'x'`; we let "player" be whichever mark the bot plays,
+//!   so the same bot can be audited as X and as O.
+//! - The depth version subtracts depth at the point where the listing returns ±10, the place
+//!   the report's pseudocode shows; depth counts plies after the bot's candidate move, as the
+//!   listing's `minimax(board, 0, false)` call starts it at 0.
+
+use super::{Bot, BotError, Choice, Turn, sides};
+use crate::board::{Board, Cell, has_line};
+use crate::game::Game;
+
+/// The seed 001 minimax, with or without the depth correction.
+#[derive(Clone, Copy, Debug)]
+pub struct GeeksMinimax {
+    depth_correction: bool,
+}
+
+impl GeeksMinimax {
+    /// Exactly as listed: +10/-10, no depth.
+    pub fn plain() -> GeeksMinimax {
+        GeeksMinimax {
+            depth_correction: false,
+        }
+    }
+
+    /// With the depth correction the text describes.
+    pub fn with_depth() -> GeeksMinimax {
+        GeeksMinimax {
+            depth_correction: true,
+        }
+    }
+
+    fn minimax(self, board: Board, depth: i32, is_max: bool) -> i32 {
+        // `board` has the side to move set by the rules; `is_max` says whether that is the bot.
+        let (me, them) = if is_max {
+            sides(board)
+        } else {
+            let (a, b) = sides(board);
+            (b, a)
+        };
+        let score = if has_line(board.marks(me)) {
+            10
+        } else if has_line(board.marks(them)) {
+            -10
+        } else {
+            0
+        };
+        if score == 10 {
+            return if self.depth_correction {
+                score - depth
+            } else {
+                score
+            };
+        }
+        if score == -10 {
+            return if self.depth_correction {
+                score + depth
+            } else {
+                score
+            };
+        }
+        if board.empty_cells().is_empty() {
+            return 0;
+        }
+        let values = board
+            .empty_cells()
+            .iter()
+            .map(|cell| self.minimax(board.play_unchecked(cell), depth + 1, !is_max));
+        if is_max {
+            values.fold(-1000, i32::max)
+        } else {
+            values.fold(1000, i32::min)
+        }
+    }
+
+    fn find_best_move(self, board: Board) -> Option<Cell> {
+        let mut best: Option<(i32, Cell)> = None;
+        for cell in board.empty_cells() {
+            let value = self.minimax(board.play_unchecked(cell), 0, false);
+            if best.is_none_or(|(top, _)| value > top) {
+                best = Some((value, cell));
+            }
+        }
+        best.map(|(_, cell)| cell)
+    }
+}
+
+impl Bot for GeeksMinimax {
+    fn name(&self) -> &str {
+        if self.depth_correction {
+            "geeks-minimax-depth"
+        } else {
+            "geeks-minimax"
+        }
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        let turn = match self.find_best_move(game.board()) {
+            Some(cell) => Turn::Mark(cell),
+            None => Turn::Nothing,
+        };
+        Ok(vec![Choice::certain(turn)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn best(bot: GeeksMinimax, board: &str) -> u8 {
+        match bot.find_best_move(board.parse().unwrap()) {
+            Some(cell) => cell.number(),
+            None => 0,
+        }
+    }
+
+    #[test]
+    fn the_listings_driver_board() {
+        // x o x / o o x / _ _ _ with x to move: the listing prints ROW 2 COL 2, cell 9.
+        assert_eq!(best(GeeksMinimax::plain(), "XOXOOX..."), 9);
+        assert_eq!(best(GeeksMinimax::with_depth(), "XOXOOX..."), 9);
+    }
+}

@@ -1,0 +1,267 @@
+//! Bots: anything that picks moves. One trait serves the auditor, `ttt play` and external
+//! programs; each built-in bot lives in its own file.
+//!
+//! The rule bots are our own Rust ports of bots described in the project's seed documents,
+//! kept faithful to what their authors wrote, quirks and bugs included, because a bot's real
+//! behaviour is what the auditor judges. Each file's doc comment names its seed and every
+//! reading the seed left open.
+
+mod c_minimax;
+mod forkbot;
+mod geeks;
+mod marcelo;
+mod newell_simon;
+mod perfect;
+mod random;
+mod smartbot;
+pub mod tactics;
+
+use std::fmt;
+
+use crate::board::{Board, Cell, Cells};
+use crate::game::Game;
+use crate::ratio::Ratio;
+
+pub use c_minimax::CMinimax;
+pub use forkbot::Forkbot;
+pub use geeks::GeeksMinimax;
+pub use marcelo::Marcelo;
+pub use newell_simon::NewellSimon;
+pub use perfect::Perfect;
+pub use random::RandomBot;
+pub use smartbot::Smartbot;
+
+/// What a bot does with its turn. Only [`Turn::Mark`] on an empty cell is legal; the rest are
+/// the ways real bots break the rules, which the auditor reports as forfeits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// One mark on this cell (a forfeit if the cell is taken).
+    Mark(Cell),
+    /// No move at all.
+    Nothing,
+    /// More than one mark in one turn, on these cells in this order.
+    Several(Vec<Cell>),
+}
+
+impl fmt::Display for Turn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Turn::Mark(cell) => write!(f, "played {cell}"),
+            Turn::Nothing => write!(f, "made no move"),
+            Turn::Several(cells) => {
+                let list: Vec<String> = cells.iter().map(Cell::to_string).collect();
+                write!(
+                    f,
+                    "marked {} cells in one turn: {}",
+                    cells.len(),
+                    list.join(" ")
+                )
+            }
+        }
+    }
+}
+
+/// One thing a bot may do, and how likely it is to do it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// What the bot does.
+    pub turn: Turn,
+    /// How likely, given the game so far; a bot's choices add up to 1.
+    pub probability: Ratio,
+}
+
+impl Choice {
+    /// A move the bot always makes.
+    pub fn certain(turn: Turn) -> Choice {
+        Choice {
+            turn,
+            probability: Ratio::ONE,
+        }
+    }
+
+    /// One mark on each of `cells`, all equally likely.
+    pub fn uniform(cells: Cells) -> Vec<Choice> {
+        let p = Ratio::new(1, cells.len() as u128);
+        cells
+            .iter()
+            .map(|cell| Choice {
+                turn: Turn::Mark(cell),
+                probability: p,
+            })
+            .collect()
+    }
+}
+
+/// Why a bot could not answer at all (an external program that broke its protocol). This stops
+/// an audit; a bot that answers with a forbidden move only forfeits that game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotError {
+    /// What went wrong, naming the request and what came back.
+    pub message: String,
+}
+
+impl fmt::Display for BotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for BotError {}
+
+/// Anything that picks moves.
+///
+/// Given the game so far (the board and every move, so that stateful bots can work), a bot
+/// returns everything it may do, each with its probability: one certain choice for a
+/// deterministic bot, every possible choice for a randomised one.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Game, bots::{self, Turn}};
+///
+/// let mut bot = bots::builtin("newell-simon").unwrap();
+/// let choices = bot.choose(&Game::new())?;
+/// assert_eq!(choices.len(), 1);
+/// assert_eq!(choices[0].turn, Turn::Mark(ttt_oracle::Cell::from_number(5).unwrap()));
+/// # Ok::<(), ttt_oracle::bots::BotError>(())
+/// ```
+pub trait Bot {
+    /// The bot's name, as `ttt bots` lists it.
+    fn name(&self) -> &str;
+
+    /// Everything the bot may do in `game`, where it is the side to move.
+    ///
+    /// # Errors
+    ///
+    /// [`BotError`] when the bot cannot answer at all.
+    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError>;
+}
+
+/// A built-in bot: its name, what it is and where it comes from.
+#[derive(Clone, Copy, Debug)]
+pub struct BotInfo {
+    /// The name to give `ttt audit` and `ttt play`.
+    pub name: &'static str,
+    /// One line on what it does.
+    pub summary: &'static str,
+    /// Where it comes from.
+    pub source: &'static str,
+    /// Results the bot's author published from sampled games, if any, to show beside the
+    /// exact figures.
+    pub published: &'static [Published],
+    make: fn() -> Box<dyn Bot + Send>,
+}
+
+/// Sampled results an author published for a bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Published {
+    /// The side the bot played.
+    pub side: crate::board::Player,
+    /// Games played.
+    pub games: u64,
+    /// Games the bot won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games the bot lost.
+    pub losses: u64,
+    /// What the opponent was.
+    pub opponent: &'static str,
+}
+
+impl BotInfo {
+    /// A fresh instance of the bot.
+    pub fn make(&self) -> Box<dyn Bot + Send> {
+        (self.make)()
+    }
+}
+
+/// Every built-in bot, in the order `ttt bots` lists them.
+pub const CATALOG: &[BotInfo] = &[
+    BotInfo {
+        name: "perfect",
+        summary: "the solved table: every optimal move (fastest win, slowest loss), equally likely",
+        source: "this crate",
+        published: &[],
+        make: || Box::new(Perfect),
+    },
+    BotInfo {
+        name: "random",
+        summary: "a uniformly random legal move",
+        source: "seed 000's dumb bot",
+        published: &[],
+        make: || Box::new(RandomBot),
+    },
+    BotInfo {
+        name: "smartbot",
+        summary: "win, block, key-spot scripts as X and O, random opening and random fill",
+        source: "seed 000: Nath & Mittal, Smart Bot for Tic-Tac-Toe (C, DTU 2021)",
+        published: &[],
+        make: || Box::new(Smartbot),
+    },
+    BotInfo {
+        name: "geeks-minimax",
+        summary: "minimax scoring +10/-10, no depth, first best cell",
+        source: "seed 001: SRM report, GeeksforGeeks C++ listing",
+        published: &[],
+        make: || Box::new(GeeksMinimax::plain()),
+    },
+    BotInfo {
+        name: "geeks-minimax-depth",
+        summary: "the same minimax with the depth correction its text describes (10 - depth)",
+        source: "seed 001: SRM report, 'Making our AI smarter'",
+        published: &[],
+        make: || Box::new(GeeksMinimax::with_depth()),
+    },
+    BotInfo {
+        name: "marcelo",
+        summary: "win, block, centre, random diagonal, far from my last move",
+        source: "seed 002: Marcelo's C# bot, '99% of the time'",
+        published: marcelo::PUBLISHED,
+        make: || Box::new(Marcelo),
+    },
+    BotInfo {
+        name: "c-minimax",
+        summary: "minimax scoring +1/-1 by whose turn it is, no depth, first best cell",
+        source: "seed 003: Tic-Tac-Toe using minimax in C (report)",
+        published: &[],
+        make: || Box::new(CMinimax),
+    },
+    BotInfo {
+        name: "forkbot",
+        summary: "centre, win, block, fork, forcing move, first open cell",
+        source: "seed 004: Writing a Tic-Tac-Toe bot in Perl (blog)",
+        published: &[],
+        make: || Box::new(Forkbot),
+    },
+    BotInfo {
+        name: "newell-simon",
+        summary: "win, block, fork, block a fork, centre, opposite corner, empty corner, empty side",
+        source: "Newell & Simon's rule list, as in Crowley & Siegler (1993)",
+        published: &[],
+        make: || Box::new(NewellSimon),
+    },
+];
+
+/// The built-in bot called `name`, if there is one.
+pub fn builtin(name: &str) -> Option<Box<dyn Bot + Send>> {
+    CATALOG
+        .iter()
+        .find(|info| info.name == name)
+        .map(BotInfo::make)
+}
+
+/// The names of every built-in bot, comma-separated, for error messages.
+pub fn names() -> String {
+    CATALOG
+        .iter()
+        .map(|info| info.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The side to move and its opponent, for bots written from one side's view.
+fn sides(board: Board) -> (crate::board::Player, crate::board::Player) {
+    let me = board.to_move();
+    (me, !me)
+}

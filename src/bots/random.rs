@@ -1,0 +1,18 @@
+//! `random`: a uniformly random legal move, like seed 000's "dumb bot".
+
+use super::{Bot, BotError, Choice};
+use crate::game::Game;
+
+/// Plays any legal move, each equally likely.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomBot;
+
+impl Bot for RandomBot {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        Ok(Choice::uniform(game.board().legal_moves()))
+    }
+}

@@ -1,0 +1,199 @@
+//! `smartbot`: a port of the C bot of seed 000 (Nath & Mittal, "Smart Bot for Tic-Tac-Toe",
+//! Delhi Technological University, 2021).
+//!
+//! The seed describes the bot in prose and flowcharts; its C source is not in the seed. What it
+//! says, in its order:
+//!
+//! 1. Win: scan the rows, then the columns, then the two diagonals (1-5-9, then 3-5-7) for a
+//!    line with two of the bot's marks and the third cell empty, and fill the first found.
+//! 2. Block: the same scan for the opponent's marks.
+//! 3. Key-spot strategy, by the bot's mark:
+//!    - As O. X took the centre: take the top-left corner (1); if X then takes the opposite
+//!      corner (9), take the top-right corner (3). X took a corner: take the centre; if X then
+//!      takes the corner opposite its first, take the top side (2).
+//!    - As X. Open in the centre or the top-left corner, each with probability 1/2. From the
+//!      centre: if O takes a side, take a corner adjacent to that side; after O blocks, take
+//!      the corner that forms a "free triangle" (a double play). If O takes a corner, take the
+//!      opposite corner. From the corner: if O takes a side, take the corner next to the bot's
+//!      corner that does not touch O's side, then the corner opposite the first. If O takes the
+//!      centre, take the opposite corner (9).
+//! 4. Otherwise: as O, the centre if it is free ("the bot always plays the center square if
+//!    available"); then a random empty cell ("when it has no strategies to implement ... it
+//!    chooses a random spot").
+//!
+//! Readings where the seed is silent or unclear:
+//! - "A corner adjacent to that side" names no corner: we take the lower-numbered one
+//!   (side 2 → 1, 4 → 1, 6 → 3, 8 → 7), which matches the seed's figure (O on 6, X on 3). The
+//!   seed's gameplay sample shows X answering side 8 with corner 1, which is not adjacent to
+//!   8; we follow the rule as written rather than that one sample.
+//! - The "free triangle" is read as an empty corner that makes two threats at once, the double
+//!   play the seed draws; the first such corner in order 1, 3, 7, 9. None: the random fill.
+//! - The scripted follow-ups apply only on the bot's next move, and only after win and block
+//!   found nothing; a scripted cell that is no longer empty falls through to the fallback.
+//! - Lines the seed does not script (X opening on a side, O answering the corner with a
+//!   corner) go straight to the fallback.
+//! - The random choices are uniform: the seed uses C's `rand()` and does not say more.
+
+use super::{Bot, BotError, Choice, Turn, sides};
+use crate::board::{Board, Cell, LINES, Player};
+use crate::game::Game;
+use crate::ratio::Ratio;
+
+/// The seed 000 bot. Plays either side.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Smartbot;
+
+fn cell(number: u32) -> Cell {
+    Cell::from_number(number).expect("cells 1..9")
+}
+
+/// The seed's scan: rows, then columns, then diagonals; the empty cell of the first line with
+/// two of `player`'s marks.
+fn two_in_a_line(board: Board, player: Player) -> Option<Cell> {
+    let (mine, empty) = (board.marks(player), board.empty_cells());
+    LINES.iter().find_map(|line| {
+        (line.intersection(mine).len() == 2 && line.intersection(empty).len() == 1)
+            .then(|| line.intersection(empty).first())
+            .flatten()
+    })
+}
+
+/// The first corner that gives `player` two threats at once.
+fn free_triangle(board: Board, player: Player) -> Option<Cell> {
+    let forks = super::tactics::fork_cells(board, player);
+    [1, 3, 7, 9]
+        .map(cell)
+        .into_iter()
+        .find(|&c| forks.contains(c))
+}
+
+/// The script's move, if the key-spot strategy has one here.
+fn scripted(board: Board, moves: &[Cell], me: Player) -> Option<Cell> {
+    let centre = cell(5);
+    match (me, moves) {
+        // As O, first move.
+        (Player::O, [x1]) if *x1 == centre => Some(cell(1)),
+        (Player::O, [x1]) if x1.is_corner() => Some(centre),
+        // As O, second move.
+        (Player::O, [x1, o1, x2]) if *x1 == centre && *o1 == cell(1) && *x2 == cell(9) => {
+            Some(cell(3))
+        }
+        (Player::O, [x1, o1, x2]) if x1.is_corner() && *o1 == centre && *x2 == x1.opposite() => {
+            Some(cell(2))
+        }
+        // As X, second move.
+        (Player::X, [x1, o1]) if *x1 == centre && o1.is_side() => Some(match o1.number() {
+            2 | 4 => cell(1),
+            6 => cell(3),
+            _ => cell(7),
+        }),
+        (Player::X, [x1, o1]) if *x1 == centre && o1.is_corner() => Some(o1.opposite()),
+        (Player::X, [x1, o1]) if *x1 == cell(1) && o1.is_side() => Some(match o1.number() {
+            2 | 6 => cell(7),
+            _ => cell(3),
+        }),
+        (Player::X, [x1, o1]) if *x1 == cell(1) && *o1 == centre => Some(cell(9)),
+        // As X, third move.
+        (Player::X, [x1, o1, _, _]) if *x1 == centre && o1.is_side() => free_triangle(board, me),
+        (Player::X, [x1, o1, _, _]) if *x1 == cell(1) && o1.is_side() => Some(cell(9)),
+        _ => None,
+    }
+}
+
+impl Bot for Smartbot {
+    fn name(&self) -> &str {
+        "smartbot"
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        let board = game.board();
+        let (me, them) = sides(board);
+        if game.moves().is_empty() {
+            let half = Ratio::new(1, 2);
+            return Ok(vec![
+                Choice {
+                    turn: Turn::Mark(cell(5)),
+                    probability: half,
+                },
+                Choice {
+                    turn: Turn::Mark(cell(1)),
+                    probability: half,
+                },
+            ]);
+        }
+        let planned = two_in_a_line(board, me)
+            .or_else(|| two_in_a_line(board, them))
+            .or_else(|| scripted(board, game.moves(), me))
+            .filter(|&c| board.get(c).is_none());
+        if let Some(c) = planned {
+            return Ok(vec![Choice::certain(Turn::Mark(c))]);
+        }
+        let empty = board.empty_cells();
+        if me == Player::O && empty.contains(cell(5)) {
+            return Ok(vec![Choice::certain(Turn::Mark(cell(5)))]);
+        }
+        Ok(Choice::uniform(empty))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_moves;
+
+    fn choose(moves: &str) -> Vec<(u8, String)> {
+        let game = Game::from_moves(&parse_moves(moves).unwrap()).unwrap();
+        Smartbot
+            .choose(&game)
+            .unwrap()
+            .into_iter()
+            .map(|c| match c.turn {
+                Turn::Mark(cell) => (cell.number(), c.probability.to_string()),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn opens_in_the_centre_or_the_top_left_corner() {
+        assert_eq!(choose(""), [(5, "1/2".into()), (1, "1/2".into())]);
+    }
+
+    #[test]
+    fn as_o_answers_the_centre_with_the_top_left_and_the_opposite_corner_with_the_top_right() {
+        assert_eq!(choose("5"), [(1, "1/1".into())]);
+        assert_eq!(choose("5 1 9"), [(3, "1/1".into())]);
+    }
+
+    #[test]
+    fn as_o_answers_a_corner_with_the_centre_and_the_opposite_corner_with_the_top_side() {
+        assert_eq!(choose("3"), [(5, "1/1".into())]);
+        assert_eq!(choose("3 5 7"), [(2, "1/1".into())]);
+    }
+
+    #[test]
+    fn the_seeds_sample_game_from_the_centre() {
+        // Seed sample: X centre, O bottom side, X corner, O blocks 9, X forks on 7, X wins.
+        // The sample answers side 8 with corner 1; the rule as written gives corner 7.
+        assert_eq!(choose("5 8"), [(7, "1/1".into())]);
+        assert_eq!(
+            choose("5 8 1 9"),
+            [(7, "1/1".into())],
+            "block 7 that also forks"
+        );
+    }
+
+    #[test]
+    fn from_the_corner_takes_the_far_adjacent_corner_then_the_opposite_one() {
+        // The seed's figure: X 1, O 4, X 3, O 2 (block), X 9.
+        assert_eq!(choose("1 4"), [(3, "1/1".into())]);
+        assert_eq!(choose("1 4 3 2"), [(9, "1/1".into())]);
+        assert_eq!(choose("1 5"), [(9, "1/1".into())]);
+    }
+
+    #[test]
+    fn wins_before_it_blocks() {
+        // X 1 2 against O 4 5: X to move completes 1-2-3 rather than blocking 6.
+        assert_eq!(choose("1 4 2 5"), [(3, "1/1".into())]);
+    }
+}

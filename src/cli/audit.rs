@@ -1,0 +1,275 @@
+//! `ttt audit`.
+
+use std::io::{self, Write};
+
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+use ttt_oracle::bots::{self, Bot, Published};
+use ttt_oracle::{Board, Cell, Player, Ratio, SideReport, audit};
+
+use super::draw::{Square, grid, side_by_side};
+use super::style::Style;
+use super::{Failure, Format};
+
+/// Which sides to audit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sides {
+    /// The bot as X, moving first.
+    X,
+    /// The bot as O, moving second.
+    O,
+    /// Both, X first.
+    Both,
+}
+
+impl Sides {
+    fn players(self) -> &'static [Player] {
+        match self {
+            Sides::X => &[Player::X],
+            Sides::O => &[Player::O],
+            Sides::Both => &Player::BOTH,
+        }
+    }
+}
+
+/// Arguments of `ttt audit`.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Built-in bots to audit (see `ttt bots`).
+    #[arg(value_name = "BOT", required = true)]
+    bots: Vec<String>,
+    /// Which sides to audit.
+    #[arg(long, value_enum, default_value_t = Sides::Both)]
+    side: Sides,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// One bot's audit.
+#[derive(Serialize)]
+struct BotAudit {
+    bot: String,
+    sides: Vec<SideReport>,
+    #[serde(skip)]
+    published: &'static [Published],
+}
+
+#[derive(Serialize)]
+struct AuditJson<'a> {
+    bots: &'a [BotAudit],
+}
+
+/// Audits every bot named, prints the report, and fails (exit 1) if any side can lose.
+pub fn run(args: &AuditArgs) -> Result<(), Failure> {
+    let mut named: Vec<(Box<dyn Bot + Send>, &'static [Published])> = Vec::new();
+    for name in &args.bots {
+        let info = bots::CATALOG
+            .iter()
+            .find(|info| info.name == name)
+            .ok_or_else(|| {
+                Failure::usage(format!(
+                    "unknown bot {name:?}; the built-in bots are: {}",
+                    bots::names()
+                ))
+            })?;
+        named.push((info.make(), info.published));
+    }
+    let mut audits = Vec::new();
+    for (mut bot, published) in named {
+        let mut sides = Vec::new();
+        for &side in args.side.players() {
+            let report = audit(bot.as_mut(), side).map_err(|error| Failure {
+                code: 3,
+                message: format!("bot {}: {error}", bot.name()),
+                closed_pipe: false,
+            })?;
+            sides.push(report);
+        }
+        audits.push(BotAudit {
+            bot: bot.name().to_string(),
+            sides,
+            published,
+        });
+    }
+    let mut out = io::stdout().lock();
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &AuditJson { bots: &audits })
+                .map_err(io::Error::from)?;
+            writeln!(out)?;
+        }
+        Format::Text => {
+            for line in text(&audits, Style::for_stdout()) {
+                writeln!(out, "{line}")?;
+            }
+        }
+    }
+    let losers: Vec<String> = audits
+        .iter()
+        .flat_map(|a| {
+            a.sides
+                .iter()
+                .filter(|s| !s.never_loses())
+                .map(move |s| format!("{} as {}", a.bot, s.side))
+        })
+        .collect();
+    if losers.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::negative(format!(
+            "can lose: {}",
+            losers.join(", ")
+        )))
+    }
+}
+
+fn percent(r: Ratio) -> String {
+    format!("{:.2}%", r.to_f64() * 100.0)
+}
+
+fn cells(moves: &[Cell]) -> String {
+    moves
+        .iter()
+        .map(Cell::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
+    let mut lines = Vec::new();
+    let width = audits.iter().map(|a| a.bot.len()).max().unwrap_or(3).max(3);
+    lines.push(style.strong(&format!(
+        "{:width$}  side  {:11}  {:>6}  {:>8}  {:>17}  {:>4}  {:>7}  {:>30}",
+        "bot",
+        "verdict",
+        "lost",
+        "shortest",
+        "blunders W>D W>L D>L",
+        "slow",
+        "illegal",
+        "vs random: win draw loss illegal"
+    )));
+    for a in audits {
+        for s in &a.sides {
+            let verdict = if s.never_loses() {
+                style.value(ttt_oracle::Value::Win, &format!("{:11}", "never loses"))
+            } else {
+                style.value(ttt_oracle::Value::Loss, &format!("{:11}", "CAN LOSE"))
+            };
+            let shortest = s
+                .shortest_loss
+                .as_ref()
+                .map(|l| format!("{} plies", l.moves.len()))
+                .unwrap_or_else(|| "-".to_string());
+            let v = &s.vs_random;
+            lines.push(format!(
+                "{:width$}  {:4}  {verdict}  {:>6}  {:>8}  {:>8} {:>3} {:>3}  {:>4}  {:>7}  {:>8} {:>7} {:>7} {:>7}",
+                a.bot,
+                s.side.to_string(),
+                s.losing_games,
+                shortest,
+                s.blunders.win_to_draw,
+                s.blunders.win_to_loss,
+                s.blunders.draw_to_loss,
+                s.slow_wins,
+                s.illegal_games,
+                percent(v.win),
+                percent(v.draw),
+                percent(v.loss),
+                percent(v.illegal),
+            ));
+        }
+    }
+    lines.push(String::new());
+    lines.push(style.faint(
+        "lost: distinct games lost on the board; blunders: moves that lowered the value (win>draw, win>loss, draw>loss); \
+         slow: wins kept but not the fastest; illegal: games forfeited by a forbidden move; \
+         vs random: exact odds against an opponent moving uniformly at random.",
+    ));
+    for a in audits {
+        for s in &a.sides {
+            lines.push(String::new());
+            lines.push(style.strong(&format!("{} as {}", a.bot, s.side)));
+            let v = &s.vs_random;
+            lines.push(format!(
+                "  vs random, exact: win {}  draw {}  loss {}  illegal {}",
+                v.win, v.draw, v.loss, v.illegal
+            ));
+            if let Some(p) = a.published.iter().find(|p| p.side == s.side) {
+                let share = |n: u64| format!("{:.2}%", n as f64 * 100.0 / p.games as f64);
+                lines.push(format!(
+                    "  published, {} games vs {}: win {}  draw {}  loss {} (exact here: win {}  draw {}  loss {}  illegal {})",
+                    p.games,
+                    p.opponent,
+                    share(p.wins),
+                    share(p.draws),
+                    share(p.losses),
+                    percent(v.win),
+                    percent(v.draw),
+                    percent(v.loss),
+                    percent(v.illegal)
+                ));
+            }
+            lines.push(format!(
+                "  {} decision points, {} games explored",
+                s.decision_points, s.games
+            ));
+            match &s.shortest_loss {
+                Some(line) => {
+                    lines.push(format!(
+                        "  shortest loss: {}   (replay: ttt analyze --moves \"{}\")",
+                        cells(&line.moves),
+                        cells(&line.moves)
+                    ));
+                    lines.extend(draw_game(&line.moves, line.mistake, style));
+                }
+                None => lines.push("  never loses on the board".to_string()),
+            }
+            if let Some(line) = &s.shortest_illegal {
+                lines.push(format!(
+                    "  shortest forfeit: after {} the bot {}",
+                    if line.moves.is_empty() {
+                        "no moves".to_string()
+                    } else {
+                        cells(&line.moves)
+                    },
+                    line.what
+                ));
+            }
+        }
+    }
+    lines
+}
+
+/// The game as a row of boards, one a move; `!` marks the bot's losing mistake.
+fn draw_game(moves: &[Cell], mistake: Option<usize>, style: Style) -> Vec<String> {
+    let mut board = Board::EMPTY;
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for (i, &cell) in moves.iter().enumerate() {
+        let mover = board.to_move();
+        board = board.play(cell).expect("a reported game replays");
+        let squares: [Square; 9] = Cell::ALL.map(|c| match board.get(c) {
+            Some(p) if c == cell => Square::new(p.to_string(), style.strong(&p.to_string())),
+            Some(p) => Square::new(p.to_string(), p.to_string()),
+            None => Square::new(".", style.faint(".")),
+        });
+        let mark = if Some(i) == mistake { " !" } else { "  " };
+        let title = format!("{}. {mover} {cell}{mark}", i + 1);
+        let mut block = vec![format!("{title:11}")];
+        block.extend(grid(&squares).into_iter().map(|l| format!("{l:11}")));
+        rows.push(block);
+    }
+    let mut lines = Vec::new();
+    for chunk in rows.chunks(6) {
+        let mut joined = chunk[0].clone();
+        for block in &chunk[1..] {
+            joined = side_by_side(&joined, block, 2);
+        }
+        lines.extend(joined.into_iter().map(|l| format!("    {l}")));
+    }
+    if mistake.is_some() {
+        lines.push("    (! marks the bot's losing mistake)".to_string());
+    }
+    lines
+}

@@ -1,0 +1,311 @@
+//! The auditor: verdicts, the shortest losing game replayed through the bot, exact odds,
+//! forfeits, and the command through the real binary.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use ttt_oracle::bots::{self, Bot, BotError, CATALOG, Choice, Turn};
+use ttt_oracle::{Cell, Forfeit, Game, Player, Ratio, audit, table};
+
+/// Plays the first empty cell: a bot anyone would write first, and lose with.
+struct FirstEmpty;
+
+impl Bot for FirstEmpty {
+    fn name(&self) -> &str {
+        "first-empty"
+    }
+    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        let cell = game.board().legal_moves().first().unwrap();
+        Ok(vec![Choice::certain(Turn::Mark(cell))])
+    }
+}
+
+/// Perfect, except that on one position it does something the rules forbid (or panics).
+struct Rogue {
+    trigger: &'static str,
+    turn: Option<Turn>,
+}
+
+impl Bot for Rogue {
+    fn name(&self) -> &str {
+        "rogue"
+    }
+    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        if game.board().to_string() == self.trigger {
+            match &self.turn {
+                Some(turn) => return Ok(vec![Choice::certain(turn.clone())]),
+                None => panic!("rogue bot gave up"),
+            }
+        }
+        let cell = table().best_move(&game.board()).unwrap();
+        Ok(vec![Choice::certain(Turn::Mark(cell))])
+    }
+}
+
+fn cell(n: u32) -> Cell {
+    Cell::from_number(n).unwrap()
+}
+
+/// Replays `moves` through the bot: at each of the bot's turns the bot must be able to choose
+/// the move played, and the game must end in the opponent's win. Independent of the auditor.
+fn replay_loss(bot: &mut dyn Bot, side: Player, moves: &[Cell]) {
+    let mut game = Game::new();
+    for &m in moves {
+        if game.board().to_move() == side {
+            let choices = bot.choose(&game).unwrap();
+            assert!(
+                choices.iter().any(|c| c.turn == Turn::Mark(m)),
+                "{}: bot would not play {m} after {:?}",
+                bot.name(),
+                game.moves()
+            );
+        }
+        game.play(m).unwrap();
+    }
+    assert_eq!(
+        game.board().winner(),
+        Some(!side),
+        "{}: {:?}",
+        bot.name(),
+        moves
+    );
+}
+
+#[test]
+fn perfect_never_loses_and_random_can() {
+    for side in Player::BOTH {
+        let mut perfect = bots::builtin("perfect").unwrap();
+        let report = audit(perfect.as_mut(), side).unwrap();
+        assert!(report.never_loses(), "{side}");
+        assert_eq!(report.blunders.total() + report.slow_wins, 0);
+        assert_eq!(report.vs_random.loss, Ratio::ZERO);
+
+        let mut random = bots::builtin("random").unwrap();
+        let report = audit(random.as_mut(), side).unwrap();
+        assert!(!report.never_loses());
+        assert_eq!(report.games, 255_168, "random explores every game");
+    }
+}
+
+#[test]
+fn random_vs_random_matches_the_known_odds() {
+    // Uniformly random play: X wins 737/1260, O wins 121/420 (= 363/1260), draws 8/63.
+    let mut random = bots::builtin("random").unwrap();
+    let x = audit(random.as_mut(), Player::X).unwrap();
+    assert_eq!(x.vs_random.win, Ratio::new(737, 1260));
+    assert_eq!(x.vs_random.loss, Ratio::new(121, 420));
+    assert_eq!(x.vs_random.draw, Ratio::new(8, 63));
+}
+
+#[test]
+fn a_broken_bot_is_caught_with_its_shortest_losing_game() {
+    let report = audit(&mut FirstEmpty, Player::O).unwrap();
+    assert!(!report.never_loses());
+    let line = report.shortest_loss.clone().unwrap();
+    // X 1, O 2, X 4, O 3, X 7: X wins down the left column in five plies.
+    assert_eq!(line.moves, [1, 2, 4, 3, 7].map(cell));
+    assert_eq!(
+        line.mistake,
+        Some(1),
+        "O on a side next to X's corner loses"
+    );
+    replay_loss(&mut FirstEmpty, Player::O, &line.moves);
+}
+
+#[test]
+fn every_bots_shortest_loss_replays_and_odds_add_up_to_one() {
+    for info in CATALOG {
+        for side in Player::BOTH {
+            let mut bot = info.make();
+            let report = audit(bot.as_mut(), side).unwrap();
+            let v = report.vs_random;
+            assert_eq!(
+                v.win + v.draw + v.loss + v.illegal,
+                Ratio::ONE,
+                "{} {side}",
+                info.name
+            );
+            assert_eq!(
+                report.never_loses(),
+                report.losing_games + report.illegal_games == 0
+            );
+            if let Some(line) = &report.shortest_loss {
+                replay_loss(info.make().as_mut(), side, &line.moves);
+                assert!(line.mistake.is_some(), "{} {side}", info.name);
+            }
+            assert_eq!(report.shortest_loss.is_some(), report.losing_games > 0);
+            assert_eq!(report.shortest_illegal.is_some(), report.illegal_games > 0);
+        }
+    }
+}
+
+#[test]
+fn verdicts_of_the_built_in_bots() {
+    let verdict = |name: &str, side| {
+        let mut bot = bots::builtin(name).unwrap();
+        audit(bot.as_mut(), side).unwrap().never_loses()
+    };
+    for name in [
+        "perfect",
+        "geeks-minimax",
+        "geeks-minimax-depth",
+        "c-minimax",
+        "newell-simon",
+        "forkbot",
+    ] {
+        assert!(
+            verdict(name, Player::X) && verdict(name, Player::O),
+            "{name}"
+        );
+    }
+    assert!(!verdict("smartbot", Player::O));
+    assert!(!verdict("marcelo", Player::O));
+}
+
+#[test]
+fn minimax_without_depth_dawdles_and_with_depth_does_not() {
+    let slow = |name: &str| {
+        let mut bot = bots::builtin(name).unwrap();
+        Player::BOTH.map(|side| audit(bot.as_mut(), side).unwrap().slow_wins)
+    };
+    assert!(slow("geeks-minimax").iter().sum::<u64>() > 0);
+    assert!(slow("c-minimax").iter().sum::<u64>() > 0);
+    assert_eq!(slow("geeks-minimax-depth"), [0, 0]);
+}
+
+#[test]
+fn marcelo_forfeits_by_marking_two_cells() {
+    let mut bot = bots::builtin("marcelo").unwrap();
+    let report = audit(bot.as_mut(), Player::X).unwrap();
+    let line = report.shortest_illegal.unwrap();
+    assert!(matches!(line.what, Forfeit::Turn(Turn::Several(ref cells)) if cells.len() >= 2));
+}
+
+#[test]
+fn forbidden_moves_and_panics_forfeit_the_game_only() {
+    // After X 5, O 1, X 9 (board "O...X...X"), O must move.
+    let trigger = "O...X...X";
+    let cases = [
+        Some(Turn::Mark(cell(5))),
+        Some(Turn::Nothing),
+        Some(Turn::Several(vec![cell(3), cell(7)])),
+        None,
+    ];
+    let prior_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    for turn in cases {
+        let mut rogue = Rogue {
+            trigger,
+            turn: turn.clone(),
+        };
+        let report = audit(&mut rogue, Player::O).unwrap();
+        assert_eq!(report.illegal_games, 1, "{turn:?}");
+        assert!(!report.never_loses());
+        let line = report.shortest_illegal.unwrap();
+        assert_eq!(line.moves, [5, 1, 9].map(cell));
+        match (&turn, &line.what) {
+            (Some(t), Forfeit::Turn(what)) => assert_eq!(t, what),
+            (None, Forfeit::Panic(message)) => {
+                assert!(
+                    message.contains("rogue bot gave up") && message.contains(trigger),
+                    "{message}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(report.losing_games, 0);
+        assert!(report.games > 1, "the audit goes on after the forfeit");
+    }
+    std::panic::set_hook(prior_hook);
+}
+
+fn ttt() -> Command {
+    Command::cargo_bin("ttt").unwrap()
+}
+
+#[test]
+fn bots_lists_every_built_in_bot() {
+    let mut assert = ttt().arg("bots").assert().success();
+    for info in CATALOG {
+        assert = assert.stdout(predicate::str::contains(info.name));
+    }
+}
+
+#[test]
+fn audit_exit_codes_follow_the_verdict() {
+    ttt()
+        .args(["audit", "perfect", "newell-simon"])
+        .assert()
+        .code(0);
+    ttt()
+        .args(["audit", "perfect", "smartbot"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("CAN LOSE"))
+        .stdout(predicate::str::contains("shortest loss: "))
+        .stderr(predicate::str::contains("smartbot as O"));
+    ttt()
+        .args(["audit", "perfect", "deep-blue"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown bot \"deep-blue\""))
+        .stderr(predicate::str::contains("newell-simon"));
+    ttt().args(["audit"]).assert().code(2);
+    ttt()
+        .args(["audit", "perfect", "--side", "z"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn audit_json_has_the_documented_shape() {
+    let out = ttt()
+        .args(["audit", "marcelo", "--side", "o", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bot = &v["bots"][0];
+    assert_eq!(bot["bot"], "marcelo");
+    let side = &bot["sides"][0];
+    let mut keys: Vec<&str> = side
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "blunders",
+            "decision_points",
+            "games",
+            "illegal_games",
+            "losing_games",
+            "never_loses",
+            "shortest_illegal",
+            "shortest_loss",
+            "side",
+            "slow_wins",
+            "vs_random"
+        ]
+    );
+    assert_eq!(side["side"], "O");
+    assert_eq!(side["never_loses"], false);
+    assert!(
+        side["shortest_loss"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| (1..=9).contains(&c.as_u64().unwrap()))
+    );
+    let exact = &side["vs_random"]["exact"];
+    for key in ["win", "draw", "loss", "illegal"] {
+        let text = exact[key].as_str().unwrap();
+        let (p, q) = text.split_once('/').unwrap();
+        let (p, q): (u128, u128) = (p.parse().unwrap(), q.parse().unwrap());
+        assert_eq!(Ratio::new(p, q).to_string(), text, "lowest terms");
+    }
+    let blunders = side["blunders"].as_object().unwrap();
+    assert_eq!(blunders.len(), 3);
+}
