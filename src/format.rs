@@ -29,12 +29,13 @@ pub const MAGIC: [u8; 8] = *b"TTTORACL";
 /// The version of this layout; a reader refuses any other.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// The one bincode configuration the project uses: little-endian, fixed-width integers, and a
-/// 1 MiB limit so that a corrupt length can never make the reader allocate without bound.
-pub const BINCODE_CONFIG: Configuration<LittleEndian, Fixint, Limit<1_048_576>> =
+/// The one bincode configuration the project uses, for the embedded table and for
+/// `ttt export --format bincode`: little-endian, fixed-width integers, and a 16 MiB limit so that
+/// a corrupt length can never make a reader allocate without bound.
+pub const BINCODE_CONFIG: Configuration<LittleEndian, Fixint, Limit<16_777_216>> =
     bincode::config::standard()
         .with_fixed_int_encoding()
-        .with_limit::<1_048_576>();
+        .with_limit::<16_777_216>();
 
 #[derive(Serialize, Deserialize)]
 struct TableFile {

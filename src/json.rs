@@ -2,11 +2,13 @@
 //!
 //! A board is its 9-character text (`X`, `O`, `.`), a player `"X"` or `"O"`, a cell its number
 //! 1..9, a set of cells a list of numbers, a value `"win"`/`"draw"`/`"loss"`, a status
-//! `"in_progress"`/`"x_wins"`/`"o_wins"`/`"draw"`, a symmetry its name.
+//! `"in_progress"`/`"x_wins"`/`"o_wins"`/`"draw"`, a symmetry its name. Each reads back
+//! from the same form.
 
+use serde::de::{self, Deserialize, Deserializer};
 use serde::{Serialize, Serializer};
 
-use crate::board::{Board, Cell, Cells, Player, Status};
+use crate::board::{Board, Cell, Cells, Outcome, Player, Status};
 use crate::solve::Value;
 use crate::symmetry::Symmetry;
 
@@ -49,5 +51,86 @@ impl Serialize for Status {
 impl Serialize for Symmetry {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.name())
+    }
+}
+
+/// Reads a string and turns it into a value, or says what was expected.
+fn from_name<'de, D, T>(
+    deserializer: D,
+    what: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    let text = String::deserialize(deserializer)?;
+    parse(&text).ok_or_else(|| de::Error::custom(format!("{text:?} is not {what}")))
+}
+
+impl<'de> Deserialize<'de> for Board {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Board, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse()
+            .map_err(|error| de::Error::custom(format!("board {text:?}: {error}")))
+    }
+}
+
+impl<'de> Deserialize<'de> for Player {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Player, D::Error> {
+        from_name(deserializer, "a player (X or O)", |s| match s {
+            "X" => Some(Player::X),
+            "O" => Some(Player::O),
+            _ => None,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Cell {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Cell, D::Error> {
+        // The same width as `serialize_u8`, which bincode (not self-describing) needs.
+        let number = u8::deserialize(deserializer)?;
+        Cell::from_number(number.into())
+            .ok_or_else(|| de::Error::custom(format!("{number} is not a cell 1..9")))
+    }
+}
+
+impl<'de> Deserialize<'de> for Cells {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Cells, D::Error> {
+        Ok(Vec::<Cell>::deserialize(deserializer)?
+            .into_iter()
+            .collect())
+    }
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
+        from_name(deserializer, "a value (win, draw, loss)", |s| {
+            [Value::Win, Value::Draw, Value::Loss]
+                .into_iter()
+                .find(|v| v.name() == s)
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Status {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Status, D::Error> {
+        from_name(deserializer, "a status", |s| {
+            [
+                Status::InProgress,
+                Status::Finished(Outcome::Win(Player::X)),
+                Status::Finished(Outcome::Win(Player::O)),
+                Status::Finished(Outcome::Draw),
+            ]
+            .into_iter()
+            .find(|v| v.name() == s)
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Symmetry {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Symmetry, D::Error> {
+        from_name(deserializer, "a symmetry name", |s| {
+            Symmetry::ALL.into_iter().find(|v| v.name() == s)
+        })
     }
 }

@@ -31,6 +31,7 @@ mod analysis;
 mod audit;
 mod board;
 pub mod bots;
+pub mod export;
 mod format;
 mod game;
 mod json;

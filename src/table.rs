@@ -62,7 +62,7 @@ pub struct Probe {
 /// One legal move and where it leads, from the view of the player making it.
 ///
 /// Serializes as `{"cell", "value", "remoteness"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct MoveAnalysis {
     /// The move.
     pub cell: Cell,

@@ -4,6 +4,7 @@ mod analyze;
 mod audit;
 mod bots;
 mod draw;
+mod export;
 mod stats;
 mod style;
 mod verify;
@@ -38,6 +39,8 @@ enum Command {
     Audit(audit::AuditArgs),
     /// List the built-in bots.
     Bots,
+    /// Export the solved table: every position with its value, remoteness and moves.
+    Export(export::ExportArgs),
     /// Count positions, outcomes, values, games and game-tree nodes.
     Stats(stats::StatsArgs),
     /// Solve the game again from scratch and compare it with the embedded table.
@@ -127,6 +130,7 @@ pub fn main() -> ExitCode {
         Command::Best(args) => analyze::best(&args),
         Command::Audit(args) => audit::run(&args),
         Command::Bots => bots::run(),
+        Command::Export(args) => export::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Verify => verify::run(),
     };
