@@ -36,6 +36,7 @@ mod format;
 mod game;
 mod json;
 mod ratio;
+mod rng;
 mod solve;
 mod stats;
 mod symmetry;
@@ -51,6 +52,7 @@ pub use board::{
 pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
 pub use game::Game;
 pub use ratio::Ratio;
+pub use rng::SplitMix64;
 pub use solve::{Evaluation, Solution, Value, solve};
 pub use stats::{ByOutcome, ByValue, Stats, stats};
 pub use symmetry::{Canonical, Symmetry, canonicalize};

@@ -14,6 +14,7 @@ mod newell_simon;
 mod perfect;
 mod random;
 mod smartbot;
+mod styles;
 pub mod tactics;
 
 use std::fmt;
@@ -30,6 +31,7 @@ pub use newell_simon::NewellSimon;
 pub use perfect::Perfect;
 pub use random::RandomBot;
 pub use smartbot::Smartbot;
+pub use styles::{Casual, Epsilon, Tricky, ways_to_go_wrong};
 
 /// What a bot does with its turn. Only [`Turn::Mark`] on an empty cell is legal; the rest are
 /// the ways real bots break the rules, which the auditor reports as forfeits.
@@ -90,6 +92,30 @@ impl Choice {
             })
             .collect()
     }
+}
+
+/// Picks one of `choices` at random, by their probabilities; `None` when there are none.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Cell, Cells, SplitMix64, bots::{Choice, Turn, sample}};
+///
+/// let corners: Cells = [1, 3, 7, 9].into_iter().filter_map(Cell::from_number).collect();
+/// let choices = Choice::uniform(corners);
+/// let mut rng = SplitMix64::new(1);
+/// assert!(matches!(sample(&choices, &mut rng), Some(Turn::Mark(c)) if c.is_corner()));
+/// ```
+pub fn sample<'a>(choices: &'a [Choice], rng: &mut crate::rng::SplitMix64) -> Option<&'a Turn> {
+    let mut left = rng.next_f64();
+    for choice in choices {
+        left -= choice.probability.to_f64();
+        if left < 0.0 {
+            return Some(&choice.turn);
+        }
+    }
+    // Rounding can leave a sliver past the last choice; it belongs to the last one.
+    choices.last().map(|choice| &choice.turn)
 }
 
 /// Why a bot could not answer at all (an external program that broke its protocol). This stops
@@ -186,6 +212,13 @@ pub const CATALOG: &[BotInfo] = &[
         make: || Box::new(Perfect),
     },
     BotInfo {
+        name: "tricky",
+        summary: "perfect, and among optimal moves the one leaving the opponent most ways to go wrong",
+        source: "this crate",
+        published: &[],
+        make: || Box::new(Tricky),
+    },
+    BotInfo {
         name: "random",
         summary: "a uniformly random legal move",
         source: "seed 000's dumb bot",
@@ -243,21 +276,138 @@ pub const CATALOG: &[BotInfo] = &[
     },
 ];
 
+/// Bots that take a parameter: the form to write, and what it does.
+pub const PARAMETERISED: &[(&str, &str)] = &[
+    (
+        "casual:P",
+        "never gives the result away, but with probability P (0..1) a random value-keeping move instead of the fastest",
+    ),
+    (
+        "epsilon:P",
+        "with probability P (0..1) a uniformly random legal move, otherwise perfect (seed 001's stochastic factor)",
+    ),
+];
+
+/// Why a bot specification names no bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError {
+    /// What is wrong, and what is allowed.
+    pub message: String,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// Reads a probability from 0 to 1 written as a decimal (`0.25`, `.5`, `1`) or a fraction
+/// (`1/3`), exactly.
+///
+/// # Errors
+///
+/// [`SpecError`] when the text is not such a number or lies outside 0..1.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Ratio, bots::parse_probability};
+///
+/// assert_eq!(parse_probability("0.25")?, Ratio::new(1, 4));
+/// assert_eq!(parse_probability("1/3")?, Ratio::new(1, 3));
+/// assert!(parse_probability("1.5").is_err());
+/// # Ok::<(), ttt_oracle::bots::SpecError>(())
+/// ```
+pub fn parse_probability(text: &str) -> Result<Ratio, SpecError> {
+    let bad = || SpecError {
+        message: format!(
+            "probability {text:?} is not a number from 0 to 1 (write e.g. 0.25 or 1/3)"
+        ),
+    };
+    let digits = |s: &str| !s.is_empty() && s.len() <= 18 && s.bytes().all(|b| b.is_ascii_digit());
+    let ratio = if let Some((num, den)) = text.split_once('/') {
+        if !digits(num) || !digits(den) {
+            return Err(bad());
+        }
+        let (num, den): (u128, u128) = (
+            num.parse().map_err(|_| bad())?,
+            den.parse().map_err(|_| bad())?,
+        );
+        if den == 0 {
+            return Err(bad());
+        }
+        (num, den)
+    } else {
+        let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+        if (!whole.is_empty() && !digits(whole))
+            || (!fraction.is_empty() && !digits(fraction))
+            || (whole.is_empty() && fraction.is_empty())
+        {
+            return Err(bad());
+        }
+        let den = 10u128.pow(fraction.len() as u32);
+        let whole: u128 = if whole.is_empty() {
+            0
+        } else {
+            whole.parse().map_err(|_| bad())?
+        };
+        let fraction: u128 = if fraction.is_empty() {
+            0
+        } else {
+            fraction.parse().map_err(|_| bad())?
+        };
+        (whole * den + fraction, den)
+    };
+    if ratio.0 > ratio.1 {
+        return Err(bad());
+    }
+    Ok(Ratio::new(ratio.0, ratio.1))
+}
+
+/// Every form [`from_spec`] takes, for error messages.
+pub fn allowed() -> String {
+    let mut forms: Vec<&str> = CATALOG.iter().map(|info| info.name).collect();
+    forms.extend(PARAMETERISED.iter().map(|(form, _)| *form));
+    forms.join(", ")
+}
+
+/// The bot a specification names: a built-in name (`perfect`, `smartbot`, ...), `casual:P`
+/// or `epsilon:P`.
+///
+/// # Errors
+///
+/// [`SpecError`] naming what is wrong and listing what is allowed.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::bots::from_spec;
+///
+/// assert_eq!(from_spec("casual:0.5")?.name(), "casual:0.5");
+/// assert!(from_spec("casual:2").is_err());
+/// assert!(from_spec("deep-blue").unwrap_err().to_string().contains("newell-simon"));
+/// # Ok::<(), ttt_oracle::bots::SpecError>(())
+/// ```
+pub fn from_spec(spec: &str) -> Result<Box<dyn Bot + Send>, SpecError> {
+    if let Some(p) = spec.strip_prefix("casual:") {
+        return Ok(Box::new(Casual::new(parse_probability(p)?)));
+    }
+    if let Some(p) = spec.strip_prefix("epsilon:") {
+        return Ok(Box::new(Epsilon::new(parse_probability(p)?)));
+    }
+    builtin(spec).ok_or_else(|| SpecError {
+        message: format!("unknown bot {spec:?}; choose one of: {}", allowed()),
+    })
+}
+
 /// The built-in bot called `name`, if there is one.
 pub fn builtin(name: &str) -> Option<Box<dyn Bot + Send>> {
     CATALOG
         .iter()
         .find(|info| info.name == name)
         .map(BotInfo::make)
-}
-
-/// The names of every built-in bot, comma-separated, for error messages.
-pub fn names() -> String {
-    CATALOG
-        .iter()
-        .map(|info| info.name)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The side to move and its opponent, for bots written from one side's view.

@@ -59,6 +59,32 @@ fn value_letter(value: Value) -> char {
     }
 }
 
+/// What each empty cell leads to for the side to move: `W3` (a win in 3 plies), `D7`, `L2`,
+/// with `*` on the optimal moves; occupied cells show their mark.
+pub fn outcome_squares(analysis: &Analysis, style: Style) -> [Square; 9] {
+    Cell::ALL.map(
+        |cell| match analysis.moves.iter().find(|m| m.cell == cell) {
+            Some(m) => {
+                let star = if analysis.best.contains(cell) {
+                    "*"
+                } else {
+                    ""
+                };
+                let label = format!("{}{}{star}", value_letter(m.value), m.remoteness);
+                Square::new(label.clone(), style.value(m.value, &label))
+            }
+            None => {
+                let mark = analysis
+                    .board
+                    .get(cell)
+                    .map(|p| p.to_string())
+                    .unwrap_or_default();
+                Square::new(mark.clone(), style.faint(&mark))
+            }
+        },
+    )
+}
+
 /// The board beside a map of where each empty cell leads, then a summary.
 fn text(analysis: &Analysis, style: Style) -> Vec<String> {
     let board = analysis.board;

@@ -35,7 +35,7 @@ impl Sides {
 /// Arguments of `ttt audit`.
 #[derive(Debug, Args)]
 pub struct AuditArgs {
-    /// Built-in bots to audit (see `ttt bots`).
+    /// Bots to audit: built-in names, casual:P or epsilon:P (see `ttt bots`).
     #[arg(value_name = "BOT", required = true)]
     bots: Vec<String>,
     /// Which sides to audit.
@@ -64,16 +64,12 @@ struct AuditJson<'a> {
 pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     let mut named: Vec<(Box<dyn Bot + Send>, &'static [Published])> = Vec::new();
     for name in &args.bots {
-        let info = bots::CATALOG
+        let bot = bots::from_spec(name).map_err(|error| Failure::usage(error.message))?;
+        let published = bots::CATALOG
             .iter()
             .find(|info| info.name == name)
-            .ok_or_else(|| {
-                Failure::usage(format!(
-                    "unknown bot {name:?}; the built-in bots are: {}",
-                    bots::names()
-                ))
-            })?;
-        named.push((info.make(), info.published));
+            .map_or(&[][..], |info| info.published);
+        named.push((bot, published));
     }
     let mut audits = Vec::new();
     for (mut bot, published) in named {

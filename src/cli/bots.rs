@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use ttt_oracle::bots::CATALOG;
+use ttt_oracle::bots::{CATALOG, PARAMETERISED};
 
 use super::Failure;
 
@@ -13,6 +13,9 @@ pub fn run() -> Result<(), Failure> {
     for bot in CATALOG {
         writeln!(out, "{:width$}  {}", bot.name, bot.summary)?;
         writeln!(out, "{:width$}  from {}", "", bot.source)?;
+    }
+    for (form, summary) in PARAMETERISED {
+        writeln!(out, "{form:width$}  {summary}")?;
     }
     Ok(())
 }

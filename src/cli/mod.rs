@@ -5,6 +5,7 @@ mod audit;
 mod bots;
 mod draw;
 mod export;
+mod play;
 mod stats;
 mod style;
 mod verify;
@@ -41,6 +42,8 @@ enum Command {
     Bots,
     /// Export the solved table: every position with its value, remoteness and moves.
     Export(export::ExportArgs),
+    /// Play a game in the terminal against the table or any bot.
+    Play(play::PlayArgs),
     /// Count positions, outcomes, values, games and game-tree nodes.
     Stats(stats::StatsArgs),
     /// Solve the game again from scratch and compare it with the embedded table.
@@ -131,6 +134,7 @@ pub fn main() -> ExitCode {
         Command::Audit(args) => audit::run(&args),
         Command::Bots => bots::run(),
         Command::Export(args) => export::run(&args),
+        Command::Play(args) => play::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Verify => verify::run(),
     };

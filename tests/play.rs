@@ -1,0 +1,300 @@
+//! Playing styles over every position, and `ttt play` through the real binary with piped input.
+
+use std::collections::HashMap;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use ttt_oracle::bots::{
+    self, Bot, Casual, Epsilon, Tricky, Turn, parse_probability, ways_to_go_wrong,
+};
+use ttt_oracle::{Board, Cell, Game, Ratio, table};
+
+/// Every non-terminal position, each as the first game found that reaches it.
+fn positions() -> Vec<Game> {
+    let mut found: HashMap<Board, Game> = HashMap::new();
+    let mut stack = vec![Game::new()];
+    while let Some(game) = stack.pop() {
+        let board = game.board();
+        if board.is_over() || found.contains_key(&board) {
+            continue;
+        }
+        for cell in board.legal_moves() {
+            let mut next = game.clone();
+            next.play(cell).unwrap();
+            stack.push(next);
+        }
+        found.insert(board, game);
+    }
+    found.into_values().collect()
+}
+
+fn marks(bot: &mut dyn Bot, game: &Game) -> Vec<(Cell, Ratio)> {
+    let choices = bot.choose(game).unwrap();
+    let total = choices
+        .iter()
+        .fold(Ratio::ZERO, |sum, c| sum + c.probability);
+    assert_eq!(total, Ratio::ONE, "{} on {}", bot.name(), game.board());
+    choices
+        .into_iter()
+        .map(|c| match c.turn {
+            Turn::Mark(cell) => (cell, c.probability),
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn perfect_and_tricky_always_pick_an_optimal_move() {
+    let games = positions();
+    assert!(games.len() > 4000, "{}", games.len());
+    let mut perfect = bots::builtin("perfect").unwrap();
+    for game in &games {
+        let best = table().best_moves(&game.board());
+        for bot in [perfect.as_mut(), &mut Tricky as &mut dyn Bot] {
+            for (cell, _) in marks(bot, game) {
+                assert!(best.contains(cell), "{} on {}", bot.name(), game.board());
+            }
+        }
+    }
+}
+
+#[test]
+fn casual_never_drops_the_value() {
+    for p in ["0", "0.3", "1"] {
+        let mut casual = Casual::new(parse_probability(p).unwrap());
+        for game in positions() {
+            let board = game.board();
+            let value = table().probe(&board).value;
+            for (cell, _) in marks(&mut casual, &game) {
+                let after = -table().probe(&board.play(cell).unwrap()).value;
+                assert_eq!(after, value, "casual:{p} on {board} plays {cell}");
+            }
+        }
+    }
+}
+
+#[test]
+fn epsilon_zero_is_perfect_and_epsilon_one_is_random() {
+    let mut zero = Epsilon::new(Ratio::ZERO);
+    let mut one = Epsilon::new(Ratio::ONE);
+    let mut perfect = bots::builtin("perfect").unwrap();
+    let mut random = bots::builtin("random").unwrap();
+    for game in positions() {
+        assert_eq!(marks(&mut zero, &game), marks(perfect.as_mut(), &game));
+        assert_eq!(marks(&mut one, &game), marks(random.as_mut(), &game));
+    }
+}
+
+#[test]
+fn tricky_opens_in_a_corner() {
+    let board = Board::EMPTY;
+    let ways = |n| ways_to_go_wrong(board, Cell::from_number(n).unwrap());
+    assert_eq!((ways(1), ways(2), ways(5)), (7, 4, 4));
+    let corners: Vec<u8> = Tricky::candidates(board)
+        .iter()
+        .map(|c| c.number())
+        .collect();
+    assert_eq!(corners, [1, 3, 7, 9]);
+}
+
+#[test]
+fn probabilities_parse_exactly_or_not_at_all() {
+    assert_eq!(parse_probability("0").unwrap(), Ratio::ZERO);
+    assert_eq!(parse_probability("1").unwrap(), Ratio::ONE);
+    assert_eq!(parse_probability("1.0").unwrap(), Ratio::ONE);
+    assert_eq!(parse_probability(".5").unwrap(), Ratio::new(1, 2));
+    assert_eq!(parse_probability("2/3").unwrap(), Ratio::new(2, 3));
+    for bad in [
+        "",
+        ".",
+        "-0.1",
+        "1.01",
+        "abc",
+        "1/0",
+        "3/2",
+        "0.5.5",
+        "1e-3",
+        "NaN",
+        "99999999999999999999999",
+    ] {
+        assert!(parse_probability(bad).is_err(), "{bad:?}");
+    }
+}
+
+fn ttt() -> Command {
+    let mut cmd = Command::cargo_bin("ttt").unwrap();
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+/// Plays with `input` and returns stdout, which must end with a result line.
+fn play(args: &[&str], input: &str) -> String {
+    let out = ttt()
+        .arg("play")
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn result_line(stdout: &str) -> &str {
+    stdout
+        .lines()
+        .find(|l| l.starts_with("result: "))
+        .expect("a result line")
+}
+
+#[test]
+fn the_human_never_beats_perfect_as_x_or_o() {
+    // Each script tries cells in some order; taken cells re-prompt, so every game finishes.
+    let orders = [
+        "1 2 3 4 5 6 7 8 9",
+        "5 1 9 3 7 2 8 4 6",
+        "9 8 7 6 5 4 3 2 1",
+        "2 4 6 8 1 3 7 9 5",
+    ];
+    for side in ["x", "o"] {
+        for (seed, order) in orders.iter().enumerate() {
+            let input = order.replace(' ', "\n").repeat(2);
+            let out = play(&["--as", side, "--seed", &seed.to_string()], &input);
+            let line = result_line(&out);
+            let human_won = if side == "x" {
+                "result: x_wins"
+            } else {
+                "result: o_wins"
+            };
+            assert!(!line.starts_with(human_won), "{line}\n{out}");
+            // The moves replay to the same result.
+            let moves = line.split(" moves: ").nth(1).unwrap();
+            let analysis: serde_json::Value = serde_json::from_slice(
+                &ttt()
+                    .args(["analyze", "--moves", moves, "--format", "json"])
+                    .output()
+                    .unwrap()
+                    .stdout,
+            )
+            .unwrap();
+            assert_eq!(analysis["status"], line.split_whitespace().nth(1).unwrap());
+        }
+    }
+}
+
+#[test]
+fn bad_input_reprompts_and_the_game_still_finishes() {
+    let input = "\nfoo\n0\n10\n-3\n5\n5\n\u{fffd}\n1 2\n1\n2\n3\n4\n6\n7\n8\n9\n";
+    let out = play(&["--seed", "1"], input);
+    assert!(out.contains("\"foo\" is not a move"), "{out}");
+    assert!(out.contains("There is no cell 0"), "{out}");
+    assert!(out.contains("There is no cell 10"), "{out}");
+    assert!(out.contains("already taken"), "{out}");
+    assert!(out.contains("Type a cell 1-9"), "{out}");
+    result_line(&out);
+}
+
+#[test]
+fn non_utf8_input_is_just_another_bad_move() {
+    let mut input = vec![0xff, 0xfe, b'\n'];
+    input.extend_from_slice(b"quit\n");
+    let out = ttt().args(["play"]).write_stdin(input).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("is not a move") && text.contains("You quit"),
+        "{text}"
+    );
+}
+
+#[test]
+fn undo_hint_quit_and_end_of_input() {
+    let out = play(&["--seed", "7"], "5\nundo\nhint\nquit\n");
+    assert!(
+        out.contains("Took back your last move and the reply."),
+        "{out}"
+    );
+    assert!(out.contains("D9*"), "hint shows outcomes: {out}");
+    assert!(out.contains("You quit after moves: none."), "{out}");
+    assert!(!out.contains("result: "));
+
+    let out = play(&["--as", "o", "--seed", "7"], "undo\n");
+    assert!(out.contains("Nothing to undo yet."), "{out}");
+    assert!(
+        out.contains("Input ended; game abandoned after moves: "),
+        "{out}"
+    );
+
+    let out = play(&[], "");
+    assert!(out.contains("Input ended"), "{out}");
+    assert!(!out.contains("Play again"), "piped input plays one game");
+}
+
+#[test]
+fn hints_flag_shows_outcomes_every_turn() {
+    let out = play(&["--hints", "--seed", "2"], "5\nquit\n");
+    assert!(out.matches("right: W win").count() >= 2, "{out}");
+}
+
+#[test]
+fn a_seed_makes_a_game_reproducible() {
+    let input = "1\n2\n3\n4\n5\n6\n7\n8\n9\n";
+    for opponent in [
+        "perfect",
+        "random",
+        "epsilon:0.5",
+        "smartbot",
+        "tricky",
+        "casual:0.5",
+    ] {
+        let a = play(
+            &["--opponent", opponent, "--seed", "42", "--as", "random"],
+            input,
+        );
+        let b = play(
+            &["--opponent", opponent, "--seed", "42", "--as", "random"],
+            input,
+        );
+        assert_eq!(a, b, "{opponent}");
+        result_line(&a);
+    }
+}
+
+#[test]
+fn a_bot_that_breaks_the_rules_forfeits() {
+    // marcelo as O: X 3, O 5 (centre), X 7 fills the diagonal 3-5-7, so rule 4 is skipped and
+    // rule 5 marks two cells at once.
+    let out = play(&["--opponent", "marcelo"], "3\n7\n");
+    assert!(
+        out.contains("marked 2 cells in one turn: 1 2, which the rules forbid"),
+        "{out}"
+    );
+    assert_eq!(result_line(&out), "result: x_wins moves: 3 5 7");
+}
+
+#[test]
+fn bad_styles_and_probabilities_are_refused_with_the_choices() {
+    for (style, message) in [
+        ("deep-blue", "unknown bot \"deep-blue\""),
+        ("casual:1.5", "not a number from 0 to 1"),
+        ("epsilon:-1", "not a number from 0 to 1"),
+        ("casual:", "not a number from 0 to 1"),
+    ] {
+        ttt()
+            .args(["play", "--opponent", style])
+            .write_stdin("")
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+    ttt()
+        .args(["play", "--opponent", "nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("casual:P").and(predicate::str::contains("smartbot")));
+    ttt().args(["play", "--as", "both"]).assert().code(2);
+    ttt().args(["play", "--seed", "-1"]).assert().code(2);
+}
