@@ -387,7 +387,8 @@ pub fn allowed() -> String {
 ///
 /// assert_eq!(from_spec("casual:0.5")?.name(), "casual:0.5");
 /// assert!(from_spec("casual:2").is_err());
-/// assert!(from_spec("deep-blue").unwrap_err().to_string().contains("newell-simon"));
+/// let error = from_spec("deep-blue").err().unwrap();
+/// assert!(error.to_string().contains("newell-simon"));
 /// # Ok::<(), ttt_oracle::bots::SpecError>(())
 /// ```
 pub fn from_spec(spec: &str) -> Result<Box<dyn Bot + Send>, SpecError> {
