@@ -7,6 +7,7 @@
 //! reading the seed left open.
 
 mod c_minimax;
+pub mod external;
 mod forkbot;
 mod geeks;
 mod marcelo;
@@ -24,6 +25,7 @@ use crate::game::Game;
 use crate::ratio::Ratio;
 
 pub use c_minimax::CMinimax;
+pub use external::External;
 pub use forkbot::Forkbot;
 pub use geeks::GeeksMinimax;
 pub use marcelo::Marcelo;
@@ -286,6 +288,10 @@ pub const PARAMETERISED: &[(&str, &str)] = &[
         "epsilon:P",
         "with probability P (0..1) a uniformly random legal move, otherwise perfect (seed 001's stochastic factor)",
     ),
+    (
+        "cmd:COMMAND",
+        "an external program in any language, run as `sh -c COMMAND`, speaking the line protocol",
+    ),
 ];
 
 /// Why a bot specification names no bot.
@@ -373,8 +379,8 @@ pub fn allowed() -> String {
     forms.join(", ")
 }
 
-/// The bot a specification names: a built-in name (`perfect`, `smartbot`, ...), `casual:P`
-/// or `epsilon:P`.
+/// The bot a specification names: a built-in name (`perfect`, `smartbot`, ...), `casual:P`,
+/// `epsilon:P`, or `cmd:COMMAND` for an external program (with the default timeout).
 ///
 /// # Errors
 ///
@@ -397,6 +403,18 @@ pub fn from_spec(spec: &str) -> Result<Box<dyn Bot + Send>, SpecError> {
     }
     if let Some(p) = spec.strip_prefix("epsilon:") {
         return Ok(Box::new(Epsilon::new(parse_probability(p)?)));
+    }
+    if let Some(command) = spec.strip_prefix("cmd:") {
+        if command.trim().is_empty() {
+            return Err(SpecError {
+                message: "cmd: needs a command, e.g. cmd:\"python3 bot.py\"".to_string(),
+            });
+        }
+        return Ok(Box::new(External::new(
+            command,
+            command,
+            external::DEFAULT_TIMEOUT,
+        )));
     }
     builtin(spec).ok_or_else(|| SpecError {
         message: format!("unknown bot {spec:?}; choose one of: {}", allowed()),

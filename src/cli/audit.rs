@@ -36,8 +36,18 @@ impl Sides {
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// Bots to audit: built-in names, casual:P or epsilon:P (see `ttt bots`).
-    #[arg(value_name = "BOT", required = true)]
+    #[arg(value_name = "BOT", required_unless_present = "cmd")]
     bots: Vec<String>,
+    /// An external bot to audit, run as `sh -c COMMAND` and spoken to over the line protocol
+    /// (see the README). May be given several times.
+    #[arg(long, value_name = "COMMAND")]
+    cmd: Vec<String>,
+    /// A name for each --cmd bot, in order (default: the command itself).
+    #[arg(long, value_name = "NAME")]
+    name: Vec<String>,
+    /// How long an external bot may take to reply, in milliseconds.
+    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    timeout_ms: u64,
     /// Which sides to audit.
     #[arg(long, value_enum, default_value_t = Sides::Both)]
     side: Sides,
@@ -71,13 +81,33 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             .map_or(&[][..], |info| info.published);
         named.push((bot, published));
     }
+    if args.name.len() > args.cmd.len() {
+        return Err(Failure::usage(format!(
+            "{} --name for {} --cmd: give one name per external bot, in order",
+            args.name.len(),
+            args.cmd.len()
+        )));
+    }
+    for (i, command) in args.cmd.iter().enumerate() {
+        if command.trim().is_empty() {
+            return Err(Failure::usage(
+                "--cmd needs a command, e.g. --cmd \"python3 bot.py\"",
+            ));
+        }
+        let name = args.name.get(i).unwrap_or(command);
+        let timeout = std::time::Duration::from_millis(args.timeout_ms);
+        named.push((
+            Box::new(bots::External::new(name.clone(), command.clone(), timeout)),
+            &[],
+        ));
+    }
     let mut audits = Vec::new();
     for (mut bot, published) in named {
         let mut sides = Vec::new();
         for &side in args.side.players() {
             let report = audit(bot.as_mut(), side).map_err(|error| Failure {
                 code: 3,
-                message: format!("bot {}: {error}", bot.name()),
+                message: error.message,
                 closed_pipe: false,
             })?;
             sides.push(report);

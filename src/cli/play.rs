@@ -229,7 +229,7 @@ impl Session<'_> {
             Ok(Err(error)) => {
                 return Err(Failure {
                     code: 3,
-                    message: format!("bot {name}: {error}"),
+                    message: error.message,
                     closed_pipe: false,
                 });
             }
