@@ -634,6 +634,15 @@ impl Board {
         }
     }
 
+    /// The board with `cell` emptied; the caller guarantees the result is legal (taking back
+    /// the last move of a legal game).
+    pub(crate) const fn unplay_unchecked(self, cell: Cell) -> Board {
+        Board {
+            x: self.x.without(cell),
+            o: self.o.without(cell),
+        }
+    }
+
     /// The board reached by playing `moves` alternately from the empty board, X first.
     ///
     /// # Errors

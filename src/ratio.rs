@@ -20,13 +20,41 @@ pub struct Ratio {
     den: u128,
 }
 
-const fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
+/// Binary GCD (Stein): shifts and subtractions only, because 128-bit division is slow and
+/// the auditor reduces a fraction at every node it visits.
+macro_rules! binary_gcd {
+    ($name:ident, $t:ty) => {
+        const fn $name(mut a: $t, mut b: $t) -> $t {
+            if a == 0 || b == 0 {
+                return a | b;
+            }
+            let shift = (a | b).trailing_zeros();
+            a >>= a.trailing_zeros();
+            loop {
+                b >>= b.trailing_zeros();
+                if a > b {
+                    let t = a;
+                    a = b;
+                    b = t;
+                }
+                b -= a;
+                if b == 0 {
+                    return a << shift;
+                }
+            }
+        }
+    };
+}
+
+binary_gcd!(gcd64, u64);
+binary_gcd!(gcd128, u128);
+
+const fn gcd(a: u128, b: u128) -> u128 {
+    // Most fractions an audit meets fit in 64 bits, where the same steps are cheaper.
+    if a <= u64::MAX as u128 && b <= u64::MAX as u128 {
+        return gcd64(a as u64, b as u64) as u128;
     }
-    a
+    gcd128(a, b)
 }
 
 impl Ratio {
@@ -86,9 +114,16 @@ impl Mul for Ratio {
     type Output = Ratio;
 
     fn mul(self, other: Ratio) -> Ratio {
+        if other == Ratio::ONE {
+            return self;
+        }
+        // Cross-reduce first, so the products stay as small as the result.
         let a = Ratio::new(self.num, other.den);
         let b = Ratio::new(other.num, self.den);
-        Ratio::new(a.num * b.num, a.den * b.den)
+        Ratio {
+            num: a.num * b.num,
+            den: a.den * b.den,
+        }
     }
 }
 

@@ -56,7 +56,7 @@ pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
             },
         },
     };
-    walk.visit(&Game::new(), Ratio::ONE)?;
+    walk.visit(&mut Game::new(), Ratio::ONE)?;
     Ok(walk.report)
 }
 
@@ -68,7 +68,8 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    fn visit(&mut self, game: &Game, chance: Ratio) -> Result<(), BotError> {
+    /// Explores every game from `game`, which comes back unchanged.
+    fn visit(&mut self, game: &mut Game, chance: Ratio) -> Result<(), BotError> {
         let board = game.board();
         match board.status() {
             Status::Finished(outcome) => {
@@ -80,18 +81,19 @@ impl Walk<'_> {
                 let replies = board.legal_moves();
                 let each = chance * Ratio::new(1, replies.len() as u128);
                 for cell in replies {
-                    let mut next = game.clone();
-                    next.play(cell).expect("a legal move");
-                    self.visit(&next, each)?;
+                    game.play(cell).expect("a legal move");
+                    let explored = self.visit(game, each);
+                    game.undo();
+                    explored?;
                 }
                 Ok(())
             }
         }
     }
 
-    fn bot_turn(&mut self, game: &Game, chance: Ratio) -> Result<(), BotError> {
+    fn bot_turn(&mut self, game: &mut Game, chance: Ratio) -> Result<(), BotError> {
         self.report.decision_points += 1;
-        let choices = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(game))) {
+        let choices = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(&*game))) {
             Ok(answer) => answer?,
             Err(payload) => {
                 let message = payload
@@ -122,10 +124,9 @@ impl Walk<'_> {
                     continue;
                 }
             };
-            let mut next = game.clone();
-            next.play(cell)
+            game.play(cell)
                 .expect("an empty cell in a game in progress");
-            let child = self.table.probe(&next.board());
+            let child = self.table.probe(&game.board());
             let (value, remoteness) = (-child.value, child.remoteness + 1);
             let blunders = &mut self.report.blunders;
             match (before.value, value) {
@@ -137,7 +138,9 @@ impl Walk<'_> {
                 }
                 _ => {}
             }
-            self.visit(&next, p)?;
+            let explored = self.visit(game, p);
+            game.undo();
+            explored?;
         }
         Ok(())
     }

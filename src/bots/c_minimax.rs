@@ -11,39 +11,63 @@
 //! Readings:
 //! - The bot plays whichever mark is to move (the listing's COMPUTERMOVE); the listing lets the
 //!   computer move first or second, so both sides are its own.
+//! - The search remembers each board's score for the root ply it was searched from (see
+//!   `minimax`), which changes no score and no move.
 //! - `moveIndex` is the number of moves already played, as the listing's game loop counts them.
 
+use super::memo::Memo;
 use super::{Bot, BotError, Choice, Turn};
 use crate::board::{Board, Cell};
 use crate::game::Game;
 
 /// The seed 003 minimax.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CMinimax;
-
-fn minimax(board: Board, depth: usize, is_ai: bool) -> i32 {
-    if board.winner().is_some() {
-        return if is_ai { -1 } else { 1 };
-    }
-    if depth >= 9 {
-        return 0;
-    }
-    let scores = board
-        .empty_cells()
-        .iter()
-        .map(|cell| minimax(board.play_unchecked(cell), depth + 1, !is_ai));
-    if is_ai {
-        scores.fold(-999, i32::max)
-    } else {
-        scores.fold(999, i32::min)
-    }
+///
+/// Scores are remembered across decisions (see [`Memo`]): the same moves as the listing,
+/// without repeating its full search at every visit.
+#[derive(Clone, Debug, Default)]
+pub struct CMinimax {
+    memo: Memo,
 }
 
-fn best_move(board: Board) -> Option<Cell> {
+/// The listing's `minimax`, remembering each board's score: depth and side follow from the
+/// board and the root, so the scores are the listing's; only the repeated work is gone.
+fn minimax(memo: &mut Memo, root_ply: usize, board: Board, depth: usize, is_ai: bool) -> i32 {
+    memo.get_or(root_ply, board, |memo| {
+        if board.winner().is_some() {
+            return if is_ai { -1 } else { 1 };
+        }
+        if depth >= 9 {
+            return 0;
+        }
+        let scores = board.empty_cells().iter().map(|cell| {
+            minimax(
+                memo,
+                root_ply,
+                board.play_unchecked(cell),
+                depth + 1,
+                !is_ai,
+            )
+        });
+        if is_ai {
+            scores.fold(-999, i32::max)
+        } else {
+            scores.fold(999, i32::min)
+        }
+    })
+}
+
+/// The listing's `bestMove`.
+fn best_move(memo: &mut Memo, board: Board) -> Option<Cell> {
     let move_index = board.ply();
     let mut best: Option<(i32, Cell)> = None;
     for cell in board.empty_cells() {
-        let score = minimax(board.play_unchecked(cell), move_index + 1, false);
+        let score = minimax(
+            memo,
+            move_index,
+            board.play_unchecked(cell),
+            move_index + 1,
+            false,
+        );
         if score > best.map_or(-999, |(top, _)| top) {
             best = Some((score, cell));
         }
@@ -57,7 +81,7 @@ impl Bot for CMinimax {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        let turn = best_move(game.board()).map_or(Turn::Nothing, Turn::Mark);
+        let turn = best_move(&mut self.memo, game.board()).map_or(Turn::Nothing, Turn::Mark);
         Ok(vec![Choice::certain(turn)])
     }
 }
@@ -71,8 +95,14 @@ mod tests {
         // X: 1 2, O: 4 5; X to move. Cell 3 wins at once, and so (later) may others; the
         // listing keeps the first cell whose score is +1.
         let board: Board = "XX.OO....".parse().unwrap();
-        assert_eq!(best_move(board).map(|c| c.number()), Some(3));
+        assert_eq!(
+            best_move(&mut Memo::default(), board).map(|c| c.number()),
+            Some(3)
+        );
         // Empty board: every cell draws, so the first cell.
-        assert_eq!(best_move(Board::EMPTY).map(|c| c.number()), Some(1));
+        assert_eq!(
+            best_move(&mut Memo::default(), Board::EMPTY).map(|c| c.number()),
+            Some(1)
+        );
     }
 }

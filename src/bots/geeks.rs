@@ -14,18 +14,26 @@
 //! Readings:
 //! - The listing hard-codes `player = 'x'`; we let "player" be whichever mark the bot plays,
 //!   so the same bot can be audited as X and as O.
+//! - The search remembers each board's value for the root ply it was searched from: from a
+//!   given root, depth and side follow from the board, so the values, and the moves chosen,
+//!   are the listing's; only the repeated work is gone.
 //! - The depth version subtracts depth at the point where the listing returns ±10, the place
 //!   the report's pseudocode shows; depth counts plies after the bot's candidate move, as the
 //!   listing's `minimax(board, 0, false)` call starts it at 0.
 
+use super::memo::Memo;
 use super::{Bot, BotError, Choice, Turn, sides};
 use crate::board::{Board, Cell, has_line};
 use crate::game::Game;
 
 /// The seed 001 minimax, with or without the depth correction.
-#[derive(Clone, Copy, Debug)]
+///
+/// Scores are remembered across decisions (see [`Memo`]): the same moves as the listing,
+/// without repeating its full search at every visit.
+#[derive(Clone, Debug)]
 pub struct GeeksMinimax {
     depth_correction: bool,
+    memo: Memo,
 }
 
 impl GeeksMinimax {
@@ -33,6 +41,7 @@ impl GeeksMinimax {
     pub fn plain() -> GeeksMinimax {
         GeeksMinimax {
             depth_correction: false,
+            memo: Memo::default(),
         }
     }
 
@@ -40,10 +49,43 @@ impl GeeksMinimax {
     pub fn with_depth() -> GeeksMinimax {
         GeeksMinimax {
             depth_correction: true,
+            memo: Memo::default(),
         }
     }
 
-    fn minimax(self, board: Board, depth: i32, is_max: bool) -> i32 {
+    /// The listing's `findBestMove`.
+    fn find_best_move(&mut self, board: Board) -> Option<Cell> {
+        let search = Search {
+            depth_correction: self.depth_correction,
+            root_ply: board.ply(),
+        };
+        let mut best: Option<(i32, Cell)> = None;
+        for cell in board.empty_cells() {
+            let value = search.minimax(&mut self.memo, board.play_unchecked(cell), 0, false);
+            if best.is_none_or(|(top, _)| value > top) {
+                best = Some((value, cell));
+            }
+        }
+        best.map(|(_, cell)| cell)
+    }
+}
+
+/// One `findBestMove` call's search.
+#[derive(Clone, Copy)]
+struct Search {
+    depth_correction: bool,
+    root_ply: usize,
+}
+
+impl Search {
+    /// The listing's `minimax`, remembered per root ply and board.
+    fn minimax(self, memo: &mut Memo, board: Board, depth: i32, is_max: bool) -> i32 {
+        memo.get_or(self.root_ply, board, |memo| {
+            self.minimax_uncached(memo, board, depth, is_max)
+        })
+    }
+
+    fn minimax_uncached(self, memo: &mut Memo, board: Board, depth: i32, is_max: bool) -> i32 {
         // `board` has the side to move set by the rules; `is_max` says whether that is the bot.
         let (me, them) = if is_max {
             sides(board)
@@ -78,23 +120,12 @@ impl GeeksMinimax {
         let values = board
             .empty_cells()
             .iter()
-            .map(|cell| self.minimax(board.play_unchecked(cell), depth + 1, !is_max));
+            .map(|cell| self.minimax(memo, board.play_unchecked(cell), depth + 1, !is_max));
         if is_max {
             values.fold(-1000, i32::max)
         } else {
             values.fold(1000, i32::min)
         }
-    }
-
-    fn find_best_move(self, board: Board) -> Option<Cell> {
-        let mut best: Option<(i32, Cell)> = None;
-        for cell in board.empty_cells() {
-            let value = self.minimax(board.play_unchecked(cell), 0, false);
-            if best.is_none_or(|(top, _)| value > top) {
-                best = Some((value, cell));
-            }
-        }
-        best.map(|(_, cell)| cell)
     }
 }
 
@@ -108,10 +139,9 @@ impl Bot for GeeksMinimax {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        let turn = match self.find_best_move(game.board()) {
-            Some(cell) => Turn::Mark(cell),
-            None => Turn::Nothing,
-        };
+        let turn = self
+            .find_best_move(game.board())
+            .map_or(Turn::Nothing, Turn::Mark);
         Ok(vec![Choice::certain(turn)])
     }
 }
@@ -120,7 +150,7 @@ impl Bot for GeeksMinimax {
 mod tests {
     use super::*;
 
-    fn best(bot: GeeksMinimax, board: &str) -> u8 {
+    fn best(mut bot: GeeksMinimax, board: &str) -> u8 {
         match bot.find_best_move(board.parse().unwrap()) {
             Some(cell) => cell.number(),
             None => 0,

@@ -11,6 +11,7 @@ pub mod external;
 mod forkbot;
 mod geeks;
 mod marcelo;
+mod memo;
 mod newell_simon;
 mod perfect;
 mod random;
@@ -260,7 +261,7 @@ pub const CATALOG: &[BotInfo] = &[
         summary: "minimax scoring +1/-1 by whose turn it is, no depth, first best cell",
         source: "seed 003: Tic-Tac-Toe using minimax in C (report)",
         published: &[],
-        make: || Box::new(CMinimax),
+        make: || Box::new(CMinimax::default()),
     },
     BotInfo {
         name: "forkbot",

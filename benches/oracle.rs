@@ -1,0 +1,230 @@
+//! How fast the table answers, against searching the game tree from scratch in the same run.
+//!
+//! Every benchmark asserts the result it computes, so a fast wrong answer cannot look good.
+//! Run with `cargo bench --bench oracle`; `benches/report.py` turns criterion's estimates into
+//! the README's table (medians per query, and ratios to the baselines).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use ttt_oracle::{Board, Cell, Player, Table, audit, bots, solve, table};
+
+/// The 4,520 positions where the game goes on, most of them not canonical.
+fn positions() -> Vec<Board> {
+    Board::reachable()
+        .into_iter()
+        .filter(|b| !b.is_over())
+        .collect()
+}
+
+/// Negamax score of `board` for its side to move, measured from the empty board: a win at
+/// ply `p` scores `100 - p`, a loss `-(100 - p)`, a draw 0. Faster wins and slower losses score
+/// higher, exactly the table's order.
+fn terminal_score(board: Board) -> Option<i32> {
+    if board.winner().is_some() {
+        Some(-(100 - board.ply() as i32))
+    } else if board.ply() == 9 {
+        Some(0)
+    } else {
+        None
+    }
+}
+
+/// Plain minimax over the whole subtree, as the seed bots do on every move.
+fn minimax(board: Board) -> i32 {
+    if let Some(score) = terminal_score(board) {
+        return score;
+    }
+    board
+        .legal_moves()
+        .iter()
+        .map(|cell| -minimax(board.play(cell).unwrap()))
+        .max()
+        .unwrap()
+}
+
+/// Minimax with alpha-beta pruning, the usual improvement.
+fn alphabeta(board: Board, mut alpha: i32, beta: i32) -> i32 {
+    if let Some(score) = terminal_score(board) {
+        return score;
+    }
+    let mut best = i32::MIN + 1;
+    for cell in board.legal_moves() {
+        let score = -alphabeta(board.play(cell).unwrap(), -beta, -alpha);
+        best = best.max(score);
+        alpha = alpha.max(score);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// The first cell of the best score, like the table's `best_move`.
+fn search_best(board: Board, score: impl Fn(Board, i32) -> i32) -> Cell {
+    let mut best: Option<(i32, Cell)> = None;
+    for cell in board.legal_moves() {
+        let floor = best.map_or(i32::MIN + 1, |(s, _)| s);
+        let s = -score(board.play(cell).unwrap(), floor);
+        if best.is_none_or(|(top, _)| s > top) {
+            best = Some((s, cell));
+        }
+    }
+    best.unwrap().1
+}
+
+/// Sum of cell numbers of the chosen moves: one number to assert per pass.
+fn digest(cells: impl Iterator<Item = Cell>) -> u64 {
+    cells.map(|c| u64::from(c.number())).sum()
+}
+
+fn queries(c: &mut Criterion) {
+    let boards = positions();
+    assert_eq!(boards.len(), 4520);
+    let table = table();
+    let expected = digest(boards.iter().map(|b| table.best_move(b).unwrap()));
+    let moves_expected: usize = boards.iter().map(|b| b.legal_moves().len()).sum();
+
+    let mut group = c.benchmark_group("best_move");
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("table", |b| {
+        b.iter(|| {
+            let sum = digest(
+                boards
+                    .iter()
+                    .map(|board| table.best_move(black_box(board)).unwrap()),
+            );
+            assert_eq!(black_box(sum), expected);
+        })
+    });
+    group.bench_function("alphabeta", |b| {
+        b.iter(|| {
+            let sum = digest(boards.iter().map(|&board| {
+                search_best(black_box(board), |child, floor| {
+                    alphabeta(child, -1000, -floor)
+                })
+            }));
+            assert_eq!(black_box(sum), expected);
+        })
+    });
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    group.bench_function("minimax", |b| {
+        b.iter(|| {
+            let sum = digest(
+                boards
+                    .iter()
+                    .map(|&board| search_best(black_box(board), |child, _| minimax(child))),
+            );
+            assert_eq!(black_box(sum), expected);
+        })
+    });
+    group.finish();
+
+    // The positions where a search is most expensive: the empty board and the nine after
+    // the first move, where the seed bots search the whole tree.
+    let openings: Vec<Board> = boards.iter().copied().filter(|b| b.ply() <= 1).collect();
+    assert_eq!(openings.len(), 10);
+    let opening_expected = digest(openings.iter().map(|b| table.best_move(b).unwrap()));
+    let mut group = c.benchmark_group("best_move_opening");
+    group.throughput(Throughput::Elements(openings.len() as u64));
+    group.bench_function("table", |b| {
+        b.iter(|| {
+            let sum = digest(
+                openings
+                    .iter()
+                    .map(|board| table.best_move(black_box(board)).unwrap()),
+            );
+            assert_eq!(black_box(sum), opening_expected);
+        })
+    });
+    group.bench_function("alphabeta", |b| {
+        b.iter(|| {
+            let sum = digest(openings.iter().map(|&board| {
+                search_best(black_box(board), |child, floor| {
+                    alphabeta(child, -1000, -floor)
+                })
+            }));
+            assert_eq!(black_box(sum), opening_expected);
+        })
+    });
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("minimax", |b| {
+        b.iter(|| {
+            let sum = digest(
+                openings
+                    .iter()
+                    .map(|&board| search_best(black_box(board), |child, _| minimax(child))),
+            );
+            assert_eq!(black_box(sum), opening_expected);
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("analyze");
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("table", |b| {
+        b.iter(|| {
+            let n: usize = boards
+                .iter()
+                .map(|board| table.analyze(black_box(board)).len())
+                .sum();
+            assert_eq!(black_box(n), moves_expected);
+        })
+    });
+    group.finish();
+}
+
+fn load_and_solve(c: &mut Criterion) {
+    let bytes = Table::embedded_bytes();
+    c.bench_function("load", |b| {
+        b.iter(|| {
+            let loaded = Table::from_bytes(black_box(bytes)).unwrap();
+            assert_eq!(black_box(loaded.checksum()), table().checksum());
+        })
+    });
+    let expected = table().solution().clone();
+    c.bench_function("solve", |b| {
+        b.iter(|| {
+            let fresh = solve();
+            assert_eq!(black_box(&fresh), &expected);
+        })
+    });
+}
+
+fn audits(c: &mut Criterion) {
+    let mut group = c.benchmark_group("audit");
+    for info in bots::CATALOG {
+        let expected: Vec<u64> = Player::BOTH
+            .iter()
+            .map(|&side| audit(info.make().as_mut(), side).unwrap().games)
+            .collect();
+        if info.name == "random" {
+            group.sample_size(10);
+        }
+        group.bench_function(info.name, |b| {
+            b.iter(|| {
+                let mut bot = info.make();
+                let games: Vec<u64> = Player::BOTH
+                    .iter()
+                    .map(|&side| audit(bot.as_mut(), side).unwrap().games)
+                    .collect();
+                assert_eq!(black_box(games), expected);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    targets = queries, load_and_solve, audits
+}
+criterion_main!(benches);

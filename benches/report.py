@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Prints criterion's medians from the last `cargo bench --bench oracle` as the README's table.
+
+  python3 benches/report.py
+"""
+import json
+from pathlib import Path
+
+CRITERION = Path(__file__).resolve().parent.parent / "target" / "criterion"
+
+
+def median_ns(group, bench=None):
+    path = CRITERION / group / (bench or "") / "new" / "estimates.json"
+    return json.loads(path.read_text())["median"]["point_estimate"]
+
+
+def fmt(ns):
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:.3g} {unit}"
+    return f"{ns:.3g} ns"
+
+
+def main():
+    per = {"best_move": 4520, "best_move_opening": 10, "analyze": 4520}
+    print("| benchmark | median | per query |")
+    print("| --- | --- | --- |")
+    for group, n in per.items():
+        for bench in ("table", "alphabeta", "minimax"):
+            try:
+                ns = median_ns(group, bench)
+            except FileNotFoundError:
+                continue
+            print(f"| {group}/{bench} ({n} positions) | {fmt(ns)} | {fmt(ns / n)} |")
+    for name in ("load", "solve"):
+        print(f"| {name} | {fmt(median_ns(name))} | |")
+    for path in sorted((CRITERION / "audit").iterdir()):
+        if (path / "new" / "estimates.json").exists():
+            print(f"| audit/{path.name} (both sides) | {fmt(median_ns('audit', path.name))} | |")
+    print()
+    for group in ("best_move", "best_move_opening"):
+        table = median_ns(group, "table")
+        for baseline in ("alphabeta", "minimax"):
+            print(f"{group}: table is {median_ns(group, baseline) / table:,.0f} times faster than {baseline}")
+
+
+if __name__ == "__main__":
+    main()
