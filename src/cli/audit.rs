@@ -166,7 +166,7 @@ fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
     let mut lines = Vec::new();
     let width = audits.iter().map(|a| a.bot.len()).max().unwrap_or(3).max(3);
     lines.push(style.strong(&format!(
-        "{:width$}  side  {:11}  {:>6}  {:>8}  {:>17}  {:>4}  {:>7}  {:>30}",
+        "{:width$}  side  {:11}  {:>7}  {:>8}  {:>20}  {:>6}  {:>7}  {}",
         "bot",
         "verdict",
         "lost",
@@ -174,7 +174,7 @@ fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
         "blunders W>D W>L D>L",
         "slow",
         "illegal",
-        "vs random: win draw loss illegal"
+        "vs random:  win     draw    loss    illegal"
     )));
     for a in audits {
         for s in &a.sides {
@@ -190,7 +190,7 @@ fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
                 .unwrap_or_else(|| "-".to_string());
             let v = &s.vs_random;
             lines.push(format!(
-                "{:width$}  {:4}  {verdict}  {:>6}  {:>8}  {:>8} {:>3} {:>3}  {:>4}  {:>7}  {:>8} {:>7} {:>7} {:>7}",
+                "{:width$}  {:4}  {verdict}  {:>7}  {:>8}  {:>8} {:>5} {:>5}  {:>6}  {:>7}  {:>15} {:>7} {:>7} {:>7}",
                 a.bot,
                 s.side.to_string(),
                 s.losing_games,
