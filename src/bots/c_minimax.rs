@@ -16,7 +16,7 @@
 //! - `moveIndex` is the number of moves already played, as the listing's game loop counts them.
 
 use super::memo::Memo;
-use super::{Bot, BotError, Choice, Turn};
+use super::{Bot, BotError, Choice};
 use crate::board::{Board, Cell};
 use crate::game::Game;
 
@@ -81,8 +81,7 @@ impl Bot for CMinimax {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        let turn = best_move(&mut self.memo, game.board()).map_or(Turn::Nothing, Turn::Mark);
-        Ok(vec![Choice::certain(turn)])
+        Ok(Choice::only(best_move(&mut self.memo, game.board())))
     }
 }
 

@@ -23,7 +23,7 @@
 //!   before the bot's move, as the listing does.
 
 use super::tactics::open_lines_through;
-use super::{Bot, BotError, Choice, Turn, sides};
+use super::{Bot, BotError, Choice, sides};
 use crate::board::{Board, Cell, LINES, Player};
 use crate::game::Game;
 
@@ -74,8 +74,7 @@ impl Bot for Forkbot {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        let turn = decide(game.board()).map_or(Turn::Nothing, Turn::Mark);
-        Ok(vec![Choice::certain(turn)])
+        Ok(Choice::only(decide(game.board())))
     }
 }
 
@@ -111,9 +110,9 @@ mod tests {
 
     #[test]
     fn wins_then_blocks() {
-        // O (bot) holds 5 and 1, X holds 9 and 2... X to win on 3? O wins on 9? Use a clean
-        // case: X 1 2, O 5 4: bot O completes 4-5-6 rather than block 3.
+        // X 1 2 9, O 5 4: the bot (O) completes 4-5-6 rather than block 3.
         assert_eq!(decide_after("1 5 2 4 9"), 6);
+        // X 1 2, O 5: nothing to win, so block 3.
         assert_eq!(decide_after("1 5 2"), 3);
     }
 }

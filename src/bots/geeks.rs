@@ -22,7 +22,7 @@
 //!   listing's `minimax(board, 0, false)` call starts it at 0.
 
 use super::memo::Memo;
-use super::{Bot, BotError, Choice, Turn, sides};
+use super::{Bot, BotError, Choice, sides};
 use crate::board::{Board, Cell, has_line};
 use crate::game::Game;
 
@@ -139,10 +139,7 @@ impl Bot for GeeksMinimax {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        let turn = self
-            .find_best_move(game.board())
-            .map_or(Turn::Nothing, Turn::Mark);
-        Ok(vec![Choice::certain(turn)])
+        Ok(Choice::only(self.find_best_move(game.board())))
     }
 }
 

@@ -84,6 +84,11 @@ impl Choice {
         }
     }
 
+    /// What a deterministic bot does: a mark on `cell`, or no move at all when it found none.
+    pub fn only(cell: Option<Cell>) -> Vec<Choice> {
+        vec![Choice::certain(cell.map_or(Turn::Nothing, Turn::Mark))]
+    }
+
     /// One mark on each of `cells`, all equally likely.
     pub fn uniform(cells: Cells) -> Vec<Choice> {
         let p = Ratio::new(1, cells.len() as u128);

@@ -18,7 +18,7 @@
 //! go to the lowest-numbered cell, so the bot is deterministic.
 
 use super::tactics::{fork_cells, winning_cells};
-use super::{Bot, BotError, Choice, Turn, sides};
+use super::{Bot, BotError, Choice, sides};
 use crate::board::{Board, Cell, Cells};
 use crate::game::Game;
 
@@ -76,8 +76,7 @@ impl Bot for NewellSimon {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        let turn = decide(game.board()).map_or(Turn::Nothing, Turn::Mark);
-        Ok(vec![Choice::certain(turn)])
+        Ok(Choice::only(decide(game.board())))
     }
 }
 

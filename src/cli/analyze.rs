@@ -93,25 +93,11 @@ fn text(analysis: &Analysis, style: Style) -> Vec<String> {
     let mut lines = Vec::new();
     match analysis.status {
         Status::InProgress => {
-            let outcomes: [Square; 9] =
-                Cell::ALL.map(
-                    |cell| match analysis.moves.iter().find(|m| m.cell == cell) {
-                        Some(m) => {
-                            let star = if analysis.best.contains(cell) {
-                                "*"
-                            } else {
-                                ""
-                            };
-                            let label = format!("{}{}{star}", value_letter(m.value), m.remoteness);
-                            Square::new(label.clone(), style.value(m.value, &label))
-                        }
-                        None => {
-                            let mark = board.get(cell).map(|p| p.to_string()).unwrap_or_default();
-                            Square::new(mark.clone(), style.faint(&mark))
-                        }
-                    },
-                );
-            lines.extend(side_by_side(&left, &grid(&outcomes), 5));
+            lines.extend(side_by_side(
+                &left,
+                &grid(&outcome_squares(analysis, style)),
+                5,
+            ));
             lines.push(String::new());
             let plies = plural(analysis.remoteness);
             let summary = match analysis.value {
