@@ -568,6 +568,18 @@ impl Board {
     }
 
     /// Where the game stands.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Board, Outcome, Player, Status};
+    ///
+    /// let won: Board = "XXXOO....".parse()?;
+    /// assert_eq!(won.status(), Status::Finished(Outcome::Win(Player::X)));
+    /// assert_eq!(won.status().name(), "x_wins");
+    /// assert_eq!(Board::EMPTY.status(), Status::InProgress);
+    /// # Ok::<(), ttt_oracle::ParseBoardError>(())
+    /// ```
     pub const fn status(self) -> Status {
         match self.winner() {
             Some(player) => Status::Finished(Outcome::Win(player)),
@@ -607,6 +619,18 @@ impl Board {
     ///
     /// [`MoveError::GameOver`] when the game has ended, [`MoveError::Occupied`] when `cell` holds a
     /// mark.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Board, Cell, MoveError, Player};
+    ///
+    /// let centre = Cell::from_number(5).unwrap();
+    /// let board = Board::EMPTY.play(centre)?;
+    /// assert_eq!(board.to_string(), "....X....");
+    /// assert_eq!(board.play(centre), Err(MoveError::Occupied { cell: centre, owner: Player::X }));
+    /// # Ok::<(), MoveError>(())
+    /// ```
     pub const fn play(self, cell: Cell) -> Result<Board, MoveError> {
         if self.is_over() {
             return Err(MoveError::GameOver {
