@@ -49,6 +49,23 @@ macro_rules! binary_gcd {
 binary_gcd!(gcd64, u64);
 binary_gcd!(gcd128, u128);
 
+const TOO_FINE: &str =
+    "an exact probability outgrew 128 bits: a bot's probabilities must have small denominators";
+
+/// `a * b`, refusing to wrap: a wrong probability is worse than none.
+fn mul(a: u128, b: u128) -> u128 {
+    a.checked_mul(b).expect(TOO_FINE)
+}
+
+/// `a / b`, in 64 bits when both fit: 128-bit division is a slow library call.
+const fn div(a: u128, b: u128) -> u128 {
+    if a <= u64::MAX as u128 && b <= u64::MAX as u128 {
+        (a as u64 / b as u64) as u128
+    } else {
+        a / b
+    }
+}
+
 const fn gcd(a: u128, b: u128) -> u128 {
     // Most fractions an audit meets fit in 64 bits, where the same steps are cheaper.
     if a <= u64::MAX as u128 && b <= u64::MAX as u128 {
@@ -73,8 +90,8 @@ impl Ratio {
         // `den` is not zero, so neither is the gcd.
         let g = gcd(num, den);
         Ratio {
-            num: num / g,
-            den: den / g,
+            num: div(num, g),
+            den: div(den, g),
         }
     }
 
@@ -98,9 +115,18 @@ impl Add for Ratio {
     type Output = Ratio;
 
     fn add(self, other: Ratio) -> Ratio {
+        if self.num == 0 {
+            return other;
+        }
+        if other.num == 0 {
+            return self;
+        }
         let g = gcd(self.den, other.den);
-        let den = self.den / g * other.den;
-        Ratio::new(self.num * (other.den / g) + other.num * (self.den / g), den)
+        let (a, b) = (div(self.den, g), div(other.den, g));
+        let num = mul(self.num, b)
+            .checked_add(mul(other.num, a))
+            .expect(TOO_FINE);
+        Ratio::new(num, mul(a, other.den))
     }
 }
 
@@ -121,8 +147,8 @@ impl Mul for Ratio {
         let a = Ratio::new(self.num, other.den);
         let b = Ratio::new(other.num, self.den);
         Ratio {
-            num: a.num * b.num,
-            den: a.den * b.den,
+            num: mul(a.num, b.num),
+            den: mul(a.den, b.den),
         }
     }
 }

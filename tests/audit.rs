@@ -173,6 +173,22 @@ fn minimax_without_depth_dawdles_and_with_depth_does_not() {
 }
 
 #[test]
+fn fine_grained_styles_keep_exact_odds() {
+    // The finest probabilities a style takes multiply along five bot moves without overflow.
+    for spec in ["epsilon:0.999", "epsilon:1/997", "casual:0.123"] {
+        for side in Player::BOTH {
+            let mut bot = bots::from_spec(spec).unwrap();
+            let v = audit(bot.as_mut(), side).unwrap().vs_random;
+            assert_eq!(
+                v.win + v.draw + v.loss + v.illegal,
+                Ratio::ONE,
+                "{spec} {side}"
+            );
+        }
+    }
+}
+
+#[test]
 fn marcelo_forfeits_by_marking_two_cells() {
     let mut bot = bots::builtin("marcelo").unwrap();
     let report = audit(bot.as_mut(), Player::X).unwrap();

@@ -60,7 +60,7 @@ fn perfect_and_tricky_always_pick_an_optimal_move() {
 
 #[test]
 fn casual_never_drops_the_value() {
-    for p in ["0", "0.3", "1"] {
+    for p in ["0", "0.3", "1/3", "1"] {
         let mut casual = Casual::new(parse_probability(p).unwrap());
         for game in positions() {
             let board = game.board();

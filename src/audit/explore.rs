@@ -81,7 +81,7 @@ impl Walk<'_> {
                 let replies = board.legal_moves();
                 let each = chance * Ratio::new(1, replies.len() as u128);
                 for cell in replies {
-                    game.play(cell).expect("a legal move");
+                    game.play_unchecked(cell);
                     let explored = self.visit(game, each);
                     game.undo();
                     explored?;
@@ -124,8 +124,7 @@ impl Walk<'_> {
                     continue;
                 }
             };
-            game.play(cell)
-                .expect("an empty cell in a game in progress");
+            game.play_unchecked(cell);
             let child = self.table.probe(&game.board());
             let (value, remoteness) = (-child.value, child.remoteness + 1);
             let blunders = &mut self.report.blunders;

@@ -146,7 +146,9 @@ impl std::error::Error for BotError {}
 ///
 /// Given the game so far (the board and every move, so that stateful bots can work), a bot
 /// returns everything it may do, each with its probability: one certain choice for a
-/// deterministic bot, every possible choice for a randomised one.
+/// deterministic bot, every possible choice for a randomised one. Keep the probabilities'
+/// denominators small (the built-in styles go down to thousandths): the auditor's odds are exact
+/// fractions, multiplied along every game, and it stops rather than round.
 ///
 /// # Examples
 ///
@@ -288,7 +290,7 @@ pub const CATALOG: &[BotInfo] = &[
 pub const PARAMETERISED: &[(&str, &str)] = &[
     (
         "casual:P",
-        "never gives the result away, but with probability P (0..1) a random value-keeping move instead of the fastest",
+        "never gives the result away, but with probability P (0..1, e.g. 0.25 or 1/3) a random value-keeping move instead of the fastest",
     ),
     (
         "epsilon:P",
@@ -315,12 +317,18 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-/// Reads a probability from 0 to 1 written as a decimal (`0.25`, `.5`, `1`) or a fraction
-/// (`1/3`), exactly.
+/// The finest probability a style takes: thousandths. The auditor's odds are exact fractions,
+/// and a bot's probabilities multiply along every game; with denominators up to 1,000 the
+/// products stay within 128 bits for any game.
+pub const MAX_DENOMINATOR: u128 = 1000;
+
+/// Reads a probability from 0 to 1 written as a decimal with at most three places (`0.25`,
+/// `.5`, `1`) or a fraction whose denominator is at most 1,000 (`1/3`), exactly.
 ///
 /// # Errors
 ///
-/// [`SpecError`] when the text is not such a number or lies outside 0..1.
+/// [`SpecError`] when the text is not such a number, lies outside 0..1, or is finer than
+/// thousandths.
 ///
 /// # Examples
 ///
@@ -330,52 +338,46 @@ impl std::error::Error for SpecError {}
 /// assert_eq!(parse_probability("0.25")?, Ratio::new(1, 4));
 /// assert_eq!(parse_probability("1/3")?, Ratio::new(1, 3));
 /// assert!(parse_probability("1.5").is_err());
+/// assert!(parse_probability("0.0001").is_err());
 /// # Ok::<(), ttt_oracle::bots::SpecError>(())
 /// ```
 pub fn parse_probability(text: &str) -> Result<Ratio, SpecError> {
     let bad = || SpecError {
         message: format!(
-            "probability {text:?} is not a number from 0 to 1 (write e.g. 0.25 or 1/3)"
+            "probability {text:?} is not a number from 0 to 1 with at most three decimal places \
+             (write e.g. 0.25, or a fraction such as 1/3 with a denominator up to 1000)"
         ),
     };
-    let digits = |s: &str| !s.is_empty() && s.len() <= 18 && s.bytes().all(|b| b.is_ascii_digit());
-    let ratio = if let Some((num, den)) = text.split_once('/') {
-        if !digits(num) || !digits(den) {
+    let number = |s: &str| -> Result<u128, SpecError> {
+        if s.is_empty() || s.len() > 4 || !s.bytes().all(|b| b.is_ascii_digit()) {
             return Err(bad());
         }
-        let (num, den): (u128, u128) = (
-            num.parse().map_err(|_| bad())?,
-            den.parse().map_err(|_| bad())?,
-        );
-        if den == 0 {
-            return Err(bad());
-        }
-        (num, den)
+        s.parse().map_err(|_| bad())
+    };
+    let (num, den) = if let Some((num, den)) = text.split_once('/') {
+        (number(num)?, number(den)?)
     } else {
         let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
-        if (!whole.is_empty() && !digits(whole))
-            || (!fraction.is_empty() && !digits(fraction))
-            || (whole.is_empty() && fraction.is_empty())
-        {
+        if fraction.len() > 3 || (whole.is_empty() && fraction.is_empty()) {
             return Err(bad());
         }
+        let whole = if whole.is_empty() { 0 } else { number(whole)? };
+        let fraction_value = if fraction.is_empty() {
+            0
+        } else {
+            number(fraction)?
+        };
         let den = 10u128.pow(fraction.len() as u32);
-        let whole: u128 = if whole.is_empty() {
-            0
-        } else {
-            whole.parse().map_err(|_| bad())?
-        };
-        let fraction: u128 = if fraction.is_empty() {
-            0
-        } else {
-            fraction.parse().map_err(|_| bad())?
-        };
-        (whole * den + fraction, den)
+        (whole * den + fraction_value, den)
     };
-    if ratio.0 > ratio.1 {
+    if den == 0 || num > den {
         return Err(bad());
     }
-    Ok(Ratio::new(ratio.0, ratio.1))
+    let p = Ratio::new(num, den);
+    if p.denom() > MAX_DENOMINATOR {
+        return Err(bad());
+    }
+    Ok(p)
 }
 
 /// Every form [`from_spec`] takes, for error messages.

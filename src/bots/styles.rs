@@ -76,6 +76,19 @@ fn merge(parts: impl IntoIterator<Item = (Cells, Ratio)>) -> Vec<Choice> {
         .collect()
 }
 
+/// A probability as a person would write it: a decimal when it has one of at most three
+/// places (`0.25`), otherwise a fraction (`1/3`).
+fn label(p: Ratio) -> String {
+    let den = p.denom();
+    if 1000 % den == 0 {
+        let thousandths = p.numer() * (1000 / den);
+        let text = format!("{}.{:03}", thousandths / 1000, thousandths % 1000);
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        p.to_string()
+    }
+}
+
 /// Never gives away the result it could hold, but with probability `p` plays a random move
 /// among those that keep the value instead of the fastest win or slowest loss: beatable in
 /// speed, never in outcome.
@@ -90,7 +103,7 @@ impl Casual {
     pub fn new(p: Ratio) -> Casual {
         Casual {
             p,
-            name: format!("casual:{}", p.to_f64()),
+            name: format!("casual:{}", label(p)),
         }
     }
 }
@@ -128,7 +141,7 @@ impl Epsilon {
     pub fn new(p: Ratio) -> Epsilon {
         Epsilon {
             p,
-            name: format!("epsilon:{}", p.to_f64()),
+            name: format!("epsilon:{}", label(p)),
         }
     }
 }
