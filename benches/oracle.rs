@@ -79,14 +79,11 @@ fn digest(cells: impl Iterator<Item = Cell>) -> u64 {
     cells.map(|c| u64::from(c.number())).sum()
 }
 
-fn queries(c: &mut Criterion) {
-    let boards = positions();
-    assert_eq!(boards.len(), 4520);
+/// The table's best move against minimax and alpha-beta from scratch, on the same `boards`.
+fn compare(c: &mut Criterion, name: &str, boards: &[Board], minimax_time: Duration) {
     let table = table();
     let expected = digest(boards.iter().map(|b| table.best_move(b).unwrap()));
-    let moves_expected: usize = boards.iter().map(|b| b.legal_moves().len()).sum();
-
-    let mut group = c.benchmark_group("best_move");
+    let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(boards.len() as u64));
     group.bench_function("table", |b| {
         b.iter(|| {
@@ -108,9 +105,7 @@ fn queries(c: &mut Criterion) {
             assert_eq!(black_box(sum), expected);
         })
     });
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(20));
+    group.sample_size(10).measurement_time(minimax_time);
     group.bench_function("minimax", |b| {
         b.iter(|| {
             let sum = digest(
@@ -122,48 +117,20 @@ fn queries(c: &mut Criterion) {
         })
     });
     group.finish();
+}
 
+fn queries(c: &mut Criterion) {
+    let boards = positions();
+    assert_eq!(boards.len(), 4520);
+    let table = table();
+    let moves_expected: usize = boards.iter().map(|b| b.legal_moves().len()).sum();
+
+    compare(c, "best_move", &boards, Duration::from_secs(20));
     // The positions where a search is most expensive: the empty board and the nine after
     // the first move, where the seed bots search the whole tree.
     let openings: Vec<Board> = boards.iter().copied().filter(|b| b.ply() <= 1).collect();
     assert_eq!(openings.len(), 10);
-    let opening_expected = digest(openings.iter().map(|b| table.best_move(b).unwrap()));
-    let mut group = c.benchmark_group("best_move_opening");
-    group.throughput(Throughput::Elements(openings.len() as u64));
-    group.bench_function("table", |b| {
-        b.iter(|| {
-            let sum = digest(
-                openings
-                    .iter()
-                    .map(|board| table.best_move(black_box(board)).unwrap()),
-            );
-            assert_eq!(black_box(sum), opening_expected);
-        })
-    });
-    group.bench_function("alphabeta", |b| {
-        b.iter(|| {
-            let sum = digest(openings.iter().map(|&board| {
-                search_best(black_box(board), |child, floor| {
-                    alphabeta(child, -1000, -floor)
-                })
-            }));
-            assert_eq!(black_box(sum), opening_expected);
-        })
-    });
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(10));
-    group.bench_function("minimax", |b| {
-        b.iter(|| {
-            let sum = digest(
-                openings
-                    .iter()
-                    .map(|&board| search_best(black_box(board), |child, _| minimax(child))),
-            );
-            assert_eq!(black_box(sum), opening_expected);
-        })
-    });
-    group.finish();
+    compare(c, "best_move_opening", &openings, Duration::from_secs(10));
 
     let mut group = c.benchmark_group("analyze");
     group.throughput(Throughput::Elements(boards.len() as u64));
