@@ -172,7 +172,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Solution, u64), FormatError> {
 pub enum FormatError {
     /// bincode could not read the structure.
     Decode(String),
-    /// The bytes do not start with [`MAGIC`].
+    /// The bytes do not start with the magic `TTTORACL`.
     Magic {
         /// What they start with.
         found: [u8; 8],

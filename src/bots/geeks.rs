@@ -28,7 +28,7 @@ use crate::game::Game;
 
 /// The seed 001 minimax, with or without the depth correction.
 ///
-/// Scores are remembered across decisions (see [`Memo`]): the same moves as the listing,
+/// Scores are remembered across decisions, per root ply and board: the same moves as the listing,
 /// without repeating its full search at every visit.
 #[derive(Clone, Debug)]
 pub struct GeeksMinimax {

@@ -105,11 +105,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     for (mut bot, published) in named {
         let mut sides = Vec::new();
         for &side in args.side.players() {
-            let report = audit(bot.as_mut(), side).map_err(|error| Failure {
-                code: 3,
-                message: error.message,
-                closed_pipe: false,
-            })?;
+            let report = audit(bot.as_mut(), side).map_err(Failure::protocol)?;
             sides.push(report);
         }
         audits.push(BotAudit {

@@ -96,22 +96,27 @@ pub struct Failure {
 }
 
 impl Failure {
-    /// Bad input from the user: exit code 2.
-    pub fn usage(message: impl Into<String>) -> Failure {
+    fn with_code(code: u8, message: impl Into<String>) -> Failure {
         Failure {
-            code: 2,
+            code,
             message: message.into(),
             closed_pipe: false,
         }
     }
 
+    /// Bad input from the user: exit code 2.
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure::with_code(2, message)
+    }
+
     /// A check that came out negative: exit code 1.
     pub fn negative(message: impl Into<String>) -> Failure {
-        Failure {
-            code: 1,
-            message: message.into(),
-            closed_pipe: false,
-        }
+        Failure::with_code(1, message)
+    }
+
+    /// An external bot that broke the protocol: exit code 3.
+    pub fn protocol(error: ttt_oracle::bots::BotError) -> Failure {
+        Failure::with_code(3, error.message)
     }
 }
 

@@ -227,11 +227,7 @@ impl Session<'_> {
         let choices = match answer {
             Ok(Ok(choices)) => choices,
             Ok(Err(error)) => {
-                return Err(Failure {
-                    code: 3,
-                    message: error.message,
-                    closed_pipe: false,
-                });
+                return Err(Failure::protocol(error));
             }
             Err(_) => {
                 writeln!(self.out, "{name} crashed, so you win by forfeit.")?;

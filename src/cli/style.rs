@@ -1,4 +1,4 @@
-//! Colour for people: only on a terminal, never when `NO_COLOR` is set (https://no-color.org).
+//! Colour for people: only on a terminal, never when `NO_COLOR` is set (<https://no-color.org>).
 
 use std::io::IsTerminal;
 
