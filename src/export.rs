@@ -10,6 +10,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::Analysis;
 use crate::board::{Board, Cell, Cells, Player, Status};
 use crate::format::BINCODE_CONFIG;
 use crate::solve::Value;
@@ -61,16 +62,18 @@ pub fn records(table: &Table, canonical_only: bool) -> Vec<Record> {
             if canonical_only && canonical.board() != board {
                 return None;
             }
-            let evaluation = table.evaluate(&board);
+            // The fields `ttt analyze --format json` shows, then where the board sits among
+            // its symmetric images.
+            let analysis = Analysis::new(table, board);
             Some(Record {
                 board,
-                to_move: board.to_move(),
+                to_move: analysis.to_move,
                 ply: board.ply() as u8,
-                status: board.status(),
-                value: evaluation.value,
-                remoteness: evaluation.remoteness,
-                best: evaluation.best,
-                moves: table.analyze(&board),
+                status: analysis.status,
+                value: analysis.value,
+                remoteness: analysis.remoteness,
+                best: analysis.best,
+                moves: analysis.moves,
                 canonical: canonical.board(),
                 symmetry,
             })

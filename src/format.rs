@@ -98,16 +98,29 @@ fn checksum(entries: &[PackedEntry]) -> u64 {
     }))
 }
 
-/// Serializes a solution.
-pub fn encode(solution: &Solution) -> Vec<u8> {
-    let entries: Vec<PackedEntry> = solution
+fn packed_entries(solution: &Solution) -> Vec<PackedEntry> {
+    solution
         .entries()
         .iter()
         .map(|(canonical, evaluation)| PackedEntry {
             board: canonical.board().code() as u16,
             packed: pack(*evaluation),
         })
-        .collect();
+        .collect()
+}
+
+/// The checksum [`encode`] stores for `solution`.
+pub fn solution_checksum(solution: &Solution) -> u64 {
+    checksum(&packed_entries(solution))
+}
+
+/// Serializes a solution.
+#[allow(
+    dead_code,
+    reason = "build.rs writes the embedded table with it; the library only reads"
+)]
+pub fn encode(solution: &Solution) -> Vec<u8> {
+    let entries = packed_entries(solution);
     let file = TableFile {
         magic: MAGIC,
         version: FORMAT_VERSION,

@@ -95,6 +95,19 @@ impl Ratio {
         }
     }
 
+    /// `1 - self`, for a probability (at most 1).
+    ///
+    /// # Panics
+    ///
+    /// If `self` is more than 1.
+    pub const fn complement(self) -> Ratio {
+        assert!(self.num <= self.den, "a probability is at most 1");
+        Ratio {
+            num: self.den - self.num,
+            den: self.den,
+        }
+    }
+
     /// The numerator, in lowest terms.
     pub const fn numer(self) -> u128 {
         self.num

@@ -22,22 +22,14 @@
 //! - The fork check of rule 5 looks only at the first line through the cell and at the board
 //!   before the bot's move, as the listing does.
 
-use super::tactics::open_lines_through;
+use super::tactics::{fork_cells, open_lines_through, winning_cells};
 use super::{Bot, BotError, Choice, sides};
-use crate::board::{Board, Cell, LINES, Player};
+use crate::board::{Board, Cell, LINES};
 use crate::game::Game;
 
 /// The seed 004 bot.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Forkbot;
-
-/// Whether some line through `cell` holds two marks of `player` (the listing's `/P\d?P/`).
-fn completes(board: Board, player: Player, cell: Cell) -> bool {
-    let mine = board.marks(player);
-    LINES
-        .iter()
-        .any(|line| line.contains(cell) && line.without(cell).intersection(mine).len() == 2)
-}
 
 fn decide(board: Board) -> Option<Cell> {
     let (me, them) = sides(board);
@@ -45,23 +37,24 @@ fn decide(board: Board) -> Option<Cell> {
     if board.get(centre).is_none() {
         return Some(centre);
     }
+    // The listing scans open cells in order: its `/P\d?P/` and `check(...) > 1` tests pick
+    // the lowest cell that completes a line, and the lowest fork cell.
     let open = board.empty_cells();
-    open.iter()
-        .find(|&c| completes(board, me, c))
-        .or_else(|| open.iter().find(|&c| completes(board, them, c)))
-        .or_else(|| open.iter().find(|&c| open_lines_through(board, me, c) > 1))
+    let mine = board.marks(me);
+    winning_cells(board, me)
+        .first()
+        .or_else(|| winning_cells(board, them).first())
+        .or_else(|| fork_cells(board, me).first())
         .or_else(|| {
             open.iter().find(|&c| {
-                let empty = board.empty_cells();
-                let mine = board.marks(me);
                 LINES
                     .iter()
                     .find(|line| {
                         line.contains(c)
                             && line.intersection(mine).len() == 1
-                            && line.intersection(empty).len() == 2
+                            && line.intersection(open).len() == 2
                     })
-                    .and_then(|line| line.intersection(empty).without(c).first())
+                    .and_then(|line| line.intersection(open).without(c).first())
                     .is_some_and(|answer| open_lines_through(board, them, answer) < 2)
             })
         })
@@ -81,11 +74,13 @@ impl Bot for Forkbot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_moves;
+    use crate::bots::Turn;
 
     fn decide_after(moves: &str) -> u8 {
-        let board = Board::from_moves(&parse_moves(moves).unwrap()).unwrap();
-        decide(board).unwrap().number()
+        match super::super::answers(&mut Forkbot, moves).as_slice() {
+            [(Turn::Mark(cell), p)] if p == "1/1" => cell.number(),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -29,8 +29,9 @@
 //!   independent, which is what the code intends (a time-seeded .NET `Random` made in a tight
 //!   loop repeats itself, which would skew the seed's own 50,000-game figures).
 
+use super::tactics::winning_cells;
 use super::{Bot, BotError, Choice, Turn, sides};
-use crate::board::{Board, Cell, Cells, Player, has_line};
+use crate::board::{Board, Cell, Cells, LINES, Player};
 use crate::game::Game;
 use crate::ratio::Ratio;
 
@@ -60,17 +61,6 @@ pub const PUBLISHED: &[super::Published] = &[
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Marcelo;
 
-fn completes_line(board: Board, player: Player, cell: Cell) -> bool {
-    has_line(board.marks(player).with(cell))
-}
-
-fn first_completing(board: Board, player: Player) -> Option<Cell> {
-    board
-        .empty_cells()
-        .iter()
-        .find(|&cell| completes_line(board, player, cell))
-}
-
 fn at(row: i32, column: i32) -> Option<Cell> {
     if (0..3).contains(&row) && (0..3).contains(&column) {
         Cell::at(row as usize, column as usize)
@@ -83,17 +73,17 @@ fn at(row: i32, column: i32) -> Option<Cell> {
 fn rules_one_to_four(board: Board) -> Option<Vec<(Cell, Ratio)>> {
     let (me, them) = sides(board);
     let centre = Cell::from_number(5).expect("cell 5");
-    if let Some(cell) = first_completing(board, me)
-        .or_else(|| first_completing(board, them))
+    // The row-major scans of rules 1 and 2 find the lowest cell that completes a line.
+    if let Some(cell) = winning_cells(board, me)
+        .first()
+        .or_else(|| winning_cells(board, them).first())
         .or_else(|| board.get(centre).is_none().then_some(centre))
     {
         return Some(vec![(cell, Ratio::ONE)]);
     }
-    let occupied = !board.empty_cells().bits() & 0x1ff;
-    let diagonal = Cells::from_bits(0b100_010_001);
-    let anti_diagonal = Cells::from_bits(0b001_010_100);
-    let full = |line: Cells| line.bits() & occupied == line.bits();
-    if full(diagonal) || full(anti_diagonal) {
+    // LINES ends with the diagonals 1-5-9 and 3-5-7.
+    let full = |line: Cells| line.intersection(board.empty_cells()).is_empty();
+    if full(LINES[6]) || full(LINES[7]) {
         return None;
     }
     for row in 0..3 {
@@ -183,16 +173,9 @@ impl Bot for Marcelo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_moves;
 
     fn choose(moves: &str) -> Vec<(Turn, String)> {
-        let game = Game::from_moves(&parse_moves(moves).unwrap()).unwrap();
-        Marcelo
-            .choose(&game)
-            .unwrap()
-            .into_iter()
-            .map(|c| (c.turn, c.probability.to_string()))
-            .collect()
+        super::super::answers(&mut Marcelo, moves)
     }
 
     fn mark(n: u32) -> Turn {

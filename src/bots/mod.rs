@@ -89,8 +89,11 @@ impl Choice {
         vec![Choice::certain(cell.map_or(Turn::Nothing, Turn::Mark))]
     }
 
-    /// One mark on each of `cells`, all equally likely.
+    /// One mark on each of `cells`, all equally likely; no choice at all for no cells.
     pub fn uniform(cells: Cells) -> Vec<Choice> {
+        if cells.is_empty() {
+            return Vec::new();
+        }
         let p = Ratio::new(1, cells.len() as u128);
         cells
             .iter()
@@ -435,6 +438,18 @@ pub fn builtin(name: &str) -> Option<Box<dyn Bot + Send>> {
         .iter()
         .find(|info| info.name == name)
         .map(BotInfo::make)
+}
+
+/// What `bot` may do after `moves` (cells separated by spaces), each turn with its
+/// probability as `p/q`: the bots' tests state their seeds' positions this way.
+#[cfg(test)]
+fn answers(bot: &mut dyn Bot, moves: &str) -> Vec<(Turn, String)> {
+    let game = Game::from_moves(&crate::parse_moves(moves).unwrap()).unwrap();
+    bot.choose(&game)
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.turn, c.probability.to_string()))
+        .collect()
 }
 
 /// The side to move and its opponent, for bots written from one side's view.

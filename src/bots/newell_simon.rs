@@ -83,11 +83,13 @@ impl Bot for NewellSimon {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_moves;
+    use crate::bots::Turn;
 
     fn decide_after(moves: &str) -> u8 {
-        let board = Board::from_moves(&parse_moves(moves).unwrap()).unwrap();
-        decide(board).unwrap().number()
+        match super::super::answers(&mut NewellSimon, moves).as_slice() {
+            [(Turn::Mark(cell), p)] if p == "1/1" => cell.number(),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -139,16 +139,12 @@ impl Bot for Smartbot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_moves;
 
     fn choose(moves: &str) -> Vec<(u8, String)> {
-        let game = Game::from_moves(&parse_moves(moves).unwrap()).unwrap();
-        Smartbot
-            .choose(&game)
-            .unwrap()
+        super::super::answers(&mut Smartbot, moves)
             .into_iter()
-            .map(|c| match c.turn {
-                Turn::Mark(cell) => (cell.number(), c.probability.to_string()),
+            .map(|(turn, p)| match turn {
+                Turn::Mark(cell) => (cell.number(), p),
                 other => panic!("{other:?}"),
             })
             .collect()

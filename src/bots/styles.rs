@@ -32,14 +32,15 @@ pub struct Tricky;
 impl Tricky {
     /// The optimal moves that leave the most ways to go wrong.
     pub fn candidates(board: Board) -> Cells {
-        let best = table().best_moves(&board);
-        let most = best
+        let ways: Vec<(Cell, usize)> = table()
+            .best_moves(&board)
             .iter()
-            .map(|cell| ways_to_go_wrong(board, cell))
-            .max()
-            .unwrap_or(0);
-        best.iter()
-            .filter(|&cell| ways_to_go_wrong(board, cell) == most)
+            .map(|cell| (cell, ways_to_go_wrong(board, cell)))
+            .collect();
+        let most = ways.iter().map(|&(_, n)| n).max().unwrap_or(0);
+        ways.into_iter()
+            .filter(|&(_, n)| n == most)
+            .map(|(cell, _)| cell)
             .collect()
     }
 }
@@ -123,8 +124,10 @@ impl Bot for Casual {
             .filter(|m| m.value == value)
             .map(|m| m.cell)
             .collect();
-        let rest = Ratio::new(self.p.denom() - self.p.numer(), self.p.denom());
-        Ok(merge([(table.best_moves(&board), rest), (keeping, self.p)]))
+        Ok(merge([
+            (table.best_moves(&board), self.p.complement()),
+            (keeping, self.p),
+        ]))
     }
 }
 
@@ -153,9 +156,8 @@ impl Bot for Epsilon {
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
         let board = game.board();
-        let rest = Ratio::new(self.p.denom() - self.p.numer(), self.p.denom());
         Ok(merge([
-            (table().best_moves(&board), rest),
+            (table().best_moves(&board), self.p.complement()),
             (board.legal_moves(), self.p),
         ]))
     }
