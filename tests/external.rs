@@ -183,24 +183,11 @@ fn protocol_breaches_stop_the_audit_with_exit_code_3() {
             &["--timeout-ms", "300"],
             &["no reply within 300 ms", "flush"],
         ),
-        ("exit", &[], &["it exited (exit code 4)"]),
+        ("exit", &[], &["it exited (exit code 4) without replying"]),
+        ("plus", &[], &["replied \"+1\"", "\"+1\" is not a cell"]),
     ];
     for (mode, extra, messages) in cases {
-        let pids = pidfile(mode);
-        let started = Instant::now();
-        let mut args = vec!["--cmd".to_string(), misbehave(mode)];
-        args.extend(extra.iter().map(|s| s.to_string()));
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let mut assert = audit(&args, &pids).assert().code(3);
-        for message in *messages {
-            assert = assert.stderr(predicate::str::contains(*message));
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "{mode} took {:?}",
-            started.elapsed()
-        );
-        assert_none_left(&pids);
+        hostile(mode, extra, 3, messages, Duration::from_secs(10));
     }
 }
 
@@ -210,7 +197,7 @@ fn a_bot_that_cannot_be_started() {
     audit(&["--cmd", "./no-such-bot --really"], &pids)
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("the command was not found"))
+        .stderr(predicate::str::contains("exit code 127"))
         .stderr(predicate::str::contains("request \"......... X\""));
 }
 
@@ -274,4 +261,386 @@ fn play_against_an_external_bot() {
     let text = String::from_utf8(out.stdout).unwrap();
     let result = text.lines().find(|l| l.starts_with("result: ")).unwrap();
     assert!(!result.starts_with("result: x_wins"), "{text}");
+}
+
+/// Runs `ttt audit` on one misbehaving bot; checks the exit code, that stderr says each of
+/// `messages` in a short message, the time taken, and that no bot process is left.
+fn hostile(mode: &str, extra: &[&str], code: i32, messages: &[&str], within: Duration) -> String {
+    let pids = pidfile(mode);
+    let started = Instant::now();
+    let mut args = vec!["--cmd".to_string(), misbehave(mode)];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = audit(&args, &pids).output().unwrap();
+    let elapsed = started.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(code), "{mode}: {stderr}");
+    for message in messages {
+        assert!(
+            stderr.contains(message),
+            "{mode}: {stderr:?} lacks {message:?}"
+        );
+    }
+    assert!(
+        stderr.len() < 1000,
+        "{mode}: {} bytes of stderr",
+        stderr.len()
+    );
+    assert!(elapsed < within, "{mode} took {elapsed:?}");
+    assert_none_left(&pids);
+    stderr
+}
+
+#[test]
+fn a_bot_that_prints_each_reply_twice_breaks_the_protocol_and_is_not_judged() {
+    // It never loses; its second lines must not be taken for answers to later requests.
+    hostile(
+        "twice",
+        &[],
+        3,
+        &["when no request was waiting"],
+        Duration::from_secs(10),
+    );
+}
+
+#[test]
+fn trailing_spaces_within_the_limit_are_fine() {
+    let pids = pidfile("trailing");
+    audit(&["--cmd", &misbehave("trailing")], &pids)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("never loses"));
+    assert_none_left(&pids);
+}
+
+#[test]
+fn a_reply_past_the_length_limit_breaks_the_protocol() {
+    for mode in ["long", "unended"] {
+        hostile(
+            mode,
+            &[],
+            3,
+            &["longer than the limit of 4096 bytes", "(4097 bytes)"],
+            Duration::from_secs(10),
+        );
+    }
+}
+
+#[test]
+fn a_bot_that_stops_reading_is_caught_by_the_timeout() {
+    hostile(
+        "noread",
+        &["--timeout-ms", "300", "--side", "x"],
+        3,
+        &["it stopped reading its input", "within 300 ms"],
+        Duration::from_secs(10),
+    );
+}
+
+#[test]
+fn a_bot_that_reads_one_line_then_sleeps() {
+    hostile(
+        "readone",
+        &["--timeout-ms", "300", "--startup-ms", "200"],
+        3,
+        &["no reply within 300 ms: it printed nothing"],
+        Duration::from_secs(5),
+    );
+}
+
+#[test]
+fn a_bot_that_closes_its_output_is_reported_at_once() {
+    hostile(
+        "closeout",
+        &["--timeout-ms", "30000"],
+        3,
+        &["it closed its standard output without replying, but is still running"],
+        Duration::from_secs(5),
+    );
+}
+
+#[test]
+fn a_line_after_the_last_reply_breaks_the_protocol() {
+    hostile(
+        "late",
+        &["--side", "x"],
+        3,
+        &[
+            "it printed \"bye\" when no request was waiting",
+            "after its reply to request",
+        ],
+        Duration::from_secs(10),
+    );
+}
+
+#[test]
+fn start_up_has_an_allowance_of_its_own() {
+    // It takes 1.5 s to start, then plays the first empty cell (and can lose).
+    hostile(
+        "slowstart",
+        &["--timeout-ms", "300", "--side", "x"],
+        1,
+        &["can lose"],
+        Duration::from_secs(10),
+    );
+    hostile(
+        "slowstart",
+        &["--timeout-ms", "300", "--startup-ms", "200", "--side", "x"],
+        3,
+        &[
+            "it did not read its first request within 500 ms of starting (200 ms for start-up plus 300 ms for the reply)",
+        ],
+        Duration::from_secs(10),
+    );
+}
+
+/// Runs `ttt` under `sh` with its address space limited, so that unbounded growth would fail.
+fn bounded(args: &str, stdin: &str) -> std::process::Output {
+    let ttt = assert_cmd::cargo::cargo_bin("ttt");
+    let script = format!("ulimit -v 400000; exec {} {args}", ttt.display());
+    let started = Instant::now();
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .write_stdin(stdin)
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(10), "{args}");
+    out
+}
+
+#[test]
+fn a_flood_of_output_stays_bounded_and_is_refused() {
+    let out = bounded("audit --cmd 'yes \"1 2 3 4 5 6 7 8 9\"' --side x", "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("when no request was waiting"), "{stderr}");
+    let out = bounded("play --as o --opponent 'cmd:yes 5'", "5\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("when no request was waiting"), "{stderr}");
+}
+
+#[test]
+fn descendants_that_leave_the_group_are_stopped() {
+    // Both leave something holding ttt's standard error: `output()` waits for every holder
+    // of the pipe to let go, so it would hang for a minute if one survived.
+    for mode in ["setsid", "daemon"] {
+        let stderr = hostile(
+            mode,
+            &["--side", "x"],
+            1,
+            &["can lose"],
+            Duration::from_secs(10),
+        );
+        assert!(!stderr.contains("protocol"), "{stderr}");
+    }
+}
+
+#[test]
+fn a_protocol_error_keeps_what_was_proven() {
+    let pids = pidfile("garbage-o");
+    let out = audit(
+        &[
+            "perfect",
+            "--cmd",
+            &misbehave("garbage-o"),
+            "--name",
+            "half",
+            "--cmd",
+            &misbehave("first"),
+            "--name",
+            "next",
+        ],
+        &pids,
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            words.len() > 2
+                && ["perfect", "half"].contains(&words[0])
+                && ["X", "O"].contains(&words[1])
+        })
+        .collect();
+    assert_eq!(rows.len(), 3, "{stdout}");
+    assert!(
+        stdout.contains(
+            "Not audited, after a protocol error (below): half as O, next as X, next as O."
+        ),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("replied \"banana\""), "{stderr}");
+
+    let out = audit(
+        &[
+            "perfect",
+            "--cmd",
+            &misbehave("garbage-o"),
+            "--name",
+            "half",
+            "--format",
+            "json",
+        ],
+        &pids,
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["bots"].as_array().unwrap().len(), 2);
+    assert_eq!(v["bots"][1]["sides"].as_array().unwrap().len(), 1);
+    assert!(v["error"].as_str().unwrap().contains("banana"));
+    assert_none_left(&pids);
+}
+
+#[test]
+fn names_and_commands_cannot_drive_the_terminal() {
+    let pids = pidfile("evil");
+    let out = audit(
+        &[
+            "--cmd",
+            &misbehave("first"),
+            "--name",
+            "evil\x1b[31mRED\nfake",
+            "--side",
+            "x",
+        ],
+        &pids,
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    for text in [&stdout, &stderr] {
+        assert!(!text.contains('\x1b'), "{text:?}");
+        assert!(!text.contains("\nfake"), "{text:?}");
+        assert!(text.contains("evil\\u{1b}[31mRED\\nfake"), "{text:?}");
+    }
+    let out = audit(&["--cmd", "printf 'x\\n\\033[2J'; exit 5"], &pids)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(!stderr.contains('\x1b'), "{stderr:?}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+}
+
+/// Starts `ttt audit` on `bots`, waits until the bot processes wrote `count` pids, and
+/// returns the running child.
+fn start_audit(bots: &[&str], pids: &Path, count: usize) -> std::process::Child {
+    let mut args = vec!["audit".to_string()];
+    for bot in bots {
+        args.push("--cmd".to_string());
+        args.push(misbehave(bot));
+    }
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+        .args(&args)
+        .env("TTT_TEST_PIDFILE", pids)
+        .current_dir(root())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::fs::read_to_string(pids).map_or(0, |t| t.lines().count()) < count {
+        assert!(Instant::now() < deadline, "the bots did not start");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child
+}
+
+/// Waits up to `within` for `child` to end.
+fn ended(child: &mut std::process::Child, within: Duration) -> std::process::ExitStatus {
+    let deadline = Instant::now() + within;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "ttt is still running");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn signals_to_ttt_stop_every_bot_and_what_it_started() {
+    use std::os::unix::process::ExitStatusExt;
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        let pids = pidfile(&format!("signal-{signal}"));
+        // "setsid" leaves a process in a session of its own; "slow" keeps the audit busy.
+        let mut child = start_audit(&["setsid", "slow"], &pids, 2);
+        std::thread::sleep(Duration::from_millis(300));
+        // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, signal);
+        }
+        let status = ended(&mut child, Duration::from_secs(3));
+        assert_eq!(status.signal(), Some(signal), "{status:?}");
+        assert_none_left(&pids);
+    }
+}
+
+#[test]
+fn ttt_under_timeout_leaves_nothing_behind() {
+    let pids = pidfile("timeout");
+    let out = Command::new("timeout")
+        .arg("1")
+        .arg(assert_cmd::cargo::cargo_bin("ttt"))
+        .args(["audit", "--cmd", &misbehave("slow")])
+        .env("TTT_TEST_PIDFILE", &pids)
+        .timeout(Duration::from_secs(10))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(124));
+    assert_none_left(&pids);
+}
+
+#[test]
+fn a_panicking_caller_stops_its_bot() {
+    use ttt_oracle::bots::{Bot, External};
+    let pids = pidfile("panic");
+    // The library does not take charge of orphans: the bot is the shell's direct child.
+    let command = format!("TTT_TEST_PIDFILE={} {}", pids.display(), misbehave("first"));
+    let caught = std::panic::catch_unwind(|| {
+        let mut bot = External::new("first", command, Duration::from_secs(5));
+        bot.choose(&ttt_oracle::Game::new()).unwrap();
+        panic!("the caller fails while the bot runs");
+    });
+    assert!(caught.is_err());
+    assert_none_left(&pids);
+}
+
+/// A reader that goes away must not change the exit code, which is the answer.
+#[test]
+fn a_closed_standard_output_keeps_the_exit_code() {
+    for bots in [
+        &["random"][..],
+        &["smartbot", "random", "forkbot", "marcelo"][..],
+    ] {
+        for _ in 0..3 {
+            let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+                .arg("audit")
+                .args(bots)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            let mut stdout = child.stdout.take().unwrap();
+            if bots.len() > 1 {
+                // Like `| head -1`: read a little, then go away.
+                let mut first = [0u8; 64];
+                let _ = std::io::Read::read(&mut stdout, &mut first);
+            }
+            drop(stdout);
+            let status = ended(&mut child, Duration::from_secs(30));
+            assert_eq!(status.code(), Some(1), "{bots:?}");
+        }
+    }
 }

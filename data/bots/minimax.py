@@ -38,6 +38,7 @@ def best(board, mark):
     return [i + 1 for i, s in scores.items() if s == top]
 
 
-for line in sys.stdin:
-    board, mark = line.split()[:2]
-    print(" ".join(map(str, best(board, mark))), flush=True)
+if __name__ == "__main__":
+    for line in sys.stdin:
+        board, mark = line.split()[:2]
+        print(" ".join(map(str, best(board, mark))), flush=True)

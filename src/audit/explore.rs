@@ -15,8 +15,9 @@ use crate::table::{Table, table};
 ///
 /// # Errors
 ///
-/// [`BotError`] when the bot cannot answer at all (an external program that broke its
-/// protocol); a forbidden move or a panic only forfeits that game.
+/// [`BotError`] when the bot cannot answer at all, or its answers cannot be trusted (an
+/// external program that broke its protocol); a forbidden move or a panic only forfeits that
+/// game.
 ///
 /// # Examples
 ///
@@ -57,6 +58,9 @@ pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
         },
     };
     walk.visit(&mut Game::new(), Ratio::ONE)?;
+    // An external bot's last answers count only once it is known to have printed nothing
+    // more than it was asked for.
+    walk.bot.finish()?;
     Ok(walk.report)
 }
 

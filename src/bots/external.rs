@@ -2,43 +2,52 @@
 //!
 //! The protocol, as the README documents it:
 //!
-//! - The bot is started once, as `sh -c "COMMAND"`. Each request is one line on its standard
-//!   input; it answers each with one line on its standard output.
+//! - The bot is started as `sh -c "COMMAND"`, afresh for each audited side, in a process
+//!   group of its own. Each request is one line on its standard input; it answers each with
+//!   exactly one line on its standard output.
 //! - A request is `<board> <mark> <moves>`: the board as 9 characters of `X`, `O`, `.`
 //!   row-major; the bot's mark, which is the side to move; then every move so far as cells
 //!   1..9 separated by single spaces (nothing after the mark at the start of a game). For
 //!   example `X...O.... X 1 5`.
-//! - A reply is one cell 1..9, or several separated by spaces, meaning "any of these", which
-//!   the audit explores as equally likely. Surrounding spaces are ignored.
+//! - A reply is one cell `1`..`9`, or several separated by spaces, meaning "any of these",
+//!   which the audit explores as equally likely; at most [`MAX_REPLY`] bytes before its
+//!   newline. Surrounding spaces are ignored.
 //! - Requests come in any order and each distinct request is sent at most once.
+//! - The first reply may take the start-up allowance on top of the reply timeout; every other
+//!   request must be read and answered within the timeout.
+//! - A line that arrives when no request is waiting (before the first, a second line after a
+//!   reply, anything after the last) is an error, never the answer to a later request.
 //! - At the end the bot's standard input is closed; after a short grace period it is killed,
-//!   with everything it started.
+//!   with everything it started (see the `child` module for how, and on which systems).
 //!
-//! A reply that is not cells 1..9, no reply within the timeout, and a bot that exits or cannot
-//! be started all break the protocol: [`Bot::choose`] returns a [`BotError`] naming the request,
-//! what came back and what was expected. The bot's standard error is the caller's own, so it
-//! reaches the user and can never fill a pipe.
+//! Anything else breaks the protocol: [`Bot::choose`] (or [`Bot::finish`]) returns a
+//! [`BotError`] naming the request, what came back and what was expected, and the bot is
+//! stopped at once. The bot's standard error is the caller's own, so it reaches the user and
+//! can never fill a pipe.
 
 use std::collections::HashMap;
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use super::{Bot, BotError, Choice, Turn};
 use crate::board::{Cell, Cells};
+use crate::child::{Deadline, Leftover, Line, Pending, Process, SendError};
 use crate::game::Game;
+use crate::quote::{quote, quote_bytes};
 use crate::ratio::Ratio;
 
 /// How long a reply may take unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(2000);
 
-/// How long a bot may take to exit once its standard input is closed.
-const GRACE: Duration = Duration::from_millis(200);
+/// How long a bot may take to start, on top of [`DEFAULT_TIMEOUT`], before its first reply.
+pub const DEFAULT_STARTUP: Duration = Duration::from_millis(5000);
 
-/// The longest reply line read; a longer one is garbage anyway.
-const MAX_LINE: u64 = 4096;
+/// How long a bot may take to exit once its standard input is closed; what it prints meanwhile
+/// is checked, then it is killed.
+pub const GRACE: Duration = Duration::from_millis(200);
+
+/// The longest reply line, in bytes before the newline; a longer one breaks the protocol, and
+/// no more than this is ever held of a bot's output.
+pub const MAX_REPLY: usize = 4096;
 
 /// The request line for `game`: board, mark, moves.
 ///
@@ -61,11 +70,23 @@ pub fn request(game: &Game) -> String {
     line
 }
 
-/// Reads a reply: one or more cells 1..9 separated by spaces; repeated cells count once.
+/// Reads a reply: one or more cells `1`..`9` (each exactly one digit) separated by spaces;
+/// repeated cells count once.
 ///
 /// # Errors
 ///
-/// What was expected, when the reply is anything else.
+/// What was wrong and what was expected, when the reply is anything else.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::bots::external::parse_reply;
+///
+/// assert_eq!(parse_reply(" 5  1 5 ").unwrap().len(), 2);
+/// assert!(parse_reply("05").is_err());
+/// assert!(parse_reply("+5").is_err());
+/// assert!(parse_reply("").is_err());
+/// ```
 pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
     let expected = "one or more cells 1..9 separated by spaces";
     let tokens: Vec<&str> = reply.split_whitespace().collect();
@@ -75,11 +96,11 @@ pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
     let mut seen = Cells::EMPTY;
     let mut cells = Vec::new();
     for token in tokens {
-        let cell = token
-            .parse::<u32>()
-            .ok()
-            .and_then(Cell::from_number)
-            .ok_or_else(|| format!("{token:?} is not a cell; expected {expected}"))?;
+        let cell = match token.as_bytes() {
+            [digit @ b'1'..=b'9'] => Cell::from_number(u32::from(digit - b'0')),
+            _ => None,
+        }
+        .ok_or_else(|| format!("{} is not a cell; expected {expected}", quote(token)))?;
         if !seen.contains(cell) {
             seen.insert(cell);
             cells.push(cell);
@@ -88,93 +109,232 @@ pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
     Ok(cells)
 }
 
-/// A running bot process.
-struct Process {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<io::Result<String>>,
+/// A bot run as an external program, speaking the line protocol.
+pub struct External {
+    name: String,
+    command: String,
+    timeout: Duration,
+    startup: Duration,
+    process: Option<Process>,
+    /// The last request the running process answered, to name where a stray line came from.
+    last_request: Option<String>,
+    answers: HashMap<String, Vec<Cell>>,
 }
 
-impl Process {
-    fn start(command: &str) -> io::Result<Process> {
-        let mut shell = Command::new("sh");
-        shell
-            .arg("-c")
-            .arg(command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            // Its own process group, so that stopping it stops whatever it started too.
-            shell.process_group(0);
+impl External {
+    /// A bot that will be started as `sh -c command` at its first request, with `timeout` for
+    /// each reply and [`DEFAULT_STARTUP`] more for the first.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use std::time::Duration;
+    /// use ttt_oracle::{Player, audit, bots::External};
+    ///
+    /// let mut bot = External::new("minimax.py", "python3 data/bots/minimax.py", Duration::from_secs(2))
+    ///     .with_startup(Duration::from_secs(10));
+    /// let report = audit(&mut bot, Player::O)?;
+    /// assert!(report.never_loses());
+    /// # Ok::<(), ttt_oracle::bots::BotError>(())
+    /// ```
+    pub fn new(name: impl Into<String>, command: impl Into<String>, timeout: Duration) -> External {
+        External {
+            name: name.into(),
+            command: command.into(),
+            timeout,
+            startup: DEFAULT_STARTUP,
+            process: None,
+            last_request: None,
+            answers: HashMap::new(),
         }
-        let mut child = shell.spawn()?;
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut bytes = Vec::new();
-                let read = (&mut reader).take(MAX_LINE).read_until(b'\n', &mut bytes);
-                let message = match read {
-                    Ok(0) => break,
-                    Ok(_) => Ok(String::from_utf8_lossy(&bytes)
-                        .trim_end_matches(['\n', '\r'])
-                        .to_string()),
-                    Err(error) => Err(error),
+    }
+
+    /// The same bot, allowed `startup` on top of the reply timeout before its first reply.
+    pub fn with_startup(mut self, startup: Duration) -> External {
+        self.startup = startup;
+        self
+    }
+
+    fn fail(&self, message: String) -> BotError {
+        BotError {
+            message: format!(
+                "external bot {} broke the protocol: {message}",
+                quote(&self.command)
+            ),
+        }
+    }
+
+    /// Stops the process at once, and builds the error for `message`. When a signal is ending
+    /// the program, the failure is the signal's doing: wait for the end instead of reporting.
+    fn abandon(&mut self, message: String) -> BotError {
+        if let Some(mut process) = self.process.take() {
+            process.stop();
+        }
+        self.last_request = None;
+        while crate::shutdown::stopping() {
+            std::thread::park();
+        }
+        self.fail(message)
+    }
+
+    /// How the bot went away `when`: exited (and how), or only closed its output.
+    fn gone(process: &mut Process, when: &str) -> String {
+        match process.exit_status(Duration::from_millis(100)) {
+            Some(status) => format!("it exited ({}) {when}", describe(status)),
+            None => format!("it closed its standard output {when}, but is still running"),
+        }
+    }
+
+    /// Where a line nobody asked for came: after which request.
+    fn after_last(&self) -> String {
+        match &self.last_request {
+            Some(request) => format!("after its reply to request {}", quote(request)),
+            None => "before the first request".to_string(),
+        }
+    }
+
+    fn ask(&mut self, request: &str) -> Result<Vec<Cell>, BotError> {
+        let now = Instant::now();
+        // A fresh process has the start-up allowance to read its first request, then the
+        // timeout to answer it.
+        let deadline = if self.process.is_none() {
+            let process = Process::start(&self.command, MAX_REPLY)
+                .map_err(|error| self.fail(format!("it could not be started ({error})")))?;
+            self.process = Some(process);
+            Deadline::AfterRead {
+                read_by: now + self.startup + self.timeout,
+                then: self.timeout,
+            }
+        } else {
+            Deadline::At(now + self.timeout)
+        };
+        let result = self.exchange(request, deadline);
+        match result {
+            Ok(cells) => {
+                self.last_request = Some(request.to_string());
+                Ok(cells)
+            }
+            Err(message) => Err(self.abandon(message)),
+        }
+    }
+
+    /// One request and its reply; the error's message on failure.
+    fn exchange(&mut self, request: &str, deadline: Deadline) -> Result<Vec<Cell>, String> {
+        let (write_by, allowance) = match deadline {
+            Deadline::At(at) => (at, self.timeout),
+            Deadline::AfterRead { read_by, .. } => (read_by, self.startup + self.timeout),
+        };
+        let after_last = self.after_last();
+        let process = self.process.as_mut().expect("started by ask");
+        let to = format!("to request {}", quote(request));
+        match process
+            .pending()
+            .map_err(|e| format!("{to}: reading failed ({e})"))?
+        {
+            Pending::Nothing => {}
+            Pending::Bytes(bytes) => return Err(stray(&after_last, &bytes)),
+            Pending::Ended => return Err(External::gone(process, &after_last)),
+        }
+        let mut line = request.as_bytes().to_vec();
+        line.push(b'\n');
+        match process.send(&line, write_by) {
+            Ok(()) => {}
+            Err(SendError::TimedOut) => {
+                return Err(format!(
+                    "{to}: it stopped reading its input (the request could not be written \
+                     within {} ms)",
+                    allowance.as_millis()
+                ));
+            }
+            Err(SendError::Closed) => {
+                let how = match process.exit_status(Duration::from_millis(100)) {
+                    Some(status) => format!("it exited ({})", describe(status)),
+                    None => "it closed its standard input but is still running".to_string(),
                 };
-                if sender.send(message).is_err() {
-                    break;
-                }
+                return Err(format!("{to}: {how} before reading it"));
             }
-        });
-        Ok(Process {
-            child,
-            stdin,
-            lines,
-        })
-    }
-
-    /// How the process ended, if it has.
-    fn exit_status(&mut self) -> Option<String> {
-        // Give a process that is exiting a moment to finish, so the status can be named.
-        let deadline = Instant::now() + Duration::from_millis(100);
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(describe(status)),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                _ => return None,
+            Err(SendError::Output(bytes)) => return Err(stray(&after_last, &bytes)),
+            Err(SendError::Ended) => {
+                return Err(format!(
+                    "{to}: {}",
+                    External::gone(process, "before replying")
+                ));
             }
+            Err(SendError::Io(error)) => return Err(format!("{to}: writing failed ({error})")),
         }
-    }
-
-    /// Closes its input, waits a grace period, then kills its process group and reaps it.
-    fn stop(&mut self) {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + GRACE;
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                break;
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
-        #[cfg(unix)]
+        let reply = match process
+            .receive(deadline)
+            .map_err(|e| format!("{to}: reading its reply failed ({e})"))?
         {
-            // The group may outlive its leader (a bot that started others); end it all.
-            if let Ok(pid) = i32::try_from(self.child.id()) {
-                // SAFETY: kill(2) with a negative pid signals that process group and has no
-                // other effect; the group is the one this bot was started in.
-                unsafe {
-                    libc::kill(-pid, libc::SIGKILL);
-                }
+            Line::Complete(reply) => reply,
+            Line::Unread => {
+                return Err(format!(
+                    "{to}: it did not read its first request within {} ms of starting \
+                     ({} ms for start-up plus {} ms for the reply)",
+                    allowance.as_millis(),
+                    self.startup.as_millis(),
+                    self.timeout.as_millis()
+                ));
             }
+            Line::TimedOut(partial) => {
+                let what = if partial.is_empty() {
+                    "nothing; does it flush its output after each line?".to_string()
+                } else {
+                    format!("{} without ending the line", quote_bytes(&partial))
+                };
+                return Err(format!(
+                    "{to}: no reply within {} ms: it printed {what}",
+                    self.timeout.as_millis()
+                ));
+            }
+            Line::Ended(partial) => {
+                let when = if partial.is_empty() {
+                    "without replying".to_string()
+                } else {
+                    format!(
+                        "without ending its reply {} with a newline",
+                        quote_bytes(&partial)
+                    )
+                };
+                return Err(format!("{to}: {}", External::gone(process, &when)));
+            }
+            Line::TooLong(head) => {
+                return Err(format!(
+                    "{to}: its reply is longer than the limit of {MAX_REPLY} bytes: {}",
+                    quote_bytes(&head)
+                ));
+            }
+        };
+        let text = String::from_utf8_lossy(&reply);
+        let cells = parse_reply(&text)
+            .map_err(|expected| format!("{to} it replied {}: {expected}", quote(&text)))?;
+        if process.has_unread() {
+            let extra = process.unread().to_vec();
+            return Err(format!(
+                "{to} it replied {}, then printed more, {}, when no request was waiting \
+                 (one line a request)",
+                quote(&text),
+                quote_bytes(first_line(&extra))
+            ));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        Ok(cells)
     }
+}
+
+/// The first line of `bytes`, without its newline.
+fn first_line(bytes: &[u8]) -> &[u8] {
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(bytes.len());
+    &bytes[..end]
+}
+
+fn stray(after_last: &str, bytes: &[u8]) -> String {
+    format!(
+        "{after_last} it printed {} when no request was waiting (one line a request)",
+        quote_bytes(first_line(bytes))
+    )
 }
 
 fn describe(status: std::process::ExitStatus) -> String {
@@ -192,84 +352,6 @@ fn describe(status: std::process::ExitStatus) -> String {
             }
             "no exit code".to_string()
         }
-    }
-}
-
-/// A bot run as an external program, speaking the line protocol.
-pub struct External {
-    name: String,
-    command: String,
-    timeout: Duration,
-    process: Option<Process>,
-    answers: HashMap<String, Vec<Cell>>,
-}
-
-impl External {
-    /// A bot that will be started as `sh -c command` at its first request.
-    pub fn new(name: impl Into<String>, command: impl Into<String>, timeout: Duration) -> External {
-        External {
-            name: name.into(),
-            command: command.into(),
-            timeout,
-            process: None,
-            answers: HashMap::new(),
-        }
-    }
-
-    fn fail(&self, message: String) -> BotError {
-        BotError {
-            message: format!(
-                "external bot `{}` broke the protocol: {message}",
-                self.command
-            ),
-        }
-    }
-
-    fn ask(&mut self, request: &str) -> Result<Vec<Cell>, BotError> {
-        if self.process.is_none() {
-            let process = Process::start(&self.command)
-                .map_err(|error| self.fail(format!("it could not be started ({error})")))?;
-            self.process = Some(process);
-        }
-        let timeout = self.timeout;
-        let process = self.process.as_mut().expect("started above");
-        let sent = process
-            .stdin
-            .as_mut()
-            .map(|stdin| writeln!(stdin, "{request}").and_then(|()| stdin.flush()));
-        let exited = |process: &mut Process| {
-            process.exit_status().map_or_else(
-                || "it closed its output".to_string(),
-                |s| format!("it exited ({s})"),
-            )
-        };
-        if !matches!(sent, Some(Ok(()))) {
-            let how = exited(process);
-            return Err(self.fail(format!("to request {request:?}: {how} before reading it")));
-        }
-        let reply = match process.lines.recv_timeout(timeout) {
-            Ok(Ok(line)) => line,
-            Ok(Err(error)) => {
-                return Err(self.fail(format!(
-                    "to request {request:?}: reading its reply failed ({error})"
-                )));
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                return Err(self.fail(format!(
-                    "to request {request:?}: no reply within {} ms (does it flush its output after each line?)",
-                    timeout.as_millis()
-                )));
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                let how = exited(process);
-                return Err(self.fail(format!("to request {request:?}: {how} without replying")));
-            }
-        };
-        parse_reply(&reply).map_err(|expected| {
-            self.fail(format!(
-                "to request {request:?} it replied {reply:?}: {expected}"
-            ))
-        })
     }
 }
 
@@ -297,12 +379,25 @@ impl Bot for External {
             })
             .collect())
     }
-}
 
-impl Drop for External {
-    fn drop(&mut self) {
-        if let Some(process) = self.process.as_mut() {
-            process.stop();
+    /// Closes the bot's input, checks that it printed nothing more, and stops it.
+    fn finish(&mut self) -> Result<(), BotError> {
+        let Some(mut process) = self.process.take() else {
+            return Ok(());
+        };
+        let after_last = self.after_last();
+        self.last_request = None;
+        match process.finish(GRACE) {
+            Ok(Leftover { total: 0, .. }) => Ok(()),
+            Ok(Leftover { head, total }) => {
+                let more = if total > head.len() as u64 {
+                    format!(" ({total} bytes in all)")
+                } else {
+                    String::new()
+                };
+                Err(self.fail(format!("{}{more}", stray(&after_last, &head))))
+            }
+            Err(error) => Err(self.fail(format!("reading its last output failed ({error})"))),
         }
     }
 }

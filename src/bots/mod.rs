@@ -174,6 +174,18 @@ pub trait Bot {
     ///
     /// [`BotError`] when the bot cannot answer at all.
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError>;
+
+    /// Called when the caller is done asking, at the end of an audited side: an external
+    /// program is stopped there, and anything it printed that no request asked for is an
+    /// error. A bot asked again afterwards starts afresh. Built-in bots have nothing to do.
+    ///
+    /// # Errors
+    ///
+    /// [`BotError`] when the bot's last answers cannot be trusted (an external program that
+    /// printed more lines than it was asked for).
+    fn finish(&mut self) -> Result<(), BotError> {
+        Ok(())
+    }
 }
 
 /// A built-in bot: its name, what it is and where it comes from.

@@ -1,10 +1,12 @@
 //! `ttt audit`.
 
 use std::io::{self, Write};
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use ttt_oracle::bots::{self, Bot, Published};
+use ttt_oracle::bots::{self, Bot, BotError, Published};
+use ttt_oracle::quote::escape;
 use ttt_oracle::{Board, Cell, Player, Ratio, SideReport, audit};
 
 use super::draw::{Square, grid, side_by_side};
@@ -45,9 +47,13 @@ pub struct AuditArgs {
     /// A name for each --cmd bot, in order (default: the command itself).
     #[arg(long, value_name = "NAME")]
     name: Vec<String>,
-    /// How long an external bot may take to reply, in milliseconds.
+    /// How long an external bot may take to read a request and reply, in milliseconds.
     #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     timeout_ms: u64,
+    /// How much longer than --timeout-ms an external bot may take to start and give its first
+    /// reply, in milliseconds (it is started afresh for each side).
+    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    startup_ms: u64,
     /// Which sides to audit.
     #[arg(long, value_enum, default_value_t = Sides::Both)]
     side: Sides,
@@ -68,6 +74,8 @@ struct BotAudit {
 #[derive(Serialize)]
 struct AuditJson<'a> {
     bots: &'a [BotAudit],
+    /// The protocol error that stopped the audit, if one did.
+    error: Option<&'a str>,
 }
 
 /// Audits every bot named, prints the report, and fails (exit 1) if any side can lose.
@@ -95,37 +103,77 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             ));
         }
         let name = args.name.get(i).unwrap_or(command);
-        let timeout = std::time::Duration::from_millis(args.timeout_ms);
-        named.push((
-            Box::new(bots::External::new(name.clone(), command.clone(), timeout)),
-            &[],
-        ));
+        let timeout = Duration::from_millis(args.timeout_ms);
+        let bot = bots::External::new(name.clone(), command.clone(), timeout)
+            .with_startup(Duration::from_millis(args.startup_ms));
+        named.push((Box::new(bot), &[]));
     }
+    // Every side audited before a protocol error stays proven: it is printed, then the error.
     let mut audits = Vec::new();
+    let mut stopped: Option<(BotError, Vec<String>)> = None;
     for (mut bot, published) in named {
+        let name = bot.name().to_string();
         let mut sides = Vec::new();
-        for &side in args.side.players() {
-            let report = audit(bot.as_mut(), side).map_err(Failure::protocol)?;
-            sides.push(report);
+        if stopped.is_none() {
+            for &side in args.side.players() {
+                match audit(bot.as_mut(), side) {
+                    Ok(report) => sides.push(report),
+                    Err(error) => {
+                        stopped = Some((error, Vec::new()));
+                        break;
+                    }
+                }
+            }
         }
-        audits.push(BotAudit {
-            bot: bot.name().to_string(),
-            sides,
-            published,
-        });
+        if let Some((_, left)) = &mut stopped {
+            let done = sides.len();
+            left.extend(
+                args.side.players()[done..]
+                    .iter()
+                    .map(|side| format!("{} as {side}", escape(&name))),
+            );
+        }
+        if !sides.is_empty() {
+            audits.push(BotAudit {
+                bot: name,
+                sides,
+                published,
+            });
+        }
     }
-    let mut out = io::stdout().lock();
+    let mut out = super::stdout();
     match args.format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut out, &AuditJson { bots: &audits })
-                .map_err(io::Error::from)?;
+            let error = stopped.as_ref().map(|(error, _)| error.message.as_str());
+            let json = AuditJson {
+                bots: &audits,
+                error,
+            };
+            serde_json::to_writer_pretty(&mut out, &json).map_err(io::Error::from)?;
             writeln!(out)?;
         }
         Format::Text => {
-            for line in text(&audits, Style::for_stdout()) {
-                writeln!(out, "{line}")?;
+            let style = Style::for_stdout();
+            if !audits.is_empty() {
+                for line in text(&audits, style) {
+                    writeln!(out, "{line}")?;
+                }
+                writeln!(out)?;
+            }
+            if let Some((_, left)) = &stopped {
+                writeln!(
+                    out,
+                    "{}",
+                    style.strong(&format!(
+                        "Not audited, after a protocol error (below): {}.",
+                        left.join(", ")
+                    ))
+                )?;
             }
         }
+    }
+    if let Some((error, _)) = stopped {
+        return Err(Failure::protocol(error));
     }
     let losers: Vec<String> = audits
         .iter()
@@ -133,7 +181,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             a.sides
                 .iter()
                 .filter(|s| !s.never_loses())
-                .map(move |s| format!("{} as {}", a.bot, s.side))
+                .map(move |s| format!("{} as {}", escape(&a.bot), s.side))
         })
         .collect();
     if losers.is_empty() {
@@ -160,7 +208,13 @@ fn cells(moves: &[Cell]) -> String {
 
 fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
     let mut lines = Vec::new();
-    let width = audits.iter().map(|a| a.bot.len()).max().unwrap_or(3).max(3);
+    let names: Vec<String> = audits.iter().map(|a| escape(&a.bot)).collect();
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(3)
+        .max(3);
     lines.push(style.strong(&format!(
         "{:width$}  side  {:11}  {:>7}  {:>8}  {:>20}  {:>6}  {:>7}  {}",
         "bot",
@@ -172,7 +226,7 @@ fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
         "illegal",
         "vs random:  win     draw    loss    illegal"
     )));
-    for a in audits {
+    for (a, name) in audits.iter().zip(&names) {
         for s in &a.sides {
             let verdict = if s.never_loses() {
                 style.value(ttt_oracle::Value::Win, &format!("{:11}", "never loses"))
@@ -187,7 +241,7 @@ fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
             let v = &s.vs_random;
             lines.push(format!(
                 "{:width$}  {:4}  {verdict}  {:>7}  {:>8}  {:>8} {:>5} {:>5}  {:>6}  {:>7}  {:>15} {:>7} {:>7} {:>7}",
-                a.bot,
+                name,
                 s.side.to_string(),
                 s.losing_games,
                 shortest,
@@ -209,10 +263,10 @@ fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
          slow: wins kept but not the fastest; illegal: games forfeited by a forbidden move; \
          vs random: exact odds against an opponent moving uniformly at random.",
     ));
-    for a in audits {
+    for (a, name) in audits.iter().zip(&names) {
         for s in &a.sides {
             lines.push(String::new());
-            lines.push(style.strong(&format!("{} as {}", a.bot, s.side)));
+            lines.push(style.strong(&format!("{name} as {}", s.side)));
             let v = &s.vs_random;
             lines.push(format!(
                 "  vs random, exact: win {}  draw {}  loss {}  illegal {}",

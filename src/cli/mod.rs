@@ -130,9 +130,74 @@ impl From<io::Error> for Failure {
     }
 }
 
+/// Standard output that a reader going away cannot fail: once the pipe is closed, what is
+/// written is dropped quietly, so that a command still ends with its answer's exit code
+/// (`ttt audit random | head -1` exits 1, as without `head`).
+pub struct Stdout {
+    inner: io::StdoutLock<'static>,
+    closed: bool,
+}
+
+/// Standard output, quiet once its reader has gone.
+pub fn stdout() -> Stdout {
+    Stdout {
+        inner: io::stdout().lock(),
+        closed: false,
+    }
+}
+
+impl Stdout {
+    fn quietly(&mut self, result: io::Result<usize>, len: usize) -> io::Result<usize> {
+        match result {
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(len)
+            }
+            other => other,
+        }
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let result = self.inner.write(buf);
+        self.quietly(result, buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let result = self.inner.flush().map(|()| 0);
+        self.quietly(result, 0).map(|_| ())
+    }
+}
+
 /// Runs `ttt` with the process's arguments.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Bots are stopped on every way out: here for signals; by their Drop on a normal end, an
+    // error or a panic.
+    if let Err(error) = ttt_oracle::shutdown::install() {
+        let _ = writeln!(
+            io::stderr(),
+            "error: cannot set up signal handling: {error}"
+        );
+        return ExitCode::from(1);
+    }
+    let outcome = std::panic::catch_unwind(|| run(cli));
+    ttt_oracle::shutdown::cleanup();
+    match outcome {
+        Ok(code) => code,
+        // The panic's message is already on standard error.
+        Err(_) => ExitCode::from(101),
+    }
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Best(args) => analyze::best(&args),

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """A bot that breaks the line protocol in the way its first argument names, for tests.
 
-Before anything it appends its process id to the file named by TTT_TEST_PIDFILE, if set, so a
-test can check that no bot process is left behind. Until its misbehaviour starts it plays the
-first empty cell.
+Before anything it appends its process id to the file named by TTT_TEST_PIDFILE, if set (and
+so does every process it starts), so a test can check that no bot process is left behind.
+Until its misbehaviour starts it plays the first empty cell, or (for the modes that must never
+lose) a perfect move.
 """
+import fcntl
 import os
+import select
+import subprocess
 import sys
+import termios
 import time
 
 mode = sys.argv[1]
@@ -14,41 +19,124 @@ mode = sys.argv[1]
 # PYTHONUNBUFFERED is set.
 buffered = open(sys.stdout.fileno(), "w", buffering=1 << 16, closefd=False)
 pidfile = os.environ.get("TTT_TEST_PIDFILE")
-if pidfile:
-    with open(pidfile, "a") as f:
-        f.write(f"{os.getpid()}\n")
+
+
+def note_pid(pid):
+    if pidfile:
+        with open(pidfile, "a") as f:
+            f.write(f"{pid}\n")
+
+
+note_pid(os.getpid())
+
+# The perfect player the well-behaved modes use: the example bot's own search.
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "data", "bots"))
+from minimax import best  # noqa: E402
+
+
+def perfect(board, mark):
+    return best(board, mark)[0]
+
+
+def reply(text):
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+if mode == "closeout":
+    # Closes its output at once, and stays.
+    os.close(1)
+    time.sleep(30)
+    sys.exit(0)
+
+if mode == "slowstart":
+    time.sleep(1.5)
+
+if mode == "noread":
+    # Answers one line for each request that arrives, without ever reading one, in a pipe made
+    # as small as the system allows: the requests pile up until the pipe is full.
+    F_SETPIPE_SZ = 1031
+    fcntl.fcntl(0, F_SETPIPE_SZ, 4096)
+    seen = 0
+    while True:
+        select.select([0], [], [])
+        waiting = int.from_bytes(fcntl.ioctl(0, termios.FIONREAD, b"\0\0\0\0"), "little")
+        if waiting > seen:
+            seen = waiting
+            reply("1 2 3 4 5 6 7 8 9")
+        else:
+            time.sleep(0.0005)
+
+if mode in ("setsid", "daemon"):
+    # Leaves something behind that escapes the process group and holds our standard error.
+    if mode == "setsid":
+        child = subprocess.Popen(["sleep", "60"], start_new_session=True, stdout=subprocess.DEVNULL)
+        note_pid(child.pid)
+    elif os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            note_pid(os.getpid())
+            os.closerange(0, 2)
+            time.sleep(60)
+        os._exit(0)
+    time.sleep(0.1)
 
 for count, line in enumerate(sys.stdin, start=1):
-    board = line.split()[0]
+    board, mark = line.split()[:2]
     first = board.index(".") + 1
     if mode == "garbage":
-        reply = "banana"
+        reply("banana")
+    elif mode == "garbage-o" and mark == "O":
+        reply("banana")
     elif mode == "zero":
-        reply = "0"
+        reply("0")
     elif mode == "ten":
-        reply = "10"
+        reply("10")
+    elif mode == "plus":
+        reply(f"+{first}")
     elif mode == "empty":
-        reply = ""
+        reply("")
     elif mode == "sleep":
         time.sleep(30)
-        reply = str(first)
+        reply(str(first))
+    elif mode == "readone":
+        time.sleep(30)
     elif mode == "exit" and count == 3:
         sys.exit(4)
     elif mode == "noflush":
         buffered.write(f"{first}\n")  # never flushed: the reply sits in the buffer
-        continue
     elif mode == "stderr":
         if count == 1:
             sys.stderr.write("x" * 1_000_000 + "\n")  # far more than a pipe holds
         sys.stderr.write(f"thinking about request {count}\n")
         sys.stderr.flush()
-        reply = str(first)
+        reply(str(first))
     elif mode == "taken":
         taken = [i + 1 for i, c in enumerate(board) if c != "."]
-        reply = str(taken[0]) if taken else str(first)
+        reply(str(taken[0]) if taken else str(first))
     elif mode == "several":
         corners = [str(i + 1) for i in (0, 2, 6, 8) if board[i] == "."]
-        reply = " ".join(corners) if corners else str(first)
-    else:  # "first": plays the first empty cell, and can lose
-        reply = str(first)
-    print(reply, flush=True)
+        reply(" ".join(corners) if corners else str(first))
+    elif mode == "twice":
+        # Never loses, but says so twice.
+        cell = str(perfect(board, mark))
+        reply(cell)
+        reply(cell)
+    elif mode == "trailing":
+        # Never loses; its replies end in spaces, within the limit.
+        reply(str(perfect(board, mark)) + " " * 4000)
+    elif mode == "long":
+        reply(str(first) + " " * 5000)
+    elif mode == "unended":
+        # "5 5 5 ..." with no newline, more than any reply may hold.
+        sys.stdout.write(f"{first} " * 5000)
+        sys.stdout.flush()
+        time.sleep(30)
+    elif mode == "slow":
+        time.sleep(0.02)
+        reply(str(first))
+    else:  # "first", "late", "setsid", "daemon", "slowstart": the first empty cell; can lose
+        reply(str(first))
+
+if mode == "late":
+    reply("bye")

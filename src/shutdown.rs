@@ -1,0 +1,67 @@
+//! Leaving cleanly on every way out: running bots stopped, with everything they started, on a
+//! normal end, an error, a panic (by their `Drop`), and on `SIGINT`, `SIGTERM` or `SIGHUP`.
+//!
+//! [`install`] is for programs, such as the `ttt` binary, that own their process: it starts a
+//! thread that waits for those signals, stops every bot ([`cleanup`]), and then lets the
+//! signal end the program as it would have without a handler, so that a shell sees the usual
+//! status (130 for Ctrl-C).
+
+use std::io;
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+use crate::child;
+
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// Takes charge of this program's bots and handles `SIGINT`, `SIGTERM` and `SIGHUP`: on any of
+/// them, every bot still running is stopped and reaped with all it started, then the program
+/// ends by that signal. On Linux it also makes the program the child subreaper of its bots'
+/// descendants, and has the kernel kill a bot if the program dies without a chance to clean up.
+/// Calling it again does nothing.
+///
+/// Call it at the start of `main`, before any bot starts, in a program whose only children are
+/// bots: afterwards any orphan re-parented to the program is taken for a bot's and stopped
+/// with it.
+///
+/// # Errors
+///
+/// The system's error when the handler cannot be set up.
+pub fn install() -> io::Result<()> {
+    static ONCE: Once = Once::new();
+    let mut result = Ok(());
+    ONCE.call_once(|| result = start());
+    result
+}
+
+fn start() -> io::Result<()> {
+    child::take_charge()?;
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    thread::Builder::new()
+        .name("ttt-signals".to_string())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                STOPPING.store(true, Ordering::SeqCst);
+                cleanup();
+                // The default action of all three ends the program.
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
+}
+
+/// Stops every bot still running, with everything it started, and reaps them.
+pub fn cleanup() {
+    child::stop_all();
+}
+
+/// Whether a signal is ending the program: work that fails now failed because its bot was
+/// stopped, and should neither report nor retry.
+pub fn stopping() -> bool {
+    STOPPING.load(Ordering::SeqCst)
+}
