@@ -588,6 +588,37 @@ fn signals_to_ttt_stop_every_bot_and_what_it_started() {
 }
 
 #[test]
+fn signals_during_play_stop_the_bot() {
+    use std::os::unix::process::ExitStatusExt;
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        let pids = pidfile(&format!("play-{signal}"));
+        // The bot moves first, then ttt waits for the human, whose input stays open.
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+            .args(["play", "--as", "o", "--opponent"])
+            .arg(format!("cmd:{}", misbehave("setsid")))
+            .env("TTT_TEST_PIDFILE", &pids)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::fs::read_to_string(&pids).map_or(0, |t| t.lines().count()) < 2 {
+            assert!(Instant::now() < deadline, "the bot did not start");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, signal);
+        }
+        let status = ended(&mut child, Duration::from_secs(3));
+        assert_eq!(status.signal(), Some(signal), "{status:?}");
+        assert_none_left(&pids);
+    }
+}
+
+#[test]
 fn ttt_under_timeout_leaves_nothing_behind() {
     let pids = pidfile("timeout");
     let out = Command::new("timeout")
