@@ -373,16 +373,22 @@ impl Temporary {
         if registry.closed {
             return Err(shutting_down());
         }
-        // tempfile creates the file exclusively (O_EXCL: a link planted at the name is never
-        // followed), under a random name, retrying on a collision. It removes the file on drop;
-        // `keep` hands that job to the registry, which must also be able to remove it from the
-        // thread handling a signal.
+        // tempfile picks a random name and retries on a collision; the file is created
+        // exclusively (O_EXCL: a link planted at the name is never followed). `make_in` rather
+        // than `tempfile_in`, whose errors name the temporary path, which is no business of
+        // the user's. tempfile removes the file on drop; `keep` hands that job to the registry,
+        // which must also be able to remove it from the thread handling a signal.
         let (file, path) = tempfile::Builder::new()
             .prefix(".ttt-")
             .suffix(".tmp")
             .rand_bytes(12)
-            .permissions(fs::Permissions::from_mode(mode))
-            .tempfile_in(dir)?
+            .make_in(dir, |path| {
+                OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .mode(mode)
+                    .open(path)
+            })?
             .keep()
             .map_err(|error| error.error)?;
         registry.paths.push(path.clone());
