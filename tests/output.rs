@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 use std::sync::{OnceLock, mpsc};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -539,4 +539,51 @@ fn bincode_is_not_written_to_a_terminal_by_dash_or_in_place() {
         !seen.windows(8).any(|w| w == b"TTTEXPRT"),
         "bincode reached the terminal"
     );
+}
+
+/// Kills `ttt export -o DIR/out.jsonl` with a signal at moments spread over a whole run:
+/// before, while and after its temporary file exists.
+#[test]
+#[ignore = "needs src/shutdown.rs signal handling; un-ignore after merge"]
+fn a_signal_during_the_write_leaves_no_temporary_file() {
+    let dir = tempdir();
+    let out = dir.path().join("out.jsonl");
+    let start = Instant::now();
+    export_to(&out).success();
+    let run = start.elapsed();
+    fs::remove_file(&out).unwrap();
+
+    let signals = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+    let runs = 30;
+    let mut stopped = 0;
+    for i in 0..runs {
+        let signal = signals[i % signals.len()];
+        let delay = run.mul_f64(i as f64 / runs as f64);
+        let mut child = Process::new(ttt_path())
+            .args(["export", "-o"])
+            .arg(&out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        thread::sleep(delay);
+        // SAFETY: kill has no memory preconditions; the child is not reaped yet, so its id
+        // cannot belong to another process.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        if !child.wait().unwrap().success() {
+            stopped += 1;
+        }
+        let left = names(dir.path());
+        assert!(
+            left.iter().all(|name| name == "out.jsonl"),
+            "signal {signal} after {delay:?} left {left:?}"
+        );
+        if out.exists() {
+            assert!(
+                fs::read(&out).unwrap() == jsonl(),
+                "signal {signal} after {delay:?}: out.jsonl is incomplete"
+            );
+        }
+    }
+    assert!(stopped > 0, "no run was stopped: the test proved nothing");
 }
