@@ -484,6 +484,9 @@ impl Sink {
     /// Creates the temporary file that will replace `target`, a regular file (`existing`) or a
     /// path that does not exist yet.
     fn replace(target: PathBuf, existing: Option<fs::Metadata>) -> io::Result<Sink> {
+        if target.as_os_str().is_empty() {
+            return Err(io::Error::from_raw_os_error(libc::ENOENT));
+        }
         if !names_a_file(&target) {
             return Err(io::Error::from_raw_os_error(libc::EISDIR));
         }
