@@ -4,9 +4,7 @@
 //! by the board's text (`.` < `O` < `X`). Output is byte-identical from run to run.
 
 use std::fmt;
-use std::fs;
 use std::io::{self, Write};
-use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -149,7 +147,8 @@ fn csv_row(record: &Record) -> String {
     fields.join(",")
 }
 
-/// Writes `records` in `format`.
+/// Writes `records` in `format`. To write them to a file, standard output or a device as
+/// `ttt export -o` does, give this to [`Destination::write`](crate::output::Destination::write).
 ///
 /// # Errors
 ///
@@ -198,32 +197,6 @@ pub fn write(out: &mut dyn Write, format: ExportFormat, records: &[Record]) -> i
         }
     }
     out.flush()
-}
-
-/// Writes `records` to `path` atomically: into a temporary file beside it, then renamed over
-/// it, so a failure never leaves a partial file behind.
-///
-/// # Errors
-///
-/// When the temporary file cannot be created, written or renamed; it is removed again.
-pub fn write_file(path: &Path, format: ExportFormat, records: &[Record]) -> io::Result<()> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
-    let mut temporary_name = std::ffi::OsString::from(".");
-    temporary_name.push(name);
-    temporary_name.push(format!(".tmp-{}", std::process::id()));
-    let temporary = path.with_file_name(temporary_name);
-    let result = (|| {
-        let mut file = io::BufWriter::new(fs::File::create(&temporary)?);
-        write(&mut file, format, records)?;
-        file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        fs::rename(&temporary, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
-    }
-    result
 }
 
 /// Reads back what `ttt export --format bincode` wrote.

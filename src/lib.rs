@@ -36,6 +36,7 @@ pub mod export;
 mod format;
 mod game;
 mod json;
+pub mod output;
 pub mod quote;
 mod ratio;
 mod rng;

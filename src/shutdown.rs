@@ -1,5 +1,6 @@
-//! Leaving cleanly on every way out: running bots stopped, with everything they started, on a
-//! normal end, an error, a panic (by their `Drop`), and on `SIGINT`, `SIGTERM` or `SIGHUP`.
+//! Leaving cleanly on every way out: running bots stopped, with everything they started, and
+//! temporary files removed, on a normal end, an error, a panic (by their `Drop`), and on
+//! `SIGINT`, `SIGTERM` or `SIGHUP`.
 //!
 //! [`install`] is for programs, such as the `ttt` binary, that own their process: it starts a
 //! thread that waits for those signals, stops every bot ([`cleanup`]), and then lets the
@@ -19,8 +20,8 @@ use crate::child;
 static STOPPING: AtomicBool = AtomicBool::new(false);
 
 /// Takes charge of this program's bots and handles `SIGINT`, `SIGTERM` and `SIGHUP`: on any of
-/// them, every bot still running is stopped and reaped with all it started, then the program
-/// ends by that signal. On Linux it also makes the program the child subreaper of its bots'
+/// them, every bot still running is stopped and reaped with all it started, temporary files
+/// are removed ([`cleanup`]), then the program ends by that signal. On Linux it also makes the program the child subreaper of its bots'
 /// descendants, and has the kernel kill a bot if the program dies without a chance to clean up.
 /// Calling it again does nothing.
 ///
@@ -55,9 +56,12 @@ fn start() -> io::Result<()> {
     Ok(())
 }
 
-/// Stops every bot still running, with everything it started, and reaps them.
+/// Stops every bot still running, with everything it started, and reaps them; removes every
+/// temporary file being written for `-o` (see [`crate::output::remove_temporary_files`], after
+/// which no file can be replaced any more). For the end of the program only.
 pub fn cleanup() {
     child::stop_all();
+    crate::output::remove_temporary_files();
 }
 
 /// Whether a signal is ending the program: work that fails now failed because its bot was

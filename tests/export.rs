@@ -195,7 +195,7 @@ fn failed_writes_leave_nothing_behind() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cannot write"));
-    // Over a folder: the rename fails, the temporary file is removed, the folder is untouched.
+    // Over a folder: refused before any temporary file is made; the folder is untouched.
     let target = dir.join("occupied");
     std::fs::create_dir(&target).unwrap();
     std::fs::write(target.join("keep"), "precious").unwrap();

@@ -1,10 +1,11 @@
 //! `ttt export`.
 
-use std::io::{self, BufWriter, IsTerminal};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use ttt_oracle::export::{self, ExportFormat};
+use ttt_oracle::output::Destination;
+use ttt_oracle::quote::quote;
 use ttt_oracle::table;
 
 use super::Failure;
@@ -31,7 +32,9 @@ pub struct ExportArgs {
     /// Only the 765 canonical positions instead of all 5,478.
     #[arg(long)]
     canonical: bool,
-    /// Write to FILE (atomically: a temporary file, then renamed) instead of standard output.
+    /// Write to FILE instead of standard output ("-" is standard output). A regular file is
+    /// replaced atomically, keeping its permissions; a symbolic link's target is replaced; a
+    /// device, a FIFO or /dev/stdout is written in place.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
 }
@@ -44,19 +47,23 @@ pub fn run(args: &ExportArgs) -> Result<(), Failure> {
         Format::Csv => ExportFormat::Csv,
         Format::Bincode => ExportFormat::Bincode,
     };
+    let destination = match &args.output {
+        Some(path) => Destination::from_arg(path),
+        None => Destination::Stdout,
+    };
     let records = export::records(table(), args.canonical);
-    match &args.output {
-        Some(path) => export::write_file(path, format, &records)
-            .map_err(|error| Failure::usage(format!("cannot write {}: {error}", path.display()))),
-        None => {
-            if format == ExportFormat::Bincode && io::stdout().is_terminal() {
-                return Err(Failure::usage(
-                    "bincode is binary: write it with -o FILE or redirect standard output",
-                ));
+    let output = destination.open()?;
+    if format == ExportFormat::Bincode && output.is_terminal() {
+        return Err(Failure::usage(match &destination {
+            Destination::Stdout => {
+                "bincode is binary: write it with -o FILE or redirect standard output".to_string()
             }
-            let mut out = BufWriter::new(io::stdout().lock());
-            export::write(&mut out, format, &records)?;
-            Ok(())
-        }
+            Destination::Path(path) => format!(
+                "bincode is binary: not writing it to the terminal {}",
+                quote(&path.display().to_string())
+            ),
+        }));
     }
+    output.write(|out| export::write(out, format, &records))?;
+    Ok(())
 }

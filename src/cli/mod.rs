@@ -14,6 +14,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use ttt_oracle::output::{Destination, WriteError};
 use ttt_oracle::{Board, parse_moves};
 
 /// Tic-tac-toe, solved: perfect play in O(1), bot audits and the whole table for export.
@@ -154,6 +155,23 @@ impl Stdout {
                 Ok(len)
             }
             other => other,
+        }
+    }
+}
+
+impl From<WriteError> for Failure {
+    fn from(error: WriteError) -> Failure {
+        // Standard output failing is exit code 1, as for every command; an `-o` path that
+        // cannot be written is bad input, exit code 2.
+        let code = match error.destination() {
+            Destination::Stdout => 1,
+            Destination::Path(_) => 2,
+        };
+        Failure {
+            code,
+            message: error.to_string(),
+            // Through a pipe given as `-o /dev/stdout` or a FIFO as well as standard output.
+            closed_pipe: error.io_error().kind() == io::ErrorKind::BrokenPipe,
         }
     }
 }

@@ -1,0 +1,620 @@
+//! Where `ttt` writes its output (`-o`): standard output, a regular file replaced atomically,
+//! or anything else that exists (a device, a FIFO, `/dev/stdout`) written in place.
+//!
+//! What a path means, decided once for every command that writes:
+//!
+//! - `-` is standard output.
+//! - A regular file, or a path that does not exist yet, is replaced atomically: the output goes
+//!   to a new temporary file in the same directory (`.ttt-XXXXXXXXXXXX.tmp`, created exclusively
+//!   under an unpredictable name), is synced to disk and renamed over the path, and the directory
+//!   is synced. An existing file keeps its permission bits and, where the process may set them,
+//!   its owner and group; a new file gets `0666` minus the umask. The directory must be writable.
+//! - A symbolic link is followed, the whole chain, and its final target is replaced; the links
+//!   stay. A dangling link creates its target, as the shell's `>` does. Like the kernel with
+//!   `fs.protected_symlinks`, a link in a sticky world-writable directory (such as `/tmp`) is only
+//!   followed when it belongs to this user or to the directory's owner.
+//! - Anything else that exists (a character or block device such as `/dev/null`, a FIFO) is
+//!   opened and written in place, never replaced. So is any path that is in `/proc` or
+//!   `/dev/fd`, or whose symbolic links pass through them (`/dev/stdout`, `/proc/self/fd/3`):
+//!   those are opened as the shell's `>` opens them, truncating a regular file they lead to.
+//! - A directory is an error.
+//!
+//! A temporary file never outlives a failed write, and [`remove_temporary_files`] removes the
+//! ones being written when the process is stopped by a signal.
+
+use std::ffi::OsStr;
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use crate::quote::quote;
+
+/// Where output goes: standard output, or a path.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::output::Destination;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("greeting.txt");
+/// Destination::Path(path.clone()).write(|out| out.write_all(b"hello\n"))?;
+/// assert_eq!(std::fs::read_to_string(&path)?, "hello\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output.
+    Stdout,
+    /// A path, written as the [module documentation](self) describes.
+    Path(PathBuf),
+}
+
+impl Destination {
+    /// The destination a command-line argument names: `-` is standard output, anything else a
+    /// path (write `./-` for a file named `-`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::path::PathBuf;
+    /// use ttt_oracle::output::Destination;
+    ///
+    /// assert_eq!(Destination::from_arg("-"), Destination::Stdout);
+    /// assert_eq!(Destination::from_arg("./-"), Destination::Path(PathBuf::from("./-")));
+    /// ```
+    pub fn from_arg(arg: impl AsRef<OsStr>) -> Destination {
+        let arg = arg.as_ref();
+        if arg == "-" {
+            Destination::Stdout
+        } else {
+            Destination::Path(PathBuf::from(arg))
+        }
+    }
+
+    /// Opens the destination for writing: locks standard output, opens a device in place, or
+    /// creates the temporary file that will replace a regular file. Nothing is replaced until
+    /// [`Output::write`] succeeds; dropping the [`Output`] removes the temporary file.
+    ///
+    /// # Errors
+    ///
+    /// When the path cannot be resolved or opened, names a directory, or its directory cannot
+    /// hold a new file; or when [`remove_temporary_files`] has been called in this process.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::output::Destination;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let output = Destination::Path(dir.path().join("table.bin")).open()?;
+    /// assert!(!output.is_terminal()); // so binary output may go there
+    /// output.write(|out| out.write_all(&[0, 1, 2]))?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open(&self) -> Result<Output, WriteError> {
+        let sink = match self {
+            Destination::Stdout => Ok(Sink::Stdout(io::stdout().lock())),
+            Destination::Path(path) => Sink::open(path),
+        };
+        match sink {
+            Ok(sink) => Ok(Output {
+                destination: self.clone(),
+                sink,
+            }),
+            Err(error) => Err(WriteError {
+                destination: self.clone(),
+                error,
+            }),
+        }
+    }
+
+    /// Opens the destination and writes what `contents` writes: [`open`](Destination::open)
+    /// then [`Output::write`].
+    ///
+    /// # Errors
+    ///
+    /// When the destination cannot be opened, when `contents` fails, or when the output
+    /// cannot be written, synced or put in place. A file being replaced is then left as it
+    /// was, and the temporary file is removed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::os::unix::fs::PermissionsExt;
+    /// use ttt_oracle::output::Destination;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("table.csv");
+    /// std::fs::write(&path, "old\n")?;
+    /// std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+    ///
+    /// Destination::Path(path.clone()).write(|out| out.write_all(b"new\n"))?;
+    /// assert_eq!(std::fs::read_to_string(&path)?, "new\n");
+    /// assert_eq!(std::fs::metadata(&path)?.permissions().mode() & 0o7777, 0o600);
+    ///
+    /// // A failure leaves the file as it was, and no temporary file.
+    /// let failed = Destination::Path(path.clone())
+    ///     .write(|out| Err(std::io::Error::other("out of ideas")));
+    /// assert!(failed.is_err());
+    /// assert_eq!(std::fs::read_to_string(&path)?, "new\n");
+    /// assert_eq!(std::fs::read_dir(dir.path())?.count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write(
+        &self,
+        contents: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<(), WriteError> {
+        self.open()?.write(contents)
+    }
+}
+
+/// An opened [`Destination`], ready for one [`write`](Output::write).
+#[derive(Debug)]
+pub struct Output {
+    destination: Destination,
+    sink: Sink,
+}
+
+impl Output {
+    /// Whether the output goes to a terminal (standard output or a terminal device written
+    /// in place), where binary output has no business.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::output::Destination;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let output = Destination::Path(dir.path().join("out")).open()?;
+    /// assert!(!output.is_terminal());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn is_terminal(&self) -> bool {
+        match &self.sink {
+            Sink::Stdout(stdout) => stdout.is_terminal(),
+            Sink::InPlace(file) => file.is_terminal(),
+            Sink::Replace { .. } => false,
+        }
+    }
+
+    /// Writes what `contents` writes (through a buffer), then finishes: flushes standard
+    /// output or the device, or syncs the temporary file, renames it over the destination
+    /// and syncs the directory.
+    ///
+    /// # Errors
+    ///
+    /// When `contents` fails, or the output cannot be written, synced or renamed into place.
+    /// A file being replaced is then left as it was, and the temporary file is removed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::output::Destination;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("numbers.txt");
+    /// let output = Destination::Path(path.clone()).open()?;
+    /// output.write(|out| {
+    ///     for n in 1..=3 {
+    ///         writeln!(out, "{n}")?;
+    ///     }
+    ///     Ok(())
+    /// })?;
+    /// assert_eq!(std::fs::read_to_string(&path)?, "1\n2\n3\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write(
+        self,
+        contents: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<(), WriteError> {
+        let Output { destination, sink } = self;
+        sink.write(contents)
+            .map_err(|error| WriteError { destination, error })
+    }
+}
+
+/// Why output could not be written: the destination and the I/O error. Shown as one line,
+/// `cannot write "PATH": reason`, the path quoted with [`quote`].
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::output::Destination;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("missing").join("table.jsonl");
+/// let error = Destination::Path(path.clone()).write(|out| out.write_all(b"{}\n")).unwrap_err();
+/// assert_eq!(error.io_error().kind(), std::io::ErrorKind::NotFound);
+/// assert!(error.to_string().starts_with("cannot write \""));
+/// assert!(!path.exists());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct WriteError {
+    destination: Destination,
+    error: io::Error,
+}
+
+impl WriteError {
+    /// Where the output was going.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::output::Destination;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let error = Destination::Path(dir.path().to_owned()).open().unwrap_err();
+    /// assert_eq!(error.destination(), &Destination::Path(dir.path().to_owned()));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn destination(&self) -> &Destination {
+        &self.destination
+    }
+
+    /// The underlying error; its kind is [`io::ErrorKind::BrokenPipe`] when a reader went
+    /// away.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::output::Destination;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let error = Destination::Path(dir.path().to_owned()).open().unwrap_err();
+    /// assert_eq!(error.io_error().kind(), std::io::ErrorKind::IsADirectory);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn io_error(&self) -> &io::Error {
+        &self.error
+    }
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.destination {
+            Destination::Stdout => write!(f, "cannot write standard output: {}", self.error),
+            Destination::Path(path) => write!(
+                f,
+                "cannot write {}: {}",
+                quote(&path.display().to_string()),
+                self.error
+            ),
+        }
+    }
+}
+
+// The message already includes the I/O error, so it is not also given as the source.
+impl std::error::Error for WriteError {}
+
+/// Removes every temporary file this process is writing, and stops it from making new ones:
+/// afterwards, opening a path that would be replaced, or finishing a replacement already
+/// under way, fails, so no temporary file can appear after the call and no finished file is
+/// ever removed. Call it when the process is about to end on a signal (SIGINT, SIGTERM,
+/// SIGHUP), from the thread that handles the signal, just before the process ends.
+///
+/// Safe to call from any thread at any moment, and more than once: it takes a lock that is only
+/// ever held for the few system calls that create, rename or remove a temporary file. It is
+/// not async-signal-safe: do not call it from inside a signal handler itself.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::output::{self, Destination};
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("table.jsonl");
+/// let output = Destination::Path(path.clone()).open()?; // a temporary file exists now
+/// assert_eq!(std::fs::read_dir(dir.path())?.count(), 1);
+///
+/// // What a signal-handling thread does before the process ends:
+/// std::thread::spawn(output::remove_temporary_files).join().unwrap();
+///
+/// assert_eq!(std::fs::read_dir(dir.path())?.count(), 0);
+/// assert!(output.write(|out| out.write_all(b"{}\n")).is_err());
+/// assert!(!path.exists());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn remove_temporary_files() {
+    let mut registry = temporaries();
+    registry.closed = true;
+    for path in registry.paths.drain(..) {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// The temporary files being written, so that [`remove_temporary_files`] can find them.
+static TEMPORARIES: Mutex<Temporaries> = Mutex::new(Temporaries {
+    paths: Vec::new(),
+    closed: false,
+});
+
+struct Temporaries {
+    paths: Vec<PathBuf>,
+    /// Set by [`remove_temporary_files`]: the process is ending.
+    closed: bool,
+}
+
+impl Temporaries {
+    fn position(&self, path: &Path) -> Option<usize> {
+        self.paths.iter().position(|p| p == path)
+    }
+}
+
+/// The registry, even if a thread panicked while holding it: the list stays consistent, since
+/// every change to it is a single push or remove.
+fn temporaries() -> MutexGuard<'static, Temporaries> {
+    TEMPORARIES.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn shutting_down() -> io::Error {
+    io::Error::other("the process is ending; its temporary files were removed")
+}
+
+/// A temporary file in the registry. Dropping it removes it, unless it was renamed into place
+/// or [`remove_temporary_files`] already removed it.
+#[derive(Debug)]
+struct Temporary {
+    file: File,
+    /// Absolute (tempfile makes it so), so a change of directory cannot misdirect the removal.
+    path: PathBuf,
+}
+
+impl Temporary {
+    /// Creates a temporary file in `dir` with permission bits `mode` (less the umask) and
+    /// registers it, under the lock, so that no moment exists when it is on disk unregistered.
+    fn create_in(dir: &Path, mode: u32) -> io::Result<Temporary> {
+        let mut registry = temporaries();
+        if registry.closed {
+            return Err(shutting_down());
+        }
+        // tempfile picks a random name and retries on a collision; the file is created
+        // exclusively (O_EXCL: a link planted at the name is never followed). `make_in` rather
+        // than `tempfile_in`, whose errors name the temporary path, which is no business of
+        // the user's. tempfile removes the file on drop; `keep` hands that job to the registry,
+        // which must also be able to remove it from the thread handling a signal.
+        let (file, path) = tempfile::Builder::new()
+            .prefix(".ttt-")
+            .suffix(".tmp")
+            .rand_bytes(12)
+            .make_in(dir, |path| {
+                OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .mode(mode)
+                    .open(path)
+            })?
+            .keep()
+            .map_err(|error| error.error)?;
+        registry.paths.push(path.clone());
+        Ok(Temporary { file, path })
+    }
+
+    /// Renames the file over `target` and unregisters it, under the lock, so that
+    /// [`remove_temporary_files`] never runs between the two and removes the finished file.
+    fn rename_to(self, target: &Path) -> io::Result<()> {
+        let mut registry = temporaries();
+        let Some(index) = registry.position(&self.path) else {
+            return Err(shutting_down());
+        };
+        fs::rename(&self.path, target)?;
+        registry.paths.swap_remove(index);
+        Ok(())
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        let mut registry = temporaries();
+        if let Some(index) = registry.position(&self.path) {
+            let _ = fs::remove_file(&self.path);
+            registry.paths.swap_remove(index);
+        }
+    }
+}
+
+/// What an [`Output`] writes to.
+#[derive(Debug)]
+enum Sink {
+    Stdout(StdoutLock<'static>),
+    InPlace(File),
+    Replace {
+        temporary: Temporary,
+        target: PathBuf,
+    },
+}
+
+/// How many symbolic links a path may go through, as Linux allows (`ELOOP` beyond).
+const MAX_LINKS: usize = 40;
+
+impl Sink {
+    fn open(path: &Path) -> io::Result<Sink> {
+        // Walk the symbolic links one at a time rather than letting the kernel resolve the path:
+        // what to do depends on where the chain passes and where it ends, even if it dangles.
+        let mut current = path.to_path_buf();
+        for _ in 0..=MAX_LINKS {
+            if in_proc(&current) {
+                return Sink::open_in_place(path, true);
+            }
+            let metadata = match fs::symlink_metadata(&current) {
+                Ok(metadata) => metadata,
+                Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                    return Sink::replace(current, None);
+                }
+                Err(error) => return Err(error),
+            };
+            let kind = metadata.file_type();
+            if kind.is_symlink() {
+                may_follow(&current, &metadata)?;
+                let target = fs::read_link(&current)?;
+                current = directory_of(&current).join(target);
+            } else if kind.is_file() {
+                return Sink::replace(current, Some(metadata));
+            } else if kind.is_dir() {
+                return Err(io::Error::from_raw_os_error(libc::EISDIR));
+            } else {
+                return Sink::open_in_place(path, false);
+            }
+        }
+        Err(io::Error::from_raw_os_error(libc::ELOOP))
+    }
+
+    /// Opens `path` for writing where it is. The kernel resolves it again; `through_proc`
+    /// says whether it leads through `/proc`, where a regular file at the end is expected.
+    fn open_in_place(path: &Path, through_proc: bool) -> io::Result<Sink> {
+        let file = OpenOptions::new()
+            .write(true)
+            .truncate(through_proc)
+            .custom_flags(libc::O_NOCTTY)
+            .open(path)?;
+        if !through_proc && file.metadata()?.is_file() {
+            // It was a device or a FIFO a moment ago: never write into a regular file in place.
+            return Err(io::Error::other(
+                "the path changed while it was being opened",
+            ));
+        }
+        Ok(Sink::InPlace(file))
+    }
+
+    /// Creates the temporary file that will replace `target`, a regular file (`existing`) or a
+    /// path that does not exist yet.
+    fn replace(target: PathBuf, existing: Option<fs::Metadata>) -> io::Result<Sink> {
+        if target.as_os_str().is_empty() {
+            return Err(io::Error::from_raw_os_error(libc::ENOENT));
+        }
+        if !names_a_file(&target) {
+            return Err(io::Error::from_raw_os_error(libc::EISDIR));
+        }
+        let temporary = match &existing {
+            // What any program creating a file gets: the kernel takes the umask off.
+            None => Temporary::create_in(directory_of(&target), 0o666)?,
+            Some(existing) => {
+                // Private until it carries the old file's owner and permissions. chown clears
+                // the set-user-ID and set-group-ID bits, so it goes first; it is best effort,
+                // as only root may give a file away.
+                let temporary = Temporary::create_in(directory_of(&target), 0o600)?;
+                let _ = std::os::unix::fs::fchown(
+                    &temporary.file,
+                    Some(existing.uid()),
+                    Some(existing.gid()),
+                );
+                temporary
+                    .file
+                    .set_permissions(fs::Permissions::from_mode(existing.mode() & 0o7777))?;
+                temporary
+            }
+        };
+        Ok(Sink::Replace { temporary, target })
+    }
+
+    fn write(self, contents: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+        match self {
+            Sink::Stdout(stdout) => write_buffered(stdout, contents),
+            Sink::InPlace(file) => write_buffered(file, contents),
+            Sink::Replace { temporary, target } => {
+                write_buffered(&temporary.file, contents)?;
+                temporary.file.sync_all()?;
+                temporary.rename_to(&target)?;
+                // So that the rename itself survives a crash. Best effort: some file systems
+                // cannot sync a directory, and the file is in place either way.
+                if let Ok(directory) = File::open(directory_of(&target)) {
+                    let _ = directory.sync_all();
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn write_buffered(
+    out: impl Write,
+    contents: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut out = BufWriter::new(out);
+    contents(&mut out)?;
+    out.flush()
+}
+
+/// The directory a path's last component lives in (`.` for a bare name).
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
+/// Whether the path's last component can name a new file: not empty (a trailing `/`), `.` or
+/// `..`. `Path::file_name` cannot tell, as it reads `a/b/` and `a/b/.` as `a/b`.
+fn names_a_file(path: &Path) -> bool {
+    let last = path.as_os_str().as_bytes().rsplit(|&b| b == b'/').next();
+    !matches!(last, None | Some(b"" | b"." | b".."))
+}
+
+/// Whether `path` is in `/proc` or `/dev/fd`, where links such as `/proc/self/fd/1` lead to
+/// whatever a descriptor holds (a pipe, a socket, a deleted file), not to a path to replace.
+/// The directory is resolved, so `/dev/fd/1`, relative paths and links to those directories
+/// count too.
+fn in_proc(path: &Path) -> bool {
+    let magic = |path: &Path| path.starts_with("/proc") || path.starts_with("/dev/fd");
+    magic(path) || fs::canonicalize(directory_of(path)).is_ok_and(|dir| magic(&dir))
+}
+
+/// Refuses a link the kernel would refuse to follow with `fs.protected_symlinks` (on in most
+/// distributions): one in a sticky world-writable directory, owned by neither this user nor
+/// the directory's owner. Following links ourselves must not let a link planted in `/tmp`
+/// send the output of a privileged user over a file elsewhere.
+fn may_follow(link: &Path, link_metadata: &fs::Metadata) -> io::Result<()> {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let user = unsafe { libc::geteuid() };
+    if link_metadata.uid() == user {
+        return Ok(());
+    }
+    let directory = fs::metadata(directory_of(link))?;
+    const STICKY_AND_WORLD_WRITABLE: u32 = 0o1002;
+    if directory.mode() & STICKY_AND_WORLD_WRITABLE != STICKY_AND_WORLD_WRITABLE
+        || directory.uid() == link_metadata.uid()
+    {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        "not following a symbolic link that another user owns in a sticky world-writable directory",
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trailing_slash_dot_or_dot_dot_names_no_file() {
+        for path in ["a/b", "b", "/a/.b", "a/..b"] {
+            assert!(names_a_file(Path::new(path)), "{path}");
+        }
+        for path in ["a/b/", "a/b/.", "a/..", "/", "", "."] {
+            assert!(!names_a_file(Path::new(path)), "{path}");
+        }
+    }
+
+    #[test]
+    fn proc_and_dev_fd_are_recognised_through_their_directories() {
+        assert!(in_proc(Path::new("/proc/self/fd/1")));
+        assert!(in_proc(Path::new("/dev/fd/1")));
+        assert!(in_proc(Path::new("/proc")));
+        assert!(!in_proc(Path::new("/dev/null")));
+        assert!(!in_proc(Path::new("/tmp/proc")));
+        assert!(!in_proc(Path::new("relative/proc/file")));
+    }
+
+    #[test]
+    fn a_bare_name_lives_in_the_current_directory() {
+        assert_eq!(directory_of(Path::new("out.jsonl")), Path::new("."));
+        assert_eq!(directory_of(Path::new("/out.jsonl")), Path::new("/"));
+        assert_eq!(directory_of(Path::new("a/out.jsonl")), Path::new("a"));
+    }
+}
