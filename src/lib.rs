@@ -57,5 +57,5 @@ pub use rng::SplitMix64;
 pub use solve::{Evaluation, Solution, Value, solve};
 pub use stats::{ByOutcome, ByValue, Stats, stats};
 pub use symmetry::{Canonical, Symmetry, canonicalize};
-pub use table::{MoveAnalysis, Probe, Table, table};
-pub use verify::{Mismatch, Verification, verify};
+pub use table::{MoveAnalysis, Probe, Table, table, try_table};
+pub use verify::{Mismatch, Verification, verify, verify_bytes};

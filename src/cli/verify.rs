@@ -2,13 +2,18 @@
 
 use std::io::{self, Write};
 
-use ttt_oracle::{table, verify};
+use ttt_oracle::{Table, verify_bytes};
 
 use super::Failure;
 
-/// Re-solves the game and compares; fails (exit 1) on any difference.
+/// Decodes the embedded bytes, re-solves the game and compares; fails (exit 1) when the bytes
+/// are damaged or differ from a fresh solve.
 pub fn run() -> Result<(), Failure> {
-    let verification = verify(table());
+    let verification = verify_bytes(Table::embedded_bytes()).map_err(|error| {
+        Failure::negative(format!(
+            "the embedded table is damaged: {error}; rebuild ttt"
+        ))
+    })?;
     let mut out = io::stdout().lock();
     for mismatch in verification.mismatches.iter().take(10) {
         writeln!(
