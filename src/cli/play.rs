@@ -5,7 +5,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use clap::{Args, ValueEnum};
 use ttt_oracle::bots::{self, Bot, Turn};
-use ttt_oracle::{Analysis, Board, Cell, Game, Player, SplitMix64, table};
+use ttt_oracle::{Analysis, Board, Cell, Game, Player, SplitMix64, Table, try_table};
 
 use super::Failure;
 use super::analyze::outcome_squares;
@@ -52,6 +52,8 @@ enum Ending {
 }
 
 struct Session<'a> {
+    /// Checked before the first move, so that no bot can stumble on a damaged table mid-game.
+    table: &'static Table,
     bot: Box<dyn Bot + Send>,
     /// Echo what was typed, so a transcript of piped input reads like a terminal session.
     echo: bool,
@@ -65,8 +67,16 @@ struct Session<'a> {
 /// Plays games until the human stops (one game when input is not a terminal).
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     let bot = bots::from_spec(&args.opponent).map_err(|error| Failure::usage(error.message))?;
+    // `perfect` and the styles read the table inside `choose`: were it damaged, they would
+    // panic there and the game would be scored as a forfeit.
+    let table = try_table().map_err(|error| {
+        Failure::negative(format!(
+            "the embedded table is damaged: {error}; rebuild ttt"
+        ))
+    })?;
     let interactive = io::stdin().is_terminal();
     let mut session = Session {
+        table,
         bot,
         echo: !interactive,
         rng: args
@@ -116,7 +126,7 @@ impl Session<'_> {
     fn show(&mut self, board: Board, hints: bool) -> io::Result<()> {
         let left = grid(&board_squares(board, self.style));
         let lines = if hints && !board.is_over() {
-            let analysis = Analysis::new(table(), board);
+            let analysis = Analysis::new(self.table, board);
             let right = grid(&outcome_squares(&analysis, self.style));
             side_by_side(&left, &right, 5)
         } else {
