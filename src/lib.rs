@@ -48,7 +48,7 @@ pub use analysis::Analysis;
 pub use audit::{Blunders, Forfeit, IllegalLine, LosingLine, SideReport, VsRandom, audit};
 pub use board::{
     Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,
-    ParseBoardError, Player, Status, parse_moves,
+    ParseBoardError, ParseCellError, Player, Status, parse_moves,
 };
 pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
 pub use game::Game;

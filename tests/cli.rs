@@ -128,7 +128,7 @@ fn every_bad_input_exits_2_with_a_message() {
     let cases: &[(&[&str], &str)] = &[
         (&["analyze", "X.O"], "has 3"),
         (&["analyze", "X.O.X.O.X."], "has 10"),
-        (&["analyze", "X.Z......"], "'Z' at position 3"),
+        (&["analyze", "X.Z......"], "\"Z\" at position 3"),
         (&["analyze", "O........"], "O can never be ahead"),
         (&["analyze", "XX......."], "at most one mark ahead"),
         (&["analyze", "XXXOOOX.."], "both X and O hold a line"),
