@@ -63,14 +63,23 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
+    /// The position, or a usage error that quotes at most the start of what was given.
     fn board(&self) -> Result<Board, Failure> {
         match (&self.board, &self.moves) {
-            (Some(text), _) => text
-                .parse()
-                .map_err(|error| Failure::usage(format!("bad board {text:?}: {error}"))),
+            (Some(text), _) => text.parse().map_err(|error| {
+                Failure::usage(format!(
+                    "bad board {}: {error}",
+                    ttt_oracle::quote::quote(text)
+                ))
+            }),
             (None, Some(list)) => parse_moves(list)
                 .and_then(|moves| Board::from_moves(&moves))
-                .map_err(|error| Failure::usage(format!("bad move list {list:?}: {error}"))),
+                .map_err(|error| {
+                    Failure::usage(format!(
+                        "bad move list {}: {error}",
+                        ttt_oracle::quote::quote(list)
+                    ))
+                }),
             (None, None) => Err(Failure::usage("give a board or --moves LIST")),
         }
     }
