@@ -5,7 +5,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use clap::{Args, ValueEnum};
 use ttt_oracle::bots::{self, Bot, Turn};
-use ttt_oracle::{Analysis, Board, Cell, Game, Player, SplitMix64, Table, try_table};
+use ttt_oracle::quote::{escape, quote};
+use ttt_oracle::{
+    Analysis, Board, Cell, Game, ParseCellError, Player, SplitMix64, Table, try_table,
+};
 
 use super::Failure;
 use super::analyze::outcome_squares;
@@ -110,7 +113,8 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
 
 impl Session<'_> {
     /// The next line of input, or `None` at its end. A line that is not UTF-8 reads as text
-    /// with replacement characters, which then fails as a move like any other garbage.
+    /// with replacement characters, which then fails as a move like any other garbage. When
+    /// input is piped, the line is echoed with its control characters escaped.
     fn read_line(&mut self) -> io::Result<Option<String>> {
         let mut bytes = Vec::new();
         if self.input.read_until(b'\n', &mut bytes)? == 0 {
@@ -118,7 +122,7 @@ impl Session<'_> {
         }
         let line = String::from_utf8_lossy(&bytes).into_owned();
         if self.echo {
-            writeln!(self.out, "{}", line.trim_end())?;
+            writeln!(self.out, "{}", escape(line.trim_end()))?;
         }
         Ok(Some(line))
     }
@@ -152,7 +156,7 @@ impl Session<'_> {
         writeln!(
             self.out,
             "You are {human}, against {}. Type a cell 1-9 (1 2 3 / 4 5 6 / 7 8 9), or hint, undo, quit.",
-            self.bot.name()
+            escape(self.bot.name())
         )?;
         let mut shown = false;
         loop {
@@ -212,18 +216,18 @@ impl Session<'_> {
                     }
                 }
                 "" => writeln!(self.out, "Type a cell 1-9, or hint, undo, quit.")?,
-                other => match other.parse::<u32>().ok().map(Cell::from_number) {
-                    Some(Some(cell)) => match game.play(cell) {
+                _ => match typed.parse::<Cell>() {
+                    Ok(cell) => match game.play(cell) {
                         Ok(()) => {}
                         Err(error) => writeln!(self.out, "{error}; pick an empty cell.")?,
                     },
-                    Some(None) => writeln!(
+                    Err(error @ (ParseCellError::OutOfRange | ParseCellError::Signed)) => {
+                        writeln!(self.out, "{} is not a cell: {error}.", quote(typed))?;
+                    }
+                    Err(_) => writeln!(
                         self.out,
-                        "There is no cell {other}: cells are numbered 1 to 9."
-                    )?,
-                    None => writeln!(
-                        self.out,
-                        "{typed:?} is not a move: type a cell 1-9, or hint, undo, quit."
+                        "{} is not a move: type a cell 1-9, or hint, undo, quit.",
+                        quote(typed)
                     )?,
                 },
             }
@@ -232,7 +236,8 @@ impl Session<'_> {
 
     /// The bot's turn. `Some` when the game ends because the bot broke the rules.
     fn bot_move(&mut self, game: &mut Game, human: Player) -> Result<Option<Ending>, Failure> {
-        let name = self.bot.name().to_string();
+        // A bot's name can be any text (an external bot is named by its command).
+        let name = escape(self.bot.name());
         let answer = catch_unwind(AssertUnwindSafe(|| self.bot.choose(game)));
         let choices = match answer {
             Ok(Ok(choices)) => choices,
