@@ -324,6 +324,50 @@ fn a_cell_is_one_digit_in_play_too() {
 }
 
 #[test]
+fn a_huge_line_is_refused_in_a_few_words_and_the_game_goes_on() {
+    let mut input = vec![b'7'; 10 * 1024 * 1024];
+    input.extend_from_slice(b"\n5\nquit\n");
+    let out = ttt()
+        .args(["play", "--seed", "3"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stdout.len() < 8 * 1024,
+        "{} bytes out",
+        out.stdout.len()
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("That line is 10485760 bytes; ttt play reads at most 256."),
+        "{text}"
+    );
+    // The echo shows the start of the line and its length, not the line.
+    assert!(
+        text.contains(&format!("X to move: {}… (10485760 bytes)", "7".repeat(60))),
+        "{text}"
+    );
+    assert!(text.contains("perfect (O) plays"), "{text}");
+    assert!(text.contains("You quit after moves: 5 "), "{text}");
+
+    // At the limit a line is still read; one byte more and it is refused.
+    let at_limit = format!("{}\nquit\n", " ".repeat(255) + "5");
+    assert!(play(&["--seed", "3"], &at_limit).contains("You quit after moves: 5 "));
+    let past_limit = format!("{}\nquit\n", " ".repeat(256) + "5");
+    let out = play(&["--seed", "3"], &past_limit);
+    assert!(out.contains("That line is 257 bytes"), "{out}");
+    assert!(out.contains("You quit after moves: none."), "{out}");
+}
+
+#[test]
+fn a_line_without_an_end_is_read_to_the_end_of_input() {
+    let out = play(&["--seed", "3"], "5");
+    assert!(out.contains("perfect (O) plays"), "{out}");
+    assert!(out.contains("Input ended"), "{out}");
+}
+
+#[test]
 fn what_is_echoed_cannot_drive_the_terminal() {
     let out = play(&[], "\x1b[2J\x1b]0;owned\x07\nquit\n");
     assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");

@@ -5,7 +5,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use clap::{Args, ValueEnum};
 use ttt_oracle::bots::{self, Bot, Turn};
-use ttt_oracle::quote::{escape, quote};
+use ttt_oracle::quote::{QUOTE_LIMIT, escape, quote};
 use ttt_oracle::{
     Analysis, Board, Cell, Game, ParseCellError, Player, SplitMix64, Table, try_table,
 };
@@ -42,6 +42,26 @@ pub struct PlayArgs {
     /// Seed the opponent's random choices, to replay a game exactly.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
+}
+
+/// The longest input line `ttt play` reads, in bytes, not counting the newline that ends it.
+/// A move or a command takes a few bytes; a longer line is refused with one line of output,
+/// and skipped to its end without being kept, so that piping a huge file in cannot fill the
+/// memory or the screen.
+const LINE_LIMIT: usize = 256;
+
+/// One line of input.
+enum Input {
+    /// A line of at most [`LINE_LIMIT`] bytes, without its newline; bytes that are not UTF-8
+    /// read as replacement characters, and then fail as a move like any other garbage.
+    Line(String),
+    /// A longer line, read to its end and dropped.
+    TooLong {
+        /// Its first bytes, at most `LINE_LIMIT + 1`, as text.
+        head: String,
+        /// Its length in bytes, newline not counted.
+        length: u64,
+    },
 }
 
 /// How a game ended.
@@ -102,7 +122,9 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
                 write!(session.out, "Play again? [y/N] ")?;
                 session.out.flush()?;
                 match session.read_line()? {
-                    Some(answer) if matches!(answer.trim(), "y" | "Y" | "yes") => continue,
+                    Some(Input::Line(answer)) if matches!(answer.trim(), "y" | "Y" | "yes") => {
+                        continue;
+                    }
                     _ => return Ok(()),
                 }
             }
@@ -112,19 +134,21 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
 }
 
 impl Session<'_> {
-    /// The next line of input, or `None` at its end. A line that is not UTF-8 reads as text
-    /// with replacement characters, which then fails as a move like any other garbage. When
-    /// input is piped, the line is echoed with its control characters escaped.
-    fn read_line(&mut self) -> io::Result<Option<String>> {
-        let mut bytes = Vec::new();
-        if self.input.read_until(b'\n', &mut bytes)? == 0 {
-            return Ok(None);
-        }
-        let line = String::from_utf8_lossy(&bytes).into_owned();
+    /// The next line of input, or `None` at its end. When input is piped, what was read is
+    /// echoed with its control characters escaped, and only the start of a line too long.
+    fn read_line(&mut self) -> io::Result<Option<Input>> {
+        let input = read_bounded_line(&mut self.input, LINE_LIMIT)?;
         if self.echo {
-            writeln!(self.out, "{}", escape(line.trim_end()))?;
+            match &input {
+                Some(Input::Line(line)) => writeln!(self.out, "{}", escape(line.trim_end()))?,
+                Some(Input::TooLong { head, length }) => {
+                    let start: String = head.chars().take(QUOTE_LIMIT).collect();
+                    writeln!(self.out, "{}… ({length} bytes)", escape(&start))?;
+                }
+                None => {}
+            }
         }
-        Ok(Some(line))
+        Ok(input)
     }
 
     fn show(&mut self, board: Board, hints: bool) -> io::Result<()> {
@@ -191,14 +215,24 @@ impl Session<'_> {
             }
             write!(self.out, "{human} to move: ")?;
             self.out.flush()?;
-            let Some(line) = self.read_line()? else {
-                writeln!(self.out)?;
-                writeln!(
-                    self.out,
-                    "Input ended; game abandoned after moves: {}.",
-                    moves(&game)
-                )?;
-                return Ok(Ending::InputEnded);
+            let line = match self.read_line()? {
+                Some(Input::Line(line)) => line,
+                Some(Input::TooLong { length, .. }) => {
+                    writeln!(
+                        self.out,
+                        "That line is {length} bytes; ttt play reads at most {LINE_LIMIT}. Type a cell 1-9, or hint, undo, quit."
+                    )?;
+                    continue;
+                }
+                None => {
+                    writeln!(self.out)?;
+                    writeln!(
+                        self.out,
+                        "Input ended; game abandoned after moves: {}.",
+                        moves(&game)
+                    )?;
+                    return Ok(Ending::InputEnded);
+                }
             };
             let typed = line.trim();
             match typed.to_ascii_lowercase().as_str() {
@@ -290,6 +324,45 @@ impl Session<'_> {
     }
 }
 
+/// Reads one line of at most `limit` bytes, not counting its newline, keeping at most
+/// `limit + 1` bytes of it however long it is: a longer line is consumed to its end, chunk by
+/// chunk, and reported as [`Input::TooLong`]. `None` at the end of input.
+fn read_bounded_line(input: &mut dyn BufRead, limit: usize) -> io::Result<Option<Input>> {
+    let mut kept = Vec::new();
+    let mut length: u64 = 0;
+    let mut ended_by_newline = false;
+    while !ended_by_newline {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if available.is_empty() {
+            break;
+        }
+        let (content, used) = match available.iter().position(|&byte| byte == b'\n') {
+            Some(newline) => {
+                ended_by_newline = true;
+                (&available[..newline], newline + 1)
+            }
+            None => (available, available.len()),
+        };
+        let room = (limit + 1).saturating_sub(kept.len());
+        kept.extend_from_slice(&content[..content.len().min(room)]);
+        length += content.len() as u64;
+        input.consume(used);
+    }
+    if length == 0 && !ended_by_newline {
+        return Ok(None);
+    }
+    let text = String::from_utf8_lossy(&kept).into_owned();
+    Ok(Some(if length > limit as u64 {
+        Input::TooLong { head: text, length }
+    } else {
+        Input::Line(text)
+    }))
+}
+
 /// The moves so far, separated by spaces (`none` before the first).
 fn moves(game: &Game) -> String {
     if game.moves().is_empty() {
@@ -316,4 +389,45 @@ fn undo_pair(game: &mut Game, human: Player) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufReader, Cursor};
+
+    use super::*;
+
+    /// Every line of `text`, read through a buffer of 3 bytes so that lines span many chunks.
+    fn lines(text: &[u8], limit: usize) -> Vec<Result<String, (String, u64)>> {
+        let mut input = BufReader::with_capacity(3, Cursor::new(text.to_vec()));
+        let mut lines = Vec::new();
+        while let Some(input) = read_bounded_line(&mut input, limit).unwrap() {
+            lines.push(match input {
+                Input::Line(line) => Ok(line),
+                Input::TooLong { head, length } => Err((head, length)),
+            });
+        }
+        lines
+    }
+
+    #[test]
+    fn lines_up_to_the_limit_are_read_and_longer_ones_skipped_whole() {
+        assert_eq!(
+            lines(b"5\n\n12345\n123456\n9", 5),
+            [
+                Ok("5".to_string()),
+                Ok(String::new()),
+                Ok("12345".to_string()),
+                Err(("123456".to_string(), 6)),
+                Ok("9".to_string()),
+            ]
+        );
+        let mut long = vec![b'x'; 100_000];
+        long.extend_from_slice(b"\r\nquit\n");
+        assert_eq!(
+            lines(&long, 5),
+            [Err(("xxxxxx".to_string(), 100_001)), Ok("quit".to_string())]
+        );
+        assert!(lines(b"", 5).is_empty());
+    }
 }
