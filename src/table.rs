@@ -22,8 +22,8 @@ static TABLE: Lazy<Result<Table, FormatError>> = Lazy::new(|| Table::from_bytes(
 ///
 /// # Errors
 ///
-/// [`FormatError`] when the bytes embedded in the binary are damaged: the binary was altered
-/// after `build.rs` wrote them, since the build and the tests check them.
+/// [`FormatError`] saying what is wrong when the bytes embedded in the binary are damaged
+/// (which takes a binary altered after the build: `build.rs` writes them, the tests check them).
 ///
 /// # Examples
 ///
@@ -42,8 +42,9 @@ pub fn try_table() -> Result<&'static Table, FormatError> {
 ///
 /// # Panics
 ///
-/// Only if the bytes `build.rs` embedded are damaged, which the build and the tests rule out;
-/// [`try_table()`] returns that as an error instead.
+/// If the embedded bytes are damaged. The build writes them and the tests check them, so that
+/// takes a binary altered after the build; [`try_table()`] returns the damage as an error
+/// instead.
 ///
 /// # Examples
 ///
