@@ -1,7 +1,8 @@
 //! Solves tic-tac-toe once, at build time, and writes the table the binary embeds.
 //!
 //! The rules, the symmetries, the solver and the table format are the library's own files,
-//! pulled in with `#[path]` so that they are written once.
+//! pulled in with `#[path]` so that they are written once (with `quote.rs`, which the rules'
+//! error messages use).
 
 use std::path::PathBuf;
 use std::{env, fs};
@@ -13,6 +14,9 @@ mod board;
 #[path = "src/format.rs"]
 mod format;
 #[allow(dead_code)]
+#[path = "src/quote.rs"]
+mod quote;
+#[allow(dead_code)]
 #[path = "src/solve.rs"]
 mod solve;
 #[allow(dead_code)]
@@ -20,7 +24,7 @@ mod solve;
 mod symmetry;
 
 fn main() {
-    for shared in ["board", "format", "solve", "symmetry"] {
+    for shared in ["board", "format", "quote", "solve", "symmetry"] {
         println!("cargo::rerun-if-changed=src/{shared}.rs");
     }
     println!("cargo::rerun-if-changed=build.rs");

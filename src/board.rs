@@ -1,10 +1,13 @@
 //! The rules of tic-tac-toe: players, cells, boards, and how a game ends.
 //!
-//! This file is shared with `build.rs` (through `#[path]`), so it depends on nothing but `std`.
+//! This file is shared with `build.rs` (through `#[path]`), so it depends on nothing but `std`
+//! and `quote.rs`, which `build.rs` pulls in too.
 
 use std::fmt;
 use std::ops::Not;
 use std::str::FromStr;
+
+use crate::quote::quote;
 
 /// One of the two players. X always moves first.
 ///
@@ -173,6 +176,79 @@ impl fmt::Display for Cell {
         write!(f, "{}", self.number())
     }
 }
+
+/// Reads a cell as people and programs write it: exactly one ASCII digit `1` to `9`.
+///
+/// Nothing else is a cell: no sign, no leading zero, no other digits, no space around it (a
+/// caller reading a line trims it first). What is wrong is told apart in [`ParseCellError`].
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Cell, ParseCellError};
+///
+/// let centre: Cell = "5".parse()?;
+/// assert_eq!(centre.number(), 5);
+/// assert_eq!("05".parse::<Cell>(), Err(ParseCellError::OutOfRange));
+/// assert_eq!("10".parse::<Cell>(), Err(ParseCellError::OutOfRange));
+/// assert_eq!("+5".parse::<Cell>(), Err(ParseCellError::Signed));
+/// assert_eq!("5 ".parse::<Cell>(), Err(ParseCellError::NotANumber));
+/// assert_eq!("".parse::<Cell>(), Err(ParseCellError::Empty));
+/// # Ok::<(), ParseCellError>(())
+/// ```
+impl FromStr for Cell {
+    type Err = ParseCellError;
+
+    fn from_str(text: &str) -> Result<Cell, ParseCellError> {
+        let digits = |bytes: &[u8]| !bytes.is_empty() && bytes.iter().all(u8::is_ascii_digit);
+        match text.as_bytes() {
+            [digit @ b'1'..=b'9'] => Ok(Cell(digit - b'1')),
+            [] => Err(ParseCellError::Empty),
+            [b'+' | b'-', rest @ ..] if digits(rest) => Err(ParseCellError::Signed),
+            all if digits(all) => Err(ParseCellError::OutOfRange),
+            _ => Err(ParseCellError::NotANumber),
+        }
+    }
+}
+
+/// Why text is not a cell (see [`Cell`]'s `FromStr`).
+///
+/// Carries no copy of the text, which may be long: the caller has it, and shows it with
+/// [`quote`].
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Cell, ParseCellError};
+///
+/// let error = "0".parse::<Cell>().unwrap_err();
+/// assert_eq!(error, ParseCellError::OutOfRange);
+/// assert_eq!(error.to_string(), "cells are numbered 1 to 9, each written as one digit");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseCellError {
+    /// No text at all.
+    Empty,
+    /// Digits only, but not one digit from 1 to 9: `0`, `10`, `05`.
+    OutOfRange,
+    /// A sign before the digits: `+5`, `-1`.
+    Signed,
+    /// Anything else: a letter, a space, a digit from another script, `5a`.
+    NotANumber,
+}
+
+impl fmt::Display for ParseCellError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ParseCellError::Empty => "nothing there: a cell is one digit from 1 to 9",
+            ParseCellError::OutOfRange => "cells are numbered 1 to 9, each written as one digit",
+            ParseCellError::Signed => "a cell is one digit from 1 to 9, with no sign",
+            ParseCellError::NotANumber => "a cell is one digit from 1 to 9",
+        })
+    }
+}
+
+impl std::error::Error for ParseCellError {}
 
 /// A set of cells, kept as a 9-bit mask. Iterates in order 1..9.
 ///
@@ -871,7 +947,8 @@ impl fmt::Display for ParseBoardError {
             ),
             ParseBoardError::InvalidChar { position, ch } => write!(
                 f,
-                "unknown character {ch:?} at position {position} (cells are X, O, or . - _ or the cell's own digit for empty; | / and spaces are ignored)"
+                "unknown character {} at position {position} (cells are X, O, or . - _ or the cell's own digit for empty; | / and spaces are ignored)",
+                quote(ch.encode_utf8(&mut [0; 4]))
             ),
             ParseBoardError::MisplacedDigit {
                 position,
@@ -936,12 +1013,29 @@ impl std::error::Error for MoveError {}
 /// Why a list of moves does not make a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveListError {
-    /// A token that is not a cell 1..9.
+    /// An item that is not a cell 1..9.
     NotACell {
         /// Which move, counting from 1.
         position: usize,
-        /// The token as written.
+        /// The item as written, whole; its `Display` shows at most the start of it.
         token: String,
+        /// What is wrong with it.
+        error: ParseCellError,
+    },
+    /// No cell before a comma: the list starts with a comma, or has two with nothing but
+    /// spaces between them (`,1`, `1,,2`).
+    EmptyMove {
+        /// Which move is missing, counting from 1.
+        position: usize,
+        /// Where the comma stands in the text, counting characters from 1.
+        comma: usize,
+    },
+    /// No cell after the last comma (`1,`).
+    TrailingComma {
+        /// Which move is missing, counting from 1.
+        position: usize,
+        /// Where the comma stands in the text, counting characters from 1.
+        comma: usize,
     },
     /// A move that the rules forbid at that point.
     Illegal {
@@ -954,49 +1048,120 @@ pub enum MoveListError {
 
 impl fmt::Display for MoveListError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SEPARATE: &str =
+            "separate cells with one comma or with spaces, e.g. \"5,1,9\" or \"5 1 9\"";
         match self {
-            MoveListError::NotACell { position, token } => write!(
+            MoveListError::NotACell {
+                position,
+                token,
+                error,
+            } => write!(
                 f,
-                "move {position} is {token:?}, not a cell: cells are numbered 1 to 9"
+                "move {position} is {}, not a cell: {error}",
+                quote(token)
+            ),
+            MoveListError::EmptyMove { position, comma } => write!(
+                f,
+                "move {position} is empty: nothing before the comma at character {comma} ({SEPARATE})"
+            ),
+            MoveListError::TrailingComma { position, comma } => write!(
+                f,
+                "move {position} is empty: nothing after the comma at character {comma}, which ends the list ({SEPARATE})"
             ),
             MoveListError::Illegal { position, error } => write!(f, "move {position}: {error}"),
         }
     }
 }
 
-impl std::error::Error for MoveListError {}
+impl std::error::Error for MoveListError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MoveListError::NotACell { error, .. } => Some(error),
+            MoveListError::Illegal { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
 
-/// Reads a move list: cells 1..9 separated by spaces or commas.
+/// Reads a move list: cells 1..9 (each as [`Cell`]'s `FromStr` reads it) separated by commas or
+/// whitespace. A run of whitespace is one separator, and so is a comma with whitespace around
+/// it; there must be a cell between two commas and on both sides of each comma. Text that is
+/// empty or all whitespace is the empty list.
 ///
-/// Checks only that each token is a cell; [`Board::from_moves`] checks that the moves can be played.
+/// Checks only that each item is a cell; [`Board::from_moves`] checks that the moves can be
+/// played.
 ///
 /// # Errors
 ///
-/// [`MoveListError::NotACell`] for the first token that is not a number from 1 to 9.
+/// [`MoveListError`] for the first item that is not a cell ([`NotACell`]), or the first comma
+/// with nothing before it ([`EmptyMove`]) or after it ([`TrailingComma`]).
+///
+/// [`NotACell`]: MoveListError::NotACell
+/// [`EmptyMove`]: MoveListError::EmptyMove
+/// [`TrailingComma`]: MoveListError::TrailingComma
 ///
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::parse_moves;
+/// use ttt_oracle::{MoveListError, ParseCellError, parse_moves};
 ///
 /// let moves = parse_moves("5, 1 9")?;
 /// assert_eq!(moves.iter().map(|c| c.number()).collect::<Vec<_>>(), [5, 1, 9]);
-/// assert!(parse_moves("5 10").is_err());
-/// # Ok::<(), ttt_oracle::MoveListError>(())
+/// assert!(parse_moves("  ")?.is_empty());
+///
+/// assert_eq!(
+///     parse_moves("5 05"),
+///     Err(MoveListError::NotACell {
+///         position: 2,
+///         token: "05".to_string(),
+///         error: ParseCellError::OutOfRange
+///     })
+/// );
+/// assert_eq!(parse_moves("1,,2"), Err(MoveListError::EmptyMove { position: 2, comma: 3 }));
+/// assert_eq!(parse_moves("1,"), Err(MoveListError::TrailingComma { position: 2, comma: 2 }));
+/// # Ok::<(), MoveListError>(())
 /// ```
 pub fn parse_moves(text: &str) -> Result<Vec<Cell>, MoveListError> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|token| !token.is_empty())
-        .enumerate()
-        .map(|(i, token)| {
-            token
-                .parse::<u32>()
-                .ok()
-                .and_then(Cell::from_number)
-                .ok_or_else(|| MoveListError::NotACell {
-                    position: i + 1,
-                    token: token.to_string(),
-                })
-        })
-        .collect()
+    let mut moves = Vec::new();
+    // The byte offset where the item being read starts.
+    let mut item = None;
+    // The last comma, while no cell has followed it.
+    let mut open_comma = None;
+    let cell = |position: usize, token: &str| {
+        token
+            .parse::<Cell>()
+            .map_err(|error| MoveListError::NotACell {
+                position,
+                token: token.to_string(),
+                error,
+            })
+    };
+    for (index, (offset, ch)) in text.char_indices().enumerate() {
+        if ch != ',' && !ch.is_whitespace() {
+            item.get_or_insert(offset);
+            continue;
+        }
+        if let Some(start) = item.take() {
+            moves.push(cell(moves.len() + 1, &text[start..offset])?);
+            open_comma = None;
+        }
+        if ch == ',' {
+            if moves.is_empty() || open_comma.is_some() {
+                return Err(MoveListError::EmptyMove {
+                    position: moves.len() + 1,
+                    comma: index + 1,
+                });
+            }
+            open_comma = Some(index + 1);
+        }
+    }
+    if let Some(start) = item {
+        moves.push(cell(moves.len() + 1, &text[start..])?);
+    } else if let Some(comma) = open_comma {
+        return Err(MoveListError::TrailingComma {
+            position: moves.len() + 1,
+            comma,
+        });
+    }
+    Ok(moves)
 }

@@ -17,6 +17,7 @@
 use std::fmt;
 
 use bincode::config::{Configuration, Fixint, Limit, LittleEndian};
+use bincode::error::DecodeError;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Cells};
@@ -139,7 +140,12 @@ pub fn encode(solution: &Solution) -> Vec<u8> {
 /// [`FormatError`] saying what is wrong with the bytes.
 pub fn decode(bytes: &[u8]) -> Result<(Solution, u64), FormatError> {
     let (file, read): (TableFile, usize) = bincode::serde::decode_from_slice(bytes, BINCODE_CONFIG)
-        .map_err(|error| FormatError::Decode(error.to_string()))?;
+        .map_err(|error| match error {
+            DecodeError::UnexpectedEnd { .. } => FormatError::Truncated {
+                length: bytes.len(),
+            },
+            other => FormatError::Decode(other.to_string()),
+        })?;
     if file.magic != MAGIC {
         return Err(FormatError::Magic { found: file.magic });
     }
@@ -166,9 +172,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Solution, u64), FormatError> {
         let board = Board::from_code(entry.board.into()).ok_or(bad("not a legal board"))?;
         let canonical = Canonical::new(board).ok_or(bad("board not in canonical form"))?;
         let evaluation = unpack(entry.packed).ok_or(bad("invalid value or remoteness"))?;
-        if evaluation.best.intersection(board.legal_moves()) != evaluation.best {
-            return Err(bad("an optimal move that is not a legal move"));
-        }
+        check_entry(board, evaluation).map_err(bad)?;
         if entries
             .last()
             .is_some_and(|(previous, _)| *previous >= canonical)
@@ -180,11 +184,44 @@ pub fn decode(bytes: &[u8]) -> Result<(Solution, u64), FormatError> {
     Ok((Solution::new(entries), computed))
 }
 
+/// What every evaluation must satisfy whatever the solver found, so that a table that passes
+/// [`decode`] never leaves a player in a game in progress without a move. Whether the values are
+/// right is for a fresh solve to say (`ttt verify`).
+fn check_entry(board: Board, evaluation: Evaluation) -> Result<(), &'static str> {
+    if evaluation.best.intersection(board.legal_moves()) != evaluation.best {
+        return Err("an optimal move that is not a legal move");
+    }
+    if usize::from(evaluation.remoteness) > 9 - board.ply() {
+        return Err("a remoteness longer than the moves left");
+    }
+    if board.is_over() {
+        let value = if board.winner().is_some() {
+            Value::Loss
+        } else {
+            Value::Draw
+        };
+        if (evaluation.value, evaluation.remoteness) != (value, 0) {
+            return Err("a finished game valued other than as it ended");
+        }
+    } else if evaluation.best.is_empty() {
+        return Err("a game in progress with no optimal move");
+    } else if evaluation.remoteness == 0 {
+        return Err("a game in progress with remoteness 0");
+    }
+    Ok(())
+}
+
 /// Why bytes are not a table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FormatError {
-    /// bincode could not read the structure.
+    /// bincode could not read the structure for a reason other than running out of bytes.
     Decode(String),
+    /// The bytes end in the middle of a field: cut short, or an entry count that promises more
+    /// entries than there are.
+    Truncated {
+        /// How many bytes there are.
+        length: usize,
+    },
     /// The bytes do not start with the magic `TTTORACL`.
     Magic {
         /// What they start with.
@@ -225,6 +262,10 @@ impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FormatError::Decode(error) => write!(f, "not a table: {error}"),
+            FormatError::Truncated { length } => write!(
+                f,
+                "the table ends early: its {length} bytes stop in the middle of a field (cut short, or a damaged entry count)"
+            ),
             FormatError::Magic { found } => {
                 write!(f, "not a table: starts with {found:?}, not {MAGIC:?}")
             }

@@ -51,7 +51,7 @@ pub use analysis::Analysis;
 pub use audit::{Blunders, Forfeit, IllegalLine, LosingLine, SideReport, VsRandom, audit};
 pub use board::{
     Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,
-    ParseBoardError, Player, Status, parse_moves,
+    ParseBoardError, ParseCellError, Player, Status, parse_moves,
 };
 pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
 pub use game::Game;
@@ -60,5 +60,5 @@ pub use rng::SplitMix64;
 pub use solve::{Evaluation, Solution, Value, solve};
 pub use stats::{ByOutcome, ByValue, Stats, stats};
 pub use symmetry::{Canonical, Symmetry, canonicalize};
-pub use table::{MoveAnalysis, Probe, Table, table};
-pub use verify::{Mismatch, Verification, verify};
+pub use table::{MoveAnalysis, Probe, Table, table, try_table};
+pub use verify::{Mismatch, Verification, verify, verify_bytes};

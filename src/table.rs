@@ -10,16 +10,41 @@ use crate::symmetry::Symmetry;
 /// The table `build.rs` wrote, as embedded in this binary.
 static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/table.bin"));
 
-static TABLE: Lazy<Table> = Lazy::new(|| match Table::from_bytes(EMBEDDED) {
-    Ok(table) => table,
-    Err(error) => panic!("the embedded table is damaged ({error}); rebuild the crate"),
-});
+/// The embedded table, decoded on first use; the error, kept for every later call, if the bytes
+/// are damaged.
+static TABLE: Lazy<Result<Table, FormatError>> = Lazy::new(|| Table::from_bytes(EMBEDDED));
+
+/// The process-wide table, decoded from the embedded bytes on first use, or why it cannot be.
+///
+/// The bytes are decoded and checked once; every call after the first returns the same table
+/// (or the same error) without decoding again. A program that must not panic calls this before
+/// anything that uses [`table()`], which then cannot fail.
+///
+/// # Errors
+///
+/// [`FormatError`] saying what is wrong when the bytes embedded in the binary are damaged
+/// (which takes a binary altered after the build: `build.rs` writes them, the tests check them).
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Board, Value, try_table};
+///
+/// let table = try_table()?;
+/// assert_eq!(table.probe(&Board::EMPTY).value, Value::Draw);
+/// # Ok::<(), ttt_oracle::FormatError>(())
+/// ```
+pub fn try_table() -> Result<&'static Table, FormatError> {
+    TABLE.as_ref().map_err(FormatError::clone)
+}
 
 /// The process-wide table, decoded from the embedded bytes on first use.
 ///
 /// # Panics
 ///
-/// Only if the bytes `build.rs` embedded are damaged, which the build and the tests rule out.
+/// If the embedded bytes are damaged. The build writes them and the tests check them, so that
+/// takes a binary altered after the build; [`try_table()`] returns the damage as an error
+/// instead.
 ///
 /// # Examples
 ///
@@ -33,7 +58,10 @@ static TABLE: Lazy<Table> = Lazy::new(|| match Table::from_bytes(EMBEDDED) {
 /// # Ok::<(), ttt_oracle::ParseBoardError>(())
 /// ```
 pub fn table() -> &'static Table {
-    &TABLE
+    match try_table() {
+        Ok(table) => table,
+        Err(error) => panic!("the embedded table is damaged ({error}); rebuild the crate"),
+    }
 }
 
 /// Marks a filled slot of the dense array; the other 15 bits are [`format::pack`]ed.
@@ -75,6 +103,9 @@ pub struct MoveAnalysis {
 impl Table {
     /// Decodes a table written by `build.rs` (see the `format` module) and expands it over all
     /// eight symmetries of each canonical position.
+    ///
+    /// Any bytes may be given: whatever they hold, this returns an error rather than panic,
+    /// and a table it returns answers every legal position.
     ///
     /// # Errors
     ///

@@ -1,6 +1,6 @@
 //! Re-solving the game at run time and comparing the result with the embedded table.
 
-use crate::format;
+use crate::format::{self, FormatError};
 use crate::solve::{Evaluation, solve};
 use crate::symmetry::Canonical;
 use crate::table::Table;
@@ -34,6 +34,31 @@ impl Verification {
     pub fn ok(&self) -> bool {
         self.mismatches.is_empty() && self.table_checksum == self.fresh_checksum
     }
+}
+
+/// Decodes a serialized table and, if it decodes, verifies it as [`verify`] does: the check
+/// behind `ttt verify`, which runs it on [`Table::embedded_bytes`] so that damaged bytes are
+/// reported rather than met with a panic.
+///
+/// # Errors
+///
+/// [`FormatError`] when the bytes are not a complete, undamaged table (nothing is solved then).
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{FormatError, Table, verify_bytes};
+///
+/// let verification = verify_bytes(Table::embedded_bytes())?;
+/// assert!(verification.ok());
+///
+/// let mut damaged = Table::embedded_bytes().to_vec();
+/// damaged[100] ^= 0x10;
+/// assert!(matches!(verify_bytes(&damaged), Err(FormatError::Checksum { .. })));
+/// # Ok::<(), FormatError>(())
+/// ```
+pub fn verify_bytes(bytes: &[u8]) -> Result<Verification, FormatError> {
+    Table::from_bytes(bytes).map(|table| verify(&table))
 }
 
 /// Solves the game again from scratch and compares every entry and the checksum with `table`.

@@ -2,8 +2,8 @@
 
 use proptest::prelude::*;
 use ttt_oracle::{
-    Board, Cell, Cells, IllegalBoard, MoveError, MoveListError, Outcome, ParseBoardError, Player,
-    Status, parse_moves,
+    Board, Cell, Cells, IllegalBoard, MoveError, MoveListError, Outcome, ParseBoardError,
+    ParseCellError, Player, Status, parse_moves,
 };
 
 fn board(text: &str) -> Board {
@@ -54,7 +54,13 @@ fn syntax_errors_say_what_and_where() {
     );
     let message = "X.Z......".parse::<Board>().unwrap_err().to_string();
     assert!(
-        message.contains("'Z'") && message.contains("position 3"),
+        message.contains("\"Z\"") && message.contains("position 3"),
+        "{message}"
+    );
+    // A character that would drive the terminal is shown escaped.
+    let message = "X.\x1b[2J......".parse::<Board>().unwrap_err().to_string();
+    assert!(
+        message.contains("\"\\u{1b}\" at position 3") && !message.contains('\x1b'),
         "{message}"
     );
 }
@@ -137,37 +143,157 @@ fn status_and_moves() {
 }
 
 #[test]
+fn a_cell_is_exactly_one_digit_from_1_to_9() {
+    // Every character alone: only the nine ASCII digits 1 to 9 are cells.
+    let mut cells = Vec::new();
+    for ch in (0..=0x10_ffff).filter_map(char::from_u32) {
+        if let Ok(cell) = ch.to_string().parse::<Cell>() {
+            cells.push((ch, cell.number()));
+        }
+    }
+    let expected: Vec<(char, u8)> = ('1'..='9').zip(1..=9).collect();
+    assert_eq!(cells, expected);
+    // Every pair of ASCII characters: none is a cell.
+    for a in 0..128u8 {
+        for b in 0..128u8 {
+            let text = String::from_utf8(vec![a, b]).unwrap();
+            assert!(text.parse::<Cell>().is_err(), "{text:?}");
+        }
+    }
+    // What is wrong is told apart.
+    for (text, error) in [
+        ("", ParseCellError::Empty),
+        ("0", ParseCellError::OutOfRange),
+        ("05", ParseCellError::OutOfRange),
+        ("10", ParseCellError::OutOfRange),
+        ("99999999999999999999999", ParseCellError::OutOfRange),
+        ("+5", ParseCellError::Signed),
+        ("-1", ParseCellError::Signed),
+        ("+", ParseCellError::NotANumber),
+        ("+-5", ParseCellError::NotANumber),
+        (" 5", ParseCellError::NotANumber),
+        ("5\n", ParseCellError::NotANumber),
+        ("5a", ParseCellError::NotANumber),
+        ("\u{665}", ParseCellError::NotANumber), // ARABIC-INDIC DIGIT FIVE
+        ("\u{ff15}", ParseCellError::NotANumber), // FULLWIDTH DIGIT FIVE
+    ] {
+        assert_eq!(text.parse::<Cell>(), Err(error), "{text:?}");
+    }
+}
+
+#[test]
 fn move_lists() {
     let cells = |s: &str| parse_moves(s).unwrap();
-    assert_eq!(
-        Board::from_moves(&cells("5 1 9")).unwrap(),
-        board("O...X...X")
-    );
-    assert_eq!(
-        Board::from_moves(&cells("5,1,9")).unwrap(),
-        board("O...X...X")
-    );
-    assert_eq!(
-        Board::from_moves(&cells(" 5 , 1  9 ")).unwrap(),
-        board("O...X...X")
-    );
-    assert_eq!(Board::from_moves(&cells("")).unwrap(), Board::EMPTY);
+    for text in [
+        "5 1 9",
+        "5,1,9",
+        " 5 , 1  9 ",
+        "5\t1\n9",
+        "5 ,1, 9",
+        "5\u{a0},\u{3000}1 9",
+    ] {
+        assert_eq!(
+            Board::from_moves(&cells(text)).unwrap(),
+            board("O...X...X"),
+            "{text:?}"
+        );
+    }
+    for blank in ["", " ", "\t\n  "] {
+        assert_eq!(cells(blank), [], "{blank:?}");
+    }
 
-    for (text, position, token) in [
-        ("5 0", 2, "0"),
-        ("10", 1, "10"),
-        ("5 a", 2, "a"),
-        ("-1", 1, "-1"),
+    for (text, position, token, error) in [
+        ("5 0", 2, "0", ParseCellError::OutOfRange),
+        ("10", 1, "10", ParseCellError::OutOfRange),
+        ("05", 1, "05", ParseCellError::OutOfRange),
+        ("1 5 09", 3, "09", ParseCellError::OutOfRange),
+        ("+5", 1, "+5", ParseCellError::Signed),
+        ("-1", 1, "-1", ParseCellError::Signed),
+        ("5 a", 2, "a", ParseCellError::NotANumber),
+        ("5;1", 1, "5;1", ParseCellError::NotANumber),
+        // The first bad item is reported, wherever the list goes wrong after it.
+        ("1 x,,", 2, "x", ParseCellError::NotANumber),
     ] {
         assert_eq!(
             parse_moves(text),
             Err(MoveListError::NotACell {
                 position,
-                token: token.to_string()
+                token: token.to_string(),
+                error,
             }),
             "{text}"
         );
     }
+
+    // Commas are counted in characters, not bytes: the no-break space is two bytes.
+    for (text, error) in [
+        (
+            ",,,",
+            MoveListError::EmptyMove {
+                position: 1,
+                comma: 1,
+            },
+        ),
+        (
+            ",1",
+            MoveListError::EmptyMove {
+                position: 1,
+                comma: 1,
+            },
+        ),
+        (
+            "  ,1",
+            MoveListError::EmptyMove {
+                position: 1,
+                comma: 3,
+            },
+        ),
+        (
+            "\u{a0},1",
+            MoveListError::EmptyMove {
+                position: 1,
+                comma: 2,
+            },
+        ),
+        (
+            "1,,2",
+            MoveListError::EmptyMove {
+                position: 2,
+                comma: 3,
+            },
+        ),
+        (
+            "1 , , 2",
+            MoveListError::EmptyMove {
+                position: 2,
+                comma: 5,
+            },
+        ),
+        (
+            "1,2,,",
+            MoveListError::EmptyMove {
+                position: 3,
+                comma: 5,
+            },
+        ),
+        (
+            "1,",
+            MoveListError::TrailingComma {
+                position: 2,
+                comma: 2,
+            },
+        ),
+        (
+            "1 2 , ",
+            MoveListError::TrailingComma {
+                position: 3,
+                comma: 5,
+            },
+        ),
+    ] {
+        assert_eq!(parse_moves(text), Err(error), "{text:?}");
+    }
+
     match Board::from_moves(&cells("5 1 5")) {
         Err(MoveListError::Illegal {
             position: 3,
@@ -184,6 +310,34 @@ fn move_lists() {
     }
 }
 
+#[test]
+fn move_list_errors_say_what_where_and_what_would_be_right() {
+    let message = |text: &str| parse_moves(text).unwrap_err().to_string();
+    assert_eq!(
+        message("5 05"),
+        "move 2 is \"05\", not a cell: cells are numbered 1 to 9, each written as one digit"
+    );
+    assert_eq!(
+        message("+5"),
+        "move 1 is \"+5\", not a cell: a cell is one digit from 1 to 9, with no sign"
+    );
+    assert_eq!(
+        message("1,,2"),
+        "move 2 is empty: nothing before the comma at character 3 \
+         (separate cells with one comma or with spaces, e.g. \"5,1,9\" or \"5 1 9\")"
+    );
+    assert_eq!(
+        message("1,"),
+        "move 2 is empty: nothing after the comma at character 2, which ends the list \
+         (separate cells with one comma or with spaces, e.g. \"5,1,9\" or \"5 1 9\")"
+    );
+    // A huge item is quoted by its start, and control characters are escaped.
+    let long = format!("5 {}", "7".repeat(131_000));
+    assert!(message(&long).len() < 200, "{}", message(&long));
+    assert!(message(&long).contains("(131000 characters)"));
+    assert!(message("5 \x1b[2J").contains("\"\\u{1b}[2J\""));
+}
+
 proptest! {
     #[test]
     fn no_string_makes_the_board_parser_panic(text in "\\PC{0,40}") {
@@ -198,9 +352,32 @@ proptest! {
     }
 
     #[test]
-    fn no_string_makes_the_move_parser_panic(text in "[0-9, a-z\\-]{0,30}") {
+    fn no_string_makes_the_move_parser_panic(text in "[0-9, a-z\\-+]{0,30}|\\PC{0,30}") {
         if let Ok(moves) = parse_moves(&text) {
             let _ = Board::from_moves(&moves);
         }
+    }
+
+    #[test]
+    fn cells_with_any_separators_read_back(
+        numbers in prop::collection::vec(1..=9u32, 1..12),
+        separators in prop::collection::vec("[ \t\n]+|[ \t]*,[ \t]*", 11),
+        lead in "[ \t]*",
+        trail in "[ \t\n]*",
+    ) {
+        let mut text = lead;
+        for (i, number) in numbers.iter().enumerate() {
+            if i > 0 {
+                text.push_str(&separators[i - 1]);
+            }
+            text.push_str(&number.to_string());
+        }
+        text.push_str(&trail);
+        let read: Vec<u32> = parse_moves(&text)
+            .unwrap()
+            .iter()
+            .map(|cell| u32::from(cell.number()))
+            .collect();
+        prop_assert_eq!(read, numbers);
     }
 }

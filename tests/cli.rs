@@ -1,8 +1,14 @@
 //! `ttt analyze`, `best`, `stats` and `verify` through the real binary.
 
+use std::time::Duration;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value as Json;
+
+/// Each run below that feeds odd or huge input is bounded in time, so that a regression that
+/// hangs fails instead of stalling the suite.
+const TIME_LIMIT: Duration = Duration::from_secs(5);
 
 fn ttt() -> Command {
     let mut cmd = Command::cargo_bin("ttt").unwrap();
@@ -128,7 +134,7 @@ fn every_bad_input_exits_2_with_a_message() {
     let cases: &[(&[&str], &str)] = &[
         (&["analyze", "X.O"], "has 3"),
         (&["analyze", "X.O.X.O.X."], "has 10"),
-        (&["analyze", "X.Z......"], "'Z' at position 3"),
+        (&["analyze", "X.Z......"], "\"Z\" at position 3"),
         (&["analyze", "O........"], "O can never be ahead"),
         (&["analyze", "XX......."], "at most one mark ahead"),
         (&["analyze", "XXXOOOX.."], "both X and O hold a line"),
@@ -163,6 +169,99 @@ fn every_bad_input_exits_2_with_a_message() {
             .code(2)
             .stderr(predicate::str::contains(*message));
     }
+}
+
+#[test]
+fn a_move_list_is_cells_and_separators_and_nothing_else() {
+    for (list, message) in [
+        (
+            "+5",
+            "move 1 is \"+5\", not a cell: a cell is one digit from 1 to 9, with no sign",
+        ),
+        (
+            "05",
+            "move 1 is \"05\", not a cell: cells are numbered 1 to 9",
+        ),
+        (
+            ",,,",
+            "move 1 is empty: nothing before the comma at character 1",
+        ),
+        (
+            ",1",
+            "move 1 is empty: nothing before the comma at character 1",
+        ),
+        (
+            "1,,2",
+            "move 2 is empty: nothing before the comma at character 3",
+        ),
+        (
+            "1,",
+            "move 2 is empty: nothing after the comma at character 2",
+        ),
+    ] {
+        ttt()
+            .args(["best", "--moves", list])
+            .timeout(TIME_LIMIT)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(message));
+    }
+    for (list, best) in [
+        ("", "1\n"),
+        ("  ", "1\n"),
+        ("1, 5 9", "2\n"),
+        ("5 ,1", "2\n"),
+    ] {
+        ttt()
+            .args(["best", "--moves", list])
+            .timeout(TIME_LIMIT)
+            .assert()
+            .success()
+            .stdout(best);
+    }
+}
+
+#[test]
+fn huge_input_gives_a_short_error() {
+    // 131,000 characters: just under what Linux lets one argument be (128 KiB).
+    let long_board = "X".repeat(131_000);
+    let long_cell = "5".repeat(131_000);
+    let long_list = "5 ".repeat(65_500);
+    let cases: [(&[&str], &str); 3] = [
+        (&["analyze", &long_board], "this has 131000"),
+        (&["best", "--moves", &long_cell], "move 1 is \"555"),
+        (
+            &["best", "--moves", &long_list],
+            "move 2: cell 5 is already taken",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = ttt().args(args).timeout(TIME_LIMIT).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            out.stderr.len() < 300,
+            "{} bytes: {stderr}",
+            out.stderr.len()
+        );
+        assert!(stderr.contains(message), "{stderr}");
+        assert!(
+            stderr.contains(" characters)"),
+            "the length is named: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn control_characters_in_a_board_are_escaped_in_the_error() {
+    ttt()
+        .args(["analyze", "X.\x1b[2J......"])
+        .timeout(TIME_LIMIT)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad board \"X.\\u{1b}[2J......\""))
+        .stderr(predicate::str::contains("\x1b").not());
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Playing styles over every position, and `ttt play` through the real binary with piped input.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -121,9 +122,13 @@ fn probabilities_parse_exactly_or_not_at_all() {
     }
 }
 
+/// Every game below is bounded in time, so that a regression that hangs (waiting for the end of
+/// a line that never comes, say) fails instead of stalling the suite.
+const TIME_LIMIT: Duration = Duration::from_secs(5);
+
 fn ttt() -> Command {
     let mut cmd = Command::cargo_bin("ttt").unwrap();
-    cmd.env("NO_COLOR", "1");
+    cmd.env("NO_COLOR", "1").timeout(TIME_LIMIT);
     cmd
 }
 
@@ -190,8 +195,12 @@ fn bad_input_reprompts_and_the_game_still_finishes() {
     let input = "\nfoo\n0\n10\n-3\n5\n5\n\u{fffd}\n1 2\n1\n2\n3\n4\n6\n7\n8\n9\n";
     let out = play(&["--seed", "1"], input);
     assert!(out.contains("\"foo\" is not a move"), "{out}");
-    assert!(out.contains("There is no cell 0"), "{out}");
-    assert!(out.contains("There is no cell 10"), "{out}");
+    assert!(
+        out.contains("\"0\" is not a cell: cells are numbered 1 to 9"),
+        "{out}"
+    );
+    assert!(out.contains("\"10\" is not a cell"), "{out}");
+    assert!(out.contains("\"-3\" is not a cell"), "{out}");
     assert!(out.contains("already taken"), "{out}");
     assert!(out.contains("Type a cell 1-9"), "{out}");
     result_line(&out);
@@ -297,4 +306,88 @@ fn bad_styles_and_probabilities_are_refused_with_the_choices() {
         .stderr(predicate::str::contains("casual:P").and(predicate::str::contains("smartbot")));
     ttt().args(["play", "--as", "both"]).assert().code(2);
     ttt().args(["play", "--seed", "-1"]).assert().code(2);
+}
+
+#[test]
+fn a_cell_is_one_digit_in_play_too() {
+    // Neither "05" nor "+5" is the centre: each is refused, and the game goes on with 5.
+    let out = play(&["--seed", "3"], "05\n+5\n 5 \nquit\n");
+    assert!(
+        out.contains("\"05\" is not a cell: cells are numbered 1 to 9, each written as one digit."),
+        "{out}"
+    );
+    assert!(
+        out.contains("\"+5\" is not a cell: a cell is one digit from 1 to 9, with no sign."),
+        "{out}"
+    );
+    assert!(out.contains("You quit after moves: 5 "), "{out}");
+}
+
+#[test]
+fn a_huge_line_is_refused_in_a_few_words_and_the_game_goes_on() {
+    let mut input = vec![b'7'; 10 * 1024 * 1024];
+    input.extend_from_slice(b"\n5\nquit\n");
+    let out = ttt()
+        .args(["play", "--seed", "3"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stdout.len() < 8 * 1024,
+        "{} bytes out",
+        out.stdout.len()
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("That line is 10485760 bytes; ttt play reads at most 256."),
+        "{text}"
+    );
+    // The echo shows the start of the line and its length, not the line.
+    assert!(
+        text.contains(&format!("X to move: {}… (10485760 bytes)", "7".repeat(60))),
+        "{text}"
+    );
+    assert!(text.contains("perfect (O) plays"), "{text}");
+    assert!(text.contains("You quit after moves: 5 "), "{text}");
+
+    // At the limit a line is still read; one byte more and it is refused.
+    let at_limit = format!("{}\nquit\n", " ".repeat(255) + "5");
+    assert!(play(&["--seed", "3"], &at_limit).contains("You quit after moves: 5 "));
+    let past_limit = format!("{}\nquit\n", " ".repeat(256) + "5");
+    let out = play(&["--seed", "3"], &past_limit);
+    assert!(out.contains("That line is 257 bytes"), "{out}");
+    assert!(out.contains("You quit after moves: none."), "{out}");
+}
+
+#[test]
+fn a_line_without_an_end_is_read_to_the_end_of_input() {
+    let out = play(&["--seed", "3"], "5");
+    assert!(out.contains("perfect (O) plays"), "{out}");
+    assert!(out.contains("Input ended"), "{out}");
+}
+
+#[test]
+fn what_is_echoed_cannot_drive_the_terminal() {
+    let out = play(&[], "\x1b[2J\x1b]0;owned\x07\nquit\n");
+    assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
+    assert!(
+        out.contains("X to move: \\u{1b}[2J\\u{1b}]0;owned\\u{7}\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\"\\u{1b}[2J\\u{1b}]0;owned\\u{7}\" is not a move"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_bot_name_is_escaped() {
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/misbehave.py");
+    let spec = format!("cmd:python3 {bot} first \x1b[31m");
+    let out = play(&["--opponent", &spec, "--as", "o"], "quit\n");
+    assert!(!out.contains('\x1b'), "{out:?}");
+    let name = format!("python3 {bot} first \\u{{1b}}[31m");
+    assert!(out.contains(&format!("against {name}.")), "{out}");
+    assert!(out.contains(&format!("{name} (X) plays 1.")), "{out}");
 }

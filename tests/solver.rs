@@ -183,7 +183,7 @@ fn damaged_tables_are_refused_with_the_reason() {
 
     assert!(matches!(
         Table::from_bytes(&good[..good.len() - 3]),
-        Err(FormatError::Decode(_))
+        Err(FormatError::Truncated { .. })
     ));
 
     let mut trailing = good.clone();

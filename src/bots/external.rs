@@ -96,11 +96,9 @@ pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
     let mut seen = Cells::EMPTY;
     let mut cells = Vec::new();
     for token in tokens {
-        let cell = match token.as_bytes() {
-            [digit @ b'1'..=b'9'] => Cell::from_number(u32::from(digit - b'0')),
-            _ => None,
-        }
-        .ok_or_else(|| format!("{} is not a cell; expected {expected}", quote(token)))?;
+        let cell: Cell = token
+            .parse()
+            .map_err(|_| format!("{} is not a cell; expected {expected}", quote(token)))?;
         if !seen.contains(cell) {
             seen.insert(cell);
             cells.push(cell);

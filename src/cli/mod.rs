@@ -21,7 +21,8 @@ use ttt_oracle::{Board, parse_moves};
 ///
 /// Cells are numbered 1..9 row-major (1 2 3 / 4 5 6 / 7 8 9). A board is 9 cells row-major:
 /// X and O are marks; '.', '-', '_' or the cell's own digit are empty; '|', '/' and spaces are
-/// ignored. Exit codes: 0 success, 1 a negative answer (a check failed), 2 bad input.
+/// ignored. Exit codes: 0 success, 1 a negative answer (a check failed), 2 bad input, 3 an
+/// external bot broke the protocol, 4 the embedded table is damaged.
 #[derive(Debug, Parser)]
 #[command(name = "ttt", version, about, long_about)]
 pub struct Cli {
@@ -64,14 +65,23 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
+    /// The position, or a usage error that quotes at most the start of what was given.
     fn board(&self) -> Result<Board, Failure> {
         match (&self.board, &self.moves) {
-            (Some(text), _) => text
-                .parse()
-                .map_err(|error| Failure::usage(format!("bad board {text:?}: {error}"))),
+            (Some(text), _) => text.parse().map_err(|error| {
+                Failure::usage(format!(
+                    "bad board {}: {error}",
+                    ttt_oracle::quote::quote(text)
+                ))
+            }),
             (None, Some(list)) => parse_moves(list)
                 .and_then(|moves| Board::from_moves(&moves))
-                .map_err(|error| Failure::usage(format!("bad move list {list:?}: {error}"))),
+                .map_err(|error| {
+                    Failure::usage(format!(
+                        "bad move list {}: {error}",
+                        ttt_oracle::quote::quote(list)
+                    ))
+                }),
             (None, None) => Err(Failure::usage("give a board or --moves LIST")),
         }
     }
@@ -118,6 +128,14 @@ impl Failure {
     /// An external bot that broke the protocol: exit code 3.
     pub fn protocol(error: ttt_oracle::bots::BotError) -> Failure {
         Failure::with_code(3, error.message)
+    }
+
+    /// The table built into this binary is damaged: exit code 4, whatever the command.
+    pub fn damaged(error: &ttt_oracle::FormatError) -> Failure {
+        Failure::with_code(
+            4,
+            format!("the embedded table is damaged: {error}; rebuild ttt"),
+        )
     }
 }
 
@@ -216,15 +234,12 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> ExitCode {
-    let result = match cli.command {
-        Command::Analyze(args) => analyze::run(&args),
-        Command::Best(args) => analyze::best(&args),
-        Command::Audit(args) => audit::run(&args),
-        Command::Bots => bots::run(),
-        Command::Export(args) => export::run(&args),
-        Command::Play(args) => play::run(&args),
-        Command::Stats(args) => stats::run(&args),
-        Command::Verify => verify::run(),
+    // A damaged table stops every command that needs it here, with one line, rather than in a
+    // panic halfway; `verify` reports the damage as its answer, and `bots` needs no table.
+    let needs_table = !matches!(cli.command, Command::Verify | Command::Bots);
+    let result = match ttt_oracle::try_table() {
+        Err(error) if needs_table => Err(Failure::damaged(&error)),
+        _ => command(cli),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -233,6 +248,19 @@ fn run(cli: Cli) -> ExitCode {
             let _ = writeln!(io::stderr(), "error: {}", failure.message);
             ExitCode::from(failure.code)
         }
+    }
+}
+
+fn command(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Analyze(args) => analyze::run(&args),
+        Command::Best(args) => analyze::best(&args),
+        Command::Audit(args) => audit::run(&args),
+        Command::Bots => bots::run(),
+        Command::Export(args) => export::run(&args),
+        Command::Play(args) => play::run(&args),
+        Command::Stats(args) => stats::run(&args),
+        Command::Verify => verify::run(),
     }
 }
 

@@ -5,7 +5,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use clap::{Args, ValueEnum};
 use ttt_oracle::bots::{self, Bot, Turn};
-use ttt_oracle::{Analysis, Board, Cell, Game, Player, SplitMix64, table};
+use ttt_oracle::quote::{QUOTE_LIMIT, escape, quote};
+use ttt_oracle::{
+    Analysis, Board, Cell, Game, ParseCellError, Player, SplitMix64, Table, try_table,
+};
 
 use super::Failure;
 use super::analyze::outcome_squares;
@@ -41,6 +44,26 @@ pub struct PlayArgs {
     seed: Option<u64>,
 }
 
+/// The longest input line `ttt play` reads, in bytes, not counting the newline that ends it.
+/// A move or a command takes a few bytes; a longer line is refused with one line of output,
+/// and skipped to its end without being kept, so that piping a huge file in cannot fill the
+/// memory or the screen.
+const LINE_LIMIT: usize = 256;
+
+/// One line of input.
+enum Input {
+    /// A line of at most [`LINE_LIMIT`] bytes, without its newline; bytes that are not UTF-8
+    /// read as replacement characters, and then fail as a move like any other garbage.
+    Line(String),
+    /// A longer line, read to its end and dropped.
+    TooLong {
+        /// Its first bytes, at most `LINE_LIMIT + 1`, as text.
+        head: String,
+        /// Its length in bytes, newline not counted.
+        length: u64,
+    },
+}
+
 /// How a game ended.
 enum Ending {
     /// Played to the end (or won by forfeit).
@@ -52,6 +75,8 @@ enum Ending {
 }
 
 struct Session<'a> {
+    /// Checked before the first move, so that no bot can stumble on a damaged table mid-game.
+    table: &'static Table,
     bot: Box<dyn Bot + Send>,
     /// Echo what was typed, so a transcript of piped input reads like a terminal session.
     echo: bool,
@@ -65,8 +90,12 @@ struct Session<'a> {
 /// Plays games until the human stops (one game when input is not a terminal).
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     let bot = bots::from_spec(&args.opponent).map_err(|error| Failure::usage(error.message))?;
+    // `perfect` and the styles read the table inside `choose`: were it damaged, they would
+    // panic there and the game would be scored as a forfeit.
+    let table = try_table().map_err(|error| Failure::damaged(&error))?;
     let interactive = io::stdin().is_terminal();
     let mut session = Session {
+        table,
         bot,
         echo: !interactive,
         rng: args
@@ -89,7 +118,9 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
                 write!(session.out, "Play again? [y/N] ")?;
                 session.out.flush()?;
                 match session.read_line()? {
-                    Some(answer) if matches!(answer.trim(), "y" | "Y" | "yes") => continue,
+                    Some(Input::Line(answer)) if matches!(answer.trim(), "y" | "Y" | "yes") => {
+                        continue;
+                    }
                     _ => return Ok(()),
                 }
             }
@@ -99,24 +130,27 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
 }
 
 impl Session<'_> {
-    /// The next line of input, or `None` at its end. A line that is not UTF-8 reads as text
-    /// with replacement characters, which then fails as a move like any other garbage.
-    fn read_line(&mut self) -> io::Result<Option<String>> {
-        let mut bytes = Vec::new();
-        if self.input.read_until(b'\n', &mut bytes)? == 0 {
-            return Ok(None);
-        }
-        let line = String::from_utf8_lossy(&bytes).into_owned();
+    /// The next line of input, or `None` at its end. When input is piped, what was read is
+    /// echoed with its control characters escaped, and only the start of a line too long.
+    fn read_line(&mut self) -> io::Result<Option<Input>> {
+        let input = read_bounded_line(&mut self.input, LINE_LIMIT)?;
         if self.echo {
-            writeln!(self.out, "{}", line.trim_end())?;
+            match &input {
+                Some(Input::Line(line)) => writeln!(self.out, "{}", escape(line.trim_end()))?,
+                Some(Input::TooLong { head, length }) => {
+                    let start: String = head.chars().take(QUOTE_LIMIT).collect();
+                    writeln!(self.out, "{}… ({length} bytes)", escape(&start))?;
+                }
+                None => {}
+            }
         }
-        Ok(Some(line))
+        Ok(input)
     }
 
     fn show(&mut self, board: Board, hints: bool) -> io::Result<()> {
         let left = grid(&board_squares(board, self.style));
         let lines = if hints && !board.is_over() {
-            let analysis = Analysis::new(table(), board);
+            let analysis = Analysis::new(self.table, board);
             let right = grid(&outcome_squares(&analysis, self.style));
             side_by_side(&left, &right, 5)
         } else {
@@ -142,7 +176,7 @@ impl Session<'_> {
         writeln!(
             self.out,
             "You are {human}, against {}. Type a cell 1-9 (1 2 3 / 4 5 6 / 7 8 9), or hint, undo, quit.",
-            self.bot.name()
+            escape(self.bot.name())
         )?;
         let mut shown = false;
         loop {
@@ -177,14 +211,24 @@ impl Session<'_> {
             }
             write!(self.out, "{human} to move: ")?;
             self.out.flush()?;
-            let Some(line) = self.read_line()? else {
-                writeln!(self.out)?;
-                writeln!(
-                    self.out,
-                    "Input ended; game abandoned after moves: {}.",
-                    moves(&game)
-                )?;
-                return Ok(Ending::InputEnded);
+            let line = match self.read_line()? {
+                Some(Input::Line(line)) => line,
+                Some(Input::TooLong { length, .. }) => {
+                    writeln!(
+                        self.out,
+                        "That line is {length} bytes; ttt play reads at most {LINE_LIMIT}. Type a cell 1-9, or hint, undo, quit."
+                    )?;
+                    continue;
+                }
+                None => {
+                    writeln!(self.out)?;
+                    writeln!(
+                        self.out,
+                        "Input ended; game abandoned after moves: {}.",
+                        moves(&game)
+                    )?;
+                    return Ok(Ending::InputEnded);
+                }
             };
             let typed = line.trim();
             match typed.to_ascii_lowercase().as_str() {
@@ -202,18 +246,18 @@ impl Session<'_> {
                     }
                 }
                 "" => writeln!(self.out, "Type a cell 1-9, or hint, undo, quit.")?,
-                other => match other.parse::<u32>().ok().map(Cell::from_number) {
-                    Some(Some(cell)) => match game.play(cell) {
+                _ => match typed.parse::<Cell>() {
+                    Ok(cell) => match game.play(cell) {
                         Ok(()) => {}
                         Err(error) => writeln!(self.out, "{error}; pick an empty cell.")?,
                     },
-                    Some(None) => writeln!(
+                    Err(error @ (ParseCellError::OutOfRange | ParseCellError::Signed)) => {
+                        writeln!(self.out, "{} is not a cell: {error}.", quote(typed))?;
+                    }
+                    Err(_) => writeln!(
                         self.out,
-                        "There is no cell {other}: cells are numbered 1 to 9."
-                    )?,
-                    None => writeln!(
-                        self.out,
-                        "{typed:?} is not a move: type a cell 1-9, or hint, undo, quit."
+                        "{} is not a move: type a cell 1-9, or hint, undo, quit.",
+                        quote(typed)
                     )?,
                 },
             }
@@ -222,7 +266,8 @@ impl Session<'_> {
 
     /// The bot's turn. `Some` when the game ends because the bot broke the rules.
     fn bot_move(&mut self, game: &mut Game, human: Player) -> Result<Option<Ending>, Failure> {
-        let name = self.bot.name().to_string();
+        // A bot's name can be any text (an external bot is named by its command).
+        let name = escape(self.bot.name());
         let answer = catch_unwind(AssertUnwindSafe(|| self.bot.choose(game)));
         let choices = match answer {
             Ok(Ok(choices)) => choices,
@@ -275,6 +320,45 @@ impl Session<'_> {
     }
 }
 
+/// Reads one line of at most `limit` bytes, not counting its newline, keeping at most
+/// `limit + 1` bytes of it however long it is: a longer line is consumed to its end, chunk by
+/// chunk, and reported as [`Input::TooLong`]. `None` at the end of input.
+fn read_bounded_line(input: &mut dyn BufRead, limit: usize) -> io::Result<Option<Input>> {
+    let mut kept = Vec::new();
+    let mut length: u64 = 0;
+    let mut ended_by_newline = false;
+    while !ended_by_newline {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if available.is_empty() {
+            break;
+        }
+        let (content, used) = match available.iter().position(|&byte| byte == b'\n') {
+            Some(newline) => {
+                ended_by_newline = true;
+                (&available[..newline], newline + 1)
+            }
+            None => (available, available.len()),
+        };
+        let room = (limit + 1).saturating_sub(kept.len());
+        kept.extend_from_slice(&content[..content.len().min(room)]);
+        length += content.len() as u64;
+        input.consume(used);
+    }
+    if length == 0 && !ended_by_newline {
+        return Ok(None);
+    }
+    let text = String::from_utf8_lossy(&kept).into_owned();
+    Ok(Some(if length > limit as u64 {
+        Input::TooLong { head: text, length }
+    } else {
+        Input::Line(text)
+    }))
+}
+
 /// The moves so far, separated by spaces (`none` before the first).
 fn moves(game: &Game) -> String {
     if game.moves().is_empty() {
@@ -301,4 +385,45 @@ fn undo_pair(game: &mut Game, human: Player) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufReader, Cursor};
+
+    use super::*;
+
+    /// Every line of `text`, read through a buffer of 3 bytes so that lines span many chunks.
+    fn lines(text: &[u8], limit: usize) -> Vec<Result<String, (String, u64)>> {
+        let mut input = BufReader::with_capacity(3, Cursor::new(text.to_vec()));
+        let mut lines = Vec::new();
+        while let Some(input) = read_bounded_line(&mut input, limit).unwrap() {
+            lines.push(match input {
+                Input::Line(line) => Ok(line),
+                Input::TooLong { head, length } => Err((head, length)),
+            });
+        }
+        lines
+    }
+
+    #[test]
+    fn lines_up_to_the_limit_are_read_and_longer_ones_skipped_whole() {
+        assert_eq!(
+            lines(b"5\n\n12345\n123456\n9", 5),
+            [
+                Ok("5".to_string()),
+                Ok(String::new()),
+                Ok("12345".to_string()),
+                Err(("123456".to_string(), 6)),
+                Ok("9".to_string()),
+            ]
+        );
+        let mut long = vec![b'x'; 100_000];
+        long.extend_from_slice(b"\r\nquit\n");
+        assert_eq!(
+            lines(&long, 5),
+            [Err(("xxxxxx".to_string(), 100_001)), Ok("quit".to_string())]
+        );
+        assert!(lines(b"", 5).is_empty());
+    }
 }

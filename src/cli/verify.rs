@@ -1,15 +1,20 @@
 //! `ttt verify`.
 
-use std::io::{self, Write};
+use std::io::Write;
 
-use ttt_oracle::{table, verify};
+use ttt_oracle::{Table, verify_bytes};
 
 use super::Failure;
 
-/// Re-solves the game and compares; fails (exit 1) on any difference.
+/// Decodes the embedded bytes, re-solves the game and compares; fails (exit 1) when the bytes
+/// are damaged or differ from a fresh solve.
 pub fn run() -> Result<(), Failure> {
-    let verification = verify(table());
-    let mut out = io::stdout().lock();
+    let verification = verify_bytes(Table::embedded_bytes()).map_err(|error| {
+        Failure::negative(format!(
+            "the embedded table is damaged: {error}; rebuild ttt"
+        ))
+    })?;
+    let mut out = super::stdout();
     for mismatch in verification.mismatches.iter().take(10) {
         writeln!(
             out,
