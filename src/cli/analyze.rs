@@ -15,7 +15,7 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
 }
 

@@ -55,10 +55,10 @@ pub struct AuditArgs {
     #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     startup_ms: u64,
     /// Which sides to audit.
-    #[arg(long, value_enum, default_value_t = Sides::Both)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Sides::Both)]
     side: Sides,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
 }
 
@@ -149,7 +149,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
                 bots: &audits,
                 error,
             };
-            serde_json::to_writer_pretty(&mut out, &json).map_err(io::Error::from)?;
+            serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;
             writeln!(out)?;
         }
         Format::Text => {

@@ -27,7 +27,7 @@ pub enum Format {
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Jsonl)]
     format: Format,
     /// Only the 765 canonical positions instead of all 5,478.
     #[arg(long)]

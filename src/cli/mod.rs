@@ -13,21 +13,60 @@ mod verify;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use ttt_oracle::output::{Destination, WriteError};
 use ttt_oracle::{Board, parse_moves};
+
+use style::ColorChoice;
 
 /// Tic-tac-toe, solved: perfect play in O(1), bot audits and the whole table for export.
 ///
 /// Cells are numbered 1..9 row-major (1 2 3 / 4 5 6 / 7 8 9). A board is 9 cells row-major:
 /// X and O are marks; '.', '-', '_' or the cell's own digit are empty; '|', '/' and spaces are
-/// ignored. Exit codes: 0 success, 1 a negative answer (a check failed), 2 bad input, 3 an
-/// external bot broke the protocol, 4 the embedded table is damaged.
+/// ignored.
 #[derive(Debug, Parser)]
-#[command(name = "ttt", version, about, long_about)]
+#[command(name = "ttt", about, long_about, max_term_width = 100)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// When to colour the output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb;
+    /// CLICOLOR_FORCE forces it), always or never.
+    #[arg(long, global = true, value_enum, ignore_case = true, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+/// The exit codes, the same for every command; shown at the end of every `--help`.
+pub const EXIT_CODES: &str = "Exit codes: 0 success; 1 a negative answer (audit: a bot can lose; \
+verify: a difference) or output failed; 2 bad usage or input; 3 an external bot broke the \
+protocol; 4 the table built into ttt is damaged.";
+
+/// The clap tree as `ttt` runs it: colour as settled, the exit codes under every help, and the
+/// version with the embedded table's checksum.
+pub fn clap_command() -> clap::Command {
+    let version = match ttt_oracle::try_table() {
+        Ok(table) => format!(
+            "{} (table format {}, checksum {:016x})",
+            env!("CARGO_PKG_VERSION"),
+            ttt_oracle::FORMAT_VERSION,
+            table.checksum()
+        ),
+        Err(_) => format!(
+            "{} (the embedded table is damaged)",
+            env!("CARGO_PKG_VERSION")
+        ),
+    };
+    let mut command = Cli::command()
+        .version(Box::leak(version.into_boxed_str()) as &str)
+        .color(style::clap_choice())
+        .after_help(EXIT_CODES);
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    for name in names {
+        command = command.mut_subcommand(name, |sub| sub.after_help(EXIT_CODES));
+    }
+    command
 }
 
 #[derive(Debug, Subcommand)]
@@ -214,7 +253,15 @@ impl Write for Stdout {
 
 /// Runs `ttt` with the process's arguments.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // The colour is settled before clap parses, so that its help and errors follow it too.
+    style::init(style::scan(std::env::args_os()).unwrap_or_default());
+    let cli = match clap_command()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+    {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
     // Bots are stopped on every way out: here for signals; by their Drop on a normal end, an
     // error or a panic.
     if let Err(error) = ttt_oracle::shutdown::install() {
@@ -245,7 +292,8 @@ fn run(cli: Cli) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) if failure.closed_pipe => ExitCode::SUCCESS,
         Err(failure) => {
-            let _ = writeln!(io::stderr(), "error: {}", failure.message);
+            let label = style::Style::for_stderr().error("error:");
+            let _ = writeln!(io::stderr(), "{label} {}", failure.message);
             ExitCode::from(failure.code)
         }
     }
@@ -272,5 +320,6 @@ mod tests {
     #[test]
     fn clap_tree_is_consistent() {
         Cli::command().debug_assert();
+        clap_command().debug_assert();
     }
 }

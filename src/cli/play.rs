@@ -30,7 +30,7 @@ pub enum SideChoice {
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// The side you play.
-    #[arg(long = "as", value_enum, default_value_t = SideChoice::X)]
+    #[arg(long = "as", value_enum, ignore_case = true, default_value_t = SideChoice::X)]
     side: SideChoice,
     /// The opponent: perfect, tricky, casual:P, epsilon:P, random, or any built-in bot
     /// (`ttt bots` lists them).

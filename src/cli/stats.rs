@@ -11,7 +11,7 @@ use super::{Failure, Format};
 #[derive(Debug, Args)]
 pub struct StatsArgs {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
 }
 
@@ -20,7 +20,7 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     let stats = stats(table());
     let mut out = io::stdout().lock();
     if args.format == Format::Json {
-        serde_json::to_writer_pretty(&mut out, &stats).map_err(io::Error::from)?;
+        serde_json::to_writer(&mut out, &stats).map_err(io::Error::from)?;
         writeln!(out)?;
         return Ok(());
     }
