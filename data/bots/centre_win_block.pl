@@ -1,6 +1,6 @@
 #!/usr/bin/env perl
-# The simplest rule bot from the seeds (seed 004's first version, before it learned about
-# forks): take the centre, else win, else block, else the first open cell. Our own Perl, for
+# The simplest published rule bot (the first version in the blog post "Writing a Tic-Tac-Toe
+# bot in perl", before it learned about forks): take the centre, else win, else block, else the first open cell. Our own Perl, for
 # `ttt audit --cmd`; it can lose, and the audit shows how.
 #
 # Protocol: each request on stdin is "<board> <mark> <moves...>", the board as 9 characters

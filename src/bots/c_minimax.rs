@@ -1,4 +1,4 @@
-//! `c-minimax`: a port of the C minimax of seed 003 ("Tic-Tac-Toe using minimax in C").
+//! `c-minimax`: a port of the C minimax of the unsigned report "Tic-Tac-Toe using minimax in C".
 //!
 //! As listed: `bestMove` tries each empty cell in row-major order, scores it with
 //! `minimax(board, moveIndex + 1, false)` and keeps it only when the score is strictly greater
@@ -20,7 +20,7 @@ use super::{Bot, BotError, Choice};
 use crate::board::{Board, Cell};
 use crate::game::Game;
 
-/// The seed 003 minimax.
+/// The C report's minimax.
 ///
 /// Scores are remembered across decisions, per root ply and board: the same moves as the listing,
 /// without repeating its full search at every visit.

@@ -1,4 +1,5 @@
-//! `forkbot`: a port of the Perl bot of seed 004 ("Writing a Tic-Tac-Toe bot in perl").
+//! `forkbot`: a port of the Perl bot of the unsigned blog post "Writing a Tic-Tac-Toe bot in
+//! perl".
 //!
 //! The finished listing's `bot` routine, in its order (the board is a string of digits and
 //! marks, the lines the strings `123 456 789 147 258 369 159 357`):
@@ -27,7 +28,7 @@ use super::{Bot, BotError, Choice, sides};
 use crate::board::{Board, Cell, LINES};
 use crate::game::Game;
 
-/// The seed 004 bot.
+/// The Perl post's bot.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Forkbot;
 
@@ -89,16 +90,16 @@ mod tests {
     }
 
     #[test]
-    fn the_seeds_game_1_trap() {
-        // Game 1 of the seed: X 1, O 5, X 9. No win, block or fork for O; the forcing move
+    fn the_posts_game_1_trap() {
+        // Game 1 of the post: X 1, O 5, X 9. No win, block or fork for O; the forcing move
         // on 2 makes X answer 8, which gives X no fork, so O plays 2 and escapes the trap.
         assert_eq!(decide_after("1 5 9"), 2);
     }
 
     #[test]
-    fn the_seeds_game_2_forcing_move() {
+    fn the_posts_game_2_forcing_move() {
         // Game 2: X 5, O 1, X 9. O plays 2 (forcing X to 3, a fork for X) or 3 (forcing X to
-        // 2, no fork). The seed says 3 is the safe move; the listing's first candidate is 2,
+        // 2, no fork). The post says 3 is the safe move; the listing's first candidate is 2,
         // whose forced answer 3 has two open X lines, so it is skipped, and 3 is played.
         assert_eq!(decide_after("5 1 9"), 3);
     }

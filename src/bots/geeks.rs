@@ -1,5 +1,6 @@
-//! `geeks-minimax` and `geeks-minimax-depth`: ports of the C++ minimax listed in seed 001 (the
-//! SRM report, which reproduces the GeeksforGeeks listing).
+//! `geeks-minimax` and `geeks-minimax-depth`: ports of the C++ minimax listed in Sohanda, Singh
+//! and Gupta's student report "Tic Tac Toe" (SRM Institute of Science and Technology, 2022),
+//! which reproduces the GeeksforGeeks listing.
 //!
 //! As listed: `evaluate` returns +10 when the bot ("player") holds a line, -10 when the
 //! opponent does, else 0; `minimax(board, depth, isMax)` returns that score at once when it is
@@ -26,7 +27,7 @@ use super::{Bot, BotError, Choice, sides};
 use crate::board::{Board, Cell, has_line};
 use crate::game::Game;
 
-/// The seed 001 minimax, with or without the depth correction.
+/// The SRM report's minimax, with or without the depth correction.
 ///
 /// Scores are remembered across decisions, per root ply and board: the same moves as the listing,
 /// without repeating its full search at every visit.

@@ -1,5 +1,5 @@
-//! `marcelo`: a port of the C# bot of seed 002 ("Don't lose on Tic-Tac-Toe 99% of the time with
-//! this simple strategy!", Marcelo), on its 3x3 board.
+//! `marcelo`: a port of the C# bot of Marcelo's blog post "Don't lose on Tic-Tac-Toe 99% of the
+//! time with this simple strategy!", on its 3x3 board.
 //!
 //! The rules, in the listing's order, each tried only when the ones before it played nothing:
 //!
@@ -27,7 +27,7 @@
 //!   last move is recovered by replaying which rule made each of the bot's earlier moves.
 //! - The listing makes a `new Random()` for every decision; we treat each coin as fair and
 //!   independent, which is what the code intends (a time-seeded .NET `Random` made in a tight
-//!   loop repeats itself, which would skew the seed's own 50,000-game figures).
+//!   loop repeats itself, which would skew the post's own 50,000-game figures).
 
 use super::tactics::winning_cells;
 use super::{Bot, BotError, Choice, Turn, sides};
@@ -35,7 +35,7 @@ use crate::board::{Board, Cell, Cells, LINES, Player};
 use crate::game::Game;
 use crate::ratio::Ratio;
 
-/// The seed's own figures, 50,000 games a side against a random opponent (its `RandomPlay`
+/// The post's own figures, 50,000 games a side against a random opponent (its `RandomPlay`
 /// picks uniformly among empty cells): "Computer won 42986 ... Human won 292 ... Draws: 6722"
 /// with the human starting, and 48306 / 0 / 1694 with the computer starting.
 pub const PUBLISHED: &[super::Published] = &[
@@ -57,7 +57,7 @@ pub const PUBLISHED: &[super::Published] = &[
     },
 ];
 
-/// The seed 002 bot.
+/// Marcelo's bot.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Marcelo;
 

@@ -1,10 +1,10 @@
 //! Bots: anything that picks moves. One trait serves the auditor, `ttt play` and external
 //! programs; each built-in bot lives in its own file.
 //!
-//! The rule bots are our own Rust ports of bots described in the project's seed documents,
-//! kept faithful to what their authors wrote, quirks and bugs included, because a bot's real
-//! behaviour is what the auditor judges. Each file's doc comment names its seed and every
-//! reading the seed left open.
+//! The rule bots are our own Rust ports of published bots (student reports and blog posts, each
+//! named in [`CATALOG`] by its [`Source`]), kept faithful to what their authors wrote, quirks and
+//! bugs included, because a bot's real behaviour is what the auditor judges. Each file's doc
+//! comment names its source and every reading the source left open.
 
 mod c_minimax;
 pub mod external;
@@ -195,16 +195,111 @@ pub struct BotInfo {
     pub name: &'static str,
     /// One line on what it does.
     pub summary: &'static str,
-    /// Where it comes from.
-    pub source: &'static str,
+    /// Where it was published, for the bots ported from a publication; `None` for this
+    /// crate's own.
+    pub source: Option<Source>,
+    /// What of that publication the port follows, when there is more than one bot in it.
+    pub part: &'static str,
     /// Results the bot's author published from sampled games, if any, to show beside the
     /// exact figures.
     pub published: &'static [Published],
     make: fn() -> Box<dyn Bot + Send>,
 }
 
+/// Where a published bot comes from: who wrote it, where, when, and in what language.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::bots::CATALOG;
+///
+/// let smartbot = CATALOG.iter().find(|b| b.name == "smartbot").unwrap();
+/// let source = smartbot.source.unwrap();
+/// assert_eq!(source.year, Some(2021));
+/// assert_eq!(source.language, "C");
+/// assert_eq!(
+///     source.to_string(),
+///     "Keshav Nath and Vatsal Mittal, \"Smart Bot for Tic-Tac-Toe\", student report, \
+///      Delhi Technological University, 2021, C"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Source {
+    /// The authors, as the publication names them; `None` when it is unsigned.
+    pub authors: Option<&'static str>,
+    /// The publication's title.
+    pub title: &'static str,
+    /// What kind of publication, and where.
+    pub kind: &'static str,
+    /// The year, when the publication gives it.
+    pub year: Option<u16>,
+    /// The language of the bot's code.
+    pub language: &'static str,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.authors {
+            Some(authors) => write!(f, "{authors}, \"{}\", {}, ", self.title, self.kind)?,
+            None => write!(f, "\"{}\", unsigned {}, ", self.title, self.kind)?,
+        }
+        match self.year {
+            Some(year) => write!(f, "{year}, {}", self.language),
+            None => write!(f, "year not given, {}", self.language),
+        }
+    }
+}
+
+const NATH_MITTAL: Source = Source {
+    authors: Some("Keshav Nath and Vatsal Mittal"),
+    title: "Smart Bot for Tic-Tac-Toe",
+    kind: "student report, Delhi Technological University",
+    year: Some(2021),
+    language: "C",
+};
+
+const SRM: Source = Source {
+    authors: Some("Mayank Kumar Sohanda, Vedant Singh and Mihir Gupta"),
+    title: "Tic Tac Toe",
+    kind: "student report, SRM Institute of Science and Technology",
+    year: Some(2022),
+    language: "C++",
+};
+
+const MARCELO: Source = Source {
+    authors: Some("Marcelo"),
+    title: "Don't lose on Tic-Tac-Toe 99% of the time with this simple strategy!",
+    kind: "blog post",
+    year: None,
+    language: "C#",
+};
+
+const MINIMAX_IN_C: Source = Source {
+    authors: None,
+    title: "Tic-Tac-Toe using minimax in C",
+    kind: "report",
+    year: None,
+    language: "C",
+};
+
+const PERL_POST: Source = Source {
+    authors: None,
+    title: "Writing a Tic-Tac-Toe bot in perl",
+    kind: "blog post",
+    year: None,
+    language: "Perl",
+};
+
+const NEWELL_SIMON: Source = Source {
+    authors: Some("Kevin Crowley and Robert S. Siegler, after Allen Newell and Herbert A. Simon"),
+    title: "Flexible strategy use in young children's tic-tac-toe",
+    kind: "journal article, Cognitive Science",
+    year: Some(1993),
+    language: "a rule list in prose",
+};
+
 /// Sampled results an author published for a bot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Published {
     /// The side the bot played.
     pub side: crate::board::Player,
@@ -232,70 +327,80 @@ pub const CATALOG: &[BotInfo] = &[
     BotInfo {
         name: "perfect",
         summary: "the solved table: every optimal move (fastest win, slowest loss), equally likely",
-        source: "this crate",
+        source: None,
+        part: "",
         published: &[],
         make: || Box::new(Perfect),
     },
     BotInfo {
         name: "tricky",
         summary: "perfect, and among optimal moves the one leaving the opponent most ways to go wrong",
-        source: "this crate",
+        source: None,
+        part: "",
         published: &[],
         make: || Box::new(Tricky),
     },
     BotInfo {
         name: "random",
         summary: "a uniformly random legal move",
-        source: "seed 000's dumb bot",
+        source: Some(NATH_MITTAL),
+        part: "its \"dumb bot\"",
         published: &[],
         make: || Box::new(RandomBot),
     },
     BotInfo {
         name: "smartbot",
         summary: "win, block, key-spot scripts as X and O, random opening and random fill",
-        source: "seed 000: Nath & Mittal, Smart Bot for Tic-Tac-Toe (C, DTU 2021)",
+        source: Some(NATH_MITTAL),
+        part: "",
         published: &[],
         make: || Box::new(Smartbot),
     },
     BotInfo {
         name: "geeks-minimax",
         summary: "minimax scoring +10/-10, no depth, first best cell",
-        source: "seed 001: SRM report, GeeksforGeeks C++ listing",
+        source: Some(SRM),
+        part: "the GeeksforGeeks listing it reproduces",
         published: &[],
         make: || Box::new(GeeksMinimax::plain()),
     },
     BotInfo {
         name: "geeks-minimax-depth",
         summary: "the same minimax with the depth correction its text describes (10 - depth)",
-        source: "seed 001: SRM report, 'Making our AI smarter'",
+        source: Some(SRM),
+        part: "its section \"Making our AI smarter\"",
         published: &[],
         make: || Box::new(GeeksMinimax::with_depth()),
     },
     BotInfo {
         name: "marcelo",
         summary: "win, block, centre, random diagonal, far from my last move",
-        source: "seed 002: Marcelo's C# bot, '99% of the time'",
+        source: Some(MARCELO),
+        part: "",
         published: marcelo::PUBLISHED,
         make: || Box::new(Marcelo),
     },
     BotInfo {
         name: "c-minimax",
         summary: "minimax scoring +1/-1 by whose turn it is, no depth, first best cell",
-        source: "seed 003: Tic-Tac-Toe using minimax in C (report)",
+        source: Some(MINIMAX_IN_C),
+        part: "",
         published: &[],
         make: || Box::new(CMinimax::default()),
     },
     BotInfo {
         name: "forkbot",
         summary: "centre, win, block, fork, forcing move, first open cell",
-        source: "seed 004: Writing a Tic-Tac-Toe bot in Perl (blog)",
+        source: Some(PERL_POST),
+        part: "its final version",
         published: &[],
         make: || Box::new(Forkbot),
     },
     BotInfo {
         name: "newell-simon",
         summary: "win, block, fork, block a fork, centre, opposite corner, empty corner, empty side",
-        source: "Newell & Simon's rule list, as in Crowley & Siegler (1993)",
+        source: Some(NEWELL_SIMON),
+        part: "",
         published: &[],
         make: || Box::new(NewellSimon),
     },
@@ -309,7 +414,7 @@ pub const PARAMETERISED: &[(&str, &str)] = &[
     ),
     (
         "epsilon:P",
-        "with probability P (0..1) a uniformly random legal move, otherwise perfect (seed 001's stochastic factor)",
+        "with probability P (0..1) a uniformly random legal move, otherwise perfect (the SRM report's \"stochastic factor\")",
     ),
     (
         "cmd:COMMAND",
@@ -453,7 +558,7 @@ pub fn builtin(name: &str) -> Option<Box<dyn Bot + Send>> {
 }
 
 /// What `bot` may do after `moves` (cells separated by spaces), each turn with its
-/// probability as `p/q`: the bots' tests state their seeds' positions this way.
+/// probability as `p/q`: the bots' tests state their sources' positions this way.
 #[cfg(test)]
 fn answers(bot: &mut dyn Bot, moves: &str) -> Vec<(Turn, String)> {
     let game = Game::from_moves(&crate::parse_moves(moves).unwrap()).unwrap();

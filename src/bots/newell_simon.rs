@@ -14,7 +14,7 @@
 //! 7. Empty corner.
 //! 8. Empty side.
 //!
-//! Not from a seed document: this is the reference the seed bots are measured against. Ties
+//! Not one of the published bots: the classic rule list they are measured against. Ties
 //! go to the lowest-numbered cell, so the bot is deterministic.
 
 use super::tactics::{fork_cells, winning_cells};

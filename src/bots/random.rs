@@ -1,4 +1,4 @@
-//! `random`: a uniformly random legal move, like seed 000's "dumb bot".
+//! `random`: a uniformly random legal move, like the "dumb bot" of Nath and Mittal's smart-bot report.
 
 use super::{Bot, BotError, Choice};
 use crate::game::Game;

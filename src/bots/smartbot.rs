@@ -1,7 +1,7 @@
-//! `smartbot`: a port of the C bot of seed 000 (Nath & Mittal, "Smart Bot for Tic-Tac-Toe",
-//! Delhi Technological University, 2021).
+//! `smartbot`: a port of the C bot of Keshav Nath and Vatsal Mittal's student report "Smart Bot
+//! for Tic-Tac-Toe" (Delhi Technological University, 2021).
 //!
-//! The seed describes the bot in prose and flowcharts; its C source is not in the seed. What it
+//! The report describes the bot in prose and flowcharts; its C source is not in it. What it
 //! says, in its order:
 //!
 //! 1. Win: scan the rows, then the columns, then the two diagonals (1-5-9, then 3-5-7) for a
@@ -21,25 +21,25 @@
 //!    available"); then a random empty cell ("when it has no strategies to implement ... it
 //!    chooses a random spot").
 //!
-//! Readings where the seed is silent or unclear:
+//! Readings where the report is silent or unclear:
 //! - "A corner adjacent to that side" names no corner: we take the lower-numbered one
-//!   (side 2 → 1, 4 → 1, 6 → 3, 8 → 7), which matches the seed's figure (O on 6, X on 3). The
-//!   seed's gameplay sample shows X answering side 8 with corner 1, which is not adjacent to
+//!   (side 2 → 1, 4 → 1, 6 → 3, 8 → 7), which matches the report's figure (O on 6, X on 3). The
+//!   report's gameplay sample shows X answering side 8 with corner 1, which is not adjacent to
 //!   8; we follow the rule as written rather than that one sample.
 //! - The "free triangle" is read as an empty corner that makes two threats at once, the double
-//!   play the seed draws; the first such corner in order 1, 3, 7, 9. None: the random fill.
+//!   play the report draws; the first such corner in order 1, 3, 7, 9. None: the random fill.
 //! - The scripted follow-ups apply only on the bot's next move, and only after win and block
 //!   found nothing; a scripted cell that is no longer empty falls through to the fallback.
-//! - Lines the seed does not script (X opening on a side, O answering the corner with a
+//! - Lines the report does not script (X opening on a side, O answering the corner with a
 //!   corner) go straight to the fallback.
-//! - The random choices are uniform: the seed uses C's `rand()` and does not say more.
+//! - The random choices are uniform: the report uses C's `rand()` and does not say more.
 
 use super::{Bot, BotError, Choice, Turn, sides};
 use crate::board::{Board, Cell, LINES, Player};
 use crate::game::Game;
 use crate::ratio::Ratio;
 
-/// The seed 000 bot. Plays either side.
+/// Nath and Mittal's smart bot. Plays either side.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Smartbot;
 
@@ -47,7 +47,7 @@ fn cell(number: u32) -> Cell {
     Cell::from_number(number).expect("cells 1..9")
 }
 
-/// The seed's scan: rows, then columns, then diagonals; the empty cell of the first line with
+/// The report's scan: rows, then columns, then diagonals; the empty cell of the first line with
 /// two of `player`'s marks.
 fn two_in_a_line(board: Board, player: Player) -> Option<Cell> {
     let (mine, empty) = (board.marks(player), board.empty_cells());
@@ -168,8 +168,8 @@ mod tests {
     }
 
     #[test]
-    fn the_seeds_sample_game_from_the_centre() {
-        // Seed sample: X centre, O bottom side, X corner, O blocks 9, X forks on 7, X wins.
+    fn the_reports_sample_game_from_the_centre() {
+        // The report's sample: X centre, O bottom side, X corner, O blocks 9, X forks on 7, X wins.
         // The sample answers side 8 with corner 1; the rule as written gives corner 7.
         assert_eq!(choose("5 8"), [(7, "1/1".into())]);
         assert_eq!(
@@ -181,7 +181,7 @@ mod tests {
 
     #[test]
     fn from_the_corner_takes_the_far_adjacent_corner_then_the_opposite_one() {
-        // The seed's figure: X 1, O 4, X 3, O 2 (block), X 9.
+        // The report's figure: X 1, O 4, X 3, O 2 (block), X 9.
         assert_eq!(choose("1 4"), [(3, "1/1".into())]);
         assert_eq!(choose("1 4 3 2"), [(9, "1/1".into())]);
         assert_eq!(choose("1 5"), [(9, "1/1".into())]);

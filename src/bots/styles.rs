@@ -132,7 +132,7 @@ impl Bot for Casual {
 }
 
 /// With probability `p` a uniformly random legal move, otherwise a perfect one: the
-/// "stochastic factor" of seed 001.
+/// "stochastic factor" of the SRM report.
 #[derive(Clone, Debug)]
 pub struct Epsilon {
     p: Ratio,

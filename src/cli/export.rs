@@ -26,9 +26,10 @@ pub enum Format {
 /// Arguments of `ttt export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// Output format.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Jsonl)]
-    format: Format,
+    /// Output format. Without it, the extension of -o FILE decides (.jsonl, .json, .csv, .bin
+    /// or .bincode); otherwise JSON Lines.
+    #[arg(long, value_enum, ignore_case = true)]
+    format: Option<Format>,
     /// Only the 765 canonical positions instead of all 5,478.
     #[arg(long)]
     canonical: bool,
@@ -39,9 +40,25 @@ pub struct ExportArgs {
     output: Option<PathBuf>,
 }
 
+/// The format a file's extension names, JSON Lines when it names none.
+fn from_extension(path: Option<&std::path::Path>) -> Format {
+    let extension = path
+        .and_then(|path| path.extension())
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("json") => Format::Json,
+        Some("csv") => Format::Csv,
+        Some("bin" | "bincode") => Format::Bincode,
+        _ => Format::Jsonl,
+    }
+}
+
 /// Writes the table.
 pub fn run(args: &ExportArgs) -> Result<(), Failure> {
-    let format = match args.format {
+    let format = match args
+        .format
+        .unwrap_or_else(|| from_extension(args.output.as_deref()))
+    {
         Format::Jsonl => ExportFormat::Jsonl,
         Format::Json => ExportFormat::Json,
         Format::Csv => ExportFormat::Csv,

@@ -5,6 +5,7 @@ mod audit;
 mod bots;
 mod draw;
 mod export;
+mod generate;
 mod play;
 mod stats;
 mod style;
@@ -56,7 +57,7 @@ pub fn clap_command() -> clap::Command {
         ),
     };
     let mut command = Cli::command()
-        .version(Box::leak(version.into_boxed_str()) as &str)
+        .version(version)
         .color(style::clap_choice())
         .after_help(EXIT_CODES);
     let names: Vec<String> = command
@@ -79,8 +80,8 @@ enum Command {
     ///
     /// Exit code 0 when every audited side of every bot never loses, 1 when any can lose.
     Audit(audit::AuditArgs),
-    /// List the built-in bots.
-    Bots,
+    /// List the built-in bots and where each was published.
+    Bots(bots::BotsArgs),
     /// Export the solved table: every position with its value, remoteness and moves.
     Export(export::ExportArgs),
     /// Play a game in the terminal against the table or any bot.
@@ -88,7 +89,12 @@ enum Command {
     /// Count positions, outcomes, values, games and game-tree nodes.
     Stats(stats::StatsArgs),
     /// Solve the game again from scratch and compare it with the embedded table.
-    Verify,
+    Verify(verify::VerifyArgs),
+    /// Print a completion script for a shell (see the README for where to put it).
+    Completions(generate::CompletionsArgs),
+    /// Print the man page, ttt(1): every command, the exit codes, JSON keys and the bot
+    /// protocol.
+    Man,
 }
 
 /// A position, given as a board or as the moves that led to it.
@@ -283,7 +289,10 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli) -> ExitCode {
     // A damaged table stops every command that needs it here, with one line, rather than in a
     // panic halfway; `verify` reports the damage as its answer, and `bots` needs no table.
-    let needs_table = !matches!(cli.command, Command::Verify | Command::Bots);
+    let needs_table = !matches!(
+        cli.command,
+        Command::Verify(_) | Command::Bots(_) | Command::Completions(_) | Command::Man
+    );
     let result = match ttt_oracle::try_table() {
         Err(error) if needs_table => Err(Failure::damaged(&error)),
         _ => command(cli),
@@ -304,11 +313,13 @@ fn command(cli: Cli) -> Result<(), Failure> {
         Command::Analyze(args) => analyze::run(&args),
         Command::Best(args) => analyze::best(&args),
         Command::Audit(args) => audit::run(&args),
-        Command::Bots => bots::run(),
+        Command::Bots(args) => bots::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Stats(args) => stats::run(&args),
-        Command::Verify => verify::run(),
+        Command::Verify(args) => verify::run(&args),
+        Command::Completions(args) => generate::completions(&args),
+        Command::Man => generate::man(),
     }
 }
 

@@ -1,0 +1,153 @@
+//! `ttt completions` and `ttt man`: files for the shell and for `man`, generated from the one
+//! clap tree, so that they always match the commands.
+
+use std::io::Write;
+
+use clap::{Args, ValueEnum};
+use clap_complete::Shell;
+
+use super::Failure;
+
+/// The shells `ttt completions` writes for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ShellName {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
+    /// PowerShell.
+    Powershell,
+    /// Elvish.
+    Elvish,
+}
+
+/// Arguments of `ttt completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to write completions for.
+    #[arg(value_enum, ignore_case = true)]
+    shell: ShellName,
+}
+
+/// Writes the completion script for a shell to standard output.
+pub fn completions(args: &CompletionsArgs) -> Result<(), Failure> {
+    let shell = match args.shell {
+        ShellName::Bash => Shell::Bash,
+        ShellName::Zsh => Shell::Zsh,
+        ShellName::Fish => Shell::Fish,
+        ShellName::Powershell => Shell::PowerShell,
+        ShellName::Elvish => Shell::Elvish,
+    };
+    let mut command = super::clap_command();
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "ttt", &mut script);
+    let mut out = super::stdout();
+    out.write_all(&script)?;
+    Ok(())
+}
+
+/// The reference pages the man page carries after the commands: what `--help` points to, for
+/// someone who installed `ttt` without its README.
+const PAGES: &[(&str, &str)] = &[];
+
+/// Writes the man page, `ttt(1)`, to standard output: every command and option, the exit
+/// codes, and the reference pages.
+pub fn man() -> Result<(), Failure> {
+    let command = super::clap_command();
+    let page = clap_mangen::Man::new(command.clone());
+    let mut roff = Vec::new();
+    page.render_title(&mut roff)?;
+    page.render_name_section(&mut roff)?;
+    page.render_synopsis_section(&mut roff)?;
+    page.render_description_section(&mut roff)?;
+    page.render_options_section(&mut roff)?;
+    // One page for all: each command is a section of its own, its parts subsections.
+    for sub in command.get_subcommands() {
+        let name = format!("ttt {}", sub.get_name());
+        let sub_page = clap_mangen::Man::new(sub.clone().name(name.clone()));
+        let mut part = Vec::new();
+        sub_page.render_synopsis_section(&mut part)?;
+        sub_page.render_description_section(&mut part)?;
+        sub_page.render_options_section(&mut part)?;
+        let part = String::from_utf8_lossy(&part).replace("\n.SH ", "\n.SS ");
+        let part = part
+            .strip_prefix(".SH ")
+            .map_or(part.clone(), |rest| format!(".SS {rest}"));
+        roff.extend_from_slice(format!(".SH \"{}\"\n", name.to_uppercase()).as_bytes());
+        roff.extend_from_slice(part.as_bytes());
+    }
+    roff.extend_from_slice(format!(".SH \"EXIT CODES\"\n{}\n", super::EXIT_CODES).as_bytes());
+    for (title, markdown) in PAGES {
+        roff.extend_from_slice(markdown_to_roff(title, markdown).as_bytes());
+    }
+    page.render_version_section(&mut roff)?;
+    super::stdout().write_all(&roff)?;
+    Ok(())
+}
+
+/// A markdown page as a man section: headings become sections and subsections, code blocks
+/// and tables are kept as preformatted text, the rest is filled as paragraphs.
+fn markdown_to_roff(title: &str, markdown: &str) -> String {
+    let escape = |line: &str| {
+        let line = line.replace('\\', "\\e");
+        if line.starts_with(['.', '\'']) {
+            format!("\\&{line}")
+        } else {
+            line
+        }
+    };
+    let mut roff = format!(".SH \"{}\"\n", title.to_uppercase());
+    let mut verbatim = false;
+    let mut table = false;
+    for line in markdown.lines() {
+        if line.starts_with("```") {
+            roff.push_str(if verbatim {
+                ".fi\n.RE\n"
+            } else {
+                ".PP\n.RS 2\n.nf\n"
+            });
+            verbatim = !verbatim;
+            continue;
+        }
+        if verbatim {
+            roff.push_str(&escape(line));
+            roff.push('\n');
+            continue;
+        }
+        let is_row = line.starts_with('|');
+        if is_row != table {
+            roff.push_str(if is_row { ".PP\n.nf\n" } else { ".fi\n" });
+            table = is_row;
+        }
+        if let Some(heading) = line.strip_prefix("# ") {
+            roff.push_str(&format!(".SS \"{}\"\n", heading.replace('`', "")));
+        } else if let Some(heading) = line.strip_prefix("## ").or(line.strip_prefix("### ")) {
+            roff.push_str(&format!(".SS \"{}\"\n", heading.replace('`', "")));
+        } else if line.trim().is_empty() {
+            roff.push_str(".PP\n");
+        } else {
+            roff.push_str(&escape(line));
+            roff.push('\n');
+        }
+    }
+    if table {
+        roff.push_str(".fi\n");
+    }
+    roff
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_becomes_sections_and_preformatted_blocks() {
+        let roff = markdown_to_roff("protocol", "## Requests\n\n.one\n```\n$ ttt\n```\n");
+        assert_eq!(
+            roff,
+            ".SH \"PROTOCOL\"\n.SS \"Requests\"\n.PP\n\\&.one\n.PP\n.RS 2\n.nf\n$ ttt\n.fi\n.RE\n"
+        );
+    }
+}

@@ -1,0 +1,235 @@
+//! The conventions every command follows, through the real binary: colour, case, help that
+//! fits, exit codes in every help, JSON where a program would read, completions and the man
+//! page, and the published bots named by their sources.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value as Json;
+
+fn ttt() -> Command {
+    let mut cmd = Command::cargo_bin("ttt").unwrap();
+    for name in ["NO_COLOR", "CLICOLOR_FORCE", "TERM"] {
+        cmd.env_remove(name);
+    }
+    cmd
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = ttt().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn assert_fits(text: &str, what: &str) {
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= 100,
+            "{what}: a line of {} columns: {line:?}",
+            line.chars().count()
+        );
+    }
+}
+
+const SUBCOMMANDS: &[&str] = &[
+    "analyze",
+    "best",
+    "audit",
+    "bots",
+    "export",
+    "play",
+    "stats",
+    "verify",
+    "completions",
+    "man",
+];
+
+#[test]
+fn every_help_fits_in_100_columns_and_lists_the_exit_codes() {
+    for columns in ["40", "80", "250"] {
+        let mut helps = vec![vec!["--help"], vec!["-h"]];
+        helps.extend(SUBCOMMANDS.iter().map(|sub| vec![*sub, "--help"]));
+        for args in helps {
+            let out = ttt().args(&args).env("COLUMNS", columns).output().unwrap();
+            assert!(out.status.success());
+            let help = String::from_utf8(out.stdout).unwrap();
+            assert_fits(&help, &format!("{args:?} at {columns} columns"));
+            let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(
+                flat.contains(
+                    "3 an external bot broke the protocol; 4 the table built into ttt is damaged"
+                ),
+                "{args:?}: {help}"
+            );
+        }
+    }
+}
+
+#[test]
+fn colour_follows_the_flag_then_the_environment() {
+    let coloured = |cmd: &mut Command| {
+        let out = cmd.args(["best", "X"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8(out.stderr).unwrap().contains('\x1b')
+    };
+    // Not a terminal: no colour unless asked for.
+    assert!(!coloured(&mut ttt()));
+    assert!(coloured(ttt().arg("--color=always")));
+    assert!(coloured(ttt().args(["--color", "ALWAYS"])));
+    assert!(coloured(ttt().env("CLICOLOR_FORCE", "1")));
+    assert!(!coloured(ttt().env("CLICOLOR_FORCE", "0")));
+    assert!(!coloured(
+        ttt().env("CLICOLOR_FORCE", "1").env("NO_COLOR", "1")
+    ));
+    // The flag wins over the environment.
+    assert!(coloured(ttt().arg("--color=always").env("NO_COLOR", "1")));
+    assert!(coloured(ttt().arg("--color=always").env("TERM", "dumb")));
+    assert!(!coloured(
+        ttt().arg("--color=never").env("CLICOLOR_FORCE", "1")
+    ));
+    // clap's own errors follow it too.
+    let out = ttt()
+        .args(["--color=always", "audit", "--side", "sideways"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("\x1b["));
+    // And it is accepted after the subcommand.
+    let out = ttt().args(["bots", "--color", "always"]).output().unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains("\x1b[1m"));
+}
+
+#[test]
+fn value_names_are_case_insensitive() {
+    stdout(&["analyze", "--moves", "5", "--format", "JSON"]);
+    stdout(&["stats", "--format", "Json"]);
+    let out = ttt()
+        .args(["audit", "perfect", "--side", "X"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    stdout(&["completions", "BASH"]);
+}
+
+#[test]
+fn the_version_names_the_tables_checksum() {
+    let version = stdout(&["--version"]);
+    let checksum = ttt_oracle::table().checksum();
+    assert_eq!(
+        version,
+        format!(
+            "ttt {} (table format 1, checksum {checksum:016x})\n",
+            env!("CARGO_PKG_VERSION")
+        )
+    );
+}
+
+#[test]
+fn bots_are_named_by_their_sources_within_100_columns() {
+    let text = stdout(&["bots"]);
+    assert_fits(&text, "ttt bots");
+    assert!(!text.to_lowercase().contains("seed"), "{text}");
+    for source in [
+        "Keshav Nath and Vatsal Mittal, \"Smart Bot for Tic-Tac-Toe\"",
+        "Mayank Kumar Sohanda, Vedant Singh and Mihir Gupta",
+        "Marcelo, \"Don't lose on Tic-Tac-Toe 99% of the time",
+        "\"Tic-Tac-Toe using minimax in C\", unsigned report",
+        "\"Writing a Tic-Tac-Toe bot in perl\", unsigned blog post",
+    ] {
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(source), "{source} missing from {text}");
+    }
+    let json: Json = serde_json::from_str(&stdout(&["bots", "--format", "json"])).unwrap();
+    let bots = json["bots"].as_array().unwrap();
+    assert_eq!(bots.len(), ttt_oracle::bots::CATALOG.len());
+    let smartbot = bots.iter().find(|b| b["name"] == "smartbot").unwrap();
+    assert_eq!(smartbot["source"]["year"], 2021);
+    assert_eq!(smartbot["source"]["language"], "C");
+    let perfect = bots.iter().find(|b| b["name"] == "perfect").unwrap();
+    assert!(perfect["source"].is_null());
+    let marcelo = bots.iter().find(|b| b["name"] == "marcelo").unwrap();
+    assert_eq!(marcelo["published"][0]["games"], 50000);
+    assert!(json["parameterised"].as_array().unwrap().len() >= 3);
+}
+
+#[test]
+fn verify_speaks_json_on_one_line() {
+    let text = stdout(&["verify", "--format", "json"]);
+    assert_eq!(text.lines().count(), 1);
+    let json: Json = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["compared"], 765);
+    assert_eq!(json["mismatches"], serde_json::json!([]));
+    assert_eq!(json["table_checksum"], json["fresh_checksum"]);
+}
+
+#[test]
+fn json_output_is_one_compact_document_a_line() {
+    for args in [
+        &["analyze", "--moves", "5", "--format", "json"][..],
+        &["stats", "--format", "json"],
+        &["bots", "--format", "json"],
+        &["verify", "--format", "json"],
+        &["audit", "perfect", "--format", "json"],
+    ] {
+        let text = stdout(args);
+        assert_eq!(text.lines().count(), 1, "{args:?}");
+        serde_json::from_str::<Json>(&text).unwrap();
+    }
+}
+
+#[test]
+fn export_takes_its_format_from_the_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let path = dir.path().join(name);
+        let mut args = vec!["export", "-o", path.to_str().unwrap()];
+        args.extend(extra);
+        stdout(&args);
+        std::fs::read(&path).unwrap()
+    };
+    assert!(run("t.csv", &[]).starts_with(b"board,to_move,"));
+    assert!(run("t.CSV", &[]).starts_with(b"board,to_move,"));
+    assert!(run("t.json", &[]).starts_with(b"[{"));
+    assert!(run("t.jsonl", &[]).starts_with(b"{\"board\""));
+    assert!(run("t.bin", &[]).starts_with(b"TTTEXPRT"));
+    assert!(run("t.bincode", &[]).starts_with(b"TTTEXPRT"));
+    assert!(run("t.txt", &[]).starts_with(b"{\"board\""));
+    // --format wins.
+    assert!(run("u.csv", &["--format", "jsonl"]).starts_with(b"{\"board\""));
+}
+
+#[test]
+fn completions_for_every_shell_know_every_command() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let script = stdout(&["completions", shell]);
+        for sub in SUBCOMMANDS {
+            assert!(script.contains(sub), "{shell} completions lack {sub}");
+        }
+    }
+    ttt()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("possible values"));
+}
+
+#[test]
+fn the_man_page_carries_every_command_and_the_exit_codes() {
+    let page = stdout(&["man"]);
+    assert!(
+        page.starts_with(".ie \\n(.g .ds Aq") || page.contains(".TH ttt 1"),
+        "{}",
+        &page[..200]
+    );
+    for sub in SUBCOMMANDS {
+        assert!(
+            page.contains(&format!(".SH \"TTT {}\"", sub.to_uppercase())),
+            "the man page lacks {sub}"
+        );
+    }
+    assert!(page.contains(".SH \"EXIT CODES\""));
+}
