@@ -391,3 +391,43 @@ fn a_bot_name_is_escaped() {
     assert!(out.contains(&format!("against {name}.")), "{out}");
     assert!(out.contains(&format!("{name} (X) plays 1.")), "{out}");
 }
+
+#[test]
+fn help_lists_the_commands_in_the_game() {
+    let out = play(&["--seed", "3"], "help\nquit\n");
+    assert!(out.contains("X to move: help\nCommands:\n  1-9 "), "{out}");
+    for command in ["hint", "undo", "help", "quit"] {
+        assert!(
+            out.contains(&format!("\n  {command}  ")),
+            "{command}: {out}"
+        );
+    }
+    assert!(!out.contains("is not a move"), "{out}");
+}
+
+#[test]
+fn help_for_play_lists_the_commands_and_the_exit_codes() {
+    let out = ttt().args(["play", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let commands = help
+        .find("In the game, type at the prompt:\n  1-9 ")
+        .unwrap_or_else(|| panic!("{help}"));
+    for command in ["hint", "undo", "help", "quit"] {
+        assert!(
+            help.contains(&format!("\n  {command}  ")),
+            "{command}: {help}"
+        );
+    }
+    // The exit codes, which main adds under every help, come after the commands, once.
+    let exit_codes = help
+        .find("Exit codes: ")
+        .unwrap_or_else(|| panic!("{help}"));
+    assert!(commands < exit_codes, "{help}");
+    assert_eq!(help.matches("Exit codes: ").count(), 1, "{help}");
+
+    // The summary keeps only the exit codes.
+    let out = ttt().args(["play", "-h"]).output().unwrap();
+    let summary = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(summary.matches("Exit codes: ").count(), 1, "{summary}");
+}

@@ -28,6 +28,9 @@ pub enum SideChoice {
 
 /// Arguments of `ttt play`.
 #[derive(Debug, Args)]
+// `--help` only: main sets `after_help` (the exit codes) on every subcommand, and clap shows
+// `after_long_help` instead of it under `--help`, so the exit codes are repeated here.
+#[command(after_long_help = after_long_help())]
 pub struct PlayArgs {
     /// The side you play.
     #[arg(long = "as", value_enum, ignore_case = true, default_value_t = SideChoice::X)]
@@ -42,6 +45,23 @@ pub struct PlayArgs {
     /// Seed the opponent's random choices, to replay a game exactly.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
+}
+
+/// The commands typed at the prompt, one a line, for `help` in the game and for `--help`.
+const COMMANDS: &str = concat!(
+    "  1-9   mark that cell: 1 2 3 / 4 5 6 / 7 8 9\n",
+    "  hint  show what each empty cell leads to, for this turn (or h, ?)\n",
+    "  undo  take back your last move and the reply (or u)\n",
+    "  help  list these commands\n",
+    "  quit  end the game (or q, exit); so does the end of input (Ctrl-D)",
+);
+
+/// What `ttt play --help` shows after the options.
+fn after_long_help() -> String {
+    format!(
+        "In the game, type at the prompt:\n{COMMANDS}\n\n{}",
+        super::EXIT_CODES
+    )
 }
 
 /// The longest input line `ttt play` reads, in bytes, not counting the newline that ends it.
@@ -175,7 +195,7 @@ impl Session<'_> {
         let mut game = Game::new();
         writeln!(
             self.out,
-            "You are {human}, against {}. Type a cell 1-9 (1 2 3 / 4 5 6 / 7 8 9), or hint, undo, quit.",
+            "You are {human}, against {}. Type a cell 1-9 (1 2 3 / 4 5 6 / 7 8 9), or hint, undo, help, quit.",
             escape(self.bot.name())
         )?;
         let mut shown = false;
@@ -216,7 +236,7 @@ impl Session<'_> {
                 Some(Input::TooLong { length, .. }) => {
                     writeln!(
                         self.out,
-                        "That line is {length} bytes; ttt play reads at most {LINE_LIMIT}. Type a cell 1-9, or hint, undo, quit."
+                        "That line is {length} bytes; ttt play reads at most {LINE_LIMIT}. Type a cell 1-9, or help."
                     )?;
                     continue;
                 }
@@ -237,6 +257,7 @@ impl Session<'_> {
                     return Ok(Ending::Quit);
                 }
                 "hint" | "h" | "?" => self.show(board, true)?,
+                "help" => writeln!(self.out, "Commands:\n{COMMANDS}")?,
                 "undo" | "u" => {
                     if undo_pair(&mut game, human) {
                         writeln!(self.out, "Took back your last move and the reply.")?;
@@ -245,7 +266,7 @@ impl Session<'_> {
                         writeln!(self.out, "Nothing to undo yet.")?;
                     }
                 }
-                "" => writeln!(self.out, "Type a cell 1-9, or hint, undo, quit.")?,
+                "" => writeln!(self.out, "Type a cell 1-9, or hint, undo, help, quit.")?,
                 _ => match typed.parse::<Cell>() {
                     Ok(cell) => match game.play(cell) {
                         Ok(()) => {}
@@ -256,7 +277,7 @@ impl Session<'_> {
                     }
                     Err(_) => writeln!(
                         self.out,
-                        "{} is not a move: type a cell 1-9, or hint, undo, quit.",
+                        "{} is not a move: type a cell 1-9, or hint, undo, help, quit.",
                         quote(typed)
                     )?,
                 },
