@@ -227,18 +227,21 @@ fn undo_hint_quit_and_end_of_input() {
         "{out}"
     );
     assert!(out.contains("D9*"), "hint shows outcomes: {out}");
-    assert!(out.contains("You quit after moves: none."), "{out}");
+    assert!(out.contains("You quit before any move."), "{out}");
     assert!(!out.contains("result: "));
 
     let out = play(&["--as", "o", "--seed", "7"], "undo\n");
     assert!(out.contains("Nothing to undo yet."), "{out}");
     assert!(
-        out.contains("Input ended; game abandoned after moves: "),
+        out.contains("Input ended; game abandoned after 1 move: "),
         "{out}"
     );
 
     let out = play(&[], "");
-    assert!(out.contains("Input ended"), "{out}");
+    assert!(
+        out.contains("Input ended; game abandoned before any move."),
+        "{out}"
+    );
     assert!(!out.contains("Play again"), "piped input plays one game");
 }
 
@@ -320,7 +323,7 @@ fn a_cell_is_one_digit_in_play_too() {
         out.contains("\"+5\" is not a cell: a cell is one digit from 1 to 9, with no sign."),
         "{out}"
     );
-    assert!(out.contains("You quit after moves: 5 "), "{out}");
+    assert!(out.contains("You quit after 2 moves: 5 "), "{out}");
 }
 
 #[test]
@@ -349,22 +352,25 @@ fn a_huge_line_is_refused_in_a_few_words_and_the_game_goes_on() {
         "{text}"
     );
     assert!(text.contains("perfect (O) plays"), "{text}");
-    assert!(text.contains("You quit after moves: 5 "), "{text}");
+    assert!(text.contains("You quit after 2 moves: 5 "), "{text}");
 
     // At the limit a line is still read; one byte more and it is refused.
     let at_limit = format!("{}\nquit\n", " ".repeat(255) + "5");
-    assert!(play(&["--seed", "3"], &at_limit).contains("You quit after moves: 5 "));
+    assert!(play(&["--seed", "3"], &at_limit).contains("You quit after 2 moves: 5 "));
     let past_limit = format!("{}\nquit\n", " ".repeat(256) + "5");
     let out = play(&["--seed", "3"], &past_limit);
     assert!(out.contains("That line is 257 bytes"), "{out}");
-    assert!(out.contains("You quit after moves: none."), "{out}");
+    assert!(out.contains("You quit before any move."), "{out}");
 }
 
 #[test]
 fn a_line_without_an_end_is_read_to_the_end_of_input() {
     let out = play(&["--seed", "3"], "5");
     assert!(out.contains("perfect (O) plays"), "{out}");
-    assert!(out.contains("Input ended"), "{out}");
+    assert!(
+        out.contains("Input ended; game abandoned after 2 moves: 5 "),
+        "{out}"
+    );
 }
 
 #[test]

@@ -242,18 +242,14 @@ impl Session<'_> {
                 }
                 None => {
                     writeln!(self.out)?;
-                    writeln!(
-                        self.out,
-                        "Input ended; game abandoned after moves: {}.",
-                        moves(&game)
-                    )?;
+                    writeln!(self.out, "Input ended; game abandoned {}.", so_far(&game))?;
                     return Ok(Ending::InputEnded);
                 }
             };
             let typed = line.trim();
             match typed.to_ascii_lowercase().as_str() {
                 "quit" | "q" | "exit" => {
-                    writeln!(self.out, "You quit after moves: {}.", moves(&game))?;
+                    writeln!(self.out, "You quit {}.", so_far(&game))?;
                     return Ok(Ending::Quit);
                 }
                 "hint" | "h" | "?" => self.show(board, true)?,
@@ -380,7 +376,18 @@ fn read_bounded_line(input: &mut dyn BufRead, limit: usize) -> io::Result<Option
     }))
 }
 
-/// The moves so far, separated by spaces (`none` before the first).
+/// The moves so far, in words for people: `before any move`, `after 1 move: 5`,
+/// `after 3 moves: 5 1 9`.
+fn so_far(game: &Game) -> String {
+    match game.moves().len() {
+        0 => "before any move".to_string(),
+        1 => format!("after 1 move: {}", moves(game)),
+        n => format!("after {n} moves: {}", moves(game)),
+    }
+}
+
+/// The moves so far, separated by spaces (`none` before the first), as the `result:` line
+/// gives them.
 fn moves(game: &Game) -> String {
     if game.moves().is_empty() {
         return "none".to_string();
@@ -425,6 +432,22 @@ mod tests {
             });
         }
         lines
+    }
+
+    #[test]
+    fn the_moves_so_far_read_as_words() {
+        let mut game = Game::new();
+        assert_eq!(so_far(&game), "before any move");
+        assert_eq!(moves(&game), "none");
+        for (n, said) in [
+            (5, "after 1 move: 5"),
+            (1, "after 2 moves: 5 1"),
+            (9, "after 3 moves: 5 1 9"),
+        ] {
+            game.play(Cell::from_number(n).unwrap()).unwrap();
+            assert_eq!(so_far(&game), said);
+        }
+        assert_eq!(moves(&game), "5 1 9");
     }
 
     #[test]
