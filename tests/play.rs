@@ -389,13 +389,87 @@ fn what_is_echoed_cannot_drive_the_terminal() {
 
 #[test]
 fn a_bot_name_is_escaped() {
-    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/misbehave.py");
-    let spec = format!("cmd:python3 {bot} first \x1b[31m");
-    let out = play(&["--opponent", &spec, "--as", "o"], "quit\n");
+    // A relative path, so that the name fits whatever the checkout's path: longer names are cut.
+    let spec = "cmd:python3 tests/bots/misbehave.py first \x1b[31m";
+    let out = ttt()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["play", "--opponent", spec, "--as", "o"])
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
     assert!(!out.contains('\x1b'), "{out:?}");
-    let name = format!("python3 {bot} first \\u{{1b}}[31m");
+    let name = "python3 tests/bots/misbehave.py first \\u{1b}[31m";
     assert!(out.contains(&format!("against {name}.")), "{out}");
     assert!(out.contains(&format!("{name} (X) plays 1.")), "{out}");
+}
+
+/// The columns a line takes as `ttt play` counts them: one for ASCII and `…`, two for any
+/// other character (wide ones take two on a terminal, the rest fewer).
+fn columns(line: &str) -> usize {
+    line.chars()
+        .map(|ch| if ch.is_ascii() || ch == '…' { 1 } else { 2 })
+        .sum()
+}
+
+fn assert_fits(out: &str) {
+    for line in out.lines() {
+        assert!(
+            columns(line) <= 100,
+            "{} columns: {line}\n{out}",
+            columns(line)
+        );
+    }
+}
+
+#[test]
+fn every_line_fits_in_100_columns_whatever_is_typed() {
+    // Each at most 256 bytes, so read as a line, and echoed, quoted, or both.
+    let typed = [
+        "x".repeat(256),
+        "\x01".repeat(256),
+        "\"".repeat(256),
+        "\u{202e}".repeat(85),
+        "漢".repeat(85),
+        "0".repeat(256),
+        format!("+{}", "5".repeat(255)),
+        format!("{}\x1b", "7".repeat(300)),
+    ];
+    let input = typed.join("\n") + "\n5\nquit\n";
+    let out = play(&["--hints", "--seed", "1"], &input);
+    assert_fits(&out);
+    // Only what was typed is cut, never the message about it.
+    let move_refused = " is not a move: type a cell 1-9, or hint, undo, help, quit.\n";
+    assert_eq!(out.matches(move_refused).count(), 5, "{out}");
+    assert!(
+        out.contains("…\" is not a cell: cells are numbered 1 to 9"),
+        "{out}"
+    );
+    assert!(
+        out.contains("…\" is not a cell: a cell is one digit"),
+        "{out}"
+    );
+    assert!(
+        out.contains("… (301 bytes)\nThat line is 301 bytes"),
+        "{out}"
+    );
+    assert!(out.contains("You quit after 2 moves: 5 "), "{out}");
+}
+
+#[test]
+fn every_line_fits_in_100_columns_whatever_the_bot_is_called() {
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/misbehave.py");
+    let long = "a-long-argument-".repeat(8);
+    for (mode, told) in [
+        ("first", "(X) plays 1."),
+        ("taken", "played 1, which is taken: you win by forfeit."),
+    ] {
+        let spec = format!("cmd:python3 {bot} {mode} {long}");
+        let out = play(&["--opponent", &spec, "--as", "o"], "5\n2\nquit\n");
+        assert_fits(&out);
+        assert!(out.contains(&format!("… {told}\n")), "{out}");
+        assert!(out.starts_with("You are O, against python3 "), "{out}");
+    }
 }
 
 #[test]

@@ -134,37 +134,44 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
             SideChoice::Random => Player::O,
         };
         match session.game(human)? {
-            Ending::Finished if interactive => {
-                write!(session.out, "Play again? [y/N] ")?;
-                session.out.flush()?;
-                match session.read_line()? {
-                    Some(Input::Line(answer)) if matches!(answer.trim(), "y" | "Y" | "yes") => {
-                        continue;
-                    }
-                    _ => return Ok(()),
+            Ending::Finished if interactive => match session.ask("Play again? [y/N] ")? {
+                Some(Input::Line(answer)) if matches!(answer.trim(), "y" | "Y" | "yes") => {
+                    continue;
                 }
-            }
+                _ => return Ok(()),
+            },
             _ => return Ok(()),
         }
     }
 }
 
 impl Session<'_> {
-    /// The next line of input, or `None` at its end. When input is piped, what was read is
-    /// echoed with its control characters escaped, and only the start of a line too long.
-    fn read_line(&mut self) -> io::Result<Option<Input>> {
+    /// Shows `prompt` and reads the next line of input, or `None` at its end. When input is
+    /// piped, what was read is echoed after the prompt, as [`echo`] shows it.
+    fn ask(&mut self, prompt: &str) -> io::Result<Option<Input>> {
+        write!(self.out, "{prompt}")?;
+        self.out.flush()?;
         let input = read_bounded_line(&mut self.input, LINE_LIMIT)?;
-        if self.echo {
-            match &input {
-                Some(Input::Line(line)) => writeln!(self.out, "{}", escape(line.trim_end()))?,
-                Some(Input::TooLong { head, length }) => {
-                    let start: String = head.chars().take(QUOTE_LIMIT).collect();
-                    writeln!(self.out, "{}… ({length} bytes)", escape(&start))?;
-                }
-                None => {}
-            }
+        if self.echo
+            && let Some(input) = &input
+        {
+            let room = WIDTH.saturating_sub(columns(prompt));
+            writeln!(self.out, "{}", echo(input, room))?;
         }
         Ok(input)
+    }
+
+    /// Writes a line that starts with the bot's name, cut to leave room for `rest`.
+    fn about_bot(&mut self, rest: &str) -> io::Result<()> {
+        // A bot's name can be any text (an external bot is named by its command).
+        let room = WIDTH.saturating_sub(columns(rest)).min(QUOTE_LIMIT);
+        writeln!(self.out, "{}{rest}", clip(self.bot.name(), room))
+    }
+
+    /// Writes a line that starts with what was typed, quoted and cut to leave room for `rest`.
+    fn about_input(&mut self, typed: &str, rest: &str) -> io::Result<()> {
+        let room = WIDTH.saturating_sub(columns(rest));
+        writeln!(self.out, "{}{rest}", quote_within(typed, room))
     }
 
     fn show(&mut self, board: Board, hints: bool) -> io::Result<()> {
@@ -193,10 +200,11 @@ impl Session<'_> {
 
     fn game(&mut self, human: Player) -> Result<Ending, Failure> {
         let mut game = Game::new();
+        write!(self.out, "You are {human}, against ")?;
+        self.about_bot(".")?;
         writeln!(
             self.out,
-            "You are {human}, against {}. Type a cell 1-9 (1 2 3 / 4 5 6 / 7 8 9), or hint, undo, help, quit.",
-            escape(self.bot.name())
+            "Type a cell 1-9 (1 2 3 / 4 5 6 / 7 8 9), or hint, undo, help, quit."
         )?;
         let mut shown = false;
         loop {
@@ -229,9 +237,7 @@ impl Session<'_> {
                 self.show(board, self.hints)?;
                 shown = true;
             }
-            write!(self.out, "{human} to move: ")?;
-            self.out.flush()?;
-            let line = match self.read_line()? {
+            let line = match self.ask(&format!("{human} to move: "))? {
                 Some(Input::Line(line)) => line,
                 Some(Input::TooLong { length, .. }) => {
                     writeln!(
@@ -269,12 +275,11 @@ impl Session<'_> {
                         Err(error) => writeln!(self.out, "{error}; pick an empty cell.")?,
                     },
                     Err(error @ (ParseCellError::OutOfRange | ParseCellError::Signed)) => {
-                        writeln!(self.out, "{} is not a cell: {error}.", quote(typed))?;
+                        self.about_input(typed, &format!(" is not a cell: {error}."))?;
                     }
-                    Err(_) => writeln!(
-                        self.out,
-                        "{} is not a move: type a cell 1-9, or hint, undo, help, quit.",
-                        quote(typed)
+                    Err(_) => self.about_input(
+                        typed,
+                        " is not a move: type a cell 1-9, or hint, undo, help, quit.",
                     )?,
                 },
             }
@@ -283,8 +288,6 @@ impl Session<'_> {
 
     /// The bot's turn. `Some` when the game ends because the bot broke the rules.
     fn bot_move(&mut self, game: &mut Game, human: Player) -> Result<Option<Ending>, Failure> {
-        // A bot's name can be any text (an external bot is named by its command).
-        let name = escape(self.bot.name());
         let answer = catch_unwind(AssertUnwindSafe(|| self.bot.choose(game)));
         let choices = match answer {
             Ok(Ok(choices)) => choices,
@@ -292,7 +295,7 @@ impl Session<'_> {
                 return Err(Failure::protocol(error));
             }
             Err(_) => {
-                writeln!(self.out, "{name} crashed, so you win by forfeit.")?;
+                self.about_bot(" crashed, so you win by forfeit.")?;
                 self.forfeit(game, human)?;
                 return Ok(Some(Ending::Finished));
             }
@@ -302,22 +305,20 @@ impl Session<'_> {
             .unwrap_or(Turn::Nothing);
         match turn {
             Turn::Mark(cell) if game.play(cell).is_ok() => {
-                writeln!(self.out, "{name} ({}) plays {cell}.", !human)?;
+                self.about_bot(&format!(" ({}) plays {cell}.", !human))?;
                 Ok(None)
             }
             Turn::Mark(cell) => {
-                writeln!(
-                    self.out,
-                    "{name} played {cell}, which is taken: you win by forfeit."
-                )?;
+                self.about_bot(&format!(
+                    " played {cell}, which is taken: you win by forfeit."
+                ))?;
                 self.forfeit(game, human)?;
                 Ok(Some(Ending::Finished))
             }
             other => {
-                writeln!(
-                    self.out,
-                    "{name} {other}, which the rules forbid: you win by forfeit."
-                )?;
+                self.about_bot(&format!(
+                    " {other}, which the rules forbid: you win by forfeit."
+                ))?;
                 self.forfeit(game, human)?;
                 Ok(Some(Ending::Finished))
             }
@@ -334,6 +335,72 @@ impl Session<'_> {
 
     fn result(&mut self, game: &Game, status: &str) -> io::Result<()> {
         writeln!(self.out, "result: {status} moves: {}", moves(game))
+    }
+}
+
+/// The widest line `ttt play` writes for people, in columns, whatever was typed and whatever
+/// the bot is called: names and input are cut to fit.
+const WIDTH: usize = 100;
+
+/// The columns `text` can take on a terminal, at most: one for ASCII and `…`, two for any
+/// other character. Wide characters (CJK, most emoji) take two; the others, counted two,
+/// take one or none, so a line measured here may fall short of [`WIDTH`] but never past it.
+fn columns(text: &str) -> usize {
+    text.chars()
+        .map(|ch| if ch.is_ascii() || ch == '…' { 1 } else { 2 })
+        .sum()
+}
+
+/// The longest start of `text` escaped as [`escape`] does (and `"` too, when `quoted`) that
+/// takes at most `room` columns, and whether that is all of it. An escape is never cut.
+fn escaped_start(text: &str, room: usize, quoted: bool) -> (String, bool) {
+    let mut shown = String::new();
+    let mut used = 0;
+    for ch in text.chars() {
+        let piece = if quoted && ch == '"' {
+            "\\\"".to_string()
+        } else {
+            escape(ch.encode_utf8(&mut [0; 4]))
+        };
+        used += columns(&piece);
+        if used > room {
+            return (shown, false);
+        }
+        shown.push_str(&piece);
+    }
+    (shown, true)
+}
+
+/// `text` escaped, in at most `room` columns: cut, and ended with `…`, when it is wider.
+fn clip(text: &str, room: usize) -> String {
+    match escaped_start(text, room, false) {
+        (all, true) => all,
+        _ => format!("{}…", escaped_start(text, room.saturating_sub(1), false).0),
+    }
+}
+
+/// `text` as [`quote`] shows it or, when that is wider than `room` columns, as much of its
+/// start as fits, with `…` before the closing quote.
+fn quote_within(text: &str, room: usize) -> String {
+    let quoted = quote(text);
+    if columns(&quoted) <= room {
+        return quoted;
+    }
+    let (start, _) = escaped_start(text, room.saturating_sub(3), true);
+    format!("\"{start}…\"")
+}
+
+/// What piped input echoes after a prompt, in at most `room` columns: the line escaped (cut
+/// with `…` if need be), or for a line too long, its start (at most [`QUOTE_LIMIT`] columns)
+/// and its length.
+fn echo(input: &Input, room: usize) -> String {
+    match input {
+        Input::Line(line) => clip(line.trim_end(), room),
+        Input::TooLong { head, length } => {
+            let end = format!("… ({length} bytes)");
+            let room = room.saturating_sub(columns(&end)).min(QUOTE_LIMIT);
+            format!("{}{end}", escaped_start(head, room, false).0)
+        }
     }
 }
 
@@ -448,6 +515,27 @@ mod tests {
             assert_eq!(so_far(&game), said);
         }
         assert_eq!(moves(&game), "5 1 9");
+    }
+
+    #[test]
+    fn text_is_cut_to_its_room_between_escapes() {
+        assert_eq!(clip("minimax", 7), "minimax");
+        assert_eq!(clip("minimax", 6), "minim…");
+        // `\u{1b}` takes 6 columns and is kept whole or not at all.
+        assert_eq!(clip("ab\x1bcd", 10), "ab\\u{1b}cd");
+        assert_eq!(clip("ab\x1bcd", 9), "ab\\u{1b}…");
+        assert_eq!(clip("ab\x1bcd", 8), "ab…");
+        assert_eq!(clip("漢字漢字", 7), "漢字漢…");
+        assert_eq!(quote_within("say \"hi\"", 100), "\"say \\\"hi\\\"\"");
+        assert_eq!(quote_within("say \"hi\"", 10), "\"say \\\"h…\"");
+        // A line too long shows its length whole, however large, and fits after a prompt.
+        let input = Input::TooLong {
+            head: "7".repeat(LINE_LIMIT + 1),
+            length: u64::MAX,
+        };
+        let shown = echo(&input, WIDTH - columns("X to move: "));
+        assert!(shown.ends_with("… (18446744073709551615 bytes)"), "{shown}");
+        assert!(columns(&shown) <= WIDTH - 11, "{shown}");
     }
 
     #[test]
