@@ -511,3 +511,158 @@ fn help_for_play_lists_the_commands_and_the_exit_codes() {
     let summary = String::from_utf8(out.stdout).unwrap();
     assert_eq!(summary.matches("Exit codes: ").count(), 1, "{summary}");
 }
+
+/// Runs `ttt` on a new pseudo-terminal, as a person would: for each step, waits until the
+/// output shows `expect` (after what earlier steps saw), then types `send`. Prints what the
+/// terminal showed (line ends as `\n`) and exits as `ttt` did; gives up after 10 seconds,
+/// killing `ttt`, and says what it was waiting for.
+const TERMINAL: &str = r#"
+import json, os, pty, select, signal, sys, time
+
+binary, args, steps = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(binary, [binary] + args)
+deadline = time.monotonic() + 10
+seen = b""
+
+def give_up(why):
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    sys.exit(why + "; the terminal showed:\n" + seen.decode(errors="replace"))
+
+def read_more():
+    """Reads what is there; False once ttt has closed the terminal."""
+    global seen
+    left = deadline - time.monotonic()
+    if left <= 0:
+        give_up("timed out")
+    ready, _, _ = select.select([fd], [], [], left)
+    if not ready:
+        return True
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:  # EIO on Linux once the other end is closed
+        chunk = b""
+    seen += chunk
+    return bool(chunk)
+
+cursor = 0
+for expect, send in steps:
+    want = expect.encode()
+    while want not in seen[cursor:]:
+        if not read_more():
+            give_up(f"ttt ended before showing {expect!r}")
+    cursor = seen.index(want, cursor) + len(want)
+    os.write(fd, send.encode())
+while read_more():
+    pass
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(seen.decode().replace("\r\n", "\n"))
+sys.exit(os.waitstatus_to_exitcode(status))
+"#;
+
+/// Plays on a terminal with `steps` (what to wait for, what to type then); returns what the
+/// terminal showed. `ttt` must exit with 0.
+fn on_a_terminal(args: &[&str], steps: &[(&str, &str)]) -> String {
+    let out = std::process::Command::new("python3")
+        .args(["-c", TERMINAL, env!("CARGO_BIN_EXE_ttt")])
+        .arg(serde_json::to_string(args).unwrap())
+        .arg(serde_json::to_string(steps).unwrap())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{shown}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    shown
+}
+
+/// A bot that always takes the first empty cell, so that every game below is known in
+/// advance: as X, 5 3 7 wins, 2 4 5 7 9 draws, 9 8 4 loses.
+fn first_empty_cell() -> String {
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/misbehave.py");
+    format!("cmd:python3 {bot} first")
+}
+
+/// The steps of one game as X, typing `moves` one prompt at a time.
+fn moves<'a>(moves: &[&'a str]) -> Vec<(&'static str, &'a str)> {
+    moves.iter().map(|cell| ("X to move: ", *cell)).collect()
+}
+
+#[test]
+fn on_a_terminal_the_score_is_kept_across_games() {
+    let bot = first_empty_cell();
+    let mut steps = moves(&["5\n", "3\n", "7\n"]);
+    steps.push(("Play again? [y/N] ", "y\n"));
+    steps.extend(moves(&["help\n", "2\n", "4\n", "5\n", "7\n", "9\n"]));
+    steps.push(("Play again? [y/N] ", "YES\n"));
+    steps.extend(moves(&["9\n", "8\n", "4\n"]));
+    steps.push(("Play again? [y/N] ", "n\n"));
+    let shown = on_a_terminal(&["play", "--opponent", &bot], &steps);
+    let scores: Vec<&str> = shown
+        .lines()
+        .filter(|line| line.contains("core: "))
+        .collect();
+    assert_eq!(
+        scores,
+        [
+            "Score: 1 win, 0 draws, 0 losses.",
+            "Score: 1 win, 1 draw, 0 losses.",
+            "Score: 1 win, 1 draw, 1 loss.",
+            "Final score: 1 win, 1 draw, 1 loss.",
+        ],
+        "{shown}"
+    );
+    assert!(
+        shown.ends_with("Play again? [y/N] n\nFinal score: 1 win, 1 draw, 1 loss.\n"),
+        "{shown}"
+    );
+    // Each game ends with its result line, then the score, then the question.
+    assert!(
+        shown.contains("result: x_wins moves: 5 1 3 2 7\nScore: 1 win, 0 draws, 0 losses.\n"),
+        "{shown}"
+    );
+    assert!(shown.contains("X to move: help\nCommands:\n"), "{shown}");
+    // The terminal echoes what is typed; ttt does not echo it again.
+    assert!(!shown.contains("X to move: 5\n5\n"), "{shown}");
+    assert_fits(&shown);
+}
+
+#[test]
+fn on_a_terminal_end_of_input_ends_the_line_and_the_session() {
+    let bot = first_empty_cell();
+    // Ctrl-D at "Play again?": the prompt's line is ended, and the final score follows.
+    let mut steps = moves(&["5\n", "3\n", "7\n"]);
+    steps.push(("Play again? [y/N] ", "\x04"));
+    let shown = on_a_terminal(&["play", "--opponent", &bot], &steps);
+    assert!(
+        shown.ends_with(
+            "Score: 1 win, 0 draws, 0 losses.\nPlay again? [y/N] \nFinal score: 1 win, 0 draws, 0 losses.\n"
+        ),
+        "{shown:?}"
+    );
+
+    // Ctrl-D in a game, after one finished: the game is abandoned, the score stays.
+    let mut steps = moves(&["9\n", "8\n", "4\n"]);
+    steps.push(("Play again? [y/N] ", "y\n"));
+    steps.extend(moves(&["5\n", "\x04"]));
+    let shown = on_a_terminal(&["play", "--opponent", &bot], &steps);
+    assert!(
+        shown.ends_with(
+            "X to move: \nInput ended; game abandoned after 2 moves: 5 1.\nFinal score: 0 wins, 0 draws, 1 loss.\n"
+        ),
+        "{shown:?}"
+    );
+
+    // quit before any game finished: nothing to score.
+    let shown = on_a_terminal(&["play", "--opponent", &bot], &moves(&["quit\n"]));
+    assert!(
+        shown.ends_with("X to move: quit\nYou quit before any move.\n"),
+        "{shown:?}"
+    );
+}

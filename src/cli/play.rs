@@ -1,5 +1,6 @@
 //! `ttt play`: a game in the terminal against any bot or style.
 
+use std::fmt;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -86,12 +87,57 @@ enum Input {
 
 /// How a game ended.
 enum Ending {
-    /// Played to the end (or won by forfeit).
-    Finished,
+    /// Played to the end (or won by forfeit), with the result for the human.
+    Finished(Verdict),
     /// The human typed `quit`.
     Quit,
     /// Standard input ended.
     InputEnded,
+}
+
+/// How a finished game went for the human.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Won,
+    Drew,
+    Lost,
+}
+
+/// The games finished in one session on a terminal, counted for the human.
+#[derive(Debug, Default)]
+struct Score {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+impl Score {
+    fn add(&mut self, verdict: Verdict) {
+        match verdict {
+            Verdict::Won => self.wins += 1,
+            Verdict::Drew => self.draws += 1,
+            Verdict::Lost => self.losses += 1,
+        }
+    }
+
+    fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+}
+
+impl fmt::Display for Score {
+    /// `1 win, 0 draws, 2 losses`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count =
+            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        write!(
+            f,
+            "{}, {}, {}",
+            count(self.wins, "win", "wins"),
+            count(self.draws, "draw", "draws"),
+            count(self.losses, "loss", "losses")
+        )
+    }
 }
 
 struct Session<'a> {
@@ -107,7 +153,8 @@ struct Session<'a> {
     hints: bool,
 }
 
-/// Plays games until the human stops (one game when input is not a terminal).
+/// Plays games until the human stops, keeping the score; one game, and no score, when input
+/// is not a terminal.
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     let bot = bots::from_spec(&args.opponent).map_err(|error| Failure::usage(error.message))?;
     // `perfect` and the styles read the table inside `choose`: were it damaged, they would
@@ -126,6 +173,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         style: Style::for_stdout(),
         hints: args.hints,
     };
+    let mut score = Score::default();
     loop {
         let human = match args.side {
             SideChoice::X => Player::X,
@@ -133,15 +181,27 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
             SideChoice::Random if session.rng.next_u64() & 1 == 0 => Player::X,
             SideChoice::Random => Player::O,
         };
-        match session.game(human)? {
-            Ending::Finished if interactive => match session.ask("Play again? [y/N] ")? {
-                Some(Input::Line(answer)) if matches!(answer.trim(), "y" | "Y" | "yes") => {
+        let ending = session.game(human)?;
+        if !interactive {
+            return Ok(());
+        }
+        if let Ending::Finished(verdict) = ending {
+            score.add(verdict);
+            writeln!(session.out, "Score: {score}.")?;
+            match session.ask("Play again? [y/N] ")? {
+                Some(Input::Line(answer)) if is_yes(&answer) => {
+                    writeln!(session.out)?;
                     continue;
                 }
-                _ => return Ok(()),
-            },
-            _ => return Ok(()),
+                Some(_) => {}
+                // End of input (Ctrl-D) leaves the cursor after the prompt: end its line.
+                None => writeln!(session.out)?,
+            }
         }
+        if score.games() > 0 {
+            writeln!(session.out, "Final score: {score}.")?;
+        }
+        return Ok(());
     }
 }
 
@@ -211,20 +271,20 @@ impl Session<'_> {
             let board = game.board();
             if let Some(winner) = board.winner() {
                 self.show(board, false)?;
-                let who = if winner == human {
-                    "You win"
+                let (who, verdict) = if winner == human {
+                    ("You win", Verdict::Won)
                 } else {
-                    "You lose"
+                    ("You lose", Verdict::Lost)
                 };
                 writeln!(self.out, "{who}: {winner} made three in a row.")?;
                 self.result(&game, board.status().name())?;
-                return Ok(Ending::Finished);
+                return Ok(Ending::Finished(verdict));
             }
             if board.is_over() {
                 self.show(board, false)?;
                 writeln!(self.out, "A draw.")?;
                 self.result(&game, "draw")?;
-                return Ok(Ending::Finished);
+                return Ok(Ending::Finished(Verdict::Drew));
             }
             if board.to_move() != human {
                 if let Some(ending) = self.bot_move(&mut game, human)? {
@@ -297,7 +357,7 @@ impl Session<'_> {
             Err(_) => {
                 self.about_bot(" crashed, so you win by forfeit.")?;
                 self.forfeit(game, human)?;
-                return Ok(Some(Ending::Finished));
+                return Ok(Some(Ending::Finished(Verdict::Won)));
             }
         };
         let turn = bots::sample(&choices, &mut self.rng)
@@ -313,14 +373,14 @@ impl Session<'_> {
                     " played {cell}, which is taken: you win by forfeit."
                 ))?;
                 self.forfeit(game, human)?;
-                Ok(Some(Ending::Finished))
+                Ok(Some(Ending::Finished(Verdict::Won)))
             }
             other => {
                 self.about_bot(&format!(
                     " {other}, which the rules forbid: you win by forfeit."
                 ))?;
                 self.forfeit(game, human)?;
-                Ok(Some(Ending::Finished))
+                Ok(Some(Ending::Finished(Verdict::Won)))
             }
         }
     }
@@ -402,6 +462,11 @@ fn echo(input: &Input, room: usize) -> String {
             format!("{}{end}", escaped_start(head, room, false).0)
         }
     }
+}
+
+/// Whether an answer to `Play again? [y/N]` is yes.
+fn is_yes(answer: &str) -> bool {
+    matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
 }
 
 /// Reads one line of at most `limit` bytes, not counting its newline, keeping at most
@@ -536,6 +601,18 @@ mod tests {
         let shown = echo(&input, WIDTH - columns("X to move: "));
         assert!(shown.ends_with("… (18446744073709551615 bytes)"), "{shown}");
         assert!(columns(&shown) <= WIDTH - 11, "{shown}");
+    }
+
+    #[test]
+    fn the_score_counts_each_result_in_words() {
+        let mut score = Score::default();
+        assert_eq!(score.to_string(), "0 wins, 0 draws, 0 losses");
+        for verdict in [Verdict::Won, Verdict::Drew, Verdict::Lost, Verdict::Lost] {
+            score.add(verdict);
+        }
+        assert_eq!(score.to_string(), "1 win, 1 draw, 2 losses");
+        assert_eq!(score.games(), 4);
+        assert!(is_yes(" Yes ") && is_yes("y") && !is_yes("") && !is_yes("no"));
     }
 
     #[test]
