@@ -565,11 +565,13 @@ sys.exit(os.waitstatus_to_exitcode(status))
 /// Plays on a terminal with `steps` (what to wait for, what to type then); returns what the
 /// terminal showed. `ttt` must exit with 0.
 fn on_a_terminal(args: &[&str], steps: &[(&str, &str)]) -> String {
-    let out = std::process::Command::new("python3")
+    // The driver gives up after 10 seconds; this is in case the driver itself hangs.
+    let out = Command::new("python3")
         .args(["-c", TERMINAL, env!("CARGO_BIN_EXE_ttt")])
         .arg(serde_json::to_string(args).unwrap())
         .arg(serde_json::to_string(steps).unwrap())
         .env("NO_COLOR", "1")
+        .timeout(4 * TIME_LIMIT)
         .output()
         .unwrap();
     let shown = String::from_utf8(out.stdout).unwrap();
