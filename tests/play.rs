@@ -227,18 +227,21 @@ fn undo_hint_quit_and_end_of_input() {
         "{out}"
     );
     assert!(out.contains("D9*"), "hint shows outcomes: {out}");
-    assert!(out.contains("You quit after moves: none."), "{out}");
+    assert!(out.contains("You quit before any move."), "{out}");
     assert!(!out.contains("result: "));
 
     let out = play(&["--as", "o", "--seed", "7"], "undo\n");
     assert!(out.contains("Nothing to undo yet."), "{out}");
     assert!(
-        out.contains("Input ended; game abandoned after moves: "),
+        out.contains("Input ended; game abandoned after 1 move: "),
         "{out}"
     );
 
     let out = play(&[], "");
-    assert!(out.contains("Input ended"), "{out}");
+    assert!(
+        out.contains("Input ended; game abandoned before any move."),
+        "{out}"
+    );
     assert!(!out.contains("Play again"), "piped input plays one game");
 }
 
@@ -320,7 +323,7 @@ fn a_cell_is_one_digit_in_play_too() {
         out.contains("\"+5\" is not a cell: a cell is one digit from 1 to 9, with no sign."),
         "{out}"
     );
-    assert!(out.contains("You quit after moves: 5 "), "{out}");
+    assert!(out.contains("You quit after 2 moves: 5 "), "{out}");
 }
 
 #[test]
@@ -349,22 +352,25 @@ fn a_huge_line_is_refused_in_a_few_words_and_the_game_goes_on() {
         "{text}"
     );
     assert!(text.contains("perfect (O) plays"), "{text}");
-    assert!(text.contains("You quit after moves: 5 "), "{text}");
+    assert!(text.contains("You quit after 2 moves: 5 "), "{text}");
 
     // At the limit a line is still read; one byte more and it is refused.
     let at_limit = format!("{}\nquit\n", " ".repeat(255) + "5");
-    assert!(play(&["--seed", "3"], &at_limit).contains("You quit after moves: 5 "));
+    assert!(play(&["--seed", "3"], &at_limit).contains("You quit after 2 moves: 5 "));
     let past_limit = format!("{}\nquit\n", " ".repeat(256) + "5");
     let out = play(&["--seed", "3"], &past_limit);
     assert!(out.contains("That line is 257 bytes"), "{out}");
-    assert!(out.contains("You quit after moves: none."), "{out}");
+    assert!(out.contains("You quit before any move."), "{out}");
 }
 
 #[test]
 fn a_line_without_an_end_is_read_to_the_end_of_input() {
     let out = play(&["--seed", "3"], "5");
     assert!(out.contains("perfect (O) plays"), "{out}");
-    assert!(out.contains("Input ended"), "{out}");
+    assert!(
+        out.contains("Input ended; game abandoned after 2 moves: 5 "),
+        "{out}"
+    );
 }
 
 #[test]
@@ -383,11 +389,282 @@ fn what_is_echoed_cannot_drive_the_terminal() {
 
 #[test]
 fn a_bot_name_is_escaped() {
-    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/misbehave.py");
-    let spec = format!("cmd:python3 {bot} first \x1b[31m");
-    let out = play(&["--opponent", &spec, "--as", "o"], "quit\n");
+    // A relative path, so that the name fits whatever the checkout's path: longer names are cut.
+    let spec = "cmd:python3 tests/bots/misbehave.py first \x1b[31m";
+    let out = ttt()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["play", "--opponent", spec, "--as", "o"])
+        .write_stdin("quit\n")
+        .output()
+        .unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
     assert!(!out.contains('\x1b'), "{out:?}");
-    let name = format!("python3 {bot} first \\u{{1b}}[31m");
+    let name = "python3 tests/bots/misbehave.py first \\u{1b}[31m";
     assert!(out.contains(&format!("against {name}.")), "{out}");
     assert!(out.contains(&format!("{name} (X) plays 1.")), "{out}");
+}
+
+/// The columns a line takes as `ttt play` counts them: one for ASCII and `…`, two for any
+/// other character (wide ones take two on a terminal, the rest fewer).
+fn columns(line: &str) -> usize {
+    line.chars()
+        .map(|ch| if ch.is_ascii() || ch == '…' { 1 } else { 2 })
+        .sum()
+}
+
+fn assert_fits(out: &str) {
+    for line in out.lines() {
+        assert!(
+            columns(line) <= 100,
+            "{} columns: {line}\n{out}",
+            columns(line)
+        );
+    }
+}
+
+#[test]
+fn every_line_fits_in_100_columns_whatever_is_typed() {
+    // Each at most 256 bytes, so read as a line, and echoed, quoted, or both.
+    let typed = [
+        "x".repeat(256),
+        "\x01".repeat(256),
+        "\"".repeat(256),
+        "\u{202e}".repeat(85),
+        "漢".repeat(85),
+        "0".repeat(256),
+        format!("+{}", "5".repeat(255)),
+        format!("{}\x1b", "7".repeat(300)),
+    ];
+    let input = typed.join("\n") + "\n5\nquit\n";
+    let out = play(&["--hints", "--seed", "1"], &input);
+    assert_fits(&out);
+    // Only what was typed is cut, never the message about it.
+    let move_refused = " is not a move: type a cell 1-9, or hint, undo, help, quit.\n";
+    assert_eq!(out.matches(move_refused).count(), 5, "{out}");
+    assert!(
+        out.contains("…\" is not a cell: cells are numbered 1 to 9"),
+        "{out}"
+    );
+    assert!(
+        out.contains("…\" is not a cell: a cell is one digit"),
+        "{out}"
+    );
+    assert!(
+        out.contains("… (301 bytes)\nThat line is 301 bytes"),
+        "{out}"
+    );
+    assert!(out.contains("You quit after 2 moves: 5 "), "{out}");
+}
+
+#[test]
+fn every_line_fits_in_100_columns_whatever_the_bot_is_called() {
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/misbehave.py");
+    let long = "a-long-argument-".repeat(8);
+    for (mode, told) in [
+        ("first", "(X) plays 1."),
+        ("taken", "played 1, which is taken: you win by forfeit."),
+    ] {
+        let spec = format!("cmd:python3 {bot} {mode} {long}");
+        let out = play(&["--opponent", &spec, "--as", "o"], "5\n2\nquit\n");
+        assert_fits(&out);
+        assert!(out.contains(&format!("… {told}\n")), "{out}");
+        assert!(out.starts_with("You are O, against python3 "), "{out}");
+    }
+}
+
+#[test]
+fn help_lists_the_commands_in_the_game() {
+    let out = play(&["--seed", "3"], "help\nquit\n");
+    assert!(out.contains("X to move: help\nCommands:\n  1-9 "), "{out}");
+    for command in ["hint", "undo", "help", "quit"] {
+        assert!(
+            out.contains(&format!("\n  {command}  ")),
+            "{command}: {out}"
+        );
+    }
+    assert!(!out.contains("is not a move"), "{out}");
+}
+
+#[test]
+fn help_for_play_lists_the_commands_and_the_exit_codes() {
+    let out = ttt().args(["play", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let commands = help
+        .find("In the game, type at the prompt:\n  1-9 ")
+        .unwrap_or_else(|| panic!("{help}"));
+    for command in ["hint", "undo", "help", "quit"] {
+        assert!(
+            help.contains(&format!("\n  {command}  ")),
+            "{command}: {help}"
+        );
+    }
+    // The exit codes, which main adds under every help, come after the commands, once.
+    let exit_codes = help
+        .find("Exit codes: ")
+        .unwrap_or_else(|| panic!("{help}"));
+    assert!(commands < exit_codes, "{help}");
+    assert_eq!(help.matches("Exit codes: ").count(), 1, "{help}");
+
+    // The summary keeps only the exit codes.
+    let out = ttt().args(["play", "-h"]).output().unwrap();
+    let summary = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(summary.matches("Exit codes: ").count(), 1, "{summary}");
+}
+
+/// Runs `ttt` on a new pseudo-terminal, as a person would: for each step, waits until the
+/// output shows `expect` (after what earlier steps saw), then types `send`. Prints what the
+/// terminal showed (line ends as `\n`) and exits as `ttt` did; gives up after 10 seconds,
+/// killing `ttt`, and says what it was waiting for.
+const TERMINAL: &str = r#"
+import json, os, pty, select, signal, sys, time
+
+binary, args, steps = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(binary, [binary] + args)
+deadline = time.monotonic() + 10
+seen = b""
+
+def give_up(why):
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    sys.exit(why + "; the terminal showed:\n" + seen.decode(errors="replace"))
+
+def read_more():
+    """Reads what is there; False once ttt has closed the terminal."""
+    global seen
+    left = deadline - time.monotonic()
+    if left <= 0:
+        give_up("timed out")
+    ready, _, _ = select.select([fd], [], [], left)
+    if not ready:
+        return True
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:  # EIO on Linux once the other end is closed
+        chunk = b""
+    seen += chunk
+    return bool(chunk)
+
+cursor = 0
+for expect, send in steps:
+    want = expect.encode()
+    while want not in seen[cursor:]:
+        if not read_more():
+            give_up(f"ttt ended before showing {expect!r}")
+    cursor = seen.index(want, cursor) + len(want)
+    os.write(fd, send.encode())
+while read_more():
+    pass
+_, status = os.waitpid(pid, 0)
+sys.stdout.write(seen.decode().replace("\r\n", "\n"))
+sys.exit(os.waitstatus_to_exitcode(status))
+"#;
+
+/// Plays on a terminal with `steps` (what to wait for, what to type then); returns what the
+/// terminal showed. `ttt` must exit with 0.
+fn on_a_terminal(args: &[&str], steps: &[(&str, &str)]) -> String {
+    // The driver gives up after 10 seconds; this is in case the driver itself hangs.
+    let out = Command::new("python3")
+        .args(["-c", TERMINAL, env!("CARGO_BIN_EXE_ttt")])
+        .arg(serde_json::to_string(args).unwrap())
+        .arg(serde_json::to_string(steps).unwrap())
+        .env("NO_COLOR", "1")
+        .timeout(4 * TIME_LIMIT)
+        .output()
+        .unwrap();
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{shown}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    shown
+}
+
+/// A bot that always takes the first empty cell, so that every game below is known in
+/// advance: as X, 5 3 7 wins, 2 4 5 7 9 draws, 9 8 4 loses.
+fn first_empty_cell() -> String {
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/misbehave.py");
+    format!("cmd:python3 {bot} first")
+}
+
+/// The steps of one game as X, typing `moves` one prompt at a time.
+fn moves<'a>(moves: &[&'a str]) -> Vec<(&'static str, &'a str)> {
+    moves.iter().map(|cell| ("X to move: ", *cell)).collect()
+}
+
+#[test]
+fn on_a_terminal_the_score_is_kept_across_games() {
+    let bot = first_empty_cell();
+    let mut steps = moves(&["5\n", "3\n", "7\n"]);
+    steps.push(("Play again? [y/N] ", "y\n"));
+    steps.extend(moves(&["help\n", "2\n", "4\n", "5\n", "7\n", "9\n"]));
+    steps.push(("Play again? [y/N] ", "YES\n"));
+    steps.extend(moves(&["9\n", "8\n", "4\n"]));
+    steps.push(("Play again? [y/N] ", "n\n"));
+    let shown = on_a_terminal(&["play", "--opponent", &bot], &steps);
+    let scores: Vec<&str> = shown
+        .lines()
+        .filter(|line| line.contains("core: "))
+        .collect();
+    assert_eq!(
+        scores,
+        [
+            "Score: 1 win, 0 draws, 0 losses.",
+            "Score: 1 win, 1 draw, 0 losses.",
+            "Score: 1 win, 1 draw, 1 loss.",
+            "Final score: 1 win, 1 draw, 1 loss.",
+        ],
+        "{shown}"
+    );
+    assert!(
+        shown.ends_with("Play again? [y/N] n\nFinal score: 1 win, 1 draw, 1 loss.\n"),
+        "{shown}"
+    );
+    // Each game ends with its result line, then the score, then the question.
+    assert!(
+        shown.contains("result: x_wins moves: 5 1 3 2 7\nScore: 1 win, 0 draws, 0 losses.\n"),
+        "{shown}"
+    );
+    assert!(shown.contains("X to move: help\nCommands:\n"), "{shown}");
+    // The terminal echoes what is typed; ttt does not echo it again.
+    assert!(!shown.contains("X to move: 5\n5\n"), "{shown}");
+    assert_fits(&shown);
+}
+
+#[test]
+fn on_a_terminal_end_of_input_ends_the_line_and_the_session() {
+    let bot = first_empty_cell();
+    // Ctrl-D at "Play again?": the prompt's line is ended, and the final score follows.
+    let mut steps = moves(&["5\n", "3\n", "7\n"]);
+    steps.push(("Play again? [y/N] ", "\x04"));
+    let shown = on_a_terminal(&["play", "--opponent", &bot], &steps);
+    assert!(
+        shown.ends_with(
+            "Score: 1 win, 0 draws, 0 losses.\nPlay again? [y/N] \nFinal score: 1 win, 0 draws, 0 losses.\n"
+        ),
+        "{shown:?}"
+    );
+
+    // Ctrl-D in a game, after one finished: the game is abandoned, the score stays.
+    let mut steps = moves(&["9\n", "8\n", "4\n"]);
+    steps.push(("Play again? [y/N] ", "y\n"));
+    steps.extend(moves(&["5\n", "\x04"]));
+    let shown = on_a_terminal(&["play", "--opponent", &bot], &steps);
+    assert!(
+        shown.ends_with(
+            "X to move: \nInput ended; game abandoned after 2 moves: 5 1.\nFinal score: 0 wins, 0 draws, 1 loss.\n"
+        ),
+        "{shown:?}"
+    );
+
+    // quit before any game finished: nothing to score.
+    let shown = on_a_terminal(&["play", "--opponent", &bot], &moves(&["quit\n"]));
+    assert!(
+        shown.ends_with("X to move: quit\nYou quit before any move.\n"),
+        "{shown:?}"
+    );
 }

@@ -1,5 +1,6 @@
 //! `ttt play`: a game in the terminal against any bot or style.
 
+use std::fmt;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -28,6 +29,9 @@ pub enum SideChoice {
 
 /// Arguments of `ttt play`.
 #[derive(Debug, Args)]
+// `--help` only: main sets `after_help` (the exit codes) on every subcommand, and clap shows
+// `after_long_help` instead of it under `--help`, so the exit codes are repeated here.
+#[command(after_long_help = after_long_help())]
 pub struct PlayArgs {
     /// The side you play.
     #[arg(long = "as", value_enum, ignore_case = true, default_value_t = SideChoice::X)]
@@ -42,6 +46,23 @@ pub struct PlayArgs {
     /// Seed the opponent's random choices, to replay a game exactly.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
+}
+
+/// The commands typed at the prompt, one a line, for `help` in the game and for `--help`.
+const COMMANDS: &str = concat!(
+    "  1-9   mark that cell: 1 2 3 / 4 5 6 / 7 8 9\n",
+    "  hint  show what each empty cell leads to, for this turn (or h, ?)\n",
+    "  undo  take back your last move and the reply (or u)\n",
+    "  help  list these commands\n",
+    "  quit  end the game (or q, exit); so does the end of input (Ctrl-D)",
+);
+
+/// What `ttt play --help` shows after the options.
+fn after_long_help() -> String {
+    format!(
+        "In the game, type at the prompt:\n{COMMANDS}\n\n{}",
+        super::EXIT_CODES
+    )
 }
 
 /// The longest input line `ttt play` reads, in bytes, not counting the newline that ends it.
@@ -66,12 +87,57 @@ enum Input {
 
 /// How a game ended.
 enum Ending {
-    /// Played to the end (or won by forfeit).
-    Finished,
+    /// Played to the end (or won by forfeit), with the result for the human.
+    Finished(Verdict),
     /// The human typed `quit`.
     Quit,
     /// Standard input ended.
     InputEnded,
+}
+
+/// How a finished game went for the human.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Won,
+    Drew,
+    Lost,
+}
+
+/// The games finished in one session on a terminal, counted for the human.
+#[derive(Debug, Default)]
+struct Score {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+impl Score {
+    fn add(&mut self, verdict: Verdict) {
+        match verdict {
+            Verdict::Won => self.wins += 1,
+            Verdict::Drew => self.draws += 1,
+            Verdict::Lost => self.losses += 1,
+        }
+    }
+
+    fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+}
+
+impl fmt::Display for Score {
+    /// `1 win, 0 draws, 2 losses`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count =
+            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        write!(
+            f,
+            "{}, {}, {}",
+            count(self.wins, "win", "wins"),
+            count(self.draws, "draw", "draws"),
+            count(self.losses, "loss", "losses")
+        )
+    }
 }
 
 struct Session<'a> {
@@ -87,7 +153,8 @@ struct Session<'a> {
     hints: bool,
 }
 
-/// Plays games until the human stops (one game when input is not a terminal).
+/// Plays games until the human stops, keeping the score; one game, and no score, when input
+/// is not a terminal.
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     let bot = bots::from_spec(&args.opponent).map_err(|error| Failure::usage(error.message))?;
     // `perfect` and the styles read the table inside `choose`: were it damaged, they would
@@ -106,6 +173,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         style: Style::for_stdout(),
         hints: args.hints,
     };
+    let mut score = Score::default();
     loop {
         let human = match args.side {
             SideChoice::X => Player::X,
@@ -113,38 +181,57 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
             SideChoice::Random if session.rng.next_u64() & 1 == 0 => Player::X,
             SideChoice::Random => Player::O,
         };
-        match session.game(human)? {
-            Ending::Finished if interactive => {
-                write!(session.out, "Play again? [y/N] ")?;
-                session.out.flush()?;
-                match session.read_line()? {
-                    Some(Input::Line(answer)) if matches!(answer.trim(), "y" | "Y" | "yes") => {
-                        continue;
-                    }
-                    _ => return Ok(()),
-                }
-            }
-            _ => return Ok(()),
+        let ending = session.game(human)?;
+        if !interactive {
+            return Ok(());
         }
+        if let Ending::Finished(verdict) = ending {
+            score.add(verdict);
+            writeln!(session.out, "Score: {score}.")?;
+            match session.ask("Play again? [y/N] ")? {
+                Some(Input::Line(answer)) if is_yes(&answer) => {
+                    writeln!(session.out)?;
+                    continue;
+                }
+                Some(_) => {}
+                // End of input (Ctrl-D) leaves the cursor after the prompt: end its line.
+                None => writeln!(session.out)?,
+            }
+        }
+        if score.games() > 0 {
+            writeln!(session.out, "Final score: {score}.")?;
+        }
+        return Ok(());
     }
 }
 
 impl Session<'_> {
-    /// The next line of input, or `None` at its end. When input is piped, what was read is
-    /// echoed with its control characters escaped, and only the start of a line too long.
-    fn read_line(&mut self) -> io::Result<Option<Input>> {
+    /// Shows `prompt` and reads the next line of input, or `None` at its end. When input is
+    /// piped, what was read is echoed after the prompt, as [`echo`] shows it.
+    fn ask(&mut self, prompt: &str) -> io::Result<Option<Input>> {
+        write!(self.out, "{prompt}")?;
+        self.out.flush()?;
         let input = read_bounded_line(&mut self.input, LINE_LIMIT)?;
-        if self.echo {
-            match &input {
-                Some(Input::Line(line)) => writeln!(self.out, "{}", escape(line.trim_end()))?,
-                Some(Input::TooLong { head, length }) => {
-                    let start: String = head.chars().take(QUOTE_LIMIT).collect();
-                    writeln!(self.out, "{}… ({length} bytes)", escape(&start))?;
-                }
-                None => {}
-            }
+        if self.echo
+            && let Some(input) = &input
+        {
+            let room = WIDTH.saturating_sub(columns(prompt));
+            writeln!(self.out, "{}", echo(input, room))?;
         }
         Ok(input)
+    }
+
+    /// Writes a line that starts with the bot's name, cut to leave room for `rest`.
+    fn about_bot(&mut self, rest: &str) -> io::Result<()> {
+        // A bot's name can be any text (an external bot is named by its command).
+        let room = WIDTH.saturating_sub(columns(rest)).min(QUOTE_LIMIT);
+        writeln!(self.out, "{}{rest}", clip(self.bot.name(), room))
+    }
+
+    /// Writes a line that starts with what was typed, quoted and cut to leave room for `rest`.
+    fn about_input(&mut self, typed: &str, rest: &str) -> io::Result<()> {
+        let room = WIDTH.saturating_sub(columns(rest));
+        writeln!(self.out, "{}{rest}", quote_within(typed, room))
     }
 
     fn show(&mut self, board: Board, hints: bool) -> io::Result<()> {
@@ -173,30 +260,31 @@ impl Session<'_> {
 
     fn game(&mut self, human: Player) -> Result<Ending, Failure> {
         let mut game = Game::new();
+        write!(self.out, "You are {human}, against ")?;
+        self.about_bot(".")?;
         writeln!(
             self.out,
-            "You are {human}, against {}. Type a cell 1-9 (1 2 3 / 4 5 6 / 7 8 9), or hint, undo, quit.",
-            escape(self.bot.name())
+            "Type a cell 1-9 (1 2 3 / 4 5 6 / 7 8 9), or hint, undo, help, quit."
         )?;
         let mut shown = false;
         loop {
             let board = game.board();
             if let Some(winner) = board.winner() {
                 self.show(board, false)?;
-                let who = if winner == human {
-                    "You win"
+                let (who, verdict) = if winner == human {
+                    ("You win", Verdict::Won)
                 } else {
-                    "You lose"
+                    ("You lose", Verdict::Lost)
                 };
                 writeln!(self.out, "{who}: {winner} made three in a row.")?;
                 self.result(&game, board.status().name())?;
-                return Ok(Ending::Finished);
+                return Ok(Ending::Finished(verdict));
             }
             if board.is_over() {
                 self.show(board, false)?;
                 writeln!(self.out, "A draw.")?;
                 self.result(&game, "draw")?;
-                return Ok(Ending::Finished);
+                return Ok(Ending::Finished(Verdict::Drew));
             }
             if board.to_move() != human {
                 if let Some(ending) = self.bot_move(&mut game, human)? {
@@ -209,34 +297,29 @@ impl Session<'_> {
                 self.show(board, self.hints)?;
                 shown = true;
             }
-            write!(self.out, "{human} to move: ")?;
-            self.out.flush()?;
-            let line = match self.read_line()? {
+            let line = match self.ask(&format!("{human} to move: "))? {
                 Some(Input::Line(line)) => line,
                 Some(Input::TooLong { length, .. }) => {
                     writeln!(
                         self.out,
-                        "That line is {length} bytes; ttt play reads at most {LINE_LIMIT}. Type a cell 1-9, or hint, undo, quit."
+                        "That line is {length} bytes; ttt play reads at most {LINE_LIMIT}. Type a cell 1-9, or help."
                     )?;
                     continue;
                 }
                 None => {
                     writeln!(self.out)?;
-                    writeln!(
-                        self.out,
-                        "Input ended; game abandoned after moves: {}.",
-                        moves(&game)
-                    )?;
+                    writeln!(self.out, "Input ended; game abandoned {}.", so_far(&game))?;
                     return Ok(Ending::InputEnded);
                 }
             };
             let typed = line.trim();
             match typed.to_ascii_lowercase().as_str() {
                 "quit" | "q" | "exit" => {
-                    writeln!(self.out, "You quit after moves: {}.", moves(&game))?;
+                    writeln!(self.out, "You quit {}.", so_far(&game))?;
                     return Ok(Ending::Quit);
                 }
                 "hint" | "h" | "?" => self.show(board, true)?,
+                "help" => writeln!(self.out, "Commands:\n{COMMANDS}")?,
                 "undo" | "u" => {
                     if undo_pair(&mut game, human) {
                         writeln!(self.out, "Took back your last move and the reply.")?;
@@ -245,19 +328,18 @@ impl Session<'_> {
                         writeln!(self.out, "Nothing to undo yet.")?;
                     }
                 }
-                "" => writeln!(self.out, "Type a cell 1-9, or hint, undo, quit.")?,
+                "" => writeln!(self.out, "Type a cell 1-9, or hint, undo, help, quit.")?,
                 _ => match typed.parse::<Cell>() {
                     Ok(cell) => match game.play(cell) {
                         Ok(()) => {}
                         Err(error) => writeln!(self.out, "{error}; pick an empty cell.")?,
                     },
                     Err(error @ (ParseCellError::OutOfRange | ParseCellError::Signed)) => {
-                        writeln!(self.out, "{} is not a cell: {error}.", quote(typed))?;
+                        self.about_input(typed, &format!(" is not a cell: {error}."))?;
                     }
-                    Err(_) => writeln!(
-                        self.out,
-                        "{} is not a move: type a cell 1-9, or hint, undo, quit.",
-                        quote(typed)
+                    Err(_) => self.about_input(
+                        typed,
+                        " is not a move: type a cell 1-9, or hint, undo, help, quit.",
                     )?,
                 },
             }
@@ -266,8 +348,6 @@ impl Session<'_> {
 
     /// The bot's turn. `Some` when the game ends because the bot broke the rules.
     fn bot_move(&mut self, game: &mut Game, human: Player) -> Result<Option<Ending>, Failure> {
-        // A bot's name can be any text (an external bot is named by its command).
-        let name = escape(self.bot.name());
         let answer = catch_unwind(AssertUnwindSafe(|| self.bot.choose(game)));
         let choices = match answer {
             Ok(Ok(choices)) => choices,
@@ -275,9 +355,9 @@ impl Session<'_> {
                 return Err(Failure::protocol(error));
             }
             Err(_) => {
-                writeln!(self.out, "{name} crashed, so you win by forfeit.")?;
+                self.about_bot(" crashed, so you win by forfeit.")?;
                 self.forfeit(game, human)?;
-                return Ok(Some(Ending::Finished));
+                return Ok(Some(Ending::Finished(Verdict::Won)));
             }
         };
         let turn = bots::sample(&choices, &mut self.rng)
@@ -285,24 +365,22 @@ impl Session<'_> {
             .unwrap_or(Turn::Nothing);
         match turn {
             Turn::Mark(cell) if game.play(cell).is_ok() => {
-                writeln!(self.out, "{name} ({}) plays {cell}.", !human)?;
+                self.about_bot(&format!(" ({}) plays {cell}.", !human))?;
                 Ok(None)
             }
             Turn::Mark(cell) => {
-                writeln!(
-                    self.out,
-                    "{name} played {cell}, which is taken: you win by forfeit."
-                )?;
+                self.about_bot(&format!(
+                    " played {cell}, which is taken: you win by forfeit."
+                ))?;
                 self.forfeit(game, human)?;
-                Ok(Some(Ending::Finished))
+                Ok(Some(Ending::Finished(Verdict::Won)))
             }
             other => {
-                writeln!(
-                    self.out,
-                    "{name} {other}, which the rules forbid: you win by forfeit."
-                )?;
+                self.about_bot(&format!(
+                    " {other}, which the rules forbid: you win by forfeit."
+                ))?;
                 self.forfeit(game, human)?;
-                Ok(Some(Ending::Finished))
+                Ok(Some(Ending::Finished(Verdict::Won)))
             }
         }
     }
@@ -318,6 +396,77 @@ impl Session<'_> {
     fn result(&mut self, game: &Game, status: &str) -> io::Result<()> {
         writeln!(self.out, "result: {status} moves: {}", moves(game))
     }
+}
+
+/// The widest line `ttt play` writes for people, in columns, whatever was typed and whatever
+/// the bot is called: names and input are cut to fit.
+const WIDTH: usize = 100;
+
+/// The columns `text` can take on a terminal, at most: one for ASCII and `…`, two for any
+/// other character. Wide characters (CJK, most emoji) take two; the others, counted two,
+/// take one or none, so a line measured here may fall short of [`WIDTH`] but never past it.
+fn columns(text: &str) -> usize {
+    text.chars()
+        .map(|ch| if ch.is_ascii() || ch == '…' { 1 } else { 2 })
+        .sum()
+}
+
+/// The longest start of `text` escaped as [`escape`] does (and `"` too, when `quoted`) that
+/// takes at most `room` columns, and whether that is all of it. An escape is never cut.
+fn escaped_start(text: &str, room: usize, quoted: bool) -> (String, bool) {
+    let mut shown = String::new();
+    let mut used = 0;
+    for ch in text.chars() {
+        let piece = if quoted && ch == '"' {
+            "\\\"".to_string()
+        } else {
+            escape(ch.encode_utf8(&mut [0; 4]))
+        };
+        used += columns(&piece);
+        if used > room {
+            return (shown, false);
+        }
+        shown.push_str(&piece);
+    }
+    (shown, true)
+}
+
+/// `text` escaped, in at most `room` columns: cut, and ended with `…`, when it is wider.
+fn clip(text: &str, room: usize) -> String {
+    match escaped_start(text, room, false) {
+        (all, true) => all,
+        _ => format!("{}…", escaped_start(text, room.saturating_sub(1), false).0),
+    }
+}
+
+/// `text` as [`quote`] shows it or, when that is wider than `room` columns, as much of its
+/// start as fits, with `…` before the closing quote.
+fn quote_within(text: &str, room: usize) -> String {
+    let quoted = quote(text);
+    if columns(&quoted) <= room {
+        return quoted;
+    }
+    let (start, _) = escaped_start(text, room.saturating_sub(3), true);
+    format!("\"{start}…\"")
+}
+
+/// What piped input echoes after a prompt, in at most `room` columns: the line escaped (cut
+/// with `…` if need be), or for a line too long, its start (at most [`QUOTE_LIMIT`] columns)
+/// and its length.
+fn echo(input: &Input, room: usize) -> String {
+    match input {
+        Input::Line(line) => clip(line.trim_end(), room),
+        Input::TooLong { head, length } => {
+            let end = format!("… ({length} bytes)");
+            let room = room.saturating_sub(columns(&end)).min(QUOTE_LIMIT);
+            format!("{}{end}", escaped_start(head, room, false).0)
+        }
+    }
+}
+
+/// Whether an answer to `Play again? [y/N]` is yes.
+fn is_yes(answer: &str) -> bool {
+    matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
 }
 
 /// Reads one line of at most `limit` bytes, not counting its newline, keeping at most
@@ -359,7 +508,18 @@ fn read_bounded_line(input: &mut dyn BufRead, limit: usize) -> io::Result<Option
     }))
 }
 
-/// The moves so far, separated by spaces (`none` before the first).
+/// The moves so far, in words for people: `before any move`, `after 1 move: 5`,
+/// `after 3 moves: 5 1 9`.
+fn so_far(game: &Game) -> String {
+    match game.moves().len() {
+        0 => "before any move".to_string(),
+        1 => format!("after 1 move: {}", moves(game)),
+        n => format!("after {n} moves: {}", moves(game)),
+    }
+}
+
+/// The moves so far, separated by spaces (`none` before the first), as the `result:` line
+/// gives them.
 fn moves(game: &Game) -> String {
     if game.moves().is_empty() {
         return "none".to_string();
@@ -404,6 +564,55 @@ mod tests {
             });
         }
         lines
+    }
+
+    #[test]
+    fn the_moves_so_far_read_as_words() {
+        let mut game = Game::new();
+        assert_eq!(so_far(&game), "before any move");
+        assert_eq!(moves(&game), "none");
+        for (n, said) in [
+            (5, "after 1 move: 5"),
+            (1, "after 2 moves: 5 1"),
+            (9, "after 3 moves: 5 1 9"),
+        ] {
+            game.play(Cell::from_number(n).unwrap()).unwrap();
+            assert_eq!(so_far(&game), said);
+        }
+        assert_eq!(moves(&game), "5 1 9");
+    }
+
+    #[test]
+    fn text_is_cut_to_its_room_between_escapes() {
+        assert_eq!(clip("minimax", 7), "minimax");
+        assert_eq!(clip("minimax", 6), "minim…");
+        // `\u{1b}` takes 6 columns and is kept whole or not at all.
+        assert_eq!(clip("ab\x1bcd", 10), "ab\\u{1b}cd");
+        assert_eq!(clip("ab\x1bcd", 9), "ab\\u{1b}…");
+        assert_eq!(clip("ab\x1bcd", 8), "ab…");
+        assert_eq!(clip("漢字漢字", 7), "漢字漢…");
+        assert_eq!(quote_within("say \"hi\"", 100), "\"say \\\"hi\\\"\"");
+        assert_eq!(quote_within("say \"hi\"", 10), "\"say \\\"h…\"");
+        // A line too long shows its length whole, however large, and fits after a prompt.
+        let input = Input::TooLong {
+            head: "7".repeat(LINE_LIMIT + 1),
+            length: u64::MAX,
+        };
+        let shown = echo(&input, WIDTH - columns("X to move: "));
+        assert!(shown.ends_with("… (18446744073709551615 bytes)"), "{shown}");
+        assert!(columns(&shown) <= WIDTH - 11, "{shown}");
+    }
+
+    #[test]
+    fn the_score_counts_each_result_in_words() {
+        let mut score = Score::default();
+        assert_eq!(score.to_string(), "0 wins, 0 draws, 0 losses");
+        for verdict in [Verdict::Won, Verdict::Drew, Verdict::Lost, Verdict::Lost] {
+            score.add(verdict);
+        }
+        assert_eq!(score.to_string(), "1 win, 1 draw, 2 losses");
+        assert_eq!(score.games(), 4);
+        assert!(is_yes(" Yes ") && is_yes("y") && !is_yes("") && !is_yes("no"));
     }
 
     #[test]
