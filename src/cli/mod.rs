@@ -65,7 +65,17 @@ pub fn clap_command() -> clap::Command {
         .map(|sub| sub.get_name().to_string())
         .collect();
     for name in names {
-        command = command.mut_subcommand(name, |sub| sub.after_help(EXIT_CODES));
+        command = command.mut_subcommand(name, |sub| {
+            // `--help` shows `after_long_help` instead of `after_help`: the codes go under both.
+            let long = sub
+                .get_after_long_help()
+                .map(|text| format!("{text}\n\n{EXIT_CODES}"));
+            let sub = sub.after_help(EXIT_CODES);
+            match long {
+                Some(long) => sub.after_long_help(long),
+                None => sub,
+            }
+        });
     }
     command
 }
@@ -84,7 +94,7 @@ enum Command {
     Bots(bots::BotsArgs),
     /// Export the solved table: every position with its value, remoteness and moves.
     Export(export::ExportArgs),
-    /// Play a game in the terminal against the table or any bot.
+    /// Play a game in the terminal against the table or any bot (type `help` in the game).
     Play(play::PlayArgs),
     /// Count positions, outcomes, values, games and game-tree nodes.
     Stats(stats::StatsArgs),

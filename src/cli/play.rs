@@ -29,15 +29,14 @@ pub enum SideChoice {
 
 /// Arguments of `ttt play`.
 #[derive(Debug, Args)]
-// `--help` only: main sets `after_help` (the exit codes) on every subcommand, and clap shows
-// `after_long_help` instead of it under `--help`, so the exit codes are repeated here.
+// `--help` only; main adds the exit codes after it, as under every help.
 #[command(after_long_help = after_long_help())]
 pub struct PlayArgs {
     /// The side you play.
     #[arg(long = "as", value_enum, ignore_case = true, default_value_t = SideChoice::X)]
     side: SideChoice,
-    /// The opponent: perfect, tricky, casual:P, epsilon:P, random, or any built-in bot
-    /// (`ttt bots` lists them).
+    /// The opponent: perfect, tricky, casual:P, epsilon:P, random, any built-in bot (`ttt
+    /// bots` lists them), or cmd:COMMAND for an external program speaking the line protocol.
     #[arg(long, default_value = "perfect", value_name = "STYLE")]
     opponent: String,
     /// Show, every turn, what each empty cell leads to.
@@ -59,10 +58,7 @@ const COMMANDS: &str = concat!(
 
 /// What `ttt play --help` shows after the options.
 fn after_long_help() -> String {
-    format!(
-        "In the game, type at the prompt:\n{COMMANDS}\n\n{}",
-        super::EXIT_CODES
-    )
+    format!("In the game, type at the prompt:\n{COMMANDS}")
 }
 
 /// The longest input line `ttt play` reads, in bytes, not counting the newline that ends it.
