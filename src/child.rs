@@ -20,14 +20,16 @@
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The group leaders (the `sh` of each bot) of every bot process running now.
-static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// The group leaders (the `sh` of each bot) of every bot process running now; `None` once
+/// [`stop_all`] has run, when no bot may start any more.
+static RUNNING: Mutex<Option<Vec<u32>>> = Mutex::new(Some(Vec::new()));
 
 /// Whether this program has taken charge of its bots' descendants ([`take_charge`]).
 static IN_CHARGE: AtomicBool = AtomicBool::new(false);
@@ -59,14 +61,15 @@ pub(crate) fn take_charge() -> io::Result<()> {
 /// Stops every bot process still running, with all it started. Safe to call from any thread
 /// at any moment; the signal handler calls it before the program exits.
 pub(crate) fn stop_all() {
-    let leaders: Vec<u32> = std::mem::take(&mut *lock_running());
+    let leaders: Vec<u32> = lock_running().take().unwrap_or_default();
     for leader in leaders {
         stop_tree(leader);
         reap(leader, Duration::from_millis(500));
     }
+    reap_orphans();
 }
 
-fn lock_running() -> std::sync::MutexGuard<'static, Vec<u32>> {
+fn lock_running() -> std::sync::MutexGuard<'static, Option<Vec<u32>>> {
     // A panic while holding the lock cannot leave the list inconsistent: every change is a
     // single push or retain.
     RUNNING
@@ -88,6 +91,10 @@ pub(crate) enum Pending {
 pub(crate) enum Line {
     /// A whole line, without its newline (nor a `\r` before it).
     Complete(Vec<u8>),
+    /// A whole line that came while what was sent was still unread, so it cannot answer it.
+    Early(Vec<u8>),
+    /// The bot closed its input (and has not exited).
+    InputClosed,
     /// No whole line by the deadline; the bytes of an unfinished line so far.
     TimedOut(Vec<u8>),
     /// A [`Deadline::AfterRead`] passed with what was sent still unread.
@@ -141,12 +148,15 @@ pub(crate) struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: ChildStdout,
-    /// Bytes read and not yet taken as a line: never more than `limit + 1`.
+    /// Bytes read and not yet taken as a line: never more than `limit + 2` (a line of the
+    /// limit, `\r` and `\n`).
     buffer: Vec<u8>,
     limit: usize,
     /// Its standard output reached end of file.
     ended: bool,
     stopped: bool,
+    /// Says when everything the bot wrote to its standard error has been passed on.
+    relayed: Receiver<()>,
 }
 
 impl Process {
@@ -159,7 +169,7 @@ impl Process {
             .arg(shell_line(command))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(Stdio::piped());
         #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
@@ -186,11 +196,15 @@ impl Process {
         }
         // Registered under the lock, so that no signal can find it started but not listed.
         let mut running = lock_running();
+        let Some(list) = running.as_mut() else {
+            return Err(io::Error::other("the program is ending"));
+        };
         let mut child = shell.spawn()?;
-        running.push(child.id());
+        list.push(child.id());
         drop(running);
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
+        let relayed = relay(child.stderr.take().expect("stderr is piped"))?;
         let mut process = Process {
             child,
             stdin: None,
@@ -199,6 +213,7 @@ impl Process {
             limit,
             ended: false,
             stopped: false,
+            relayed,
         };
         set_nonblocking(stdin.as_raw_fd())?;
         set_nonblocking(process.stdout.as_raw_fd())?;
@@ -279,7 +294,7 @@ impl Process {
     }
 
     /// Bytes written to the bot's input that it has not read yet, where the system tells.
-    fn unread_input(&self) -> Option<usize> {
+    pub(crate) fn unread_input(&self) -> Option<usize> {
         #[cfg(target_os = "linux")]
         if let Some(stdin) = &self.stdin {
             let mut unread: libc::c_int = 0;
@@ -320,9 +335,16 @@ impl Process {
                 if line.last() == Some(&b'\r') {
                     line.pop();
                 }
+                if line.len() > self.limit {
+                    return Ok(Line::TooLong(line));
+                }
+                // A reply comes after its request is read; a line that came before is not one.
+                if self.unread_input().is_some_and(|unread| unread > 0) {
+                    return Ok(Line::Early(line));
+                }
                 return Ok(Line::Complete(line));
             }
-            if self.buffer.len() > self.limit {
+            if self.buffer.len() > self.limit + 1 {
                 return Ok(Line::TooLong(std::mem::take(&mut self.buffer)));
             }
             if self.ended {
@@ -335,8 +357,10 @@ impl Process {
                 }
                 return Ok(Line::TimedOut(std::mem::take(&mut self.buffer)));
             }
-            let [readable] = poll(
-                [(self.stdout.as_raw_fd(), libc::POLLIN)],
+            // The input is watched too: an error there means the bot closed it.
+            let stdin = self.stdin.as_ref().map_or(-1, AsRawFd::as_raw_fd);
+            let [readable, input_closed] = poll(
+                [(self.stdout.as_raw_fd(), libc::POLLIN), (stdin, 0)],
                 (deadline - now).min(slice),
             )?;
             if readable {
@@ -347,6 +371,8 @@ impl Process {
                 if !self.buffer.contains(&b'\n') {
                     return Ok(Line::Ended(std::mem::take(&mut self.buffer)));
                 }
+            } else if input_closed {
+                return Ok(Line::InputClosed);
             }
         }
     }
@@ -354,8 +380,8 @@ impl Process {
     /// Reads whatever the pipe holds, up to the limit, without waiting.
     fn read_available(&mut self) -> io::Result<()> {
         let mut chunk = [0u8; 8192];
-        while !self.ended && self.buffer.len() <= self.limit {
-            let room = (self.limit + 1 - self.buffer.len()).min(chunk.len());
+        while !self.ended && self.buffer.len() < self.limit + 2 {
+            let room = (self.limit + 2 - self.buffer.len()).min(chunk.len());
             match self.stdout.read(&mut chunk[..room]) {
                 Ok(0) => self.ended = true,
                 Ok(n) => self.buffer.extend_from_slice(&chunk[..n]),
@@ -398,7 +424,7 @@ impl Process {
                 Ok(0) => self.ended = true,
                 Ok(n) => {
                     total += n as u64;
-                    let room = (self.limit + 1).saturating_sub(head.len()).min(n);
+                    let room = (self.limit + 2).saturating_sub(head.len()).min(n);
                     head.extend_from_slice(&chunk[..room]);
                 }
                 Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
@@ -436,7 +462,12 @@ impl Process {
         stop_tree(leader);
         let _ = self.child.kill();
         let _ = self.child.wait();
-        lock_running().retain(|&pid| pid != leader);
+        reap_orphans();
+        // The last words of the bot reach the user before whatever the caller says next.
+        let _ = self.relayed.recv_timeout(Duration::from_millis(200));
+        if let Some(list) = lock_running().as_mut() {
+            list.retain(|&pid| pid != leader);
+        }
     }
 }
 
@@ -469,6 +500,43 @@ fn shell_line(command: &str) -> String {
         Some(first) if plain && !BUILT_INS.contains(&first) => format!("exec {command}"),
         _ => command.to_string(),
     }
+}
+
+/// Passes what the bot writes to its standard error on to ours, from a thread of its own, with
+/// control characters escaped ([`crate::quote::escape_lines`]). It reads to the end whatever
+/// happens to our standard error (closed, full), so that the bot can never block on it or die
+/// of a broken pipe. The receiver hears when it is done.
+fn relay(stderr: ChildStderr) -> io::Result<Receiver<()>> {
+    let (done, relayed) = mpsc::channel();
+    thread::Builder::new()
+        .name("bot-stderr".to_string())
+        .spawn(move || {
+            let mut stderr = stderr;
+            let mut chunk = [0u8; 8192];
+            // The bytes of a character cut in two by a read, kept for the next.
+            let mut carry: Vec<u8> = Vec::new();
+            let mut ours_works = true;
+            loop {
+                let n = match stderr.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
+                };
+                carry.extend_from_slice(&chunk[..n]);
+                let whole = match std::str::from_utf8(&carry) {
+                    Err(error) if error.error_len().is_none() => error.valid_up_to(),
+                    _ => carry.len(),
+                };
+                let text = crate::quote::escape_lines(&String::from_utf8_lossy(&carry[..whole]));
+                carry.drain(..whole);
+                if ours_works {
+                    ours_works = io::stderr().write_all(text.as_bytes()).is_ok();
+                }
+            }
+            let _ = done.send(());
+        })?;
+    Ok(relayed)
 }
 
 fn set_nonblocking(fd: RawFd) -> io::Result<()> {
@@ -524,12 +592,19 @@ fn stop_tree(leader: u32) {
         for &pid in &frozen {
             signal(pid, libc::SIGKILL);
         }
-        // The killed that were re-parented to us are ours to reap.
+        // The killed that were re-parented to us are ours to reap; a process is re-parented
+        // when its parent dies, which may be a moment after the kill.
         let me = std::process::id();
         let deadline = Instant::now() + Duration::from_millis(500);
-        for pid in frozen {
-            if pid != leader && parent_of(pid) == Some(me) {
-                reap(pid, deadline.saturating_duration_since(Instant::now()));
+        let mut left: Vec<u32> = frozen.into_iter().filter(|&pid| pid != leader).collect();
+        while !left.is_empty() && Instant::now() < deadline {
+            left.retain(|&pid| match parent_of(pid) {
+                None => false,
+                Some(parent) if parent == me => !reaped(pid),
+                Some(_) => true,
+            });
+            if !left.is_empty() {
+                thread::sleep(Duration::from_millis(2));
             }
         }
     }
@@ -543,6 +618,32 @@ fn signal(pid: u32, signal: libc::c_int) {
             libc::kill(pid, signal);
         }
     }
+}
+
+/// Reaps the dead children a bot left unreaped, re-parented to this program when the bot died
+/// (once in charge; the bots' own leaders are reaped where they are waited for).
+fn reap_orphans() {
+    #[cfg(target_os = "linux")]
+    if IN_CHARGE.load(Ordering::SeqCst) {
+        let me = std::process::id();
+        let leaders: HashSet<u32> = lock_running().iter().flatten().copied().collect();
+        for (pid, parent, state) in processes() {
+            if parent == me && state == 'Z' && !leaders.contains(&pid) {
+                reaped(pid);
+            }
+        }
+    }
+}
+
+/// Reaps the child `pid` if it has ended; whether it had (or is gone).
+#[cfg(target_os = "linux")]
+fn reaped(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return true;
+    };
+    let mut status = 0;
+    // SAFETY: waitpid on one process id with a valid pointer to an int.
+    unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) != 0 }
 }
 
 /// Waits up to `patience` for the child `pid` to end, and reaps it.
@@ -569,6 +670,7 @@ fn freeze_descendants(leader: u32) -> Vec<u32> {
     let me = std::process::id();
     let others: HashSet<u32> = lock_running()
         .iter()
+        .flatten()
         .copied()
         .filter(|&pid| pid != leader)
         .collect();

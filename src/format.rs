@@ -267,7 +267,12 @@ impl fmt::Display for FormatError {
                 "the table ends early: its {length} bytes stop in the middle of a field (cut short, or a damaged entry count)"
             ),
             FormatError::Magic { found } => {
-                write!(f, "not a table: starts with {found:?}, not {MAGIC:?}")
+                write!(
+                    f,
+                    "not a table: starts with {}, not {}",
+                    crate::quote::quote_bytes(found),
+                    crate::quote::quote_bytes(&MAGIC)
+                )
             }
             FormatError::Version { found } => write!(
                 f,

@@ -31,6 +31,30 @@ pub fn escape(text: &str) -> String {
     escaped
 }
 
+/// [`escape`] for text made of lines, such as what a bot writes to its standard error: newlines
+/// and tabs stay as they are (a `\r` before a newline is dropped); every other control
+/// character is escaped, so the text cannot move the cursor, clear the screen or forge colour.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::quote::escape_lines;
+///
+/// assert_eq!(escape_lines("thinking\tabout 5\r\n\x1b[2Jdone\n"), "thinking\tabout 5\n\\u{1b}[2Jdone\n");
+/// ```
+pub fn escape_lines(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\n' | '\t' => escaped.push(ch),
+            '\r' if chars.peek() == Some(&'\n') => {}
+            ch => push_escaped(&mut escaped, ch),
+        }
+    }
+    escaped
+}
+
 fn push_escaped(out: &mut String, ch: char) {
     match ch {
         '\n' => out.push_str("\\n"),

@@ -12,15 +12,24 @@ use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::{
+    SIGALRM, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU, SIGXFSZ,
+};
 use signal_hook::iterator::Signals;
 
 use crate::child;
 
 static STOPPING: AtomicBool = AtomicBool::new(false);
 
-/// Takes charge of this program's bots and handles `SIGINT`, `SIGTERM` and `SIGHUP`: on any of
-/// them, every bot still running is stopped and reaped with all it started, temporary files
+/// The signals whose default action ends the program and that a program may catch: Ctrl-C
+/// (`SIGINT`), Ctrl-\\ (`SIGQUIT`), `kill` and `timeout` (`SIGTERM`), a closed terminal
+/// (`SIGHUP`), and the timers, user signals and resource limits. Each is handled the same way.
+pub const SIGNALS: [i32; 10] = [
+    SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU, SIGXFSZ,
+];
+
+/// Takes charge of this program's bots and handles [`SIGNALS`] (those not ignored at the start) (`SIGINT`, `SIGTERM`, `SIGHUP`,
+/// `SIGQUIT` and the rest): on any of them, every bot still running is stopped and reaped with all it started, temporary files
 /// are removed ([`cleanup`]), then the program ends by that signal. On Linux it also makes the program the child subreaper of its bots'
 /// descendants, and has the kernel kill a bot if the program dies without a chance to clean up.
 /// Calling it again does nothing.
@@ -41,7 +50,10 @@ pub fn install() -> io::Result<()> {
 
 fn start() -> io::Result<()> {
     child::take_charge()?;
-    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    // A signal ignored when the program started (`nohup` ignores SIGHUP; a shell may trap
+    // SIGXFSZ) stays ignored, as it would without a handler.
+    let handled: Vec<i32> = SIGNALS.into_iter().filter(|&s| !ignored(s)).collect();
+    let mut signals = Signals::new(handled)?;
     thread::Builder::new()
         .name("ttt-signals".to_string())
         .spawn(move || {
@@ -54,6 +66,17 @@ fn start() -> io::Result<()> {
             }
         })?;
     Ok(())
+}
+
+/// Whether `signal` is ignored in this process now.
+fn ignored(signal: i32) -> bool {
+    // SAFETY: sigaction with a null new action only reads the current one into `current`,
+    // a zeroed sigaction, which is a valid value of the type.
+    unsafe {
+        let mut current: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut current) == 0
+            && current.sa_sigaction == libc::SIG_IGN
+    }
 }
 
 /// Stops every bot still running, with everything it started, and reaps them; removes every

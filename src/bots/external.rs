@@ -70,8 +70,8 @@ pub fn request(game: &Game) -> String {
     line
 }
 
-/// Reads a reply: one or more cells `1`..`9` (each exactly one digit) separated by spaces;
-/// repeated cells count once.
+/// Reads a reply: one or more cells `1`..`9` (each exactly one digit) separated by spaces
+/// (ASCII spaces, nothing else); repeated cells count once.
 ///
 /// # Errors
 ///
@@ -89,7 +89,7 @@ pub fn request(game: &Game) -> String {
 /// ```
 pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
     let expected = "one or more cells 1..9 separated by spaces";
-    let tokens: Vec<&str> = reply.split_whitespace().collect();
+    let tokens: Vec<&str> = reply.split(' ').filter(|t| !t.is_empty()).collect();
     if tokens.is_empty() {
         return Err(format!("an empty line; expected {expected}"));
     }
@@ -246,10 +246,11 @@ impl External {
             }
             Err(SendError::Closed) => {
                 let how = match process.exit_status(Duration::from_millis(100)) {
-                    Some(status) => format!("it exited ({})", describe(status)),
-                    None => "it closed its standard input but is still running".to_string(),
+                    Some(status) => format!("it exited ({}) before reading it", describe(status)),
+                    None => "it closed its standard input before reading it, but is still running"
+                        .to_string(),
                 };
-                return Err(format!("{to}: {how} before reading it"));
+                return Err(format!("{to}: {how}"));
             }
             Err(SendError::Output(bytes)) => return Err(stray(&after_last, &bytes)),
             Err(SendError::Ended) => {
@@ -265,6 +266,18 @@ impl External {
             .map_err(|e| format!("{to}: reading its reply failed ({e})"))?
         {
             Line::Complete(reply) => reply,
+            Line::Early(line) => {
+                return Err(format!(
+                    "{to}: it printed {} before reading the request, so it answers nothing \
+                     (one line a request, after reading it)",
+                    quote_bytes(&line)
+                ));
+            }
+            Line::InputClosed => {
+                return Err(format!(
+                    "{to}: it closed its standard input, but is still running"
+                ));
+            }
             Line::Unread => {
                 return Err(format!(
                     "{to}: it did not read its first request within {} ms of starting \
@@ -275,13 +288,21 @@ impl External {
                 ));
             }
             Line::TimedOut(partial) => {
-                let what = if partial.is_empty() {
-                    "nothing; does it flush its output after each line?".to_string()
-                } else {
-                    format!("{} without ending the line", quote_bytes(&partial))
+                let what = match (partial.is_empty(), process.unread_input()) {
+                    (false, _) => format!(
+                        "it printed {} without ending the line",
+                        quote_bytes(&partial)
+                    ),
+                    (true, Some(unread)) if unread > 0 => "it has not read the request".to_string(),
+                    (true, Some(_)) => "it read the request but printed nothing; does it \
+                                        flush its output after each line?"
+                        .to_string(),
+                    (true, None) => {
+                        "it printed nothing; does it flush its output after each line?".to_string()
+                    }
                 };
                 return Err(format!(
-                    "{to}: no reply within {} ms: it printed {what}",
+                    "{to}: no reply within {} ms: {what}",
                     self.timeout.as_millis()
                 ));
             }
@@ -299,17 +320,17 @@ impl External {
             Line::TooLong(head) => {
                 return Err(format!(
                     "{to}: its reply is longer than the limit of {MAX_REPLY} bytes: {}",
-                    quote_bytes(&head)
+                    quote_head(&head)
                 ));
             }
         };
         let text = String::from_utf8_lossy(&reply);
         let cells = parse_reply(&text)
-            .map_err(|expected| format!("{to} it replied {}: {expected}", quote(&text)))?;
+            .map_err(|expected| format!("{to}: it replied {}: {expected}", quote(&text)))?;
         if process.has_unread() {
             let extra = process.unread().to_vec();
             return Err(format!(
-                "{to} it replied {}, then printed more, {}, when no request was waiting \
+                "{to}: it replied {}, then printed more, {}, when no request was waiting \
                  (one line a request)",
                 quote(&text),
                 quote_bytes(first_line(&extra))
@@ -328,11 +349,25 @@ fn first_line(bytes: &[u8]) -> &[u8] {
     &bytes[..end]
 }
 
+/// The start of a line that was cut off unread: its first characters and an ellipsis, with no
+/// length (only its start was read).
+fn quote_head(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(240)]);
+    let head: String = text.chars().take(crate::quote::QUOTE_LIMIT).collect();
+    let mut quoted = quote(&head);
+    quoted.insert(quoted.len() - 1, '…');
+    quoted
+}
+
 fn stray(after_last: &str, bytes: &[u8]) -> String {
-    format!(
-        "{after_last} it printed {} when no request was waiting (one line a request)",
-        quote_bytes(first_line(bytes))
-    )
+    let line = first_line(bytes);
+    // A line cut off at the limit was not read to its end: its length is unknown.
+    let shown = if line.len() <= MAX_REPLY {
+        quote_bytes(line)
+    } else {
+        quote_head(line)
+    };
+    format!("{after_last} it printed {shown} when no request was waiting (one line a request)")
 }
 
 fn describe(status: std::process::ExitStatus) -> String {

@@ -464,8 +464,9 @@ pub const MAX_DENOMINATOR: u128 = 1000;
 pub fn parse_probability(text: &str) -> Result<Ratio, SpecError> {
     let bad = || SpecError {
         message: format!(
-            "probability {text:?} is not a number from 0 to 1 with at most three decimal places \
-             (write e.g. 0.25, or a fraction such as 1/3 with a denominator up to 1000)"
+            "probability {} is not a number from 0 to 1 with at most three decimal places \
+             (write e.g. 0.25, or a fraction such as 1/3 with a denominator up to 1000)",
+            crate::quote::quote(text)
         ),
     };
     let number = |s: &str| -> Result<u128, SpecError> {
@@ -545,7 +546,11 @@ pub fn from_spec(spec: &str) -> Result<Box<dyn Bot + Send>, SpecError> {
         )));
     }
     builtin(spec).ok_or_else(|| SpecError {
-        message: format!("unknown bot {spec:?}; choose one of: {}", allowed()),
+        message: format!(
+            "unknown bot {}; choose one of: {}",
+            crate::quote::quote(spec),
+            allowed()
+        ),
     })
 }
 

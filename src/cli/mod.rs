@@ -276,7 +276,7 @@ pub fn main() -> ExitCode {
         .and_then(|matches| Cli::from_arg_matches(&matches))
     {
         Ok(cli) => cli,
-        Err(error) => error.exit(),
+        Err(error) => return clap_error(&error),
     };
     // Bots are stopped on every way out: here for signals; by their Drop on a normal end, an
     // error or a panic.
@@ -294,6 +294,31 @@ pub fn main() -> ExitCode {
         // The panic's message is already on standard error.
         Err(_) => ExitCode::from(101),
     }
+}
+
+/// Prints clap's error (or help, or version) as clap would, except that control characters
+/// that came from the arguments are escaped: clap quotes a bad value as it was given, and a
+/// value may hold `\r`, backspaces or a bidirectional override. Its own colour codes stay.
+fn clap_error(error: &clap::Error) -> ExitCode {
+    let styled = error.render();
+    let text = if style::clap_choice() == clap::ColorChoice::Always {
+        styled.ansi().to_string()
+    } else {
+        styled.to_string()
+    };
+    let mut shown = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '\n' | '\t' | '\x1b' => shown.push(ch),
+            ch => shown.push_str(&ttt_oracle::quote::escape(&ch.to_string())),
+        }
+    }
+    let _ = if error.use_stderr() {
+        io::stderr().write_all(shown.as_bytes())
+    } else {
+        io::stdout().write_all(shown.as_bytes())
+    };
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
 fn run(cli: Cli) -> ExitCode {

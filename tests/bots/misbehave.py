@@ -81,6 +81,19 @@ if mode in ("setsid", "daemon"):
         os._exit(0)
     time.sleep(0.1)
 
+if mode == "banner":
+    reply("Tic-tac-toe bot v1, ready")
+
+if mode == "early":
+    # Announces its move as each request arrives, before reading it: a prompt, a guess.
+    while True:
+        select.select([0], [], [])
+        reply("5")
+        time.sleep(0.05)
+        line = sys.stdin.readline()
+        if not line:
+            sys.exit(0)
+
 for count, line in enumerate(sys.stdin, start=1):
     board, mark = line.split()[:2]
     first = board.index(".") + 1
@@ -122,6 +135,21 @@ for count, line in enumerate(sys.stdin, start=1):
         cell = str(perfect(board, mark))
         reply(cell)
         reply(cell)
+    elif mode == "debug":
+        # Never loses, but tells stdout what it chose.
+        cell = str(perfect(board, mark))
+        reply(cell)
+        reply(f"debug: chose {cell}")
+    elif mode == "chatty":
+        # Never loses, and says what it is thinking on standard error, as it should.
+        sys.stderr.write(f"thinking about {board}\n")
+        sys.stderr.flush()
+        reply(str(perfect(board, mark)))
+    elif mode == "crlf":
+        # Never loses; its replies are the longest allowed, ended the Windows way.
+        cell = str(perfect(board, mark))
+        sys.stdout.write(cell + " " * 4095 + "\r\n")
+        sys.stdout.flush()
     elif mode == "trailing":
         # Never loses; its replies end in spaces, within the limit.
         reply(str(perfect(board, mark)) + " " * 4000)
