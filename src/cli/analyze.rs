@@ -23,7 +23,7 @@ pub struct AnalyzeArgs {
 /// The longest line batch mode reads, in bytes, not counting its newline. A board or a move
 /// list takes a few bytes; a longer line is an error for that line, and is skipped to its end
 /// without being kept, so that no input can fill the memory.
-pub const LINE_LIMIT: usize = 4096;
+const LINE_LIMIT: usize = 4096;
 
 /// How much of standard input batch mode reads at once. Answers are held back only while
 /// whole lines are waiting in this buffer, so it bounds how late an answer can be.
@@ -107,7 +107,7 @@ enum Answer {
     Best(BestMove),
 }
 
-/// `ttt best` in batch mode, `--format json`: a line that got no answer, and why.
+/// Batch mode with `--format json`: a line that got no answer, and why, in the answer's place.
 #[derive(Serialize)]
 struct LineError<'a> {
     error: &'a str,
