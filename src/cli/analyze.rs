@@ -1,9 +1,13 @@
-//! `ttt analyze` and `ttt best`.
+//! `ttt analyze` and `ttt best`: one position given on the command line, or batch mode (`-`),
+//! where a program sends one position a line on standard input and reads each answer back.
 
-use std::io::{self, Write};
+use std::fmt::Write as _;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 
 use clap::Args;
-use ttt_oracle::{Analysis, Cell, Status, Value, table};
+use serde::Serialize;
+use ttt_oracle::quote::{QUOTE_LIMIT, quote};
+use ttt_oracle::{Analysis, Board, Cell, Player, Status, Value, parse_moves, table};
 
 use super::draw::{Square, board_squares, grid, side_by_side};
 use super::style::Style;
@@ -14,41 +18,379 @@ use super::{Failure, Format, PositionArgs};
 pub struct AnalyzeArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// Output format.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
-    format: Format,
 }
 
-/// Prints the analysis of one position.
-pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
-    let board = args.position.board()?;
-    let analysis = Analysis::new(table(), board);
-    let mut out = io::stdout().lock();
-    match args.format {
-        Format::Json => {
-            serde_json::to_writer(&mut out, &analysis).map_err(io::Error::from)?;
-            writeln!(out)?;
-        }
-        Format::Text => {
-            for line in text(&analysis, Style::for_stdout()) {
-                writeln!(out, "{line}")?;
-            }
+/// The longest line batch mode reads, in bytes, not counting its newline. A board or a move
+/// list takes a few bytes; a longer line is an error for that line, and is skipped to its end
+/// without being kept, so that no input can fill the memory.
+const LINE_LIMIT: usize = 4096;
+
+/// How much of standard input batch mode reads at once. Answers are held back only while
+/// whole lines are waiting in this buffer, so it bounds how late an answer can be.
+const INPUT_BUFFER: usize = 64 * 1024;
+
+/// How a position is written: a board, or the moves from the empty board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// `X...O....`
+    Board,
+    /// `5 1 9`
+    Moves,
+}
+
+impl Notation {
+    fn noun(self) -> &'static str {
+        match self {
+            Notation::Board => "board",
+            Notation::Moves => "move list",
         }
     }
+
+    /// Reads a position written this way. The error is one line that quotes at most the start
+    /// of `text`; a move list given as a board gets a hint: `--moves LIST`, or in batch mode
+    /// `--moves -`.
+    pub fn parse(self, text: &str, batch: bool) -> Result<Board, String> {
+        let parsed = match self {
+            Notation::Board => text.parse::<Board>().map_err(|error| error.to_string()),
+            Notation::Moves => parse_moves(text)
+                .and_then(|moves| Board::from_moves(&moves))
+                .map_err(|error| error.to_string()),
+        };
+        parsed.map_err(|error| {
+            let mut message = format!("bad {} {}: {error}", self.noun(), quote(text));
+            if self == Notation::Board && looks_like_moves(text) {
+                if batch {
+                    message.push_str(" (a move list? read them with --moves -)");
+                } else {
+                    let _ = write!(message, " (did you mean --moves {}?)", quote(text));
+                }
+            }
+            message
+        })
+    }
+}
+
+/// Whether `text`, which is not a board, is a move list: cells 1 to 9 separated by spaces or
+/// commas, short enough to be suggested whole.
+fn looks_like_moves(text: &str) -> bool {
+    text.chars().count() <= QUOTE_LIMIT
+        && text.chars().any(|ch| ch.is_ascii_digit())
+        && text
+            .chars()
+            .all(|ch| ch.is_ascii_digit() || ch == ' ' || ch == ',')
+        && parse_moves(text).is_ok()
+}
+
+/// What a command asks of each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Query {
+    /// `ttt analyze`: everything.
+    Analyze,
+    /// `ttt best`: the move to play.
+    Best,
+}
+
+/// `ttt best --format json`: the move, and the value and remoteness it keeps for the side to
+/// move.
+#[derive(Debug, Serialize)]
+struct BestMove {
+    board: Board,
+    to_move: Player,
+    best: Cell,
+    value: Value,
+    remoteness: u8,
+}
+
+/// The answer to one position.
+enum Answer {
+    Analysis(Analysis),
+    Best(BestMove),
+}
+
+/// Batch mode with `--format json`: a line that got no answer, and why, in the answer's place.
+#[derive(Serialize)]
+struct LineError<'a> {
+    error: &'a str,
+    line: u64,
+}
+
+/// Prints the analysis of one position, or of each line of standard input.
+pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
+    answer(&args.position, Query::Analyze)
+}
+
+/// Prints the best move alone, for one position or each line of standard input.
+pub fn best(args: &PositionArgs) -> Result<(), Failure> {
+    answer(args, Query::Best)
+}
+
+fn answer(position: &PositionArgs, query: Query) -> Result<(), Failure> {
+    let style = Style::for_stdout();
+    if let Some(notation) = position.batch() {
+        return batch(notation, query, position.format, style);
+    }
+    let board = position.board()?;
+    let answer = ask(query, board).map_err(Failure::usage)?;
+    let mut out = io::stdout().lock();
+    write_answer(&mut out, &answer, position.format, style)?;
     Ok(())
 }
 
-/// Prints the best move alone.
-pub fn best(args: &PositionArgs) -> Result<(), Failure> {
-    let board = args.board()?;
-    let cell = table().best_move(&board).ok_or_else(|| {
-        Failure::usage(format!(
-            "the game on {board} is over ({}): there is no move to make",
-            board.status()
-        ))
-    })?;
-    writeln!(io::stdout().lock(), "{cell}")?;
-    Ok(())
+/// Looks `board` up; the error is why there is no answer (`best` on a finished game).
+fn ask(query: Query, board: Board) -> Result<Answer, String> {
+    let table = table();
+    match query {
+        Query::Analyze => Ok(Answer::Analysis(Analysis::new(table, board))),
+        Query::Best => {
+            let best = table.best_move(&board).ok_or_else(|| {
+                format!(
+                    "the game on {board} is over ({}): there is no move to make",
+                    board.status()
+                )
+            })?;
+            let probe = table.probe(&board);
+            Ok(Answer::Best(BestMove {
+                board,
+                to_move: board.to_move(),
+                best,
+                value: probe.value,
+                remoteness: probe.remoteness,
+            }))
+        }
+    }
+}
+
+fn write_answer(
+    out: &mut impl Write,
+    answer: &Answer,
+    format: Format,
+    style: Style,
+) -> io::Result<()> {
+    match (answer, format) {
+        (Answer::Analysis(analysis), Format::Json) => {
+            serde_json::to_writer(&mut *out, analysis)?;
+            writeln!(out)
+        }
+        (Answer::Analysis(analysis), Format::Text) => {
+            for line in text(analysis, style) {
+                writeln!(out, "{line}")?;
+            }
+            Ok(())
+        }
+        (Answer::Best(best), Format::Json) => {
+            serde_json::to_writer(&mut *out, best)?;
+            writeln!(out)
+        }
+        (Answer::Best(best), Format::Text) => writeln!(out, "{}", best.best),
+    }
+}
+
+/// Batch mode: what each line holds, what is asked of it, and how answers are printed.
+struct Batch {
+    notation: Notation,
+    query: Query,
+    format: Format,
+    style: Style,
+}
+
+/// Lines read, and those that got an error instead of an answer.
+#[derive(Debug, Default)]
+struct Tally {
+    lines: u64,
+    bad: u64,
+    /// The first bad line, counting from 1; 0 while there is none.
+    first_bad: u64,
+}
+
+/// Why batch mode stopped before the end of its input.
+#[derive(Debug)]
+enum Stopped {
+    Read(io::Error),
+    Write(io::Error),
+}
+
+/// One line of input.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    /// A line of at most [`LINE_LIMIT`] bytes, without its newline (nor a `\r` ending it);
+    /// bytes that are not UTF-8 read as replacement characters, and then fail to parse.
+    Text(String),
+    /// A longer line, read to its end and dropped.
+    TooLong {
+        /// Its first bytes, at most `LINE_LIMIT + 1`.
+        head: Vec<u8>,
+        /// Its length in bytes, newline not counted.
+        length: u64,
+    },
+}
+
+/// Batch mode on standard input and output. Exit code 2 when any line got an error, and
+/// standard error says how many and where the first was.
+fn batch(notation: Notation, query: Query, format: Format, style: Style) -> Result<(), Failure> {
+    let batch = Batch {
+        notation,
+        query,
+        format,
+        style,
+    };
+    let mut input = BufReader::with_capacity(INPUT_BUFFER, io::stdin());
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut tally = Tally::default();
+    match batch.run(&mut input, &mut out, &mut tally) {
+        Ok(()) => {}
+        // The reader went away: nothing more can be answered, so end quietly.
+        Err(Stopped::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(Stopped::Write(error)) => return Err(error.into()),
+        Err(Stopped::Read(error)) => {
+            return Err(Failure::usage(format!(
+                "cannot read standard input after line {}: {error}",
+                tally.lines
+            )));
+        }
+    }
+    if tally.bad == 0 {
+        return Ok(());
+    }
+    Err(Failure::usage(format!(
+        "{} of {} {} got an error instead of an answer, the first at line {}",
+        tally.bad,
+        tally.lines,
+        if tally.lines == 1 { "line" } else { "lines" },
+        tally.first_bad
+    )))
+}
+
+impl Batch {
+    /// Answers every line of `input` on `out`, in order, until the input ends.
+    fn run<R: io::Read>(
+        &self,
+        input: &mut BufReader<R>,
+        out: &mut impl Write,
+        tally: &mut Tally,
+    ) -> Result<(), Stopped> {
+        loop {
+            // Answers are buffered only while the next line is already here: before anything
+            // can wait for input, every answer so far goes out, since a client may be waiting
+            // for one before it writes its next line.
+            if !input.buffer().contains(&b'\n') {
+                out.flush().map_err(Stopped::Write)?;
+            }
+            let line = match read_bounded_line(input, LINE_LIMIT) {
+                Ok(Some(line)) => line,
+                Ok(None) => return out.flush().map_err(Stopped::Write),
+                Err(error) => {
+                    let _ = out.flush();
+                    return Err(Stopped::Read(error));
+                }
+            };
+            tally.lines += 1;
+            let result = match line {
+                Line::Text(text) => self
+                    .notation
+                    .parse(&text, true)
+                    .and_then(|board| ask(self.query, board)),
+                Line::TooLong { head, length } => Err(too_long(self.notation, &head, length)),
+            };
+            if result.is_err() {
+                tally.bad += 1;
+                if tally.first_bad == 0 {
+                    tally.first_bad = tally.lines;
+                }
+            }
+            self.write(out, tally.lines, &result)
+                .map_err(Stopped::Write)?;
+        }
+    }
+
+    /// Writes the answer to line `number`, or its error in the answer's place.
+    fn write(
+        &self,
+        out: &mut impl Write,
+        number: u64,
+        result: &Result<Answer, String>,
+    ) -> io::Result<()> {
+        match (result, self.format) {
+            (Ok(answer), format) => write_answer(out, answer, format, self.style)?,
+            (Err(message), Format::Json) => {
+                let error = LineError {
+                    error: message,
+                    line: number,
+                };
+                serde_json::to_writer(&mut *out, &error)?;
+                writeln!(out)?;
+            }
+            (Err(message), Format::Text) => {
+                let label = self.style.error("error:");
+                writeln!(out, "{label} line {number}: {message}")?;
+            }
+        }
+        if self.query == Query::Analyze && self.format == Format::Text {
+            // A text analysis is a block of lines: a blank line ends each answer.
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+}
+
+/// The error for a line longer than [`LINE_LIMIT`]: its start, quoted, and its length.
+fn too_long(notation: Notation, head: &[u8], length: u64) -> String {
+    let start: String = String::from_utf8_lossy(head)
+        .chars()
+        .take(QUOTE_LIMIT)
+        .collect();
+    let mut quoted = quote(&start);
+    quoted.pop();
+    format!(
+        "bad {} {quoted}…\" ({length} bytes): a line has at most {LINE_LIMIT} bytes",
+        notation.noun()
+    )
+}
+
+/// Reads one line of at most `limit` bytes, not counting its newline, keeping at most
+/// `limit + 1` bytes of it however long it is: a longer line is consumed to its end, chunk by
+/// chunk, and reported as [`Line::TooLong`]. `None` at the end of input.
+fn read_bounded_line(input: &mut impl BufRead, limit: usize) -> io::Result<Option<Line>> {
+    let mut kept = Vec::new();
+    let mut length: u64 = 0;
+    // The line's last byte so far.
+    let mut last = None;
+    let mut ended_by_newline = false;
+    while !ended_by_newline {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if available.is_empty() {
+            break;
+        }
+        let (content, used) = match available.iter().position(|&byte| byte == b'\n') {
+            Some(newline) => {
+                ended_by_newline = true;
+                (&available[..newline], newline + 1)
+            }
+            None => (available, available.len()),
+        };
+        let room = (limit + 1).saturating_sub(kept.len());
+        kept.extend_from_slice(&content[..content.len().min(room)]);
+        length += content.len() as u64;
+        last = content.last().copied().or(last);
+        input.consume(used);
+    }
+    if length == 0 && !ended_by_newline {
+        return Ok(None);
+    }
+    // A line ended by "\r\n" is the same line without the "\r", and as long.
+    if last == Some(b'\r') {
+        length -= 1;
+        kept.truncate(kept.len().min(length as usize));
+    }
+    if length > limit as u64 {
+        return Ok(Some(Line::TooLong { head: kept, length }));
+    }
+    Ok(Some(Line::Text(
+        String::from_utf8_lossy(&kept).into_owned(),
+    )))
 }
 
 fn value_letter(value: Value) -> char {
@@ -137,8 +479,109 @@ fn plural(plies: u8) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Cursor;
+
     use super::*;
-    use ttt_oracle::Board;
+
+    /// Every line of `text`, read through a buffer of 3 bytes so that lines span many chunks.
+    fn lines(text: &[u8], limit: usize) -> Vec<Line> {
+        let mut input = BufReader::with_capacity(3, Cursor::new(text.to_vec()));
+        let mut lines = Vec::new();
+        while let Some(line) = read_bounded_line(&mut input, limit).unwrap() {
+            lines.push(line);
+        }
+        lines
+    }
+
+    fn text_line(text: &str) -> Line {
+        Line::Text(text.to_string())
+    }
+
+    #[test]
+    fn lines_up_to_the_limit_are_read_and_longer_ones_skipped_whole() {
+        assert_eq!(
+            lines(b"5\n\n12345\r\n123456\n9", 5),
+            [
+                text_line("5"),
+                text_line(""),
+                text_line("12345"),
+                Line::TooLong {
+                    head: b"123456".to_vec(),
+                    length: 6
+                },
+                text_line("9"),
+            ]
+        );
+        let mut long = vec![b'x'; 100_000];
+        long.extend_from_slice(b"\nXO\xff\n");
+        assert_eq!(
+            lines(&long, 5),
+            [
+                Line::TooLong {
+                    head: b"xxxxxx".to_vec(),
+                    length: 100_000
+                },
+                text_line("XO\u{fffd}")
+            ]
+        );
+        assert!(lines(b"", 5).is_empty());
+    }
+
+    /// What batch mode writes for `input`, and its tally.
+    fn run_batch(notation: Notation, query: Query, format: Format, input: &str) -> (String, Tally) {
+        let batch = Batch {
+            notation,
+            query,
+            format,
+            style: Style::plain(),
+        };
+        let mut input = BufReader::new(Cursor::new(input.as_bytes().to_vec()));
+        let mut out = Vec::new();
+        let mut tally = Tally::default();
+        batch.run(&mut input, &mut out, &mut tally).unwrap();
+        (String::from_utf8(out).unwrap(), tally)
+    }
+
+    #[test]
+    fn batch_answers_every_line_in_its_place() {
+        let (out, tally) = run_batch(
+            Notation::Moves,
+            Query::Best,
+            Format::Text,
+            "5 1 9\n\n1 1\n1 4 2 5 3\n5",
+        );
+        assert_eq!(
+            out,
+            "3\n1\nerror: line 3: bad move list \"1 1\": move 2: cell 1 is already taken by X\n\
+             error: line 4: the game on XXXOO.... is over (x_wins): there is no move to make\n1\n"
+        );
+        assert_eq!((tally.lines, tally.bad, tally.first_bad), (5, 2, 3));
+    }
+
+    #[test]
+    fn a_long_line_is_quoted_short_with_its_length() {
+        let input = format!("{}\nX........\n", "X".repeat(100_000));
+        let (out, tally) = run_batch(Notation::Board, Query::Best, Format::Json, &input);
+        assert_eq!(
+            out,
+            format!(
+                "{{\"error\":\"bad board \\\"{}…\\\" (100000 bytes): a line has at most 4096 bytes\",\"line\":1}}\n\
+                 {{\"board\":\"X........\",\"to_move\":\"O\",\"best\":5,\"value\":\"draw\",\"remoteness\":8}}\n",
+                "X".repeat(60)
+            )
+        );
+        assert_eq!((tally.lines, tally.bad), (2, 1));
+    }
+
+    #[test]
+    fn only_move_lists_are_suggested_as_moves() {
+        for text in ["5 1 9", "5,1,9", "5", "1 1"] {
+            assert!(looks_like_moves(text), "{text}");
+        }
+        for text in ["", " ", "X.Z", "5 10", "5 1 9 x", "519", "5\t1"] {
+            assert!(!looks_like_moves(text), "{text}");
+        }
+    }
 
     #[test]
     fn text_marks_every_empty_cell() {

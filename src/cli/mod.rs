@@ -15,8 +15,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use ttt_oracle::Board;
 use ttt_oracle::output::{Destination, WriteError};
-use ttt_oracle::{Board, parse_moves};
 
 use style::ColorChoice;
 
@@ -107,38 +107,48 @@ enum Command {
     Man,
 }
 
-/// A position, given as a board or as the moves that led to it.
+/// A position, given as a board or as the moves that led to it, or `-` for one a line from
+/// standard input; and how to print the answer.
 #[derive(Debug, Args)]
-#[group(required = true, multiple = false)]
+#[command(group(clap::ArgGroup::new("position").required(true).args(["board", "moves"])))]
 pub struct PositionArgs {
-    /// The board: 9 cells row-major, e.g. "X...O...." or "X2X4O6O8X".
+    /// The board: 9 cells row-major, e.g. "X...O...." or "X2X4O6O8X". "-" reads one board a
+    /// line from standard input and answers each line at once (batch mode, for programs).
     board: Option<String>,
     /// The moves from the empty board instead, X first: cells 1..9 separated by spaces or
-    /// commas, e.g. "5 1 9".
+    /// commas, e.g. "5 1 9". "-" reads one move list a line from standard input.
     #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     moves: Option<String>,
+    /// Output format: text, or json for one compact JSON document a line.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    format: Format,
 }
 
 impl PositionArgs {
-    /// The position, or a usage error that quotes at most the start of what was given.
-    fn board(&self) -> Result<Board, Failure> {
+    /// How the position is written and the text given; `-` asks for batch mode.
+    fn given(&self) -> (analyze::Notation, &str) {
         match (&self.board, &self.moves) {
-            (Some(text), _) => text.parse().map_err(|error| {
-                Failure::usage(format!(
-                    "bad board {}: {error}",
-                    ttt_oracle::quote::quote(text)
-                ))
-            }),
-            (None, Some(list)) => parse_moves(list)
-                .and_then(|moves| Board::from_moves(&moves))
-                .map_err(|error| {
-                    Failure::usage(format!(
-                        "bad move list {}: {error}",
-                        ttt_oracle::quote::quote(list)
-                    ))
-                }),
-            (None, None) => Err(Failure::usage("give a board or --moves LIST")),
+            (Some(text), _) => (analyze::Notation::Board, text),
+            (None, Some(list)) => (analyze::Notation::Moves, list),
+            // clap requires one of the two; were it not so, an empty board is an error.
+            (None, None) => (analyze::Notation::Board, ""),
         }
+    }
+
+    /// `Some(notation)` in batch mode (the board or the move list is `-`): one position a line
+    /// from standard input, each written that way.
+    fn batch(&self) -> Option<analyze::Notation> {
+        match self.given() {
+            (notation, "-") => Some(notation),
+            _ => None,
+        }
+    }
+
+    /// The position given as the argument, or a usage error that quotes at most the start of
+    /// it (and suggests `--moves` for a move list given as a board).
+    fn board(&self) -> Result<Board, Failure> {
+        let (notation, text) = self.given();
+        notation.parse(text, false).map_err(Failure::usage)
     }
 }
 
