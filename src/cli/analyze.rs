@@ -2,7 +2,7 @@
 //! where a program sends one position a line on standard input and reads each answer back.
 
 use std::fmt::Write as _;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufReader, BufWriter, Write};
 
 use clap::Args;
 use serde::Serialize;
@@ -10,6 +10,7 @@ use ttt_oracle::quote::{QUOTE_LIMIT, quote};
 use ttt_oracle::{Analysis, Board, Cell, Player, Status, Value, parse_moves, table};
 
 use super::draw::{Square, board_squares, grid, side_by_side};
+use super::lines::{Line, read_bounded_line};
 use super::style::Style;
 use super::{Failure, Format, PositionArgs};
 
@@ -209,21 +210,6 @@ enum Stopped {
     Write(io::Error),
 }
 
-/// One line of input.
-#[derive(Debug, PartialEq, Eq)]
-enum Line {
-    /// A line of at most [`LINE_LIMIT`] bytes, without its newline (nor a `\r` ending it);
-    /// bytes that are not UTF-8 read as replacement characters, and then fail to parse.
-    Text(String),
-    /// A longer line, read to its end and dropped.
-    TooLong {
-        /// Its first bytes, at most `LINE_LIMIT + 1`.
-        head: Vec<u8>,
-        /// Its length in bytes, newline not counted.
-        length: u64,
-    },
-}
-
 /// Batch mode on standard input and output. Exit code 2 when any line got an error, and
 /// standard error says how many and where the first was.
 fn batch(notation: Notation, query: Query, format: Format, style: Style) -> Result<(), Failure> {
@@ -346,53 +332,6 @@ fn too_long(notation: Notation, head: &[u8], length: u64) -> String {
     )
 }
 
-/// Reads one line of at most `limit` bytes, not counting its newline, keeping at most
-/// `limit + 1` bytes of it however long it is: a longer line is consumed to its end, chunk by
-/// chunk, and reported as [`Line::TooLong`]. `None` at the end of input.
-fn read_bounded_line(input: &mut impl BufRead, limit: usize) -> io::Result<Option<Line>> {
-    let mut kept = Vec::new();
-    let mut length: u64 = 0;
-    // The line's last byte so far.
-    let mut last = None;
-    let mut ended_by_newline = false;
-    while !ended_by_newline {
-        let available = match input.fill_buf() {
-            Ok(available) => available,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        if available.is_empty() {
-            break;
-        }
-        let (content, used) = match available.iter().position(|&byte| byte == b'\n') {
-            Some(newline) => {
-                ended_by_newline = true;
-                (&available[..newline], newline + 1)
-            }
-            None => (available, available.len()),
-        };
-        let room = (limit + 1).saturating_sub(kept.len());
-        kept.extend_from_slice(&content[..content.len().min(room)]);
-        length += content.len() as u64;
-        last = content.last().copied().or(last);
-        input.consume(used);
-    }
-    if length == 0 && !ended_by_newline {
-        return Ok(None);
-    }
-    // A line ended by "\r\n" is the same line without the "\r", and as long.
-    if last == Some(b'\r') {
-        length -= 1;
-        kept.truncate(kept.len().min(length as usize));
-    }
-    if length > limit as u64 {
-        return Ok(Some(Line::TooLong { head: kept, length }));
-    }
-    Ok(Some(Line::Text(
-        String::from_utf8_lossy(&kept).into_owned(),
-    )))
-}
-
 fn value_letter(value: Value) -> char {
     match value {
         Value::Win => 'W',
@@ -482,50 +421,6 @@ mod tests {
     use std::io::Cursor;
 
     use super::*;
-
-    /// Every line of `text`, read through a buffer of 3 bytes so that lines span many chunks.
-    fn lines(text: &[u8], limit: usize) -> Vec<Line> {
-        let mut input = BufReader::with_capacity(3, Cursor::new(text.to_vec()));
-        let mut lines = Vec::new();
-        while let Some(line) = read_bounded_line(&mut input, limit).unwrap() {
-            lines.push(line);
-        }
-        lines
-    }
-
-    fn text_line(text: &str) -> Line {
-        Line::Text(text.to_string())
-    }
-
-    #[test]
-    fn lines_up_to_the_limit_are_read_and_longer_ones_skipped_whole() {
-        assert_eq!(
-            lines(b"5\n\n12345\r\n123456\n9", 5),
-            [
-                text_line("5"),
-                text_line(""),
-                text_line("12345"),
-                Line::TooLong {
-                    head: b"123456".to_vec(),
-                    length: 6
-                },
-                text_line("9"),
-            ]
-        );
-        let mut long = vec![b'x'; 100_000];
-        long.extend_from_slice(b"\nXO\xff\n");
-        assert_eq!(
-            lines(&long, 5),
-            [
-                Line::TooLong {
-                    head: b"xxxxxx".to_vec(),
-                    length: 100_000
-                },
-                text_line("XO\u{fffd}")
-            ]
-        );
-        assert!(lines(b"", 5).is_empty());
-    }
 
     /// What batch mode writes for `input`, and its tally.
     fn run_batch(notation: Notation, query: Query, format: Format, input: &str) -> (String, Tally) {

@@ -6,6 +6,7 @@ mod bots;
 mod draw;
 mod export;
 mod generate;
+mod lines;
 mod play;
 mod stats;
 mod style;

@@ -14,6 +14,7 @@ use ttt_oracle::{
 use super::Failure;
 use super::analyze::outcome_squares;
 use super::draw::{board_squares, grid, side_by_side};
+use super::lines::{Line, read_bounded_line};
 use super::style::Style;
 
 /// The side the human takes.
@@ -66,20 +67,6 @@ fn after_long_help() -> String {
 /// and skipped to its end without being kept, so that piping a huge file in cannot fill the
 /// memory or the screen.
 const LINE_LIMIT: usize = 256;
-
-/// One line of input.
-enum Input {
-    /// A line of at most [`LINE_LIMIT`] bytes, without its newline; bytes that are not UTF-8
-    /// read as replacement characters, and then fail as a move like any other garbage.
-    Line(String),
-    /// A longer line, read to its end and dropped.
-    TooLong {
-        /// Its first bytes, at most `LINE_LIMIT + 1`, as text.
-        head: String,
-        /// Its length in bytes, newline not counted.
-        length: u64,
-    },
-}
 
 /// How a game ended.
 enum Ending {
@@ -185,7 +172,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
             score.add(verdict);
             writeln!(session.out, "Score: {score}.")?;
             match session.ask("Play again? [y/N] ")? {
-                Some(Input::Line(answer)) if is_yes(&answer) => {
+                Some(Line::Text(answer)) if is_yes(&answer) => {
                     writeln!(session.out)?;
                     continue;
                 }
@@ -204,7 +191,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
 impl Session<'_> {
     /// Shows `prompt` and reads the next line of input, or `None` at its end. When input is
     /// piped, what was read is echoed after the prompt, as [`echo`] shows it.
-    fn ask(&mut self, prompt: &str) -> io::Result<Option<Input>> {
+    fn ask(&mut self, prompt: &str) -> io::Result<Option<Line>> {
         write!(self.out, "{prompt}")?;
         self.out.flush()?;
         let input = read_bounded_line(&mut self.input, LINE_LIMIT)?;
@@ -294,8 +281,8 @@ impl Session<'_> {
                 shown = true;
             }
             let line = match self.ask(&format!("{human} to move: "))? {
-                Some(Input::Line(line)) => line,
-                Some(Input::TooLong { length, .. }) => {
+                Some(Line::Text(line)) => line,
+                Some(Line::TooLong { length, .. }) => {
                     writeln!(
                         self.out,
                         "That line is {length} bytes; ttt play reads at most {LINE_LIMIT}. Type a cell 1-9, or help."
@@ -449,13 +436,14 @@ fn quote_within(text: &str, room: usize) -> String {
 /// What piped input echoes after a prompt, in at most `room` columns: the line escaped (cut
 /// with `…` if need be), or for a line too long, its start (at most [`QUOTE_LIMIT`] columns)
 /// and its length.
-fn echo(input: &Input, room: usize) -> String {
+fn echo(input: &Line, room: usize) -> String {
     match input {
-        Input::Line(line) => clip(line.trim_end(), room),
-        Input::TooLong { head, length } => {
+        Line::Text(line) => clip(line.trim_end(), room),
+        Line::TooLong { head, length } => {
             let end = format!("… ({length} bytes)");
             let room = room.saturating_sub(columns(&end)).min(QUOTE_LIMIT);
-            format!("{}{end}", escaped_start(head, room, false).0)
+            let head = String::from_utf8_lossy(head);
+            format!("{}{end}", escaped_start(&head, room, false).0)
         }
     }
 }
@@ -463,45 +451,6 @@ fn echo(input: &Input, room: usize) -> String {
 /// Whether an answer to `Play again? [y/N]` is yes.
 fn is_yes(answer: &str) -> bool {
     matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
-}
-
-/// Reads one line of at most `limit` bytes, not counting its newline, keeping at most
-/// `limit + 1` bytes of it however long it is: a longer line is consumed to its end, chunk by
-/// chunk, and reported as [`Input::TooLong`]. `None` at the end of input.
-fn read_bounded_line(input: &mut dyn BufRead, limit: usize) -> io::Result<Option<Input>> {
-    let mut kept = Vec::new();
-    let mut length: u64 = 0;
-    let mut ended_by_newline = false;
-    while !ended_by_newline {
-        let available = match input.fill_buf() {
-            Ok(available) => available,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        if available.is_empty() {
-            break;
-        }
-        let (content, used) = match available.iter().position(|&byte| byte == b'\n') {
-            Some(newline) => {
-                ended_by_newline = true;
-                (&available[..newline], newline + 1)
-            }
-            None => (available, available.len()),
-        };
-        let room = (limit + 1).saturating_sub(kept.len());
-        kept.extend_from_slice(&content[..content.len().min(room)]);
-        length += content.len() as u64;
-        input.consume(used);
-    }
-    if length == 0 && !ended_by_newline {
-        return Ok(None);
-    }
-    let text = String::from_utf8_lossy(&kept).into_owned();
-    Ok(Some(if length > limit as u64 {
-        Input::TooLong { head: text, length }
-    } else {
-        Input::Line(text)
-    }))
 }
 
 /// The moves so far, in words for people: `before any move`, `after 1 move: 5`,
@@ -545,22 +494,8 @@ fn undo_pair(game: &mut Game, human: Player) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::io::{BufReader, Cursor};
 
     use super::*;
-
-    /// Every line of `text`, read through a buffer of 3 bytes so that lines span many chunks.
-    fn lines(text: &[u8], limit: usize) -> Vec<Result<String, (String, u64)>> {
-        let mut input = BufReader::with_capacity(3, Cursor::new(text.to_vec()));
-        let mut lines = Vec::new();
-        while let Some(input) = read_bounded_line(&mut input, limit).unwrap() {
-            lines.push(match input {
-                Input::Line(line) => Ok(line),
-                Input::TooLong { head, length } => Err((head, length)),
-            });
-        }
-        lines
-    }
 
     #[test]
     fn the_moves_so_far_read_as_words() {
@@ -590,8 +525,8 @@ mod tests {
         assert_eq!(quote_within("say \"hi\"", 100), "\"say \\\"hi\\\"\"");
         assert_eq!(quote_within("say \"hi\"", 10), "\"say \\\"h…\"");
         // A line too long shows its length whole, however large, and fits after a prompt.
-        let input = Input::TooLong {
-            head: "7".repeat(LINE_LIMIT + 1),
+        let input = Line::TooLong {
+            head: "7".repeat(LINE_LIMIT + 1).into_bytes(),
             length: u64::MAX,
         };
         let shown = echo(&input, WIDTH - columns("X to move: "));
@@ -609,26 +544,5 @@ mod tests {
         assert_eq!(score.to_string(), "1 win, 1 draw, 2 losses");
         assert_eq!(score.games(), 4);
         assert!(is_yes(" Yes ") && is_yes("y") && !is_yes("") && !is_yes("no"));
-    }
-
-    #[test]
-    fn lines_up_to_the_limit_are_read_and_longer_ones_skipped_whole() {
-        assert_eq!(
-            lines(b"5\n\n12345\n123456\n9", 5),
-            [
-                Ok("5".to_string()),
-                Ok(String::new()),
-                Ok("12345".to_string()),
-                Err(("123456".to_string(), 6)),
-                Ok("9".to_string()),
-            ]
-        );
-        let mut long = vec![b'x'; 100_000];
-        long.extend_from_slice(b"\r\nquit\n");
-        assert_eq!(
-            lines(&long, 5),
-            [Err(("xxxxxx".to_string(), 100_001)), Ok("quit".to_string())]
-        );
-        assert!(lines(b"", 5).is_empty());
     }
 }
