@@ -303,11 +303,13 @@ fn audit_json_has_the_documented_shape() {
             "shortest_loss",
             "side",
             "slow_wins",
+            "verdict",
             "vs_random"
         ]
     );
     assert_eq!(side["side"], "O");
     assert_eq!(side["never_loses"], false);
+    assert_eq!(side["verdict"], "can_lose_and_breaks_rules");
     assert!(
         side["shortest_loss"]
             .as_array()
@@ -324,4 +326,29 @@ fn audit_json_has_the_documented_shape() {
     }
     let blunders = side["blunders"].as_object().unwrap();
     assert_eq!(blunders.len(), 3);
+}
+
+#[test]
+fn verdicts_keep_losing_and_breaking_the_rules_apart() {
+    use ttt_oracle::Verdict;
+    let verdict = |name: &str, side| {
+        let mut bot = bots::builtin(name).unwrap();
+        audit(bot.as_mut(), side).unwrap().verdict()
+    };
+    assert_eq!(verdict("perfect", Player::X), Verdict::NeverLoses);
+    assert_eq!(verdict("smartbot", Player::O), Verdict::CanLose);
+    assert_eq!(verdict("marcelo", Player::X), Verdict::BreaksRules);
+    assert_eq!(
+        verdict("marcelo", Player::O),
+        Verdict::CanLoseAndBreaksRules
+    );
+    for v in [
+        Verdict::NeverLoses,
+        Verdict::CanLose,
+        Verdict::BreaksRules,
+        Verdict::CanLoseAndBreaksRules,
+    ] {
+        assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+        assert_eq!(v == Verdict::NeverLoses, !v.can_lose() && !v.breaks_rules());
+    }
 }
