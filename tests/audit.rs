@@ -246,6 +246,15 @@ fn bots_lists_every_built_in_bot() {
     }
 }
 
+/// The text report of `ttt audit ARGS`, which must exit with `code`.
+fn report(args: &[&str], code: i32) -> String {
+    let out = ttt().arg("audit").args(args).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+    stdout
+}
+
 #[test]
 fn audit_exit_codes_follow_the_verdict() {
     ttt()
@@ -256,8 +265,8 @@ fn audit_exit_codes_follow_the_verdict() {
         .args(["audit", "perfect", "smartbot"])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("CAN LOSE"))
-        .stdout(predicate::str::contains("shortest loss: "))
+        .stdout(predicate::str::contains("smartbot as O: can lose"))
+        .stdout(predicate::str::contains("shortest loss, "))
         .stderr(predicate::str::contains("smartbot as O"));
     ttt()
         .args(["audit", "perfect", "deep-blue"])
@@ -270,6 +279,114 @@ fn audit_exit_codes_follow_the_verdict() {
         .args(["audit", "perfect", "--side", "z"])
         .assert()
         .code(2);
+}
+
+#[test]
+fn a_bot_that_only_breaks_the_rules_is_not_said_to_lose() {
+    // marcelo as X never loses on the board, but marks two cells in one turn and forfeits.
+    let text = report(&["marcelo", "--side", "x"], 1);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("marcelo ") && l.contains(" X "))
+        .unwrap();
+    assert!(row.ends_with("  breaks the rules"), "{row}");
+    assert!(text.contains("marcelo as X: breaks the rules\n"), "{text}");
+    assert!(!text.contains("can lose"), "{text}");
+    assert!(!text.contains("shortest loss"), "{text}");
+    assert!(text.contains("shortest forfeit: after 5 2 1 9 the bot marked 2 cells in one turn"));
+}
+
+const ALL_BUILT_IN: [&str; 10] = [
+    "perfect",
+    "tricky",
+    "random",
+    "smartbot",
+    "geeks-minimax",
+    "geeks-minimax-depth",
+    "marcelo",
+    "c-minimax",
+    "forkbot",
+    "newell-simon",
+];
+
+/// Every line within 100 columns, and within 80 but for a row with the longest verdict.
+fn assert_fits(text: &str) {
+    for line in text.lines() {
+        let width = line.chars().count();
+        assert!(width <= 100, "{width} columns: {line:?}");
+        if !line.ends_with("can lose, breaks the rules") {
+            assert!(width <= 80, "{width} columns: {line:?}");
+        }
+        assert_eq!(line.trim_end(), line, "trailing spaces");
+    }
+}
+
+#[test]
+fn the_report_of_every_built_in_bot_fits_the_screen() {
+    let text = report(&ALL_BUILT_IN, 1);
+    assert_fits(&text);
+    // The legend comes before the table it explains, and the table has a row a side.
+    let lines: Vec<&str> = text.lines().collect();
+    let header = lines.iter().position(|l| l.starts_with("bot ")).unwrap();
+    let legend = lines.iter().position(|l| l.starts_with("lost: ")).unwrap();
+    assert!(legend < header, "{text}");
+    assert!(lines[header].ends_with("verdict"), "{}", lines[header]);
+    for (row, name) in lines[header + 1..]
+        .chunks(2)
+        .take(ALL_BUILT_IN.len())
+        .zip(ALL_BUILT_IN)
+    {
+        assert!(row[0].starts_with(&format!("{name} ")), "{row:?}");
+        assert!(row[1].starts_with(&format!("{name} ")), "{row:?}");
+    }
+    // The published figures sit under the exact ones, column for column.
+    let exact = lines
+        .iter()
+        .position(|l| l.starts_with("marcelo as O: "))
+        .unwrap();
+    let odds = lines[exact..]
+        .iter()
+        .find(|l| l.starts_with("  vs random: "))
+        .unwrap();
+    let published = lines[exact..]
+        .iter()
+        .find(|l| l.starts_with("  published: "))
+        .unwrap();
+    for word in ["win", "draw", "loss"] {
+        assert_eq!(odds.find(word), published.find(word), "{odds}\n{published}");
+    }
+}
+
+fn misbehave(mode: &str) -> String {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/misbehave.py");
+    format!("python3 {} {mode}", script.display())
+}
+
+#[test]
+fn long_names_and_commands_are_cut_to_fit() {
+    let long_name = "a-bot-with-a-name-longer-than-any-screen-".repeat(8);
+    let long_command = format!("exec {} {}", misbehave("first"), "--and-more ".repeat(20));
+    let text = report(
+        &[
+            "perfect",
+            "--cmd",
+            &misbehave("first"),
+            "--name",
+            &long_name,
+            "--cmd",
+            long_command.trim_end(),
+        ],
+        1,
+    );
+    assert_fits(&text);
+    assert!(!text.contains(&long_name));
+    // Both ends stay, so two commands that differ only at the end can be told apart.
+    assert!(text.contains("\na-bot-with-…-any-screen-  X "), "{text}");
+    assert!(text.contains("\nexec python…e --and-more  O "), "{text}");
+    assert!(
+        text.contains("… --and-more --and-more as O: can lose\n"),
+        "{text}"
+    );
 }
 
 #[test]

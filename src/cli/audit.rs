@@ -7,11 +7,23 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use ttt_oracle::bots::{self, Bot, BotError, Published};
 use ttt_oracle::quote::escape;
-use ttt_oracle::{Board, Cell, Player, Ratio, SideReport, audit};
+use ttt_oracle::{Board, Cell, Player, Ratio, SideReport, Value, Verdict, audit};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::draw::{Square, grid, side_by_side};
 use super::style::Style;
 use super::{Failure, Format};
+
+/// The widest a line of the report should be, where the text allows. The widest lines are
+/// a table row with the longest verdict and a name cut to [`NAME_IN_TABLE`] (93 columns), and a
+/// wrapped line holding one exact fraction of two 39-digit numbers (97): never over 100.
+const WIDTH: usize = 80;
+
+/// How many columns of a bot's name the table shows; the rest is cut.
+const NAME_IN_TABLE: usize = 24;
+
+/// How many columns of a bot's name the heading of its details shows.
+const NAME_IN_DETAILS: usize = 44;
 
 /// Which sides to audit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -78,7 +90,8 @@ struct AuditJson<'a> {
     error: Option<&'a str>,
 }
 
-/// Audits every bot named, prints the report, and fails (exit 1) if any side can lose.
+/// Audits every bot named, prints the report, and fails (exit 1) if any side can lose or
+/// breaks the rules.
 pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     let mut named: Vec<(Box<dyn Bot + Send>, &'static [Published])> = Vec::new();
     for name in &args.bots {
@@ -188,10 +201,75 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         Ok(())
     } else {
         Err(Failure::negative(format!(
-            "can lose: {}",
+            "can lose or breaks the rules: {}",
             losers.join(", ")
         )))
     }
+}
+
+/// `text` cut to `width` columns by taking out its middle, marked `…`: both ends of a name or
+/// command tell bots apart (`python3 bots/a.py` and `python3 bots/b.py`).
+fn fit(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let room = width.saturating_sub(1);
+    let take = |chars: &mut dyn Iterator<Item = char>, budget: usize| {
+        let mut taken = Vec::new();
+        let mut used = 0;
+        for ch in chars {
+            let w = ch.width().unwrap_or(0);
+            if used + w > budget {
+                break;
+            }
+            taken.push(ch);
+            used += w;
+        }
+        (taken, used)
+    };
+    let (head, used) = take(&mut text.chars(), room / 2);
+    let (mut tail, _) = take(&mut text.chars().rev(), room - used);
+    tail.reverse();
+    head.into_iter()
+        .chain(std::iter::once('…'))
+        .chain(tail)
+        .collect()
+}
+
+/// `plain` shown as `painted` (the same text, perhaps coloured), padded to `width` columns.
+fn pad(plain: &str, painted: &str, width: usize) -> String {
+    let fill = width.saturating_sub(plain.width());
+    format!("{painted}{}", " ".repeat(fill))
+}
+
+/// The words on a side, coloured as a result: green, red, or yellow for a bot that only
+/// breaks the rules (it never lost a game it played by them).
+fn paint_verdict(verdict: Verdict, style: Style) -> impl Fn(&str) -> String {
+    let value = match verdict {
+        Verdict::NeverLoses => Value::Win,
+        Verdict::BreaksRules => Value::Draw,
+        Verdict::CanLose | Verdict::CanLoseAndBreaksRules => Value::Loss,
+    };
+    move |text| style.value(value, text)
+}
+
+/// Words wrapped to [`WIDTH`] columns, the first line after `first`, the others after
+/// `indent`; a word wider than the line stays whole on a line of its own.
+fn wrap(first: &str, indent: &str, words: &[String]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = first.to_string();
+    // Whether a word has been written yet: one always goes on the first line.
+    let mut started = false;
+    for word in words {
+        if started && line.width() + 1 + word.width() > WIDTH {
+            lines.push(std::mem::replace(&mut line, indent.to_string()));
+        }
+        line.push(' ');
+        line.push_str(word);
+        started = true;
+    }
+    lines.push(line);
+    lines
 }
 
 fn percent(r: Ratio) -> String {
@@ -206,114 +284,172 @@ fn cells(moves: &[Cell]) -> String {
         .join(" ")
 }
 
+/// The whole report but its last line: a legend, the table (a row a side), then each side
+/// in detail.
 fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
-    let mut lines = Vec::new();
-    let names: Vec<String> = audits.iter().map(|a| escape(&a.bot)).collect();
-    let width = names
-        .iter()
-        .map(|n| n.chars().count())
-        .max()
-        .unwrap_or(3)
-        .max(3);
-    lines.push(style.strong(&format!(
-        "{:width$}  side  {:11}  {:>7}  {:>8}  {:>20}  {:>6}  {:>7}  {}",
-        "bot",
-        "verdict",
-        "lost",
-        "shortest",
-        "blunders W>D W>L D>L",
-        "slow",
-        "illegal",
-        "vs random:  win     draw    loss    illegal"
-    )));
-    for (a, name) in audits.iter().zip(&names) {
+    let mut lines = vec![
+        style.faint("lost: games lost on the board     forfeits: games lost by breaking the rules"),
+        style.faint(
+            "blunders: moves that lowered the value     slow: wins kept, but not the fastest",
+        ),
+        String::new(),
+    ];
+    lines.extend(table(audits, style));
+    for a in audits {
+        let name = fit(&escape(&a.bot), NAME_IN_DETAILS);
         for s in &a.sides {
-            let verdict = if s.never_loses() {
-                style.value(ttt_oracle::Value::Win, &format!("{:11}", "never loses"))
-            } else {
-                style.value(ttt_oracle::Value::Loss, &format!("{:11}", "CAN LOSE"))
-            };
-            let shortest = s
-                .shortest_loss
-                .as_ref()
-                .map(|l| format!("{} plies", l.moves.len()))
-                .unwrap_or_else(|| "-".to_string());
-            let v = &s.vs_random;
-            lines.push(format!(
-                "{:width$}  {:4}  {verdict}  {:>7}  {:>8}  {:>8} {:>5} {:>5}  {:>6}  {:>7}  {:>15} {:>7} {:>7} {:>7}",
-                name,
-                s.side.to_string(),
-                s.losing_games,
-                shortest,
-                s.blunders.win_to_draw,
-                s.blunders.win_to_loss,
-                s.blunders.draw_to_loss,
-                s.slow_wins,
-                s.illegal_games,
-                percent(v.win),
-                percent(v.draw),
-                percent(v.loss),
-                percent(v.illegal),
+            lines.push(String::new());
+            lines.extend(details(&name, s, a.published, style));
+        }
+    }
+    lines
+}
+
+/// A row a side: bot, side, games lost and forfeited, blunders, slow wins, and the verdict
+/// last, where its longest words widen no other row.
+fn table(audits: &[BotAudit], style: Style) -> Vec<String> {
+    const COLUMNS: usize = 7;
+    let header = [
+        "bot", "side", "lost", "forfeits", "blunders", "slow", "verdict",
+    ];
+    let mut rows: Vec<(Option<Verdict>, [String; COLUMNS])> =
+        vec![(None, header.map(String::from))];
+    for a in audits {
+        let name = fit(&escape(&a.bot), NAME_IN_TABLE);
+        for s in &a.sides {
+            rows.push((
+                Some(s.verdict()),
+                [
+                    name.clone(),
+                    s.side.to_string(),
+                    s.losing_games.to_string(),
+                    s.illegal_games.to_string(),
+                    s.blunders.total().to_string(),
+                    s.slow_wins.to_string(),
+                    s.verdict().to_string(),
+                ],
             ));
         }
     }
-    lines.push(String::new());
-    lines.push(style.faint(
-        "lost: distinct games lost on the board; blunders: moves that lowered the value (win>draw, win>loss, draw>loss); \
-         slow: wins kept but not the fastest; illegal: games forfeited by a forbidden move; \
-         vs random: exact odds against an opponent moving uniformly at random.",
-    ));
-    for (a, name) in audits.iter().zip(&names) {
-        for s in &a.sides {
-            lines.push(String::new());
-            lines.push(style.strong(&format!("{name} as {}", s.side)));
-            let v = &s.vs_random;
-            lines.push(format!(
-                "  vs random, exact: win {}  draw {}  loss {}  illegal {}",
-                v.win, v.draw, v.loss, v.illegal
-            ));
-            if let Some(p) = a.published.iter().find(|p| p.side == s.side) {
-                let share = |n: u64| format!("{:.2}%", n as f64 * 100.0 / p.games as f64);
-                lines.push(format!(
-                    "  published, {} games vs {}: win {}  draw {}  loss {} (exact here: win {}  draw {}  loss {}  illegal {})",
-                    p.games,
-                    p.opponent,
-                    share(p.wins),
-                    share(p.draws),
-                    share(p.losses),
-                    percent(v.win),
-                    percent(v.draw),
-                    percent(v.loss),
-                    percent(v.illegal)
-                ));
+    let mut widths = [0; COLUMNS];
+    for (_, row) in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.width());
+        }
+    }
+    // Words to the left, numbers to the right, two spaces between; no trailing spaces.
+    let line = |verdict: Option<Verdict>, cells: &[String; COLUMNS]| {
+        let mut line = String::new();
+        for (i, (cell, &width)) in cells.iter().zip(&widths).enumerate() {
+            match i {
+                0 | 1 => line.push_str(&pad(cell, cell, width)),
+                2..=5 => line.push_str(&format!("{cell:>width$}")),
+                _ => match verdict {
+                    Some(verdict) => line.push_str(&paint_verdict(verdict, style)(cell)),
+                    None => line.push_str(cell),
+                },
             }
-            lines.push(format!(
-                "  {} decision points, {} games explored",
-                s.decision_points, s.games
-            ));
-            match &s.shortest_loss {
-                Some(line) => {
-                    lines.push(format!(
-                        "  shortest loss: {}   (replay: ttt analyze --moves \"{}\")",
-                        cells(&line.moves),
-                        cells(&line.moves)
-                    ));
-                    lines.extend(draw_game(&line.moves, line.mistake, style));
-                }
-                None => lines.push("  never loses on the board".to_string()),
-            }
-            if let Some(line) = &s.shortest_illegal {
-                lines.push(format!(
-                    "  shortest forfeit: after {} the bot {}",
-                    if line.moves.is_empty() {
-                        "no moves".to_string()
-                    } else {
-                        cells(&line.moves)
-                    },
-                    line.what
-                ));
+            if i + 1 < COLUMNS {
+                line.push_str("  ");
             }
         }
+        line
+    };
+    rows.iter()
+        .map(|(verdict, cells)| match verdict {
+            None => style.strong(&line(None, cells)),
+            Some(_) => line(*verdict, cells),
+        })
+        .collect()
+}
+
+/// One side in detail: what was explored, blunders, odds against a random opponent (beside
+/// the author's published figures, if any), the shortest loss drawn and the shortest forfeit.
+fn details(name: &str, s: &SideReport, published: &[Published], style: Style) -> Vec<String> {
+    let verdict = s.verdict();
+    let mut lines = vec![format!(
+        "{} {}",
+        style.strong(&format!("{name} as {}:", s.side)),
+        paint_verdict(verdict, style)(&verdict.to_string())
+    )];
+    lines.push(format!(
+        "  {} decision points, {} games explored",
+        s.decision_points, s.games
+    ));
+    let b = &s.blunders;
+    let blunders = [
+        (b.win_to_draw, "win>draw"),
+        (b.win_to_loss, "win>loss"),
+        (b.draw_to_loss, "draw>loss"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, kind)| format!("{n} {kind}"))
+    .collect::<Vec<_>>();
+    lines.push(format!(
+        "  blunders: {}; slow wins: {}",
+        if blunders.is_empty() {
+            "none".to_string()
+        } else {
+            blunders.join(", ")
+        },
+        match s.slow_wins {
+            0 => "none".to_string(),
+            n => n.to_string(),
+        }
+    ));
+    let v = &s.vs_random;
+    let odds = |win: String, draw: String, loss: String| {
+        format!("win {win:>6}  draw {draw:>6}  loss {loss:>6}")
+    };
+    lines.push(format!(
+        "  vs random: {}  forfeit {:>6}",
+        odds(percent(v.win), percent(v.draw), percent(v.loss)),
+        percent(v.illegal)
+    ));
+    let exact = [
+        format!("win {},", v.win),
+        format!("draw {},", v.draw),
+        format!("loss {},", v.loss),
+        format!("forfeit {}", v.illegal),
+    ];
+    lines.extend(wrap("             exactly", "             ", &exact));
+    if let Some(p) = published.iter().find(|p| p.side == s.side) {
+        let share = |n: u64| format!("{:.2}%", n as f64 * 100.0 / p.games as f64);
+        lines.push(format!(
+            "  published: {}  ({} games vs {})",
+            odds(share(p.wins), share(p.draws), share(p.losses)),
+            p.games,
+            p.opponent
+        ));
+    }
+    if let Some(line) = &s.shortest_loss {
+        let mark = if line.mistake.is_some() {
+            " (! marks the bot's losing mistake)"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "  shortest loss, {} plies{mark}:",
+            line.moves.len()
+        ));
+        lines.extend(draw_game(&line.moves, line.mistake, style));
+        lines.push(format!(
+            "    replay: ttt analyze --moves \"{}\"",
+            cells(&line.moves)
+        ));
+    }
+    if let Some(line) = &s.shortest_illegal {
+        let after = if line.moves.is_empty() {
+            "no moves".to_string()
+        } else {
+            cells(&line.moves)
+        };
+        let words: Vec<String> = format!("after {after} the bot {}", line.what)
+            .split(' ')
+            .map(|word| fit(&escape(word), WIDTH - 4))
+            .collect();
+        lines.extend(wrap("  shortest forfeit:", "   ", &words));
     }
     lines
 }
@@ -342,10 +478,11 @@ fn draw_game(moves: &[Cell], mistake: Option<usize>, style: Style) -> Vec<String
         for block in &chunk[1..] {
             joined = side_by_side(&joined, block, 2);
         }
-        lines.extend(joined.into_iter().map(|l| format!("    {l}")));
-    }
-    if mistake.is_some() {
-        lines.push("    (! marks the bot's losing mistake)".to_string());
+        lines.extend(
+            joined
+                .into_iter()
+                .map(|l| format!("    {l}").trim_end().to_string()),
+        );
     }
     lines
 }
