@@ -246,39 +246,70 @@ fn bots_lists_every_built_in_bot() {
     }
 }
 
-/// The text report of `ttt audit ARGS`, which must exit with `code`.
+/// The text report of `ttt audit ARGS`, which must exit with `code` and print nothing on
+/// standard error.
 fn report(args: &[&str], code: i32) -> String {
     let out = ttt().arg("audit").args(args).output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+    assert_eq!(stderr, "", "{args:?}");
     stdout
 }
 
 #[test]
 fn audit_exit_codes_follow_the_verdict() {
-    ttt()
-        .args(["audit", "perfect", "newell-simon"])
-        .assert()
-        .code(0);
-    ttt()
-        .args(["audit", "perfect", "smartbot"])
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains("smartbot as O: can lose"))
-        .stdout(predicate::str::contains("shortest loss, "))
-        .stderr(predicate::str::contains("smartbot as O"));
+    let text = report(&["perfect", "newell-simon"], 0);
+    assert_eq!(text.lines().last(), Some("both bots never lose"));
+    let text = report(&["perfect", "smartbot"], 1);
+    assert!(text.contains("shortest loss, "), "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some("1 of 2 bots can lose: smartbot"),
+        "the answer is the last line on standard output, not an error"
+    );
     ttt()
         .args(["audit", "perfect", "deep-blue"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("unknown bot \"deep-blue\""))
         .stderr(predicate::str::contains("newell-simon"));
-    ttt().args(["audit"]).assert().code(2);
     ttt()
         .args(["audit", "perfect", "--side", "z"])
         .assert()
         .code(2);
+}
+
+#[test]
+fn audit_without_a_bot_says_what_to_give() {
+    ttt().arg("audit").assert().code(2).stdout("").stderr(
+        "error: name at least one bot to audit: a built-in one (`ttt bots` lists them) \
+             or --cmd COMMAND\n",
+    );
+}
+
+#[test]
+fn the_last_line_sums_up_every_bot() {
+    let last = |args: &[&str], code| report(args, code).lines().last().unwrap().to_string();
+    assert_eq!(last(&["perfect"], 0), "perfect never loses");
+    assert_eq!(
+        last(&["perfect", "tricky", "forkbot"], 0),
+        "all 3 bots never lose"
+    );
+    assert_eq!(last(&["smartbot", "--side", "o"], 1), "smartbot can lose");
+    // A bot named with a side did so on that side only.
+    assert_eq!(
+        last(&["perfect", "smartbot", "marcelo"], 1),
+        "2 of 3 bots can lose: smartbot, marcelo as O; marcelo breaks the rules"
+    );
+    assert_eq!(
+        last(&["marcelo", "perfect", "--side", "x"], 1),
+        "1 of 2 bots breaks the rules: marcelo"
+    );
+    assert_eq!(
+        last(&["marcelo"], 1),
+        "marcelo can lose as O and breaks the rules"
+    );
 }
 
 #[test]
@@ -294,6 +325,7 @@ fn a_bot_that_only_breaks_the_rules_is_not_said_to_lose() {
     assert!(!text.contains("can lose"), "{text}");
     assert!(!text.contains("shortest loss"), "{text}");
     assert!(text.contains("shortest forfeit: after 5 2 1 9 the bot marked 2 cells in one turn"));
+    assert_eq!(text.lines().last(), Some("marcelo breaks the rules"));
 }
 
 const ALL_BUILT_IN: [&str; 10] = [
@@ -387,6 +419,11 @@ fn long_names_and_commands_are_cut_to_fit() {
         text.contains("… --and-more --and-more as O: can lose\n"),
         "{text}"
     );
+    assert!(
+        text.ends_with(
+            "\n2 of 3 bots can lose: a-bot-with-…-any-screen-, exec python…e --and-more\n"
+        )
+    );
 }
 
 #[test]
@@ -443,6 +480,53 @@ fn audit_json_has_the_documented_shape() {
     }
     let blunders = side["blunders"].as_object().unwrap();
     assert_eq!(blunders.len(), 3);
+}
+
+#[test]
+fn audit_json_names_each_verdict() {
+    let out = ttt()
+        .args([
+            "audit", "perfect", "smartbot", "marcelo", "--format", "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "",
+        "the exit code is the answer"
+    );
+    // Exactly one JSON document on standard output, nothing after it.
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let verdicts: Vec<(&str, &str, &str)> = v["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|bot| {
+            bot["sides"].as_array().unwrap().iter().map(move |side| {
+                assert_eq!(
+                    side["never_loses"].as_bool().unwrap(),
+                    side["verdict"] == "never_loses"
+                );
+                (
+                    bot["bot"].as_str().unwrap(),
+                    side["side"].as_str().unwrap(),
+                    side["verdict"].as_str().unwrap(),
+                )
+            })
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("perfect", "X", "never_loses"),
+            ("perfect", "O", "never_loses"),
+            ("smartbot", "X", "can_lose"),
+            ("smartbot", "O", "can_lose"),
+            ("marcelo", "X", "breaks_rules"),
+            ("marcelo", "O", "can_lose_and_breaks_rules"),
+        ]
+    );
 }
 
 #[test]

@@ -19,7 +19,7 @@ use super::{Failure, Format};
 /// wrapped line holding one exact fraction of two 39-digit numbers (97): never over 100.
 const WIDTH: usize = 80;
 
-/// How many columns of a bot's name the table shows; the rest is cut.
+/// How many columns of a bot's name the table and the summary show; the rest is cut.
 const NAME_IN_TABLE: usize = 24;
 
 /// How many columns of a bot's name the heading of its details shows.
@@ -50,7 +50,7 @@ impl Sides {
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// Bots to audit: built-in names, casual:P or epsilon:P (see `ttt bots`).
-    #[arg(value_name = "BOT", required_unless_present = "cmd")]
+    #[arg(value_name = "BOT")]
     bots: Vec<String>,
     /// An external bot to audit, run as `sh -c COMMAND` and spoken to over the line protocol
     /// (see the README). May be given several times.
@@ -90,9 +90,15 @@ struct AuditJson<'a> {
     error: Option<&'a str>,
 }
 
-/// Audits every bot named, prints the report, and fails (exit 1) if any side can lose or
-/// breaks the rules.
+/// Audits every bot named, prints the report, and fails (exit 1, quietly: the report's last
+/// line says why) if any side can lose or breaks the rules.
 pub fn run(args: &AuditArgs) -> Result<(), Failure> {
+    if args.bots.is_empty() && args.cmd.is_empty() {
+        return Err(Failure::usage(
+            "name at least one bot to audit: a built-in one (`ttt bots` lists them) or \
+             --cmd COMMAND",
+        ));
+    }
     let mut named: Vec<(Box<dyn Bot + Send>, &'static [Published])> = Vec::new();
     for name in &args.bots {
         let bot = bots::from_spec(name).map_err(|error| Failure::usage(error.message))?;
@@ -173,37 +179,30 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
                 }
                 writeln!(out)?;
             }
-            if let Some((_, left)) = &stopped {
-                writeln!(
+            match &stopped {
+                Some((_, left)) => writeln!(
                     out,
                     "{}",
                     style.strong(&format!(
                         "Not audited, after a protocol error (below): {}.",
                         left.join(", ")
                     ))
-                )?;
+                )?,
+                None => writeln!(out, "{}", style.strong(&summary(&audits)))?,
             }
         }
     }
     if let Some((error, _)) = stopped {
         return Err(Failure::protocol(error));
     }
-    let losers: Vec<String> = audits
+    let all_never_lose = audits
         .iter()
-        .flat_map(|a| {
-            a.sides
-                .iter()
-                .filter(|s| !s.never_loses())
-                .map(move |s| format!("{} as {}", escape(&a.bot), s.side))
-        })
-        .collect();
-    if losers.is_empty() {
+        .flat_map(|a| &a.sides)
+        .all(SideReport::never_loses);
+    if all_never_lose {
         Ok(())
     } else {
-        Err(Failure::negative(format!(
-            "can lose or breaks the rules: {}",
-            losers.join(", ")
-        )))
+        Err(Failure::quiet(1))
     }
 }
 
@@ -452,6 +451,102 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
         lines.extend(wrap("  shortest forfeit:", "   ", &words));
     }
     lines
+}
+
+/// One line on every bot: all never lose, or which can lose and which break the rules (a bot
+/// named without a side did so on every side audited).
+fn summary(audits: &[BotAudit]) -> String {
+    let n = audits.len();
+    // The bots for which `test` holds on some side: the name, and the side when not on all.
+    let which = |test: fn(Verdict) -> bool| -> Vec<(String, Option<Player>)> {
+        audits
+            .iter()
+            .filter_map(|a| {
+                let sides: Vec<Player> = a
+                    .sides
+                    .iter()
+                    .filter(|s| test(s.verdict()))
+                    .map(|s| s.side)
+                    .collect();
+                let name = fit(&escape(&a.bot), NAME_IN_TABLE);
+                match sides.as_slice() {
+                    [] => None,
+                    [side] if a.sides.len() > 1 => Some((name, Some(*side))),
+                    _ => Some((name, None)),
+                }
+            })
+            .collect()
+    };
+    let as_side = |side: Option<Player>| side.map_or(String::new(), |side| format!(" as {side}"));
+    let losers = which(Verdict::can_lose);
+    let breakers = which(Verdict::breaks_rules);
+    if n == 1 {
+        // "perfect never loses", "marcelo can lose as O and breaks the rules".
+        let name = fit(&escape(&audits[0].bot), NAME_IN_TABLE);
+        let mut parts = Vec::new();
+        if let Some((_, side)) = losers.first() {
+            parts.push(format!("can lose{}", as_side(*side)));
+        }
+        if let Some((_, side)) = breakers.first() {
+            parts.push(format!("breaks the rules{}", as_side(*side)));
+        }
+        if parts.is_empty() {
+            parts.push("never loses".to_string());
+        }
+        return format!("{name} {}", parts.join(" and "));
+    }
+    if losers.is_empty() && breakers.is_empty() {
+        return match n {
+            2 => "both bots never lose".to_string(),
+            _ => format!("all {n} bots never lose"),
+        };
+    }
+    let losers: Vec<String> = losers
+        .into_iter()
+        .map(|(name, side)| name + &as_side(side))
+        .collect();
+    let breakers: Vec<String> = breakers
+        .into_iter()
+        .map(|(name, side)| name + &as_side(side))
+        .collect();
+    // As many names as fit in the line, the rest counted: "random, smartbot and 1 more".
+    let listing = |list: &[String], keep: usize| {
+        let keep = keep.clamp(1, list.len().max(1)).min(list.len());
+        match list.len() - keep {
+            0 => list.join(", "),
+            more => format!("{} and {more} more", list[..keep].join(", ")),
+        }
+    };
+    let line = |keep_losers: usize, keep_breakers: usize| {
+        let breaks = if breakers.len() == 1 {
+            "breaks"
+        } else {
+            "break"
+        };
+        let rules = listing(&breakers, keep_breakers);
+        match (losers.is_empty(), breakers.is_empty()) {
+            (true, _) => format!("{} of {n} bots {breaks} the rules: {rules}", breakers.len()),
+            (false, true) => format!(
+                "{} of {n} bots can lose: {}",
+                losers.len(),
+                listing(&losers, keep_losers)
+            ),
+            (false, false) => format!(
+                "{} of {n} bots can lose: {}; {rules} {breaks} the rules",
+                losers.len(),
+                listing(&losers, keep_losers)
+            ),
+        }
+    };
+    let (mut keep_losers, mut keep_breakers) = (losers.len(), breakers.len());
+    while line(keep_losers, keep_breakers).width() > WIDTH && keep_losers + keep_breakers > 2 {
+        if keep_breakers > keep_losers {
+            keep_breakers -= 1;
+        } else {
+            keep_losers -= 1;
+        }
+    }
+    line(keep_losers, keep_breakers)
 }
 
 /// The game as a row of boards, one a move; `!` marks the bot's losing mistake.

@@ -164,6 +164,11 @@ impl Failure {
         Failure::with_code(1, message)
     }
 
+    /// An answer already printed in full, given by the exit code alone: no error line.
+    pub fn quiet(code: u8) -> Failure {
+        Failure::with_code(code, "")
+    }
+
     /// An external bot that broke the protocol: exit code 3.
     pub fn protocol(error: ttt_oracle::bots::BotError) -> Failure {
         Failure::with_code(3, error.message)
@@ -291,6 +296,7 @@ fn run(cli: Cli) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) if failure.closed_pipe => ExitCode::SUCCESS,
+        Err(failure) if failure.message.is_empty() => ExitCode::from(failure.code),
         Err(failure) => {
             let label = style::Style::for_stderr().error("error:");
             let _ = writeln!(io::stderr(), "{label} {}", failure.message);
