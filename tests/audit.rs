@@ -426,6 +426,111 @@ fn long_names_and_commands_are_cut_to_fit() {
     );
 }
 
+/// No progress (and nothing else) on standard error when it is not a terminal, for a built-in
+/// bot as for an external one.
+#[test]
+fn progress_is_silent_off_a_terminal() {
+    for args in [
+        &["random", "--side", "x"][..],
+        &["--cmd", &misbehave("first"), "--format", "json"][..],
+    ] {
+        let out = ttt()
+            .arg("audit")
+            .args(args)
+            .env("TERM", "xterm")
+            .env("CLICOLOR_FORCE", "1")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
+}
+
+/// Runs `ttt ARGS` with standard error on a pseudo-terminal and standard output on a pipe;
+/// returns (exit code, stdout, what reached the terminal).
+fn on_a_terminal(args: &[&str], env: &[(&str, &str)]) -> (i32, Vec<u8>, Vec<u8>) {
+    const RUN: &str = r#"
+import os, pty, subprocess, sys
+master, slave = pty.openpty()
+child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=slave)
+os.close(slave)
+seen = b""
+while True:
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:  # EIO once the child has closed the terminal, on Linux
+        break
+    if not chunk:
+        break
+    seen += chunk
+out = child.stdout.read()
+code = child.wait()
+sys.stdout.buffer.write(b"%d\n%d\n" % (code, len(out)) + out + seen)
+"#;
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(RUN)
+        .arg(assert_cmd::cargo::cargo_bin("ttt"))
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = out.stdout;
+    let mut parts = text.splitn(3, |&b| b == b'\n');
+    let code: i32 = std::str::from_utf8(parts.next().unwrap())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let len: usize = std::str::from_utf8(parts.next().unwrap())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let rest = parts.next().unwrap();
+    (code, rest[..len].to_vec(), rest[len..].to_vec())
+}
+
+#[test]
+fn progress_shows_on_a_terminal_and_is_cleared() {
+    let args = ["audit", "random", "--side", "x"];
+    let plain = ttt().args(args).output().unwrap();
+    let (code, stdout, terminal) = on_a_terminal(&args, &[("TERM", "xterm")]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stdout, plain.stdout,
+        "the report is the same, and alone on stdout"
+    );
+    let terminal = String::from_utf8_lossy(&terminal);
+    assert!(terminal.contains("random"), "{terminal:?}");
+    assert!(terminal.contains(" as X"), "{terminal:?}");
+    assert!(terminal.contains(" decision points"), "{terminal:?}");
+    assert!(terminal.contains("/s"), "{terminal:?}");
+    assert!(
+        terminal.ends_with("\r\x1b[2K"),
+        "cleared at the end: {terminal:?}"
+    );
+    assert!(
+        terminal.contains("\x1b[1m"),
+        "the bot's name in bold: {terminal:?}"
+    );
+
+    // Quicker audits: the line is drawn as soon as a side starts.
+    let args = ["audit", "perfect"];
+    let (code, _, terminal) = on_a_terminal(&args, &[("TERM", "xterm"), ("NO_COLOR", "1")]);
+    assert_eq!(code, 0);
+    let terminal = String::from_utf8_lossy(&terminal);
+    assert!(terminal.contains("perfect as O"), "{terminal:?}");
+    assert!(!terminal.contains("\x1b[1m"), "NO_COLOR: {terminal:?}");
+    let (code, _, terminal) = on_a_terminal(&args, &[("TERM", "dumb")]);
+    assert_eq!(code, 0);
+    assert_eq!(terminal, b"", "no progress on a dumb terminal");
+}
+
 #[test]
 fn audit_json_has_the_documented_shape() {
     let out = ttt()

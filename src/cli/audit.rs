@@ -11,6 +11,7 @@ use ttt_oracle::{Board, Cell, Player, Ratio, SideReport, Value, Verdict, audit};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::draw::{Square, grid, side_by_side};
+use super::progress::Progress;
 use super::style::Style;
 use super::{Failure, Format};
 
@@ -135,7 +136,10 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         let mut sides = Vec::new();
         if stopped.is_none() {
             for &side in args.side.players() {
-                match audit(bot.as_mut(), side) {
+                let progress = Progress::start(&fit(&escape(&name), NAME_IN_TABLE), side);
+                let result = audit(&mut progress.count(bot.as_mut()), side);
+                progress.finish();
+                match result {
                     Ok(report) => sides.push(report),
                     Err(error) => {
                         stopped = Some((error, Vec::new()));

@@ -6,6 +6,7 @@ mod bots;
 mod draw;
 mod export;
 mod play;
+mod progress;
 mod stats;
 mod style;
 mod verify;
