@@ -15,9 +15,10 @@ use super::progress::Progress;
 use super::style::Style;
 use super::{Failure, Format};
 
-/// The widest a line of the report should be, where the text allows. The widest lines are
-/// a table row with the longest verdict and a name cut to [`NAME_IN_TABLE`] (93 columns), and a
-/// wrapped line holding one exact fraction of two 39-digit numbers (97): never over 100.
+/// The widest a line of the report should be, where the text allows. Wider, but never over
+/// 100: a table row with the longest verdict (94 columns with a name cut to
+/// [`NAME_IN_TABLE`] and six-digit counts), and a line holding an exact odd of two 39-digit
+/// numbers (100).
 const WIDTH: usize = 80;
 
 /// How many columns of a bot's name the table and the summary show; the rest is cut.
@@ -256,20 +257,19 @@ fn paint_verdict(verdict: Verdict, style: Style) -> impl Fn(&str) -> String {
     move |text| style.value(value, text)
 }
 
-/// Words wrapped to [`WIDTH`] columns, the first line after `first`, the others after
-/// `indent`; a word wider than the line stays whole on a line of its own.
+/// Words wrapped to [`WIDTH`] columns, a space before each: the first line starts with
+/// `first`, the others with `indent`. A word too wide for any line stays whole, alone after
+/// `indent`.
 fn wrap(first: &str, indent: &str, words: &[String]) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = first.to_string();
-    // Whether a word has been written yet: one always goes on the first line.
-    let mut started = false;
     for word in words {
-        if started && line.width() + 1 + word.width() > WIDTH {
+        // A line is never a bare `indent` here: a word follows every break at once.
+        if line.width() + 1 + word.width() > WIDTH {
             lines.push(std::mem::replace(&mut line, indent.to_string()));
         }
         line.push(' ');
         line.push_str(word);
-        started = true;
     }
     lines.push(line);
     lines
@@ -416,7 +416,7 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
         format!("loss {},", v.loss),
         format!("forfeit {}", v.illegal),
     ];
-    lines.extend(wrap("             exactly", "             ", &exact));
+    lines.extend(wrap("             exactly", "            ", &exact));
     if let Some(p) = published.iter().find(|p| p.side == s.side) {
         let share = |n: u64| format!("{:.2}%", n as f64 * 100.0 / p.games as f64);
         lines.push(format!(
@@ -584,4 +584,39 @@ fn draw_game(moves: &[Cell], mistake: Option<usize>, style: Style) -> Vec<String
         );
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_cuts_the_middle_by_display_width() {
+        assert_eq!(fit("minimax.py", 24), "minimax.py");
+        assert_eq!(fit("python3 bots/a-long-name.py", 12), "pytho…ame.py");
+        assert_eq!(fit("python3 bots/a-long-name.py", 12).width(), 12);
+        // Wide characters count two columns, and are never split.
+        let cut = fit("井字棋井字棋井字棋井字棋", 9);
+        assert_eq!(cut, "井字…字棋");
+        assert!(cut.width() <= 9);
+    }
+
+    #[test]
+    fn wrap_breaks_between_words_and_keeps_a_long_word_whole() {
+        let words: Vec<String> = (0..30).map(|i| format!("word{i}")).collect();
+        let lines = wrap("  first:", "   ", &words);
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|l| l.width() <= WIDTH), "{lines:?}");
+        assert!(lines[1..].iter().all(|l| l.starts_with("    word")));
+        assert_eq!(lines.join(" ").split_whitespace().count(), 31);
+        let long = vec!["x".repeat(90), "y".to_string()];
+        assert_eq!(
+            wrap("  first:", "   ", &long),
+            [
+                "  first:".to_string(),
+                format!("    {}", "x".repeat(90)),
+                "    y".to_string()
+            ]
+        );
+    }
 }
