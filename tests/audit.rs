@@ -519,7 +519,7 @@ fn progress_shows_on_a_terminal_and_is_cleared() {
         "the bot's name in bold: {terminal:?}"
     );
 
-    // Quicker audits: the line is drawn as soon as a side starts.
+    // A quicker audit: the line is drawn as soon as each side starts.
     let args = ["audit", "perfect"];
     let (code, _, terminal) = on_a_terminal(&args, &[("TERM", "xterm"), ("NO_COLOR", "1")]);
     assert_eq!(code, 0);

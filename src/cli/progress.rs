@@ -49,6 +49,8 @@ impl Progress {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(HZ))
             .with_style(look)
             .with_prefix(format!("{} as {side}", style.strong(name)));
+        // Drawn at once, before the bot's first answer (which may take its start-up time).
+        bar.tick();
         bar.enable_steady_tick(Duration::from_millis(1000 / u64::from(HZ)));
         Progress { bar: Some(bar) }
     }
