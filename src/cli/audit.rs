@@ -513,38 +513,32 @@ fn summary(audits: &[BotAudit]) -> String {
         .into_iter()
         .map(|(name, side)| name + &as_side(side))
         .collect();
-    // As many names as fit in the line, the rest counted: "random, smartbot and 1 more".
-    let listing = |list: &[String], keep: usize| {
-        let keep = keep.clamp(1, list.len().max(1)).min(list.len());
-        match list.len() - keep {
-            0 => list.join(", "),
-            more => format!("{} and {more} more", list[..keep].join(", ")),
-        }
+    // As many names as fit in the line, the rest counted ("random, smartbot and 1 more"), or
+    // none at all when even one is too many (the table names them all).
+    let listing = |list: &[String], keep: usize| match (keep, list.len() - keep) {
+        (0, _) => None,
+        (_, 0) => Some(list.join(", ")),
+        (_, more) => Some(format!("{} and {more} more", list[..keep].join(", "))),
     };
     let line = |keep_losers: usize, keep_breakers: usize| {
-        let breaks = if breakers.len() == 1 {
-            "breaks"
-        } else {
-            "break"
+        let (k, b) = (losers.len(), breakers.len());
+        let breaks = if b == 1 { "breaks" } else { "break" };
+        let lose = match listing(&losers, keep_losers) {
+            Some(names) => format!("{k} of {n} bots can lose: {names}"),
+            None => format!("{k} of {n} bots can lose"),
         };
-        let rules = listing(&breakers, keep_breakers);
-        match (losers.is_empty(), breakers.is_empty()) {
-            (true, _) => format!("{} of {n} bots {breaks} the rules: {rules}", breakers.len()),
-            (false, true) => format!(
-                "{} of {n} bots can lose: {}",
-                losers.len(),
-                listing(&losers, keep_losers)
-            ),
-            (false, false) => format!(
-                "{} of {n} bots can lose: {}; {rules} {breaks} the rules",
-                losers.len(),
-                listing(&losers, keep_losers)
-            ),
+        match (k, listing(&breakers, keep_breakers)) {
+            (0, Some(names)) => format!("{b} of {n} bots {breaks} the rules: {names}"),
+            (0, None) => format!("{b} of {n} bots {breaks} the rules"),
+            (_, _) if b == 0 => lose,
+            (_, Some(names)) => format!("{lose}; {names} {breaks} the rules"),
+            (_, None) => format!("{lose}; {b} {breaks} the rules"),
         }
     };
     let (mut keep_losers, mut keep_breakers) = (losers.len(), breakers.len());
-    while line(keep_losers, keep_breakers).width() > WIDTH && keep_losers + keep_breakers > 2 {
-        if keep_breakers > keep_losers {
+    while line(keep_losers, keep_breakers).width() > WIDTH && keep_losers + keep_breakers > 0 {
+        // The longer list gives way first; on a tie, the rule breakers, as losing matters more.
+        if keep_breakers >= keep_losers {
             keep_breakers -= 1;
         } else {
             keep_losers -= 1;
@@ -599,6 +593,36 @@ mod tests {
         let cut = fit("井字棋井字棋井字棋井字棋", 9);
         assert_eq!(cut, "井字…字棋");
         assert!(cut.width() <= 9);
+    }
+
+    #[test]
+    fn the_summary_names_as_many_bots_as_fit() {
+        let report = |name: &str, side| {
+            let mut bot = bots::builtin(name).unwrap();
+            audit(bot.as_mut(), side).unwrap()
+        };
+        let (lose, cheat) = (report("smartbot", Player::X), report("marcelo", Player::X));
+        let bot = |i: usize, side: &SideReport| BotAudit {
+            bot: format!("a-bot-with-a-very-long-name-{i:02}"),
+            sides: vec![side.clone()],
+            published: &[],
+        };
+        let mut audits: Vec<BotAudit> = (0..8).map(|i| bot(i, &lose)).collect();
+        assert_eq!(
+            summary(&audits),
+            "8 of 8 bots can lose: a-bot-with-…long-name-00 and 7 more"
+        );
+        audits.extend((8..12).map(|i| bot(i, &cheat)));
+        assert_eq!(
+            summary(&audits),
+            "8 of 12 bots can lose: a-bot-with-…long-name-00 and 7 more; 4 break the rules"
+        );
+        audits.truncate(2);
+        audits.push(bot(12, &cheat));
+        assert_eq!(
+            summary(&audits),
+            "2 of 3 bots can lose: a-bot-with-…long-name-00 and 1 more; 1 breaks the rules"
+        );
     }
 
     #[test]
