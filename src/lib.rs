@@ -48,7 +48,7 @@ mod table;
 mod verify;
 
 pub use analysis::Analysis;
-pub use audit::{Blunders, Forfeit, IllegalLine, LosingLine, SideReport, VsRandom, audit};
+pub use audit::{Blunders, Forfeit, IllegalLine, LosingLine, SideReport, Verdict, VsRandom, audit};
 pub use board::{
     Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,
     ParseBoardError, ParseCellError, Player, Status, parse_moves,

@@ -246,30 +246,289 @@ fn bots_lists_every_built_in_bot() {
     }
 }
 
+/// The text report of `ttt audit ARGS`, which must exit with `code` and print nothing on
+/// standard error.
+fn report(args: &[&str], code: i32) -> String {
+    let out = ttt().arg("audit").args(args).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+    assert_eq!(stderr, "", "{args:?}");
+    stdout
+}
+
 #[test]
 fn audit_exit_codes_follow_the_verdict() {
-    ttt()
-        .args(["audit", "perfect", "newell-simon"])
-        .assert()
-        .code(0);
-    ttt()
-        .args(["audit", "perfect", "smartbot"])
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains("CAN LOSE"))
-        .stdout(predicate::str::contains("shortest loss: "))
-        .stderr(predicate::str::contains("smartbot as O"));
+    let text = report(&["perfect", "newell-simon"], 0);
+    assert_eq!(text.lines().last(), Some("both bots never lose"));
+    let text = report(&["perfect", "smartbot"], 1);
+    assert!(text.contains("shortest loss, "), "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some("1 of 2 bots can lose: smartbot"),
+        "the answer is the last line on standard output, not an error"
+    );
     ttt()
         .args(["audit", "perfect", "deep-blue"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("unknown bot \"deep-blue\""))
         .stderr(predicate::str::contains("newell-simon"));
-    ttt().args(["audit"]).assert().code(2);
     ttt()
         .args(["audit", "perfect", "--side", "z"])
         .assert()
         .code(2);
+}
+
+#[test]
+fn audit_without_a_bot_says_what_to_give() {
+    ttt().arg("audit").assert().code(2).stdout("").stderr(
+        "error: name at least one bot to audit: a built-in one (`ttt bots` lists them) \
+             or --cmd COMMAND\n",
+    );
+}
+
+#[test]
+fn the_last_line_sums_up_every_bot() {
+    let last = |args: &[&str], code| report(args, code).lines().last().unwrap().to_string();
+    assert_eq!(last(&["perfect"], 0), "perfect never loses");
+    assert_eq!(
+        last(&["perfect", "tricky", "forkbot"], 0),
+        "all 3 bots never lose"
+    );
+    assert_eq!(last(&["smartbot", "--side", "o"], 1), "smartbot can lose");
+    // A bot named with a side did so on that side only.
+    assert_eq!(
+        last(&["perfect", "smartbot", "marcelo"], 1),
+        "2 of 3 bots can lose: smartbot, marcelo as O; marcelo breaks the rules"
+    );
+    assert_eq!(
+        last(&["marcelo", "perfect", "--side", "x"], 1),
+        "1 of 2 bots breaks the rules: marcelo"
+    );
+    assert_eq!(
+        last(&["marcelo"], 1),
+        "marcelo can lose as O and breaks the rules"
+    );
+}
+
+#[test]
+fn a_bot_that_only_breaks_the_rules_is_not_said_to_lose() {
+    // marcelo as X never loses on the board, but marks two cells in one turn and forfeits.
+    let text = report(&["marcelo", "--side", "x"], 1);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("marcelo ") && l.contains(" X "))
+        .unwrap();
+    assert!(row.ends_with("  breaks the rules"), "{row}");
+    assert!(text.contains("marcelo as X: breaks the rules\n"), "{text}");
+    assert!(!text.contains("can lose"), "{text}");
+    assert!(!text.contains("shortest loss"), "{text}");
+    assert!(text.contains("shortest forfeit: after 5 2 1 9 the bot marked 2 cells in one turn"));
+    assert_eq!(text.lines().last(), Some("marcelo breaks the rules"));
+}
+
+const ALL_BUILT_IN: [&str; 10] = [
+    "perfect",
+    "tricky",
+    "random",
+    "smartbot",
+    "geeks-minimax",
+    "geeks-minimax-depth",
+    "marcelo",
+    "c-minimax",
+    "forkbot",
+    "newell-simon",
+];
+
+/// Every line within 100 columns, and within 80 but for a row with the longest verdict.
+fn assert_fits(text: &str) {
+    for line in text.lines() {
+        let width = line.chars().count();
+        assert!(width <= 100, "{width} columns: {line:?}");
+        if !line.ends_with("can lose, breaks the rules") {
+            assert!(width <= 80, "{width} columns: {line:?}");
+        }
+        assert_eq!(line.trim_end(), line, "trailing spaces");
+    }
+}
+
+#[test]
+fn the_report_of_every_built_in_bot_fits_the_screen() {
+    let text = report(&ALL_BUILT_IN, 1);
+    assert_fits(&text);
+    // The legend comes before the table it explains, and the table has a row a side.
+    let lines: Vec<&str> = text.lines().collect();
+    let header = lines.iter().position(|l| l.starts_with("bot ")).unwrap();
+    let legend = lines.iter().position(|l| l.starts_with("lost: ")).unwrap();
+    assert!(legend < header, "{text}");
+    assert!(lines[header].ends_with("verdict"), "{}", lines[header]);
+    for (row, name) in lines[header + 1..]
+        .chunks(2)
+        .take(ALL_BUILT_IN.len())
+        .zip(ALL_BUILT_IN)
+    {
+        assert!(row[0].starts_with(&format!("{name} ")), "{row:?}");
+        assert!(row[1].starts_with(&format!("{name} ")), "{row:?}");
+    }
+    // The published figures sit under the exact ones, column for column.
+    let exact = lines
+        .iter()
+        .position(|l| l.starts_with("marcelo as O: "))
+        .unwrap();
+    let odds = lines[exact..]
+        .iter()
+        .find(|l| l.starts_with("  vs random: "))
+        .unwrap();
+    let published = lines[exact..]
+        .iter()
+        .find(|l| l.starts_with("  published: "))
+        .unwrap();
+    for word in ["win", "draw", "loss"] {
+        assert_eq!(odds.find(word), published.find(word), "{odds}\n{published}");
+    }
+}
+
+fn misbehave(mode: &str) -> String {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/misbehave.py");
+    format!("python3 {} {mode}", script.display())
+}
+
+#[test]
+fn long_names_and_commands_are_cut_to_fit() {
+    let long_name = "a-bot-with-a-name-longer-than-any-screen-".repeat(8);
+    let long_command = format!("exec {} {}", misbehave("first"), "--and-more ".repeat(20));
+    let text = report(
+        &[
+            "perfect",
+            "--cmd",
+            &misbehave("first"),
+            "--name",
+            &long_name,
+            "--cmd",
+            long_command.trim_end(),
+        ],
+        1,
+    );
+    assert_fits(&text);
+    assert!(!text.contains(&long_name));
+    // Both ends stay, so two commands that differ only at the end can be told apart.
+    assert!(text.contains("\na-bot-with-…-any-screen-  X "), "{text}");
+    assert!(text.contains("\nexec python…e --and-more  O "), "{text}");
+    assert!(
+        text.contains("… --and-more --and-more as O: can lose\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            "\n2 of 3 bots can lose: a-bot-with-…-any-screen-, exec python…e --and-more\n"
+        )
+    );
+}
+
+/// No progress (and nothing else) on standard error when it is not a terminal, for a built-in
+/// bot as for an external one.
+#[test]
+fn progress_is_silent_off_a_terminal() {
+    for args in [
+        &["random", "--side", "x"][..],
+        &["--cmd", &misbehave("first"), "--format", "json"][..],
+    ] {
+        let out = ttt()
+            .arg("audit")
+            .args(args)
+            .env("TERM", "xterm")
+            .env("CLICOLOR_FORCE", "1")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
+}
+
+/// Runs `ttt ARGS` with standard error on a pseudo-terminal and standard output on a pipe;
+/// returns (exit code, stdout, what reached the terminal).
+fn on_a_terminal(args: &[&str], env: &[(&str, &str)]) -> (i32, Vec<u8>, Vec<u8>) {
+    const RUN: &str = r#"
+import os, pty, subprocess, sys
+master, slave = pty.openpty()
+child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=slave)
+os.close(slave)
+seen = b""
+while True:
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:  # EIO once the child has closed the terminal, on Linux
+        break
+    if not chunk:
+        break
+    seen += chunk
+out = child.stdout.read()
+code = child.wait()
+sys.stdout.buffer.write(b"%d\n%d\n" % (code, len(out)) + out + seen)
+"#;
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(RUN)
+        .arg(assert_cmd::cargo::cargo_bin("ttt"))
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = out.stdout;
+    let mut parts = text.splitn(3, |&b| b == b'\n');
+    let code: i32 = std::str::from_utf8(parts.next().unwrap())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let len: usize = std::str::from_utf8(parts.next().unwrap())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let rest = parts.next().unwrap();
+    (code, rest[..len].to_vec(), rest[len..].to_vec())
+}
+
+#[test]
+fn progress_shows_on_a_terminal_and_is_cleared() {
+    let args = ["audit", "random", "--side", "x"];
+    let plain = ttt().args(args).output().unwrap();
+    let (code, stdout, terminal) = on_a_terminal(&args, &[("TERM", "xterm")]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stdout, plain.stdout,
+        "the report is the same, and alone on stdout"
+    );
+    let terminal = String::from_utf8_lossy(&terminal);
+    assert!(terminal.contains("random"), "{terminal:?}");
+    assert!(terminal.contains(" as X"), "{terminal:?}");
+    assert!(terminal.contains(" decision points"), "{terminal:?}");
+    assert!(terminal.contains("/s"), "{terminal:?}");
+    assert!(
+        terminal.ends_with("\r\x1b[2K"),
+        "cleared at the end: {terminal:?}"
+    );
+    assert!(
+        terminal.contains("\x1b[1m"),
+        "the bot's name in bold: {terminal:?}"
+    );
+
+    // A quicker audit: the line is drawn as soon as each side starts.
+    let args = ["audit", "perfect"];
+    let (code, _, terminal) = on_a_terminal(&args, &[("TERM", "xterm"), ("NO_COLOR", "1")]);
+    assert_eq!(code, 0);
+    let terminal = String::from_utf8_lossy(&terminal);
+    assert!(terminal.contains("perfect as O"), "{terminal:?}");
+    assert!(!terminal.contains("\x1b[1m"), "NO_COLOR: {terminal:?}");
+    let (code, _, terminal) = on_a_terminal(&args, &[("TERM", "dumb")]);
+    assert_eq!(code, 0);
+    assert_eq!(terminal, b"", "no progress on a dumb terminal");
 }
 
 #[test]
@@ -303,11 +562,13 @@ fn audit_json_has_the_documented_shape() {
             "shortest_loss",
             "side",
             "slow_wins",
+            "verdict",
             "vs_random"
         ]
     );
     assert_eq!(side["side"], "O");
     assert_eq!(side["never_loses"], false);
+    assert_eq!(side["verdict"], "can_lose_and_breaks_rules");
     assert!(
         side["shortest_loss"]
             .as_array()
@@ -324,4 +585,76 @@ fn audit_json_has_the_documented_shape() {
     }
     let blunders = side["blunders"].as_object().unwrap();
     assert_eq!(blunders.len(), 3);
+}
+
+#[test]
+fn audit_json_names_each_verdict() {
+    let out = ttt()
+        .args([
+            "audit", "perfect", "smartbot", "marcelo", "--format", "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "",
+        "the exit code is the answer"
+    );
+    // Exactly one JSON document on standard output, nothing after it.
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let verdicts: Vec<(&str, &str, &str)> = v["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|bot| {
+            bot["sides"].as_array().unwrap().iter().map(move |side| {
+                assert_eq!(
+                    side["never_loses"].as_bool().unwrap(),
+                    side["verdict"] == "never_loses"
+                );
+                (
+                    bot["bot"].as_str().unwrap(),
+                    side["side"].as_str().unwrap(),
+                    side["verdict"].as_str().unwrap(),
+                )
+            })
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("perfect", "X", "never_loses"),
+            ("perfect", "O", "never_loses"),
+            ("smartbot", "X", "can_lose"),
+            ("smartbot", "O", "can_lose"),
+            ("marcelo", "X", "breaks_rules"),
+            ("marcelo", "O", "can_lose_and_breaks_rules"),
+        ]
+    );
+}
+
+#[test]
+fn verdicts_keep_losing_and_breaking_the_rules_apart() {
+    use ttt_oracle::Verdict;
+    let verdict = |name: &str, side| {
+        let mut bot = bots::builtin(name).unwrap();
+        audit(bot.as_mut(), side).unwrap().verdict()
+    };
+    assert_eq!(verdict("perfect", Player::X), Verdict::NeverLoses);
+    assert_eq!(verdict("smartbot", Player::O), Verdict::CanLose);
+    assert_eq!(verdict("marcelo", Player::X), Verdict::BreaksRules);
+    assert_eq!(
+        verdict("marcelo", Player::O),
+        Verdict::CanLoseAndBreaksRules
+    );
+    for v in [
+        Verdict::NeverLoses,
+        Verdict::CanLose,
+        Verdict::BreaksRules,
+        Verdict::CanLoseAndBreaksRules,
+    ] {
+        assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+        assert_eq!(v == Verdict::NeverLoses, !v.can_lose() && !v.breaks_rules());
+    }
 }

@@ -7,11 +7,25 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use ttt_oracle::bots::{self, Bot, BotError, Published};
 use ttt_oracle::quote::escape;
-use ttt_oracle::{Board, Cell, Player, Ratio, SideReport, audit};
+use ttt_oracle::{Board, Cell, Player, Ratio, SideReport, Value, Verdict, audit};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::draw::{Square, grid, side_by_side};
+use super::progress::Progress;
 use super::style::Style;
 use super::{Failure, Format};
+
+/// The widest a line of the report should be, where the text allows. Wider, but never over
+/// 100: a table row with the longest verdict (94 columns with a name cut to
+/// [`NAME_IN_TABLE`] and six-digit counts), and a line holding an exact odd of two 39-digit
+/// numbers (100).
+const WIDTH: usize = 80;
+
+/// How many columns of a bot's name the table and the summary show; the rest is cut.
+const NAME_IN_TABLE: usize = 24;
+
+/// How many columns of a bot's name the heading of its details shows.
+const NAME_IN_DETAILS: usize = 44;
 
 /// Which sides to audit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -38,7 +52,7 @@ impl Sides {
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// Bots to audit: built-in names, casual:P or epsilon:P (see `ttt bots`).
-    #[arg(value_name = "BOT", required_unless_present = "cmd")]
+    #[arg(value_name = "BOT")]
     bots: Vec<String>,
     /// An external bot to audit, run as `sh -c COMMAND` and spoken to over the line protocol
     /// (see the README). May be given several times.
@@ -78,8 +92,15 @@ struct AuditJson<'a> {
     error: Option<&'a str>,
 }
 
-/// Audits every bot named, prints the report, and fails (exit 1) if any side can lose.
+/// Audits every bot named, prints the report, and fails (exit 1, quietly: the report's last
+/// line says why) if any side can lose or breaks the rules.
 pub fn run(args: &AuditArgs) -> Result<(), Failure> {
+    if args.bots.is_empty() && args.cmd.is_empty() {
+        return Err(Failure::usage(
+            "name at least one bot to audit: a built-in one (`ttt bots` lists them) or \
+             --cmd COMMAND",
+        ));
+    }
     let mut named: Vec<(Box<dyn Bot + Send>, &'static [Published])> = Vec::new();
     for name in &args.bots {
         let bot = bots::from_spec(name).map_err(|error| Failure::usage(error.message))?;
@@ -116,7 +137,10 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         let mut sides = Vec::new();
         if stopped.is_none() {
             for &side in args.side.players() {
-                match audit(bot.as_mut(), side) {
+                let progress = Progress::start(&fit(&escape(&name), NAME_IN_TABLE), side);
+                let result = audit(&mut progress.count(bot.as_mut()), side);
+                progress.finish();
+                match result {
                     Ok(report) => sides.push(report),
                     Err(error) => {
                         stopped = Some((error, Vec::new()));
@@ -160,38 +184,95 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
                 }
                 writeln!(out)?;
             }
-            if let Some((_, left)) = &stopped {
-                writeln!(
+            match &stopped {
+                Some((_, left)) => writeln!(
                     out,
                     "{}",
                     style.strong(&format!(
                         "Not audited, after a protocol error (below): {}.",
                         left.join(", ")
                     ))
-                )?;
+                )?,
+                None => writeln!(out, "{}", style.strong(&summary(&audits)))?,
             }
         }
     }
     if let Some((error, _)) = stopped {
         return Err(Failure::protocol(error));
     }
-    let losers: Vec<String> = audits
+    let all_never_lose = audits
         .iter()
-        .flat_map(|a| {
-            a.sides
-                .iter()
-                .filter(|s| !s.never_loses())
-                .map(move |s| format!("{} as {}", escape(&a.bot), s.side))
-        })
-        .collect();
-    if losers.is_empty() {
+        .flat_map(|a| &a.sides)
+        .all(SideReport::never_loses);
+    if all_never_lose {
         Ok(())
     } else {
-        Err(Failure::negative(format!(
-            "can lose: {}",
-            losers.join(", ")
-        )))
+        Err(Failure::quiet(1))
     }
+}
+
+/// `text` cut to `width` columns by taking out its middle, marked `…`: both ends of a name or
+/// command tell bots apart (`python3 bots/a.py` and `python3 bots/b.py`).
+fn fit(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let room = width.saturating_sub(1);
+    let take = |chars: &mut dyn Iterator<Item = char>, budget: usize| {
+        let mut taken = Vec::new();
+        let mut used = 0;
+        for ch in chars {
+            let w = ch.width().unwrap_or(0);
+            if used + w > budget {
+                break;
+            }
+            taken.push(ch);
+            used += w;
+        }
+        (taken, used)
+    };
+    let (head, used) = take(&mut text.chars(), room / 2);
+    let (mut tail, _) = take(&mut text.chars().rev(), room - used);
+    tail.reverse();
+    head.into_iter()
+        .chain(std::iter::once('…'))
+        .chain(tail)
+        .collect()
+}
+
+/// `plain` shown as `painted` (the same text, perhaps coloured), padded to `width` columns.
+fn pad(plain: &str, painted: &str, width: usize) -> String {
+    let fill = width.saturating_sub(plain.width());
+    format!("{painted}{}", " ".repeat(fill))
+}
+
+/// The words on a side, coloured as a result: green, red, or yellow for a bot that only
+/// breaks the rules (it never lost a game it played by them).
+fn paint_verdict(verdict: Verdict, style: Style) -> impl Fn(&str) -> String {
+    let value = match verdict {
+        Verdict::NeverLoses => Value::Win,
+        Verdict::BreaksRules => Value::Draw,
+        Verdict::CanLose | Verdict::CanLoseAndBreaksRules => Value::Loss,
+    };
+    move |text| style.value(value, text)
+}
+
+/// Words wrapped to [`WIDTH`] columns, a space before each: the first line starts with
+/// `first`, the others with `indent`. A word too wide for any line stays whole, alone after
+/// `indent`.
+fn wrap(first: &str, indent: &str, words: &[String]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = first.to_string();
+    for word in words {
+        // A line is never a bare `indent` here: a word follows every break at once.
+        if line.width() + 1 + word.width() > WIDTH {
+            lines.push(std::mem::replace(&mut line, indent.to_string()));
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
 }
 
 fn percent(r: Ratio) -> String {
@@ -206,116 +287,264 @@ fn cells(moves: &[Cell]) -> String {
         .join(" ")
 }
 
+/// The whole report but its last line: a legend, the table (a row a side), then each side
+/// in detail.
 fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
-    let mut lines = Vec::new();
-    let names: Vec<String> = audits.iter().map(|a| escape(&a.bot)).collect();
-    let width = names
-        .iter()
-        .map(|n| n.chars().count())
-        .max()
-        .unwrap_or(3)
-        .max(3);
-    lines.push(style.strong(&format!(
-        "{:width$}  side  {:11}  {:>7}  {:>8}  {:>20}  {:>6}  {:>7}  {}",
-        "bot",
-        "verdict",
-        "lost",
-        "shortest",
-        "blunders W>D W>L D>L",
-        "slow",
-        "illegal",
-        "vs random:  win     draw    loss    illegal"
-    )));
-    for (a, name) in audits.iter().zip(&names) {
-        for s in &a.sides {
-            let verdict = if s.never_loses() {
-                style.value(ttt_oracle::Value::Win, &format!("{:11}", "never loses"))
-            } else {
-                style.value(ttt_oracle::Value::Loss, &format!("{:11}", "CAN LOSE"))
-            };
-            let shortest = s
-                .shortest_loss
-                .as_ref()
-                .map(|l| format!("{} plies", l.moves.len()))
-                .unwrap_or_else(|| "-".to_string());
-            let v = &s.vs_random;
-            lines.push(format!(
-                "{:width$}  {:4}  {verdict}  {:>7}  {:>8}  {:>8} {:>5} {:>5}  {:>6}  {:>7}  {:>15} {:>7} {:>7} {:>7}",
-                name,
-                s.side.to_string(),
-                s.losing_games,
-                shortest,
-                s.blunders.win_to_draw,
-                s.blunders.win_to_loss,
-                s.blunders.draw_to_loss,
-                s.slow_wins,
-                s.illegal_games,
-                percent(v.win),
-                percent(v.draw),
-                percent(v.loss),
-                percent(v.illegal),
-            ));
-        }
-    }
-    lines.push(String::new());
-    lines.push(style.faint(
-        "lost: distinct games lost on the board; blunders: moves that lowered the value (win>draw, win>loss, draw>loss); \
-         slow: wins kept but not the fastest; illegal: games forfeited by a forbidden move; \
-         vs random: exact odds against an opponent moving uniformly at random.",
-    ));
-    for (a, name) in audits.iter().zip(&names) {
+    let mut lines = vec![
+        style.faint("lost: games lost on the board     forfeits: games lost by breaking the rules"),
+        style.faint(
+            "blunders: moves that lowered the value     slow: wins kept, but not the fastest",
+        ),
+        String::new(),
+    ];
+    lines.extend(table(audits, style));
+    for a in audits {
+        let name = fit(&escape(&a.bot), NAME_IN_DETAILS);
         for s in &a.sides {
             lines.push(String::new());
-            lines.push(style.strong(&format!("{name} as {}", s.side)));
-            let v = &s.vs_random;
-            lines.push(format!(
-                "  vs random, exact: win {}  draw {}  loss {}  illegal {}",
-                v.win, v.draw, v.loss, v.illegal
-            ));
-            if let Some(p) = a.published.iter().find(|p| p.side == s.side) {
-                let share = |n: u64| format!("{:.2}%", n as f64 * 100.0 / p.games as f64);
-                lines.push(format!(
-                    "  published, {} games vs {}: win {}  draw {}  loss {} (exact here: win {}  draw {}  loss {}  illegal {})",
-                    p.games,
-                    p.opponent,
-                    share(p.wins),
-                    share(p.draws),
-                    share(p.losses),
-                    percent(v.win),
-                    percent(v.draw),
-                    percent(v.loss),
-                    percent(v.illegal)
-                ));
-            }
-            lines.push(format!(
-                "  {} decision points, {} games explored",
-                s.decision_points, s.games
-            ));
-            match &s.shortest_loss {
-                Some(line) => {
-                    lines.push(format!(
-                        "  shortest loss: {}   (replay: ttt analyze --moves \"{}\")",
-                        cells(&line.moves),
-                        cells(&line.moves)
-                    ));
-                    lines.extend(draw_game(&line.moves, line.mistake, style));
-                }
-                None => lines.push("  never loses on the board".to_string()),
-            }
-            if let Some(line) = &s.shortest_illegal {
-                lines.push(format!(
-                    "  shortest forfeit: after {} the bot {}",
-                    if line.moves.is_empty() {
-                        "no moves".to_string()
-                    } else {
-                        cells(&line.moves)
-                    },
-                    line.what
-                ));
-            }
+            lines.extend(details(&name, s, a.published, style));
         }
     }
     lines
+}
+
+/// A row a side: bot, side, games lost and forfeited, blunders, slow wins, and the verdict
+/// last, where its longest words widen no other row.
+fn table(audits: &[BotAudit], style: Style) -> Vec<String> {
+    const COLUMNS: usize = 7;
+    let header = [
+        "bot", "side", "lost", "forfeits", "blunders", "slow", "verdict",
+    ];
+    let mut rows: Vec<(Option<Verdict>, [String; COLUMNS])> =
+        vec![(None, header.map(String::from))];
+    for a in audits {
+        let name = fit(&escape(&a.bot), NAME_IN_TABLE);
+        for s in &a.sides {
+            rows.push((
+                Some(s.verdict()),
+                [
+                    name.clone(),
+                    s.side.to_string(),
+                    s.losing_games.to_string(),
+                    s.illegal_games.to_string(),
+                    s.blunders.total().to_string(),
+                    s.slow_wins.to_string(),
+                    s.verdict().to_string(),
+                ],
+            ));
+        }
+    }
+    let mut widths = [0; COLUMNS];
+    for (_, row) in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.width());
+        }
+    }
+    // Words to the left, numbers to the right, two spaces between; no trailing spaces.
+    let line = |verdict: Option<Verdict>, cells: &[String; COLUMNS]| {
+        let mut line = String::new();
+        for (i, (cell, &width)) in cells.iter().zip(&widths).enumerate() {
+            match i {
+                0 | 1 => line.push_str(&pad(cell, cell, width)),
+                2..=5 => line.push_str(&format!("{cell:>width$}")),
+                _ => match verdict {
+                    Some(verdict) => line.push_str(&paint_verdict(verdict, style)(cell)),
+                    None => line.push_str(cell),
+                },
+            }
+            if i + 1 < COLUMNS {
+                line.push_str("  ");
+            }
+        }
+        line
+    };
+    rows.iter()
+        .map(|(verdict, cells)| match verdict {
+            None => style.strong(&line(None, cells)),
+            Some(_) => line(*verdict, cells),
+        })
+        .collect()
+}
+
+/// One side in detail: what was explored, blunders, odds against a random opponent (beside
+/// the author's published figures, if any), the shortest loss drawn and the shortest forfeit.
+fn details(name: &str, s: &SideReport, published: &[Published], style: Style) -> Vec<String> {
+    let verdict = s.verdict();
+    let mut lines = vec![format!(
+        "{} {}",
+        style.strong(&format!("{name} as {}:", s.side)),
+        paint_verdict(verdict, style)(&verdict.to_string())
+    )];
+    lines.push(format!(
+        "  {} decision points, {} games explored",
+        s.decision_points, s.games
+    ));
+    let b = &s.blunders;
+    let blunders = [
+        (b.win_to_draw, "win>draw"),
+        (b.win_to_loss, "win>loss"),
+        (b.draw_to_loss, "draw>loss"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, kind)| format!("{n} {kind}"))
+    .collect::<Vec<_>>();
+    lines.push(format!(
+        "  blunders: {}; slow wins: {}",
+        if blunders.is_empty() {
+            "none".to_string()
+        } else {
+            blunders.join(", ")
+        },
+        match s.slow_wins {
+            0 => "none".to_string(),
+            n => n.to_string(),
+        }
+    ));
+    let v = &s.vs_random;
+    let odds = |win: String, draw: String, loss: String| {
+        format!("win {win:>6}  draw {draw:>6}  loss {loss:>6}")
+    };
+    lines.push(format!(
+        "  vs random: {}  forfeit {:>6}",
+        odds(percent(v.win), percent(v.draw), percent(v.loss)),
+        percent(v.illegal)
+    ));
+    let exact = [
+        format!("win {},", v.win),
+        format!("draw {},", v.draw),
+        format!("loss {},", v.loss),
+        format!("forfeit {}", v.illegal),
+    ];
+    lines.extend(wrap("             exactly", "            ", &exact));
+    if let Some(p) = published.iter().find(|p| p.side == s.side) {
+        let share = |n: u64| format!("{:.2}%", n as f64 * 100.0 / p.games as f64);
+        lines.push(format!(
+            "  published: {}  ({} games vs {})",
+            odds(share(p.wins), share(p.draws), share(p.losses)),
+            p.games,
+            p.opponent
+        ));
+    }
+    if let Some(line) = &s.shortest_loss {
+        let mark = if line.mistake.is_some() {
+            " (! marks the bot's losing mistake)"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "  shortest loss, {} plies{mark}:",
+            line.moves.len()
+        ));
+        lines.extend(draw_game(&line.moves, line.mistake, style));
+        lines.push(format!(
+            "    replay: ttt analyze --moves \"{}\"",
+            cells(&line.moves)
+        ));
+    }
+    if let Some(line) = &s.shortest_illegal {
+        let after = if line.moves.is_empty() {
+            "no moves".to_string()
+        } else {
+            cells(&line.moves)
+        };
+        let words: Vec<String> = format!("after {after} the bot {}", line.what)
+            .split(' ')
+            .map(|word| fit(&escape(word), WIDTH - 4))
+            .collect();
+        lines.extend(wrap("  shortest forfeit:", "   ", &words));
+    }
+    lines
+}
+
+/// One line on every bot: all never lose, or which can lose and which break the rules (a bot
+/// named without a side did so on every side audited).
+fn summary(audits: &[BotAudit]) -> String {
+    let n = audits.len();
+    // The bots for which `test` holds on some side: the name, and the side when not on all.
+    let which = |test: fn(Verdict) -> bool| -> Vec<(String, Option<Player>)> {
+        audits
+            .iter()
+            .filter_map(|a| {
+                let sides: Vec<Player> = a
+                    .sides
+                    .iter()
+                    .filter(|s| test(s.verdict()))
+                    .map(|s| s.side)
+                    .collect();
+                let name = fit(&escape(&a.bot), NAME_IN_TABLE);
+                match sides.as_slice() {
+                    [] => None,
+                    [side] if a.sides.len() > 1 => Some((name, Some(*side))),
+                    _ => Some((name, None)),
+                }
+            })
+            .collect()
+    };
+    let as_side = |side: Option<Player>| side.map_or(String::new(), |side| format!(" as {side}"));
+    let losers = which(Verdict::can_lose);
+    let breakers = which(Verdict::breaks_rules);
+    if n == 1 {
+        // "perfect never loses", "marcelo can lose as O and breaks the rules".
+        let name = fit(&escape(&audits[0].bot), NAME_IN_TABLE);
+        let mut parts = Vec::new();
+        if let Some((_, side)) = losers.first() {
+            parts.push(format!("can lose{}", as_side(*side)));
+        }
+        if let Some((_, side)) = breakers.first() {
+            parts.push(format!("breaks the rules{}", as_side(*side)));
+        }
+        if parts.is_empty() {
+            parts.push("never loses".to_string());
+        }
+        return format!("{name} {}", parts.join(" and "));
+    }
+    if losers.is_empty() && breakers.is_empty() {
+        return match n {
+            2 => "both bots never lose".to_string(),
+            _ => format!("all {n} bots never lose"),
+        };
+    }
+    let losers: Vec<String> = losers
+        .into_iter()
+        .map(|(name, side)| name + &as_side(side))
+        .collect();
+    let breakers: Vec<String> = breakers
+        .into_iter()
+        .map(|(name, side)| name + &as_side(side))
+        .collect();
+    // As many names as fit in the line, the rest counted ("random, smartbot and 1 more"), or
+    // none at all when even one is too many (the table names them all).
+    let listing = |list: &[String], keep: usize| match (keep, list.len() - keep) {
+        (0, _) => None,
+        (_, 0) => Some(list.join(", ")),
+        (_, more) => Some(format!("{} and {more} more", list[..keep].join(", "))),
+    };
+    let line = |keep_losers: usize, keep_breakers: usize| {
+        let (k, b) = (losers.len(), breakers.len());
+        let breaks = if b == 1 { "breaks" } else { "break" };
+        let lose = match listing(&losers, keep_losers) {
+            Some(names) => format!("{k} of {n} bots can lose: {names}"),
+            None => format!("{k} of {n} bots can lose"),
+        };
+        match (k, listing(&breakers, keep_breakers)) {
+            (0, Some(names)) => format!("{b} of {n} bots {breaks} the rules: {names}"),
+            (0, None) => format!("{b} of {n} bots {breaks} the rules"),
+            (_, _) if b == 0 => lose,
+            (_, Some(names)) => format!("{lose}; {names} {breaks} the rules"),
+            (_, None) => format!("{lose}; {b} {breaks} the rules"),
+        }
+    };
+    let (mut keep_losers, mut keep_breakers) = (losers.len(), breakers.len());
+    while line(keep_losers, keep_breakers).width() > WIDTH && keep_losers + keep_breakers > 0 {
+        // The longer list gives way first; on a tie, the rule breakers, as losing matters more.
+        if keep_breakers >= keep_losers {
+            keep_breakers -= 1;
+        } else {
+            keep_losers -= 1;
+        }
+    }
+    line(keep_losers, keep_breakers)
 }
 
 /// The game as a row of boards, one a move; `!` marks the bot's losing mistake.
@@ -342,10 +571,76 @@ fn draw_game(moves: &[Cell], mistake: Option<usize>, style: Style) -> Vec<String
         for block in &chunk[1..] {
             joined = side_by_side(&joined, block, 2);
         }
-        lines.extend(joined.into_iter().map(|l| format!("    {l}")));
-    }
-    if mistake.is_some() {
-        lines.push("    (! marks the bot's losing mistake)".to_string());
+        lines.extend(
+            joined
+                .into_iter()
+                .map(|l| format!("    {l}").trim_end().to_string()),
+        );
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_cuts_the_middle_by_display_width() {
+        assert_eq!(fit("minimax.py", 24), "minimax.py");
+        assert_eq!(fit("python3 bots/a-long-name.py", 12), "pytho…ame.py");
+        assert_eq!(fit("python3 bots/a-long-name.py", 12).width(), 12);
+        // Wide characters count two columns, and are never split.
+        let cut = fit("井字棋井字棋井字棋井字棋", 9);
+        assert_eq!(cut, "井字…字棋");
+        assert!(cut.width() <= 9);
+    }
+
+    #[test]
+    fn the_summary_names_as_many_bots_as_fit() {
+        let report = |name: &str, side| {
+            let mut bot = bots::builtin(name).unwrap();
+            audit(bot.as_mut(), side).unwrap()
+        };
+        let (lose, cheat) = (report("smartbot", Player::X), report("marcelo", Player::X));
+        let bot = |i: usize, side: &SideReport| BotAudit {
+            bot: format!("a-bot-with-a-very-long-name-{i:02}"),
+            sides: vec![side.clone()],
+            published: &[],
+        };
+        let mut audits: Vec<BotAudit> = (0..8).map(|i| bot(i, &lose)).collect();
+        assert_eq!(
+            summary(&audits),
+            "8 of 8 bots can lose: a-bot-with-…long-name-00 and 7 more"
+        );
+        audits.extend((8..12).map(|i| bot(i, &cheat)));
+        assert_eq!(
+            summary(&audits),
+            "8 of 12 bots can lose: a-bot-with-…long-name-00 and 7 more; 4 break the rules"
+        );
+        audits.truncate(2);
+        audits.push(bot(12, &cheat));
+        assert_eq!(
+            summary(&audits),
+            "2 of 3 bots can lose: a-bot-with-…long-name-00 and 1 more; 1 breaks the rules"
+        );
+    }
+
+    #[test]
+    fn wrap_breaks_between_words_and_keeps_a_long_word_whole() {
+        let words: Vec<String> = (0..30).map(|i| format!("word{i}")).collect();
+        let lines = wrap("  first:", "   ", &words);
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|l| l.width() <= WIDTH), "{lines:?}");
+        assert!(lines[1..].iter().all(|l| l.starts_with("    word")));
+        assert_eq!(lines.join(" ").split_whitespace().count(), 31);
+        let long = vec!["x".repeat(90), "y".to_string()];
+        assert_eq!(
+            wrap("  first:", "   ", &long),
+            [
+                "  first:".to_string(),
+                format!("    {}", "x".repeat(90)),
+                "    y".to_string()
+            ]
+        );
+    }
 }

@@ -8,6 +8,7 @@ mod export;
 mod generate;
 mod lines;
 mod play;
+mod progress;
 mod stats;
 mod style;
 mod verify;
@@ -38,7 +39,8 @@ pub struct Cli {
 }
 
 /// The exit codes, the same for every command; shown at the end of every `--help`.
-pub const EXIT_CODES: &str = "Exit codes: 0 success; 1 a negative answer (audit: a bot can lose; \
+pub const EXIT_CODES: &str = "Exit codes: 0 success; 1 a negative answer (audit: a bot can lose or \
+breaks the rules; \
 verify: a difference) or output failed; 2 bad usage or input; 3 an external bot broke the \
 protocol; 4 the table built into ttt is damaged.";
 
@@ -89,7 +91,8 @@ enum Command {
     Best(PositionArgs),
     /// Audit bots against the table: every game they can face, on each side.
     ///
-    /// Exit code 0 when every audited side of every bot never loses, 1 when any can lose.
+    /// Exit code 0 when every audited side of every bot never loses, 1 when any can lose or
+    /// breaks the rules.
     Audit(audit::AuditArgs),
     /// List the built-in bots and where each was published.
     Bots(bots::BotsArgs),
@@ -189,6 +192,11 @@ impl Failure {
     /// A check that came out negative: exit code 1.
     pub fn negative(message: impl Into<String>) -> Failure {
         Failure::with_code(1, message)
+    }
+
+    /// An answer already printed in full, given by the exit code alone: no error line.
+    pub fn quiet(code: u8) -> Failure {
+        Failure::with_code(code, "")
     }
 
     /// An external bot that broke the protocol: exit code 3.
@@ -346,6 +354,7 @@ fn run(cli: Cli) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) if failure.closed_pipe => ExitCode::SUCCESS,
+        Err(failure) if failure.message.is_empty() => ExitCode::from(failure.code),
         Err(failure) => {
             let label = style::Style::for_stderr().error("error:");
             let _ = writeln!(io::stderr(), "{label} {}", failure.message);

@@ -1,0 +1,119 @@
+//! A progress line on standard error while an audit runs, for people watching a terminal.
+//!
+//! An external bot's audit can take minutes, and nothing else is printed until it ends. On a
+//! terminal (standard error, not `TERM=dumb`) one line shows the bot and side, the decision
+//! points answered so far, their rate and the time taken, redrawn at most ten times a second
+//! and cleared when the side is done. Anywhere else nothing at all is drawn or even set up.
+//! Standard output, where the report goes, is never written.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use ttt_oracle::bots::{Bot, BotError, Choice};
+use ttt_oracle::{Game, Player};
+
+use super::style::Style;
+
+/// How often the line may be redrawn, and how often it is redrawn while a bot is silent (so
+/// that the time taken keeps moving).
+const HZ: u8 = 10;
+
+/// Whether to draw progress at all: standard error is a terminal that understands the escape
+/// sequences that redraw a line.
+fn wanted() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("TERM").is_some_and(|t| t != "dumb")
+}
+
+/// The progress line of one audited side; `None` inside when nothing is drawn.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// Starts the line for `name` (escaped and cut to fit) playing `side`.
+    pub fn start(name: &str, side: Player) -> Progress {
+        if !wanted() {
+            return Progress { bar: None };
+        }
+        let style = Style::for_stderr();
+        let template = "{spinner} {prefix}  {human_pos} decision points  {per_sec:0}  {took}";
+        let look = ProgressStyle::with_template(template)
+            .expect("the template is valid")
+            .with_key(
+                "took",
+                |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                    let _ = write!(out, "{}", took(state.elapsed()));
+                },
+            );
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(HZ))
+            .with_style(look)
+            .with_prefix(format!("{} as {side}", style.strong(name)));
+        // Drawn at once, before the bot's first answer (which may take its start-up time).
+        bar.tick();
+        bar.enable_steady_tick(Duration::from_millis(1000 / u64::from(HZ)));
+        Progress { bar: Some(bar) }
+    }
+
+    /// `bot`, counting each decision point on this line.
+    pub fn count<'a>(&'a self, bot: &'a mut dyn Bot) -> Counted<'a> {
+        Counted {
+            bot,
+            bar: self.bar.as_ref(),
+        }
+    }
+
+    /// Clears the line, leaving the terminal as it was.
+    pub fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Minutes and seconds, as "12s" or "3m 31s".
+fn took(elapsed: Duration) -> String {
+    let seconds = elapsed.as_secs();
+    if seconds < 60 {
+        format!("{seconds}s")
+    } else {
+        format!("{}m {:02}s", seconds / 60, seconds % 60)
+    }
+}
+
+/// A bot that moves the progress line on at each decision point, and otherwise is the bot.
+pub struct Counted<'a> {
+    bot: &'a mut dyn Bot,
+    bar: Option<&'a ProgressBar>,
+}
+
+impl Bot for Counted<'_> {
+    fn name(&self) -> &str {
+        self.bot.name()
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        let choices = self.bot.choose(game);
+        if let Some(bar) = self.bar {
+            // Cheap: an atomic add; indicatif redraws at most HZ times a second.
+            bar.inc(1);
+        }
+        choices
+    }
+
+    fn finish(&mut self) -> Result<(), BotError> {
+        self.bot.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_taken_reads_at_a_glance() {
+        assert_eq!(took(Duration::from_millis(900)), "0s");
+        assert_eq!(took(Duration::from_secs(59)), "59s");
+        assert_eq!(took(Duration::from_secs(211)), "3m 31s");
+    }
+}
