@@ -369,6 +369,23 @@ fn a_bot_that_closes_its_input_is_reported_at_once() {
 }
 
 #[test]
+fn cmd_bots_among_the_names_take_the_timeouts_too() {
+    let pids = pidfile("named");
+    let started = Instant::now();
+    let spec = format!("cmd:{}", misbehave("sleep"));
+    audit(&[&spec, "--timeout-ms", "300"], &pids)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("no reply within 300 ms"));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_none_left(&pids);
+}
+
+#[test]
 fn the_longest_reply_may_end_in_crlf() {
     let pids = pidfile("crlf");
     audit(&["--cmd", &misbehave("crlf")], &pids)

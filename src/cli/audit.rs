@@ -102,8 +102,16 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         ));
     }
     let mut named: Vec<(Box<dyn Bot + Send>, &'static [Published])> = Vec::new();
+    let timeout = Duration::from_millis(args.timeout_ms);
+    let startup = Duration::from_millis(args.startup_ms);
     for name in &args.bots {
-        let bot = bots::from_spec(name).map_err(|error| Failure::usage(error.message))?;
+        // `cmd:COMMAND` among the bots is an external bot like --cmd, with the same timeouts.
+        let bot: Box<dyn Bot + Send> = match name.strip_prefix("cmd:") {
+            Some(command) if !command.trim().is_empty() => {
+                Box::new(bots::External::new(name.clone(), command, timeout).with_startup(startup))
+            }
+            _ => bots::from_spec(name).map_err(|error| Failure::usage(error.message))?,
+        };
         let published = bots::CATALOG
             .iter()
             .find(|info| info.name == name)
@@ -124,9 +132,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             ));
         }
         let name = args.name.get(i).unwrap_or(command);
-        let timeout = Duration::from_millis(args.timeout_ms);
-        let bot = bots::External::new(name.clone(), command.clone(), timeout)
-            .with_startup(Duration::from_millis(args.startup_ms));
+        let bot = bots::External::new(name.clone(), command.clone(), timeout).with_startup(startup);
         named.push((Box::new(bot), &[]));
     }
     // Every side audited before a protocol error stays proven: it is printed, then the error.
