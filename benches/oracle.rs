@@ -2,7 +2,7 @@
 //!
 //! Every benchmark asserts the result it computes, so a fast wrong answer cannot look good.
 //! Run with `cargo bench --bench oracle`; `benches/report.py` turns criterion's estimates into
-//! the README's table (medians per query, and ratios to the baselines).
+//! the table in docs/performance.md (medians per query, and ratios to the baselines).
 
 use std::hint::black_box;
 use std::time::Duration;

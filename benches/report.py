@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints criterion's medians from the last `cargo bench --bench oracle` as the README's table.
+"""Prints criterion's medians from the last `cargo bench --bench oracle` as the table in docs/performance.md.
 
   python3 benches/report.py
 """

@@ -665,12 +665,10 @@ fn a_move_list_given_as_a_board_suggests_moves() {
 }
 
 #[test]
-fn the_readme_python_client_plays_through_the_built_ttt() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let section = &readme[readme
-        .find("### Batch mode")
-        .expect("the batch mode section")..];
+fn the_documented_python_client_plays_through_the_built_ttt() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/commands.md")).unwrap();
+    let section = &page[page.find("## Batch mode").expect("the batch mode section")..];
     let code = section
         .split_once("```python\n")
         .and_then(|(_, rest)| rest.split_once("\n```"))

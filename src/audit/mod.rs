@@ -285,7 +285,7 @@ impl SideReport {
     }
 }
 
-/// The JSON shape documented in the README.
+/// The JSON shape documented in `docs/commands.md`.
 impl Serialize for SideReport {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         #[derive(serde::Serialize)]

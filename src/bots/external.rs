@@ -1,6 +1,6 @@
 //! Bots written in any language, spoken to over a line protocol on standard input and output.
 //!
-//! The protocol, as the README documents it:
+//! The protocol, as `docs/protocol.md` documents it:
 //!
 //! - The bot is started as `sh -c "COMMAND"`, afresh for each audited side, in a process
 //!   group of its own. Each request is one line on its standard input; it answers each with

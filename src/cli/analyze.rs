@@ -392,7 +392,7 @@ fn text(analysis: &Analysis, style: Style) -> Vec<String> {
                 analysis.best
             ));
             lines.push(style.faint(&format!(
-                "Right: what each move leads to for {mover}: W win, D draw, L loss, then plies to the end; * marks the best."
+                "Right: what each move leads to for {mover}: W win, D draw, L loss, plies to the end; * best."
             )));
         }
         Status::Finished(_) => {

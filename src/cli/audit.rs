@@ -55,7 +55,7 @@ pub struct AuditArgs {
     #[arg(value_name = "BOT")]
     bots: Vec<String>,
     /// An external bot to audit, run as `sh -c COMMAND` and spoken to over the line protocol
-    /// (see the README). May be given several times.
+    /// (see `ttt man` or docs/protocol.md). May be given several times.
     #[arg(long, value_name = "COMMAND")]
     cmd: Vec<String>,
     /// A name for each --cmd bot, in order (default: the command itself).

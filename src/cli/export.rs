@@ -19,7 +19,7 @@ pub enum Format {
     Json,
     /// Comma-separated, with a header row.
     Csv,
-    /// bincode behind a versioned header (see the README for reading it back).
+    /// bincode behind a versioned header (see `ttt man` or docs/commands.md for reading it back).
     Bincode,
 }
 

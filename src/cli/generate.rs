@@ -50,7 +50,10 @@ pub fn completions(args: &CompletionsArgs) -> Result<(), Failure> {
 
 /// The reference pages the man page carries after the commands: what `--help` points to, for
 /// someone who installed `ttt` without its README.
-const PAGES: &[(&str, &str)] = &[];
+const PAGES: &[(&str, &str)] = &[
+    ("Reference", include_str!("../../docs/commands.md")),
+    ("Bot protocol", include_str!("../../docs/protocol.md")),
+];
 
 /// Writes the man page, `ttt(1)`, to standard output: every command and option, the exit
 /// codes, and the reference pages.
@@ -87,22 +90,15 @@ pub fn man() -> Result<(), Failure> {
     Ok(())
 }
 
-/// A markdown page as a man section: headings become sections and subsections, code blocks
-/// and tables are kept as preformatted text, the rest is filled as paragraphs.
+/// A markdown page as a man section: headings become subsections, list items indented
+/// paragraphs, code blocks and tables preformatted text, the rest filled paragraphs; `code`
+/// and **bold** are shown bold, and a link as its text.
 fn markdown_to_roff(title: &str, markdown: &str) -> String {
-    let escape = |line: &str| {
-        let line = line.replace('\\', "\\e");
-        if line.starts_with(['.', '\'']) {
-            format!("\\&{line}")
-        } else {
-            line
-        }
-    };
     let mut roff = format!(".SH \"{}\"\n", title.to_uppercase());
     let mut verbatim = false;
     let mut table = false;
     for line in markdown.lines() {
-        if line.starts_with("```") {
+        if line.trim_start().starts_with("```") {
             roff.push_str(if verbatim {
                 ".fi\n.RE\n"
             } else {
@@ -112,7 +108,7 @@ fn markdown_to_roff(title: &str, markdown: &str) -> String {
             continue;
         }
         if verbatim {
-            roff.push_str(&escape(line));
+            roff.push_str(&escape_line(line));
             roff.push('\n');
             continue;
         }
@@ -121,21 +117,86 @@ fn markdown_to_roff(title: &str, markdown: &str) -> String {
             roff.push_str(if is_row { ".PP\n.nf\n" } else { ".fi\n" });
             table = is_row;
         }
-        if let Some(heading) = line.strip_prefix("# ") {
-            roff.push_str(&format!(".SS \"{}\"\n", heading.replace('`', "")));
-        } else if let Some(heading) = line.strip_prefix("## ").or(line.strip_prefix("### ")) {
-            roff.push_str(&format!(".SS \"{}\"\n", heading.replace('`', "")));
-        } else if line.trim().is_empty() {
-            roff.push_str(".PP\n");
+        let text = line.trim_start();
+        if is_row {
+            roff.push_str(&escape_line(line));
+        } else if let Some(heading) = text.strip_prefix('#') {
+            let heading = heading.trim_start_matches('#').trim();
+            roff.push_str(&format!(".SS \"{}\"", inline(heading).replace('"', "")));
+        } else if text.is_empty() {
+            roff.push_str(".PP");
+        } else if let Some(item) = text.strip_prefix("- ") {
+            roff.push_str(&format!(".IP \\(bu 2\n{}", inline(item)));
+        } else if let Some((number, item)) = text
+            .split_once(". ")
+            .filter(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        {
+            roff.push_str(&format!(".IP {number}. 4\n{}", inline(item)));
         } else {
-            roff.push_str(&escape(line));
-            roff.push('\n');
+            roff.push_str(&inline(text));
         }
+        roff.push('\n');
     }
     if table {
         roff.push_str(".fi\n");
     }
     roff
+}
+
+/// A line kept as it is, escaped for roff.
+fn escape_line(line: &str) -> String {
+    let line = line.replace('\\', "\\e");
+    if line.starts_with(['.', '\'']) {
+        format!("\\&{line}")
+    } else {
+        line
+    }
+}
+
+/// A line of running text: escaped, `code` and **bold** in bold, [links](to) as their text.
+fn inline(text: &str) -> String {
+    let mut out = String::new();
+    let mut bold = false;
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => out.push_str("\\e"),
+            '`' => {
+                out.push_str(if bold { "\\fR" } else { "\\fB" });
+                bold = !bold;
+            }
+            '*' if chars.peek() == Some(&'*') => {
+                chars.next();
+                out.push_str(if bold { "\\fR" } else { "\\fB" });
+                bold = !bold;
+            }
+            '[' => {
+                let rest: String = chars.clone().collect();
+                match rest.split_once("](").and_then(|(label, after)| {
+                    after
+                        .split_once(')')
+                        .map(|(_, tail)| (label.to_string(), tail.len()))
+                }) {
+                    Some((label, tail)) if !label.contains('[') => {
+                        out.push_str(&inline(&label));
+                        let skip = rest.chars().count() - tail;
+                        for _ in 0..skip {
+                            chars.next();
+                        }
+                    }
+                    _ => out.push('['),
+                }
+            }
+            ch => out.push(ch),
+        }
+    }
+    if bold {
+        out.push_str("\\fR");
+    }
+    if out.starts_with(['.', '\'']) {
+        out.insert_str(0, "\\&");
+    }
+    out
 }
 
 #[cfg(test)]
@@ -144,10 +205,14 @@ mod tests {
 
     #[test]
     fn markdown_becomes_sections_and_preformatted_blocks() {
-        let roff = markdown_to_roff("protocol", "## Requests\n\n.one\n```\n$ ttt\n```\n");
+        let roff = markdown_to_roff(
+            "protocol",
+            "## Requests\n\n.one `two` **three** [four](x.md#y)\n- item\n  more\n```\n$ ttt\n```\n",
+        );
         assert_eq!(
             roff,
-            ".SH \"PROTOCOL\"\n.SS \"Requests\"\n.PP\n\\&.one\n.PP\n.RS 2\n.nf\n$ ttt\n.fi\n.RE\n"
+            ".SH \"PROTOCOL\"\n.SS \"Requests\"\n.PP\n\\&.one \\fBtwo\\fR \\fBthree\\fR four\n\
+             .IP \\(bu 2\nitem\nmore\n.PP\n.RS 2\n.nf\n$ ttt\n.fi\n.RE\n"
         );
     }
 }

@@ -104,7 +104,7 @@ enum Command {
     Stats(stats::StatsArgs),
     /// Solve the game again from scratch and compare it with the embedded table.
     Verify(verify::VerifyArgs),
-    /// Print a completion script for a shell (see the README for where to put it).
+    /// Print a completion script for a shell (the README says where to put it).
     Completions(generate::CompletionsArgs),
     /// Print the man page, ttt(1): every command, the exit codes, JSON keys and the bot
     /// protocol.
@@ -162,7 +162,7 @@ pub enum Format {
     /// For people: aligned, coloured on a terminal.
     #[default]
     Text,
-    /// For programs: one JSON document, keys documented in the README.
+    /// For programs: one JSON document, keys documented in `ttt man`.
     Json,
 }
 
