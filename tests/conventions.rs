@@ -243,3 +243,45 @@ fn the_man_page_carries_every_command_and_the_exit_codes() {
         assert!(page.contains(fact), "the man page lacks {fact:?}");
     }
 }
+
+#[test]
+fn the_docs_table_of_published_bots_matches_the_bots() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/commands.md")).unwrap();
+    let section = page.split("## `ttt bots`").nth(1).unwrap();
+    let section = section.split("\n## ").next().unwrap();
+    let rows: Vec<Vec<String>> = section
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .map(|line| {
+            line.split(" | ")
+                .map(|cell| cell.trim_matches(['|', ' ']).to_string())
+                .collect()
+        })
+        .collect();
+    let published: Vec<_> = ttt_oracle::bots::CATALOG
+        .iter()
+        .filter(|bot| bot.source.is_some())
+        .collect();
+    assert_eq!(rows.len(), published.len(), "one row a published bot");
+    for (row, bot) in rows.iter().zip(published) {
+        let source = bot.source.unwrap();
+        let kind = if bot.part.is_empty() {
+            source.kind.to_string()
+        } else {
+            format!("{}; {}", source.kind, bot.part)
+        };
+        let year = source
+            .year
+            .map_or("not given".to_string(), |y| y.to_string());
+        let expected = [
+            format!("`{}`", bot.name),
+            source.authors.unwrap_or("unsigned").to_string(),
+            source.title.to_string(),
+            kind,
+            year,
+            source.language.to_string(),
+        ];
+        assert_eq!(row.as_slice(), expected.as_slice());
+    }
+}
