@@ -668,6 +668,17 @@ fn names_and_commands_cannot_drive_the_terminal() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(!stderr.contains('\x1b'), "{stderr:?}");
     assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+    // A newline in the command cannot split the one-line error.
+    let out = audit(&["--cmd", "exit 3\nfake line"], &pids)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+    assert!(
+        stderr.contains("external bot \"exit 3\\nfake line\""),
+        "{stderr:?}"
+    );
 }
 
 /// Starts `ttt audit` on `bots`, waits until the bot processes wrote `count` pids, and

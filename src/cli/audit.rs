@@ -160,7 +160,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             left.extend(
                 args.side.players()[done..]
                     .iter()
-                    .map(|side| format!("{} as {side}", escape(&name))),
+                    .map(|side| format!("{} as {side}", fit(&escape(&name), 30))),
             );
         }
         if !sides.is_empty() {
@@ -191,14 +191,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
                 writeln!(out)?;
             }
             match &stopped {
-                Some((_, left)) => writeln!(
-                    out,
-                    "{}",
-                    style.strong(&format!(
-                        "Not audited, after a protocol error (below): {}.",
-                        left.join(", ")
-                    ))
-                )?,
+                Some((_, left)) => writeln!(out, "{}", style.strong(&not_audited(left)))?,
                 None => writeln!(out, "{}", style.strong(&summary(&audits)))?,
             }
         }
@@ -214,6 +207,38 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         Ok(())
     } else {
         Err(Failure::quiet(1))
+    }
+}
+
+/// The line that names what a protocol error left unaudited, within 100 columns: as many of
+/// `left` as fit, then how many more.
+fn not_audited(left: &[String]) -> String {
+    let start = "Not audited, after a protocol error (below): ";
+    let mut shown = 0;
+    let mut line = String::new();
+    for (i, item) in left.iter().enumerate() {
+        let more = left.len() - i - 1;
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        let candidate = if line.is_empty() {
+            item.clone()
+        } else {
+            format!("{line}, {item}")
+        };
+        if shown > 0 && (start.len() + candidate.width() + tail.len() + 1) > 100 {
+            break;
+        }
+        line = candidate;
+        shown += 1;
+    }
+    let more = left.len() - shown;
+    if more > 0 {
+        format!("{start}{line} and {more} more.")
+    } else {
+        format!("{start}{line}.")
     }
 }
 
@@ -589,6 +614,18 @@ fn draw_game(moves: &[Cell], mistake: Option<usize>, style: Style) -> Vec<String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_protocol_error_left_fits_one_line() {
+        let left: Vec<String> = (0..20).map(|i| format!("bot-number-{i:02} as X")).collect();
+        let line = not_audited(&left);
+        assert!(line.width() <= 100, "{line}");
+        assert!(line.ends_with(" more."), "{line}");
+        assert_eq!(
+            not_audited(&["half as O".to_string()]),
+            "Not audited, after a protocol error (below): half as O."
+        );
+    }
 
     #[test]
     fn fit_cuts_the_middle_by_display_width() {
