@@ -109,6 +109,7 @@ impl Destination {
             Err(error) => Err(WriteError {
                 destination: self.clone(),
                 error,
+                opening: true,
             }),
         }
     }
@@ -213,8 +214,11 @@ impl Output {
         contents: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     ) -> Result<(), WriteError> {
         let Output { destination, sink } = self;
-        sink.write(contents)
-            .map_err(|error| WriteError { destination, error })
+        sink.write(contents).map_err(|error| WriteError {
+            destination,
+            error,
+            opening: false,
+        })
     }
 }
 
@@ -238,6 +242,7 @@ impl Output {
 pub struct WriteError {
     destination: Destination,
     error: io::Error,
+    opening: bool,
 }
 
 impl WriteError {
@@ -255,6 +260,26 @@ impl WriteError {
     /// ```
     pub fn destination(&self) -> &Destination {
         &self.destination
+    }
+
+    /// Whether the destination could not even be opened (a missing directory, a directory, a
+    /// refused link), as opposed to failing while being written (a full disk, a closed pipe).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::output::Destination;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let missing = Destination::Path(dir.path().join("no").join("such.jsonl"));
+    /// assert!(missing.write(|out| out.write_all(b"{}\n")).unwrap_err().when_opening());
+    /// let fails = Destination::Path(dir.path().join("t.jsonl"));
+    /// let error = fails.write(|_| Err(std::io::Error::other("disk on fire"))).unwrap_err();
+    /// assert!(!error.when_opening());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn when_opening(&self) -> bool {
+        self.opening
     }
 
     /// The underlying error; its kind is [`io::ErrorKind::BrokenPipe`] when a reader went

@@ -119,7 +119,7 @@ fn csv_round_trips() {
 #[test]
 fn bincode_round_trips_through_the_file_and_the_reader() {
     let dir = tempdir();
-    let path = dir.join("table.bin");
+    let path = dir.path().join("table.bin");
     ttt()
         .args(["export", "--format", "bincode", "-o"])
         .arg(&path)
@@ -149,7 +149,7 @@ fn output_is_byte_identical_from_run_to_run() {
         );
     }
     let dir = tempdir();
-    let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
+    let (a, b) = (dir.path().join("a.bin"), dir.path().join("b.bin"));
     for path in [&a, &b] {
         ttt()
             .args(["export", "--format", "bincode", "-o"])
@@ -191,12 +191,12 @@ fn failed_writes_leave_nothing_behind() {
     // Into a folder that does not exist.
     ttt()
         .args(["export", "-o"])
-        .arg(dir.join("missing").join("t.jsonl"))
+        .arg(dir.path().join("missing").join("t.jsonl"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cannot write"));
     // Over a folder: refused before any temporary file is made; the folder is untouched.
-    let target = dir.join("occupied");
+    let target = dir.path().join("occupied");
     std::fs::create_dir(&target).unwrap();
     std::fs::write(target.join("keep"), "precious").unwrap();
     ttt().args(["export", "-o"]).arg(&target).assert().code(2);
@@ -210,7 +210,7 @@ fn failed_writes_leave_nothing_behind() {
         "precious"
     );
     // An existing file is replaced whole.
-    let file = dir.join("t.csv");
+    let file = dir.path().join("t.csv");
     std::fs::write(&file, "old").unwrap();
     ttt()
         .args(["export", "--format", "csv", "-o"])
@@ -251,15 +251,6 @@ fn a_closed_pipe_ends_quietly_with_success() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
-fn tempdir() -> std::path::PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "ttt-export-test-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }

@@ -17,11 +17,39 @@ fn misbehave(mode: &str) -> String {
     )
 }
 
-/// A fresh file for the bot to write its process ids into.
-fn pidfile(name: &str) -> PathBuf {
+/// A fresh file for the bot to write its process ids into, removed when the test is done.
+struct PidFile(PathBuf);
+
+impl std::ops::Deref for PidFile {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for PidFile {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for PidFile {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for PidFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn pidfile(name: &str) -> PidFile {
     let path = std::env::temp_dir().join(format!("ttt-pids-{}-{name}", std::process::id()));
     let _ = std::fs::remove_file(&path);
-    path
+    PidFile(path)
 }
 
 /// Whether `pid` is a process still running (a zombie waiting to be reaped is not).

@@ -263,7 +263,7 @@ fn a_device_reached_through_proc_is_written_in_place_and_its_errors_reported() {
         r#"exec 3>/dev/full && exec "$0" export -o /proc/self/fd/3"#,
         &[],
     )
-    .code(2)
+    .code(1)
     .stdout("")
     .stderr("error: cannot write \"/proc/self/fd/3\": No space left on device (os error 28)\n");
 }
@@ -307,7 +307,7 @@ fn character_devices_are_written_in_place_never_replaced() {
         String::from_utf8_lossy(&out.stdout),
         "null: 0\n\
          link: 0\n\
-         full: 2\n\
+         full: 1\n\
          error: cannot write \"DIR/full\": No space left on device (os error 28)\n\
          full: character special file\n\
          link: symbolic link\n\
@@ -419,7 +419,7 @@ fn a_failed_write_leaves_the_original_and_no_temporary_file() {
         r#"trap '' XFSZ && ulimit -f 64 && exec "$0" export -o "$1""#,
         &[path.as_os_str()],
     )
-    .code(2)
+    .code(1)
     .stderr(predicate::str::contains("File too large"));
     assert_eq!(fs::read_to_string(&path).unwrap(), "precious");
     assert_eq!(inode(&path), before);

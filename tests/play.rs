@@ -248,7 +248,7 @@ fn undo_hint_quit_and_end_of_input() {
 #[test]
 fn hints_flag_shows_outcomes_every_turn() {
     let out = play(&["--hints", "--seed", "2"], "5\nquit\n");
-    assert!(out.matches("right: W win").count() >= 2, "{out}");
+    assert!(out.matches("Right: W win").count() >= 2, "{out}");
 }
 
 #[test]
@@ -284,7 +284,7 @@ fn a_bot_that_breaks_the_rules_forfeits() {
         out.contains("marked 2 cells in one turn: 1 2, which the rules forbid"),
         "{out}"
     );
-    assert_eq!(result_line(&out), "result: x_wins moves: 3 5 7");
+    assert_eq!(result_line(&out), "result: x_wins_by_forfeit moves: 3 5 7");
 }
 
 #[test]

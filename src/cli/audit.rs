@@ -21,8 +21,12 @@ use super::{Failure, Format};
 /// numbers (100).
 const WIDTH: usize = 80;
 
-/// How many columns of a bot's name the table and the summary show; the rest is cut.
-const NAME_IN_TABLE: usize = 24;
+/// How many columns of a bot's name the table and the summary show; the rest is cut. A row with the
+/// longest verdict then takes 94 columns, one that never loses 79.
+const NAME_IN_TABLE: usize = 28;
+
+/// How many columns of a bot's name a summary of several bots shows.
+const NAME_IN_SUMMARY: usize = 24;
 
 /// How many columns of a bot's name the heading of its details shows.
 const NAME_IN_DETAILS: usize = 44;
@@ -503,7 +507,7 @@ fn summary(audits: &[BotAudit]) -> String {
                     .filter(|s| test(s.verdict()))
                     .map(|s| s.side)
                     .collect();
-                let name = fit(&escape(&a.bot), NAME_IN_TABLE);
+                let name = fit(&escape(&a.bot), NAME_IN_SUMMARY);
                 match sides.as_slice() {
                     [] => None,
                     [side] if a.sides.len() > 1 => Some((name, Some(*side))),
@@ -536,14 +540,13 @@ fn summary(audits: &[BotAudit]) -> String {
             _ => format!("all {n} bots never lose"),
         };
     }
-    let losers: Vec<String> = losers
-        .into_iter()
-        .map(|(name, side)| name + &as_side(side))
-        .collect();
-    let breakers: Vec<String> = breakers
-        .into_iter()
-        .map(|(name, side)| name + &as_side(side))
-        .collect();
+    // In a list, the side in parentheses, so that it plainly belongs to one name.
+    let in_list = |(name, side): (String, Option<Player>)| match side {
+        Some(side) => format!("{name} (as {side})"),
+        None => name,
+    };
+    let losers: Vec<String> = losers.into_iter().map(in_list).collect();
+    let breakers: Vec<String> = breakers.into_iter().map(in_list).collect();
     // As many names as fit in the line, the rest counted ("random, smartbot and 1 more"), or
     // none at all when even one is too many (the table names them all).
     let listing = |list: &[String], keep: usize| match (keep, list.len() - keep) {

@@ -25,11 +25,31 @@ pub enum ShellName {
 
 /// Arguments of `ttt completions`.
 #[derive(Debug, Args)]
+#[command(after_help = WHERE_SCRIPTS_GO)]
 pub struct CompletionsArgs {
     /// The shell to write completions for.
     #[arg(value_enum, ignore_case = true)]
     shell: ShellName,
 }
+
+/// Where each shell looks for its completions; `--help` shows it, for someone without the
+/// README.
+const WHERE_SCRIPTS_GO: &str = "\
+Where each shell finds the script (make the folder first if it is not there):
+  bash        ~/.local/share/bash-completion/completions/ttt
+  zsh         ~/.zfunc/_ttt, with fpath+=(~/.zfunc) before compinit in ~/.zshrc
+  fish        ~/.config/fish/completions/ttt.fish
+  powershell  add it to your $PROFILE
+  elvish      add it to ~/.config/elvish/rc.elv
+For example:
+  mkdir -p ~/.config/fish/completions
+  ttt completions fish > ~/.config/fish/completions/ttt.fish";
+
+/// Where `man` finds the page; `ttt man --help` shows it.
+pub const WHERE_THE_PAGE_GOES: &str = "\
+Where man finds the page:
+  mkdir -p ~/.local/share/man/man1
+  ttt man > ~/.local/share/man/man1/ttt.1";
 
 /// Writes the completion script for a shell to standard output.
 pub fn completions(args: &CompletionsArgs) -> Result<(), Failure> {
@@ -90,9 +110,10 @@ pub fn man() -> Result<(), Failure> {
     Ok(())
 }
 
-/// A markdown page as a man section: headings become subsections, list items indented
-/// paragraphs, code blocks and tables preformatted text, the rest filled paragraphs; `code`
-/// and **bold** are shown bold, and a link as its text.
+/// A markdown page as a man section: headings become subsections, list items and table rows
+/// indented paragraphs (a row's first cell as the tag, its header dropped), code blocks
+/// preformatted text, the rest filled paragraphs; `code` and **bold** are shown bold, and a
+/// link as its text.
 fn markdown_to_roff(title: &str, markdown: &str) -> String {
     let mut roff = format!(".SH \"{}\"\n", title.to_uppercase());
     let mut verbatim = false;
@@ -113,13 +134,23 @@ fn markdown_to_roff(title: &str, markdown: &str) -> String {
             continue;
         }
         let is_row = line.starts_with('|');
-        if is_row != table {
-            roff.push_str(if is_row { ".PP\n.nf\n" } else { ".fi\n" });
-            table = is_row;
-        }
+        let header = is_row && !table;
+        table = is_row;
         let text = line.trim_start();
         if is_row {
-            roff.push_str(&escape_line(line));
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
+            let rule = cells
+                .iter()
+                .all(|c| c.chars().all(|ch| matches!(ch, '-' | ':' | ' ')));
+            if header || rule {
+                continue;
+            }
+            let (tag, rest) = cells.split_first().expect("split yields a cell");
+            roff.push_str(&format!(
+                ".TP\n{}\n{}",
+                inline(tag),
+                inline(&rest.join("; "))
+            ));
         } else if let Some(heading) = text.strip_prefix('#') {
             let heading = heading.trim_start_matches('#').trim();
             roff.push_str(&format!(".SS \"{}\"", inline(heading).replace('"', "")));
@@ -136,9 +167,6 @@ fn markdown_to_roff(title: &str, markdown: &str) -> String {
             roff.push_str(&inline(text));
         }
         roff.push('\n');
-    }
-    if table {
-        roff.push_str(".fi\n");
     }
     roff
 }
@@ -207,12 +235,13 @@ mod tests {
     fn markdown_becomes_sections_and_preformatted_blocks() {
         let roff = markdown_to_roff(
             "protocol",
-            "## Requests\n\n.one `two` **three** [four](x.md#y)\n- item\n  more\n```\n$ ttt\n```\n",
+            "## Requests\n\n.one `two` **three** [four](x.md#y)\n- item\n  more\n```\n$ ttt\n```\n\
+             | key | meaning |\n| --- | --- |\n| `a` | one |\n",
         );
         assert_eq!(
             roff,
             ".SH \"PROTOCOL\"\n.SS \"Requests\"\n.PP\n\\&.one \\fBtwo\\fR \\fBthree\\fR four\n\
-             .IP \\(bu 2\nitem\nmore\n.PP\n.RS 2\n.nf\n$ ttt\n.fi\n.RE\n"
+             .IP \\(bu 2\nitem\nmore\n.PP\n.RS 2\n.nf\n$ ttt\n.fi\n.RE\n.TP\n\\fBa\\fR\none\n"
         );
     }
 }

@@ -28,7 +28,7 @@ use style::ColorChoice;
 /// X and O are marks; '.', '-', '_' or the cell's own digit are empty; '|', '/' and spaces are
 /// ignored.
 #[derive(Debug, Parser)]
-#[command(name = "ttt", about, long_about, max_term_width = 100)]
+#[command(name = "ttt", max_term_width = 100)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -73,7 +73,11 @@ pub fn clap_command() -> clap::Command {
             let long = sub
                 .get_after_long_help()
                 .map(|text| format!("{text}\n\n{EXIT_CODES}"));
-            let sub = sub.after_help(EXIT_CODES);
+            let short = match sub.get_after_help() {
+                Some(text) => format!("{text}\n\n{EXIT_CODES}"),
+                None => EXIT_CODES.to_string(),
+            };
+            let sub = sub.after_help(short);
             match long {
                 Some(long) => sub.after_long_help(long),
                 None => sub,
@@ -104,10 +108,11 @@ enum Command {
     Stats(stats::StatsArgs),
     /// Solve the game again from scratch and compare it with the embedded table.
     Verify(verify::VerifyArgs),
-    /// Print a completion script for a shell (the README says where to put it).
+    /// Print a completion script for a shell (its help says where to put it).
     Completions(generate::CompletionsArgs),
     /// Print the man page, ttt(1): every command, the exit codes, JSON keys and the bot
-    /// protocol.
+    /// protocol (its help says where to put it).
+    #[command(after_help = generate::WHERE_THE_PAGE_GOES)]
     Man,
 }
 
@@ -253,11 +258,12 @@ impl Stdout {
 
 impl From<WriteError> for Failure {
     fn from(error: WriteError) -> Failure {
-        // Standard output failing is exit code 1, as for every command; an `-o` path that
-        // cannot be written is bad input, exit code 2.
+        // An `-o` path that cannot be opened is bad input, exit code 2; output that fails
+        // while it is written (a full disk) is exit code 1, wherever it goes, as for every
+        // command.
         let code = match error.destination() {
-            Destination::Stdout => 1,
-            Destination::Path(_) => 2,
+            Destination::Path(_) if error.when_opening() => 2,
+            _ => 1,
         };
         Failure {
             code,

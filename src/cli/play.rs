@@ -235,7 +235,7 @@ impl Session<'_> {
                 self.out,
                 "{}",
                 self.style
-                    .faint("  right: W win, D draw, L loss for you, then plies to the end; * best")
+                    .faint("  Right: W win, D draw, L loss for you, then plies to the end; * best")
             )?;
         }
         writeln!(self.out)
@@ -370,8 +370,8 @@ impl Session<'_> {
 
     fn forfeit(&mut self, game: &Game, human: Player) -> io::Result<()> {
         let status = match human {
-            Player::X => "x_wins",
-            Player::O => "o_wins",
+            Player::X => "x_wins_by_forfeit",
+            Player::O => "o_wins_by_forfeit",
         };
         self.result(game, status)
     }
