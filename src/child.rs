@@ -20,10 +20,12 @@
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::Receiver;
+
+mod relay;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -160,9 +162,10 @@ pub(crate) struct Process {
 }
 
 impl Process {
-    /// Starts `sh -c command`, its standard error the caller's. Lines longer than `limit`
-    /// bytes are refused, and no more than `limit + 1` bytes are ever held.
-    pub(crate) fn start(command: &str, limit: usize) -> io::Result<Process> {
+    /// Starts `sh -c command`; what it writes to its standard error is passed on to ours, each
+    /// line after `[label]` (see [`relay`]). Lines longer than `limit` bytes are refused, and no
+    /// more than `limit + 2` bytes are ever held.
+    pub(crate) fn start(command: &str, label: &str, limit: usize) -> io::Result<Process> {
         let mut shell = Command::new("sh");
         shell
             .arg("-c")
@@ -204,7 +207,7 @@ impl Process {
         drop(running);
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let relayed = relay(child.stderr.take().expect("stderr is piped"))?;
+        let relayed = relay::start(child.stderr.take().expect("stderr is piped"), label)?;
         let mut process = Process {
             child,
             stdin: None,
@@ -315,6 +318,8 @@ impl Process {
                 None => (read_by + then, None),
             },
         };
+        let span = deadline.saturating_duration_since(Instant::now());
+        let mut resumes = crate::shutdown::resumes();
         // While the bot has yet to read, look often: its read moves the deadline.
         let mut slice = if waiting_read.is_some() {
             Duration::from_millis(2)
@@ -324,10 +329,17 @@ impl Process {
         loop {
             if let Some(then) = waiting_read {
                 if self.unread_input() == Some(0) {
-                    deadline = Instant::now() + then;
+                    // Read at last: the timeout runs from now, if that is later. (What read it
+                    // may be a process in front of the bot, such as `cat |`.)
+                    deadline = deadline.max(Instant::now() + then);
                     waiting_read = None;
                     slice = EXIT_CHECK;
                 }
+            }
+            // Time this program spent stopped (Ctrl-Z) is not the bot's: the wait starts over.
+            if crate::shutdown::resumes() != resumes {
+                resumes = crate::shutdown::resumes();
+                deadline = deadline.max(Instant::now() + span);
             }
             if let Some(end) = self.buffer.iter().position(|&b| b == b'\n') {
                 let mut line: Vec<u8> = self.buffer.drain(..=end).collect();
@@ -352,6 +364,11 @@ impl Process {
             }
             let now = Instant::now();
             if now >= deadline {
+                // A reply may be waiting in the pipe since the last look.
+                self.read_available()?;
+                if self.buffer.contains(&b'\n') {
+                    continue;
+                }
                 if waiting_read.is_some() {
                     return Ok(Line::Unread);
                 }
@@ -500,43 +517,6 @@ fn shell_line(command: &str) -> String {
         Some(first) if plain && !BUILT_INS.contains(&first) => format!("exec {command}"),
         _ => command.to_string(),
     }
-}
-
-/// Passes what the bot writes to its standard error on to ours, from a thread of its own, with
-/// control characters escaped ([`crate::quote::escape_lines`]). It reads to the end whatever
-/// happens to our standard error (closed, full), so that the bot can never block on it or die
-/// of a broken pipe. The receiver hears when it is done.
-fn relay(stderr: ChildStderr) -> io::Result<Receiver<()>> {
-    let (done, relayed) = mpsc::channel();
-    thread::Builder::new()
-        .name("bot-stderr".to_string())
-        .spawn(move || {
-            let mut stderr = stderr;
-            let mut chunk = [0u8; 8192];
-            // The bytes of a character cut in two by a read, kept for the next.
-            let mut carry: Vec<u8> = Vec::new();
-            let mut ours_works = true;
-            loop {
-                let n = match stderr.read(&mut chunk) {
-                    Ok(0) => break,
-                    Ok(n) => n,
-                    Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(_) => break,
-                };
-                carry.extend_from_slice(&chunk[..n]);
-                let whole = match std::str::from_utf8(&carry) {
-                    Err(error) if error.error_len().is_none() => error.valid_up_to(),
-                    _ => carry.len(),
-                };
-                let text = crate::quote::escape_lines(&String::from_utf8_lossy(&carry[..whole]));
-                carry.drain(..whole);
-                if ours_works {
-                    ours_works = io::stderr().write_all(text.as_bytes()).is_ok();
-                }
-            }
-            let _ = done.send(());
-        })?;
-    Ok(relayed)
 }
 
 fn set_nonblocking(fd: RawFd) -> io::Result<()> {

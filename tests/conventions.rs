@@ -285,3 +285,34 @@ fn the_docs_table_of_published_bots_matches_the_bots() {
         assert_eq!(row.as_slice(), expected.as_slice());
     }
 }
+
+#[test]
+fn escape_sequences_in_arguments_never_reach_the_terminal() {
+    for colour in ["--color=never", "--color=always"] {
+        let out = ttt()
+            .args([colour, "audit", "--side", "a\x1b[2Jb\r"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains("a\\u{1b}[2Jb\\r"), "{stderr:?}");
+        assert!(
+            !stderr.contains("\x1b[2J") && !stderr.contains('\r'),
+            "{stderr:?}"
+        );
+    }
+}
+
+#[test]
+fn input_that_cannot_be_read_is_bad_input() {
+    for args in [&["play"][..], &["best", "-"]] {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+            .args(args)
+            .stdin(std::fs::File::open("/").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains("cannot read standard input"), "{stderr}");
+    }
+}

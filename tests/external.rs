@@ -203,13 +203,13 @@ fn protocol_breaches_stop_the_audit_with_exit_code_3() {
         ("empty", &[], &["replied \"\"", "an empty line"]),
         (
             "sleep",
-            &["--timeout-ms", "300"],
-            &["no reply within 300 ms"],
+            &["--timeout-ms", "300", "--startup-ms", "700"],
+            &["no reply within 1000 ms"],
         ),
         (
             "noflush",
-            &["--timeout-ms", "300"],
-            &["no reply within 300 ms", "flush"],
+            &["--timeout-ms", "300", "--startup-ms", "700"],
+            &["no reply within 1000 ms", "flush"],
         ),
         ("exit", &[], &["it exited (exit code 4) without replying"]),
         ("plus", &[], &["replied \"+1\"", "\"+1\" is not a cell"]),
@@ -261,6 +261,10 @@ fn bad_external_arguments_are_usage_errors() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("one name per external bot"));
+    audit(&["--cmd", "true", "--name", " "], &pids)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--name needs a name"));
     audit(&["--cmd", "true", "--timeout-ms", "0"], &pids)
         .assert()
         .code(2);
@@ -401,10 +405,15 @@ fn cmd_bots_among_the_names_take_the_timeouts_too() {
     let pids = pidfile("named");
     let started = Instant::now();
     let spec = format!("cmd:{}", misbehave("sleep"));
-    audit(&[&spec, "--timeout-ms", "300"], &pids)
-        .assert()
-        .code(3)
-        .stderr(predicate::str::contains("no reply within 300 ms"));
+    audit(
+        &[&spec, "--timeout-ms", "300", "--startup-ms", "500"],
+        &pids,
+    )
+    .assert()
+    .code(3)
+    .stderr(predicate::str::contains(
+        "(500 ms for start-up plus 300 ms for the reply)",
+    ));
     assert!(
         started.elapsed() < Duration::from_secs(5),
         "{:?}",
@@ -503,9 +512,12 @@ fn a_bot_that_stops_reading_is_caught_by_the_timeout() {
 fn a_bot_that_reads_one_line_then_sleeps() {
     hostile(
         "readone",
-        &["--timeout-ms", "300"],
+        &["--timeout-ms", "300", "--startup-ms", "2000"],
         3,
-        &["no reply within 300 ms: it read the request but printed nothing"],
+        &[
+            "no reply within 2300 ms of starting (2000 ms for start-up plus 300 ms for the reply): \
+             it read the request but printed nothing",
+        ],
         Duration::from_secs(5),
     );
 }
@@ -851,4 +863,172 @@ fn a_closed_standard_output_keeps_the_exit_code() {
             assert_eq!(status.code(), Some(1), "{bots:?}");
         }
     }
+}
+
+#[test]
+fn a_standard_error_nobody_reads_cannot_stall_the_bot() {
+    // ttt's standard error is a pipe nobody reads until the end: the bot writes far more than
+    // a pipe holds to its own, and must neither wait nor be judged for it.
+    let pids = pidfile("chatty-unread");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+        .args([
+            "audit",
+            "--timeout-ms",
+            "1000",
+            "--cmd",
+            &misbehave("chatty"),
+        ])
+        .env("TTT_TEST_PIDFILE", &pids)
+        .current_dir(root())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    let status = ended(&mut child, Duration::from_secs(30));
+    assert_eq!(status.code(), Some(0), "{stdout}");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(
+        stderr.starts_with("[python3 "),
+        "{}",
+        &stderr[..200.min(stderr.len())]
+    );
+    assert_none_left(&pids);
+}
+
+#[test]
+fn time_ttt_spends_stopped_is_not_the_bots() {
+    // Ctrl-Z and fg: ttt is stopped longer than the timeout, then continued.
+    let pids = pidfile("stopped");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+        .args([
+            "audit",
+            "--timeout-ms",
+            "300",
+            "--cmd",
+            &misbehave("trailing"),
+        ])
+        .env("TTT_TEST_PIDFILE", &pids)
+        .current_dir(root())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    for _ in 0..3 {
+        // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGSTOP);
+        }
+        std::thread::sleep(Duration::from_millis(700));
+        // SAFETY: as above.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGCONT);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let status = ended(&mut child, Duration::from_secs(30));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_none_left(&pids);
+}
+
+#[test]
+fn a_signal_between_two_sides_ends_ttt_by_that_signal() {
+    use std::os::unix::process::ExitStatusExt;
+    for _ in 0..3 {
+        let pids = pidfile("killparent");
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+            .args(["audit", "--cmd", &misbehave("killparent")])
+            .env("TTT_TEST_PIDFILE", &pids)
+            .current_dir(root())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let status = ended(&mut child, Duration::from_secs(20));
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?} {stderr}");
+        assert!(!stderr.contains("protocol"), "{stderr}");
+        assert_none_left(&pids);
+    }
+}
+
+#[test]
+fn start_up_counts_from_the_start_whoever_reads_first() {
+    // `cat` reads the request at once; the bot behind it starts a second later.
+    let pids = pidfile("cat-front");
+    let command = format!("cat | {{ sleep 1; exec {}; }}", misbehave("first"));
+    audit(
+        &[
+            "--cmd",
+            &command,
+            "--timeout-ms",
+            "300",
+            "--startup-ms",
+            "3000",
+            "--side",
+            "x",
+        ],
+        &pids,
+    )
+    .assert()
+    .code(1)
+    .stdout(predicate::str::contains("can lose"));
+    assert_none_left(&pids);
+}
+
+#[test]
+fn a_protocol_error_is_told_even_when_the_report_cannot_be_written() {
+    let pids = pidfile("full");
+    let ttt = assert_cmd::cargo::cargo_bin("ttt");
+    let script = format!(
+        "exec '{}' audit --cmd '{}' > /dev/full",
+        ttt.display(),
+        misbehave("garbage-o")
+    );
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .env("TTT_TEST_PIDFILE", &pids)
+        .current_dir(root())
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(stderr.contains("replied \"banana\""), "{stderr}");
+    assert_none_left(&pids);
+}
+
+#[test]
+fn a_bots_unfinished_line_cannot_swallow_ttts_error() {
+    let pids = pidfile("glued");
+    let out = audit(
+        &[
+            "--cmd",
+            "printf 'loading...' >&2; read x; echo banana",
+            "--name",
+            "glue",
+            "--side",
+            "x",
+        ],
+        &pids,
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.lines().any(|l| l == "[glue] loading..."), "{stderr}");
+    assert!(
+        stderr.lines().any(|l| l.starts_with("error: external bot")),
+        "{stderr}"
+    );
 }

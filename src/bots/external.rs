@@ -193,11 +193,17 @@ impl External {
 
     fn ask(&mut self, request: &str) -> Result<Vec<Cell>, BotError> {
         let now = Instant::now();
-        // A fresh process has the start-up allowance to read its first request, then the
-        // timeout to answer it.
+        // A fresh process has the start-up allowance and the timeout for its first reply, and
+        // at least the timeout from the moment it reads the request.
         let deadline = if self.process.is_none() {
-            let process = Process::start(&self.command, MAX_REPLY)
-                .map_err(|error| self.fail(format!("it could not be started ({error})")))?;
+            let label: String = crate::quote::escape(&self.name).chars().take(30).collect();
+            let process = match Process::start(&self.command, &label, MAX_REPLY) {
+                Ok(process) => process,
+                // Refused when a signal is ending the program: `abandon` waits for the end.
+                Err(error) => {
+                    return Err(self.abandon(format!("it could not be started ({error})")));
+                }
+            };
             self.process = Some(process);
             Deadline::AfterRead {
                 read_by: now + self.startup + self.timeout,
@@ -301,10 +307,16 @@ impl External {
                         "it printed nothing; does it flush its output after each line?".to_string()
                     }
                 };
-                return Err(format!(
-                    "{to}: no reply within {} ms: {what}",
-                    self.timeout.as_millis()
-                ));
+                let within = match deadline {
+                    Deadline::At(_) => format!("{} ms", self.timeout.as_millis()),
+                    Deadline::AfterRead { .. } => format!(
+                        "{} ms of starting ({} ms for start-up plus {} ms for the reply)",
+                        allowance.as_millis(),
+                        self.startup.as_millis(),
+                        self.timeout.as_millis()
+                    ),
+                };
+                return Err(format!("{to}: no reply within {within}: {what}"));
             }
             Line::Ended(partial) => {
                 let when = if partial.is_empty() {

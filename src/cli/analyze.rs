@@ -228,6 +228,11 @@ fn batch(notation: Notation, query: Query, format: Format, style: Style) -> Resu
         Err(Stopped::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => {}
         Err(Stopped::Write(error)) => return Err(error.into()),
         Err(Stopped::Read(error)) => {
+            // The reader's error says what it could not read; say after which line.
+            let error = error
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<super::lines::ReadingInput>())
+                .map_or_else(|| error.to_string(), |reading| reading.0.to_string());
             return Err(Failure::usage(format!(
                 "cannot read standard input after line {}: {error}",
                 tally.lines

@@ -122,6 +122,11 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             .map_or(&[][..], |info| info.published);
         named.push((bot, published));
     }
+    if args.name.iter().any(|name| name.trim().is_empty()) {
+        return Err(Failure::usage(
+            "--name needs a name that shows: it names the bot in the report",
+        ));
+    }
     if args.name.len() > args.cmd.len() {
         return Err(Failure::usage(format!(
             "{} --name for {} --cmd: give one name per external bot, in order",
@@ -175,31 +180,16 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             });
         }
     }
-    let mut out = super::stdout();
-    match args.format {
-        Format::Json => {
-            let error = stopped.as_ref().map(|(error, _)| error.message.as_str());
-            let json = AuditJson {
-                bots: &audits,
-                error,
-            };
-            serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;
-            writeln!(out)?;
+    let printed = print(&audits, stopped.as_ref(), args.format);
+    if let Some((error, _)) = stopped {
+        // The protocol error is the answer even when the report could not be written.
+        if let Err(failure) = printed {
+            let label = Style::for_stderr().error("error:");
+            let _ = writeln!(io::stderr(), "{label} {}", failure.message());
         }
-        Format::Text => {
-            let style = Style::for_stdout();
-            if !audits.is_empty() {
-                for line in text(&audits, style) {
-                    writeln!(out, "{line}")?;
-                }
-                writeln!(out)?;
-            }
-            match &stopped {
-                Some((_, left)) => writeln!(out, "{}", style.strong(&not_audited(left)))?,
-                None => writeln!(out, "{}", style.strong(&summary(&audits)))?,
-            }
-        }
+        return Err(Failure::protocol(error));
     }
+    printed?;
     if let Some((error, _)) = stopped {
         return Err(Failure::protocol(error));
     }
@@ -212,6 +202,40 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     } else {
         Err(Failure::quiet(1))
     }
+}
+
+/// Writes the report: the bots audited, and what a protocol error, if any, left unaudited.
+fn print(
+    audits: &[BotAudit],
+    stopped: Option<&(BotError, Vec<String>)>,
+    format: Format,
+) -> Result<(), Failure> {
+    let mut out = super::stdout();
+    match format {
+        Format::Json => {
+            let error = stopped.map(|(error, _)| error.message.as_str());
+            let json = AuditJson {
+                bots: audits,
+                error,
+            };
+            serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;
+            writeln!(out)?;
+        }
+        Format::Text => {
+            let style = Style::for_stdout();
+            if !audits.is_empty() {
+                for line in text(audits, style) {
+                    writeln!(out, "{line}")?;
+                }
+                writeln!(out)?;
+            }
+            match stopped {
+                Some((_, left)) => writeln!(out, "{}", style.strong(&not_audited(left)))?,
+                None => writeln!(out, "{}", style.strong(&summary(audits)))?,
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The line that names what a protocol error left unaudited, within 100 columns: as many of

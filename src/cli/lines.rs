@@ -3,6 +3,18 @@
 
 use std::io::{self, BufRead};
 
+/// An error reading input, told apart from one writing output (see `Failure`'s `From`).
+#[derive(Debug)]
+pub struct ReadingInput(pub io::Error);
+
+impl std::fmt::Display for ReadingInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read standard input: {}", self.0)
+    }
+}
+
+impl std::error::Error for ReadingInput {}
+
 /// One line of input, read with [`read_bounded_line`].
 #[derive(Debug, PartialEq, Eq)]
 pub enum Line {
@@ -31,7 +43,7 @@ pub fn read_bounded_line(input: &mut dyn BufRead, limit: usize) -> io::Result<Op
         let available = match input.fill_buf() {
             Ok(available) => available,
             Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
+            Err(error) => return Err(io::Error::other(ReadingInput(error))),
         };
         if available.is_empty() {
             break;

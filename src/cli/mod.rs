@@ -204,6 +204,11 @@ impl Failure {
         Failure::with_code(code, "")
     }
 
+    /// What went wrong, for standard error.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
     /// An external bot that broke the protocol: exit code 3.
     pub fn protocol(error: ttt_oracle::bots::BotError) -> Failure {
         Failure::with_code(3, error.message)
@@ -220,6 +225,13 @@ impl Failure {
 
 impl From<io::Error> for Failure {
     fn from(error: io::Error) -> Failure {
+        // Input that cannot be read (`ttt play < /`) is bad input, not failed output.
+        if let Some(reading) = error
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<lines::ReadingInput>())
+        {
+            return Failure::usage(reading.to_string());
+        }
         Failure {
             code: 1,
             message: format!("cannot write output: {error}"),
@@ -323,20 +335,31 @@ pub fn main() -> ExitCode {
 
 /// Prints clap's error (or help, or version) as clap would, except that control characters
 /// that came from the arguments are escaped: clap quotes a bad value as it was given, and a
-/// value may hold `\r`, backspaces or a bidirectional override. Its own colour codes stay.
+/// value may hold `\r`, backspaces, escape sequences or a bidirectional override. Colour codes
+/// (`ESC [ ... m`) are kept when colour is on and dropped when it is off; any other escape
+/// sequence, clap's or not, is shown escaped.
 fn clap_error(error: &clap::Error) -> ExitCode {
-    let styled = error.render();
-    let text = if style::clap_choice() == clap::ColorChoice::Always {
-        styled.ansi().to_string()
-    } else {
-        styled.to_string()
-    };
+    let text = error.render().ansi().to_string();
+    let colour = style::clap_choice() == clap::ColorChoice::Always;
     let mut shown = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '\n' | '\t' | '\x1b' => shown.push(ch),
-            ch => shown.push_str(&ttt_oracle::quote::escape(&ch.to_string())),
+    let mut rest = text.as_str();
+    while let Some(ch) = rest.chars().next() {
+        let sgr = rest.strip_prefix("\x1b[").and_then(|after| {
+            let end = after.find(|c: char| !(c.is_ascii_digit() || c == ';'))?;
+            (after.as_bytes()[end] == b'm').then(|| 2 + end + 1)
+        });
+        match (ch, sgr) {
+            (_, Some(len)) => {
+                if colour {
+                    shown.push_str(&rest[..len]);
+                }
+                rest = &rest[len..];
+                continue;
+            }
+            ('\n' | '\t', None) => shown.push(ch),
+            (ch, None) => shown.push_str(&ttt_oracle::quote::escape(&ch.to_string())),
         }
+        rest = &rest[ch.len_utf8()..];
     }
     let _ = if error.use_stderr() {
         io::stderr().write_all(shown.as_bytes())

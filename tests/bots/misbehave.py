@@ -168,3 +168,9 @@ for count, line in enumerate(sys.stdin, start=1):
 
 if mode == "late":
     reply("bye")
+
+if mode == "killparent":
+    # At the end of the first side, stops ttt, just as the next side is about to start.
+    import signal
+    os.kill(os.getppid(), signal.SIGTERM)
+    time.sleep(0.1)

@@ -1,0 +1,157 @@
+//! A bot's standard error, passed on to ours: never able to block the bot, never able to pass
+//! for `ttt`'s own words.
+//!
+//! One thread reads the bot's standard error as it comes and hands it, in chunks, to a bounded
+//! queue; another writes the queue to our standard error, each line after `[NAME]`, control
+//! characters escaped. When our standard error is not being read (a full pipe, a pager left
+//! open, Ctrl-S on a terminal) the writer waits, the queue fills, and the reader drops what
+//! does not fit, so the bot never waits on us and its time is never ours; how much was dropped
+//! is said at the end. When our standard error is closed, the writer stops writing and drains.
+
+use std::io::{self, Read, Write};
+use std::process::ChildStderr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, TrySendError};
+use std::thread;
+
+use crate::quote::escape_lines;
+
+/// How many chunks (of up to 8 KiB) may wait to be written: 512 KiB at most.
+const QUEUE: usize = 64;
+
+/// Starts passing `stderr` on to ours, each line after `[label]`; the receiver hears when all
+/// of it has been passed on (or dropped).
+pub(super) fn start(stderr: ChildStderr, label: &str) -> io::Result<Receiver<()>> {
+    let (chunks, queue) = mpsc::sync_channel::<Vec<u8>>(QUEUE);
+    let (done, relayed) = mpsc::channel();
+    let dropped = Arc::new(AtomicU64::new(0));
+    let dropped_by_reader = Arc::clone(&dropped);
+    thread::Builder::new()
+        .name("bot-stderr-read".to_string())
+        .spawn(move || {
+            let mut stderr = stderr;
+            let mut chunk = [0u8; 8192];
+            loop {
+                let n = match stderr.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
+                };
+                match chunks.try_send(chunk[..n].to_vec()) {
+                    Ok(()) => {}
+                    Err(TrySendError::Full(_)) => {
+                        dropped_by_reader.fetch_add(n as u64, Ordering::Relaxed);
+                    }
+                    Err(TrySendError::Disconnected(_)) => break,
+                }
+            }
+        })?;
+    let prefix = format!("[{label}] ");
+    thread::Builder::new()
+        .name("bot-stderr-write".to_string())
+        .spawn(move || {
+            let mut lines = Lines::new(prefix);
+            let mut ours_works = true;
+            for chunk in queue {
+                let text = lines.add(&chunk);
+                if ours_works && !text.is_empty() {
+                    ours_works = io::stderr().write_all(text.as_bytes()).is_ok();
+                }
+            }
+            let mut text = lines.end();
+            let dropped = dropped.load(Ordering::Relaxed);
+            if dropped > 0 {
+                text.push_str(&format!(
+                    "{}({dropped} more bytes dropped: ttt's standard error was not being read)\n",
+                    lines.prefix
+                ));
+            }
+            if ours_works && !text.is_empty() {
+                let _ = io::stderr().write_all(text.as_bytes());
+            }
+            let _ = done.send(());
+        })?;
+    Ok(relayed)
+}
+
+/// Turns chunks of a byte stream into escaped text, each line after a prefix.
+struct Lines {
+    prefix: String,
+    /// The bytes of a character cut in two by a chunk, kept for the next.
+    carry: Vec<u8>,
+    at_line_start: bool,
+}
+
+impl Lines {
+    fn new(prefix: String) -> Lines {
+        Lines {
+            prefix,
+            carry: Vec::new(),
+            at_line_start: true,
+        }
+    }
+
+    /// The text for one more chunk.
+    fn add(&mut self, chunk: &[u8]) -> String {
+        self.carry.extend_from_slice(chunk);
+        let whole = match std::str::from_utf8(&self.carry) {
+            Err(error) if error.error_len().is_none() => error.valid_up_to(),
+            _ => self.carry.len(),
+        };
+        let decoded = String::from_utf8_lossy(&self.carry[..whole]).into_owned();
+        self.carry.drain(..whole);
+        let mut text = String::new();
+        for piece in decoded.split_inclusive('\n') {
+            if self.at_line_start {
+                text.push_str(&self.prefix);
+            }
+            text.push_str(&escape_lines(piece));
+            self.at_line_start = piece.ends_with('\n');
+        }
+        text
+    }
+
+    /// The text that ends the stream: what was carried, and a newline if the last line had
+    /// none, so that whatever is written next starts a line of its own.
+    fn end(&mut self) -> String {
+        let rest = std::mem::take(&mut self.carry);
+        let mut text = if rest.is_empty() {
+            String::new()
+        } else {
+            let piece = escape_lines(&String::from_utf8_lossy(&rest));
+            let prefix = if self.at_line_start {
+                self.prefix.as_str()
+            } else {
+                ""
+            };
+            self.at_line_start = false;
+            format!("{prefix}{piece}")
+        };
+        if !self.at_line_start {
+            text.push('\n');
+            self.at_line_start = true;
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_get_the_prefix_whatever_the_chunks() {
+        let mut lines = Lines::new("[bot] ".to_string());
+        let mut text = lines.add(b"thinking");
+        text += &lines.add(b" hard\r\nagain\x1b[2J\n\xc3");
+        text += &lines.add(b"\xa9t\xc3");
+        text += &lines.end();
+        assert_eq!(
+            text,
+            "[bot] thinking hard\n[bot] again\\u{1b}[2J\n[bot] \u{e9}t\u{fffd}\n"
+        );
+        assert_eq!(lines.end(), "");
+    }
+}
