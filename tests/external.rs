@@ -746,6 +746,19 @@ fn start_audit(bots: &[&str], pids: &Path, count: usize) -> std::process::Child 
     child
 }
 
+/// Starts `ttt` with `args` and the pid file, standard output and error piped.
+fn spawn_ttt(args: &[&str], pids: &Path) -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+        .args(args)
+        .env("TTT_TEST_PIDFILE", pids)
+        .current_dir(root())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// Waits up to `within` for `child` to end.
 fn ended(child: &mut std::process::Child, within: Duration) -> std::process::ExitStatus {
     let deadline = Instant::now() + within;
@@ -870,21 +883,16 @@ fn a_standard_error_nobody_reads_cannot_stall_the_bot() {
     // ttt's standard error is a pipe nobody reads until the end: the bot writes far more than
     // a pipe holds to its own, and must neither wait nor be judged for it.
     let pids = pidfile("chatty-unread");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
-        .args([
+    let mut child = spawn_ttt(
+        &[
             "audit",
             "--timeout-ms",
             "1000",
             "--cmd",
             &misbehave("chatty"),
-        ])
-        .env("TTT_TEST_PIDFILE", &pids)
-        .current_dir(root())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        ],
+        &pids,
+    );
     let mut stdout = String::new();
     std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
     let status = ended(&mut child, Duration::from_secs(30));
@@ -903,21 +911,16 @@ fn a_standard_error_nobody_reads_cannot_stall_the_bot() {
 fn time_ttt_spends_stopped_is_not_the_bots() {
     // Ctrl-Z and fg: ttt is stopped longer than the timeout, then continued.
     let pids = pidfile("stopped");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
-        .args([
+    let mut child = spawn_ttt(
+        &[
             "audit",
             "--timeout-ms",
             "300",
             "--cmd",
             &misbehave("trailing"),
-        ])
-        .env("TTT_TEST_PIDFILE", &pids)
-        .current_dir(root())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        ],
+        &pids,
+    );
     std::thread::sleep(Duration::from_millis(400));
     for _ in 0..3 {
         // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
@@ -943,15 +946,7 @@ fn a_signal_between_two_sides_ends_ttt_by_that_signal() {
     use std::os::unix::process::ExitStatusExt;
     for _ in 0..3 {
         let pids = pidfile("killparent");
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
-            .args(["audit", "--cmd", &misbehave("killparent")])
-            .env("TTT_TEST_PIDFILE", &pids)
-            .current_dir(root())
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_ttt(&["audit", "--cmd", &misbehave("killparent")], &pids);
         let status = ended(&mut child, Duration::from_secs(20));
         let mut stderr = String::new();
         std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
