@@ -58,8 +58,8 @@ pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
     };
     let report = match by_positions {
         Some(report) => report,
-        // Probabilities too fine for the walk by positions: every history, each fraction
-        // reduced as it goes.
+        // Numbers too large for the walk by positions (probabilities far too fine): every
+        // history, each fraction reduced as it goes.
         None => explore::audit(bot, side)?,
     };
     // An external bot's last answers count only once it is known to have printed nothing

@@ -10,9 +10,9 @@
 //!
 //! - Chances stay exact without a fraction reduced per move: the chances of a ply are integers
 //!   over one denominator, the product of every earlier ply's least common multiple of the
-//!   probabilities' denominators, and they become fractions once a ply. When a denominator
-//!   would outgrow its integer the walk stops, and the caller walks the histories instead,
-//!   which reduce every fraction as they go.
+//!   probabilities' denominators, and they become fractions once a ply. When a number would
+//!   outgrow its integer the walk stops, and the caller walks the histories instead, which
+//!   reduce every fraction as they go.
 //! - The history walk reports the first shortest game in its order (depth first, the
 //!   opponent's replies by cell, the bot's choices in its own order). Among games of one
 //!   length, that order is the order of the moves' ranks from the first move on. A ply's
@@ -30,8 +30,8 @@ use crate::game::Game;
 use crate::ratio::Ratio;
 use crate::table::{Table, table};
 
-/// Audits memoryless `bot` playing `side` by positions; `None` when its probabilities are too
-/// fine for one denominator a ply.
+/// Audits memoryless `bot` playing `side` by positions; `None` when a number outgrows its
+/// integer, which takes probabilities far finer than the built-in bots'.
 pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<Option<SideReport>, BotError> {
     // Taken, not borrowed: a bot that audits another from inside `choose` gets its own.
     let mut buffers = BUFFERS.take();
@@ -58,7 +58,7 @@ pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<Option<SideReport
     BUFFERS.set(buffers);
     match walked {
         Ok(()) => Ok(Some(walk.report)),
-        Err(Stop::TooFine) => Ok(None),
+        Err(Stop::Overflow) => Ok(None),
         Err(Stop::Bot(error)) => Err(error),
     }
 }
@@ -86,8 +86,8 @@ thread_local! {
 enum Stop {
     /// The bot could not answer.
     Bot(BotError),
-    /// The probabilities are too fine.
-    TooFine,
+    /// A number outgrew its integer.
+    Overflow,
 }
 
 impl From<BotError> for Stop {
@@ -96,26 +96,26 @@ impl From<BotError> for Stop {
     }
 }
 
-/// A denominator, or a chance over it, outgrew its integer.
-struct TooFine;
+/// A number outgrew its integer: a denominator (of far too fine probabilities), a chance over
+/// it, or a count of histories (of a bot that offers one move many times over).
+struct Overflow;
 
-impl From<TooFine> for Stop {
-    fn from(_: TooFine) -> Stop {
-        Stop::TooFine
+impl From<Overflow> for Stop {
+    fn from(_: Overflow) -> Stop {
+        Stop::Overflow
     }
 }
 
-/// A position of the walk.
+/// A position of the walk, in 32 bytes: a ply lists up to 1,520.
 #[derive(Clone, Copy)]
 struct Node {
     board: Board,
     /// The board's base-3 code.
     code: u16,
-    /// The first history to reach the board, in the history walk's order: its first `ply`
-    /// cells.
-    moves: [Cell; 9],
+    /// The first history to reach the board, in the history walk's order.
+    line: Line,
     /// How many histories reach the board.
-    histories: u64,
+    histories: u32,
     /// Their total chance against a random opponent, over the ply's denominator.
     chance: u128,
 }
@@ -124,14 +124,33 @@ impl Node {
     const ROOT: Node = Node {
         board: Board::EMPTY,
         code: 0,
-        moves: [Cell::ALL[0]; 9],
+        line: Line(0),
         histories: 1,
         chance: 1,
     };
+}
 
-    /// The first history, for a node at `ply`.
-    fn line(&self, ply: usize) -> &[Cell] {
-        &self.moves[..ply]
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
+
+/// The moves of a game in progress, 4 bits each: a position the walk lists is at most 8 moves
+/// deep, since the ninth move ends the game.
+#[derive(Clone, Copy)]
+struct Line(u32);
+
+impl Line {
+    /// This line with `cell` as its move number `ply` (from 0).
+    fn with(self, ply: usize, cell: Cell) -> Line {
+        Line(self.0 | (cell.index() as u32) << (4 * ply))
+    }
+
+    /// Move number `i` (from 0).
+    fn get(self, i: usize) -> Cell {
+        Cell::ALL[(self.0 >> (4 * i) & 15) as usize]
+    }
+
+    /// The first `ply` moves.
+    fn to_vec(self, ply: usize) -> Vec<Cell> {
+        (0..ply).map(|i| self.get(i)).collect()
     }
 }
 
@@ -221,17 +240,17 @@ impl Walk<'_> {
         cell: Cell,
         outcome: Outcome,
         chance: u128,
-    ) -> Result<(), TooFine> {
+    ) -> Result<(), Overflow> {
         let (report, ends) = (&mut self.report, &mut self.ends);
-        report.games += node.histories;
+        report.games += u64::from(node.histories);
         match outcome {
             Outcome::Draw => ends.draw = plus(ends.draw, chance)?,
             Outcome::Win(winner) if winner == self.side => ends.win = plus(ends.win, chance)?,
             Outcome::Win(_) => {
                 ends.loss = plus(ends.loss, chance)?;
-                report.losing_games += node.histories;
+                report.losing_games += u64::from(node.histories);
                 if report.shortest_loss.is_none() {
-                    let mut line = node.line(self.ply).to_vec();
+                    let mut line = node.line.to_vec(self.ply);
                     line.push(cell);
                     report.shortest_loss = Some(LosingLine::new(line, self.side));
                 }
@@ -242,8 +261,8 @@ impl Walk<'_> {
 
     fn bot_turn(&mut self, node: &Node) -> Result<(), Stop> {
         let board = node.board;
-        self.report.decision_points += node.histories;
-        self.show(node.line(self.ply));
+        self.report.decision_points += u64::from(node.histories);
+        self.show(node.line);
         let game = &self.game;
         let choices = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(game))) {
             Ok(answer) => answer?,
@@ -268,13 +287,14 @@ impl Walk<'_> {
                     if !optimal.contains(cell) {
                         let before = *before.get_or_insert_with(|| self.table.evaluate(&board));
                         let after = self.table.probe(&board.play_unchecked(cell));
-                        self.report.judge_move(before, after, node.histories);
+                        self.report
+                            .judge_move(before, after, u64::from(node.histories));
                     }
                     self.reach(node, cell, chance)?;
                 }
                 ref turn => {
-                    self.report.games += node.histories;
-                    self.report.illegal_games += node.histories;
+                    self.report.games += u64::from(node.histories);
+                    self.report.illegal_games += u64::from(node.histories);
                     self.ends.illegal = plus(self.ends.illegal, chance)?;
                     self.first_forfeit(node, || Forfeit::Turn(turn.clone()));
                 }
@@ -284,9 +304,9 @@ impl Walk<'_> {
     }
 
     /// Every game through `node` forfeited, with `what`.
-    fn forfeit(&mut self, node: &Node, what: impl FnOnce() -> Forfeit) -> Result<(), TooFine> {
-        self.report.games += node.histories;
-        self.report.illegal_games += node.histories;
+    fn forfeit(&mut self, node: &Node, what: impl FnOnce() -> Forfeit) -> Result<(), Overflow> {
+        self.report.games += u64::from(node.histories);
+        self.report.illegal_games += u64::from(node.histories);
         self.ends.forfeited = plus(self.ends.forfeited, node.chance)?;
         self.first_forfeit(node, what);
         Ok(())
@@ -296,7 +316,7 @@ impl Walk<'_> {
     fn first_forfeit(&mut self, node: &Node, what: impl FnOnce() -> Forfeit) {
         if self.report.shortest_illegal.is_none() {
             self.report.shortest_illegal = Some(IllegalLine {
-                moves: node.line(self.ply).to_vec(),
+                moves: node.line.to_vec(self.ply),
                 what: what(),
             });
         }
@@ -305,7 +325,7 @@ impl Walk<'_> {
     /// The probability `numerator / denominator` as an integer over the ply's multiple, which
     /// grows to take in the denominator: then every chance already carried to the next ply
     /// grows with it.
-    fn weight(&mut self, numerator: u128, denominator: u128) -> Result<u128, TooFine> {
+    fn weight(&mut self, numerator: u128, denominator: u128) -> Result<u128, Overflow> {
         if let Some(factor) = self.multiple.take_in(denominator)? {
             for node in &mut self.buffers.next {
                 node.chance = times(node.chance, factor)?;
@@ -325,7 +345,7 @@ impl Walk<'_> {
 
     /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
     /// of their games, with `chance` over the next ply's denominator.
-    fn reach(&mut self, node: &Node, cell: Cell, chance: u128) -> Result<(), TooFine> {
+    fn reach(&mut self, node: &Node, cell: Cell, chance: u128) -> Result<(), Overflow> {
         let mover = mover(self.ply);
         // A game that ends is counted as it ends, never listed.
         if HAS_LINE[usize::from(node.board.marks(mover).with(cell).bits())] {
@@ -342,36 +362,38 @@ impl Walk<'_> {
             *place = self.buffers.next.len() as u16;
             let board = node.board.play_unchecked(cell);
             debug_assert_eq!(usize::from(code), board.code());
-            let mut moves = node.moves;
-            moves[self.ply] = cell;
             self.buffers.next.push(Node {
                 board,
                 code,
-                moves,
+                line: node.line.with(self.ply, cell),
                 histories: node.histories,
                 chance,
             });
         } else {
             let child = &mut self.buffers.next[usize::from(*place)];
-            child.histories += node.histories;
+            child.histories = child
+                .histories
+                .checked_add(node.histories)
+                .ok_or(Overflow)?;
             child.chance = plus(child.chance, chance)?;
         }
         Ok(())
     }
 
-    /// Moves the game shown to the bot to `line`, taking back only what differs: a ply's
-    /// positions come in the order of their lines, so neighbours share most of theirs.
-    fn show(&mut self, line: &[Cell]) {
+    /// Moves the game shown to the bot to `line` (as deep as the ply), taking back only what
+    /// differs: a ply's positions come in the order of their lines, so neighbours share most
+    /// of theirs.
+    fn show(&mut self, line: Line) {
         let shown = self.game.moves();
         let mut shared = 0;
-        while shared < shown.len().min(line.len()) && shown[shared] == line[shared] {
+        while shared < shown.len().min(self.ply) && shown[shared] == line.get(shared) {
             shared += 1;
         }
         for _ in shared..shown.len() {
             self.game.undo();
         }
-        for &cell in &line[shared..] {
-            self.game.play_unchecked(cell);
+        for i in shared..self.ply {
+            self.game.play_unchecked(line.get(i));
         }
     }
 }
@@ -410,13 +432,13 @@ impl Multiple {
     };
 
     /// Makes the multiple a multiple of `denominator`; the factor it grew by, if it did.
-    fn take_in(&mut self, denominator: u128) -> Result<Option<u128>, TooFine> {
+    fn take_in(&mut self, denominator: u128) -> Result<Option<u128>, Overflow> {
         if denominator == self.last.0 {
             return Ok(None);
         }
-        let d = u64::try_from(denominator).map_err(|_| TooFine)?;
+        let d = u64::try_from(denominator).map_err(|_| Overflow)?;
         let factor = d / gcd(self.value, d);
-        self.value = self.value.checked_mul(factor).ok_or(TooFine)?;
+        self.value = self.value.checked_mul(factor).ok_or(Overflow)?;
         self.last = (denominator, u128::from(self.value / d));
         Ok((factor > 1).then_some(u128::from(factor)))
     }
@@ -435,10 +457,14 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
-fn times(a: u128, b: u128) -> Result<u128, TooFine> {
-    a.checked_mul(b).ok_or(TooFine)
+fn times(a: u128, b: u128) -> Result<u128, Overflow> {
+    // Mostly both fit in 64 bits, and one multiplication gives the product.
+    if (a | b) >> 64 == 0 {
+        return Ok((a as u64 as u128) * (b as u64 as u128));
+    }
+    a.checked_mul(b).ok_or(Overflow)
 }
 
-fn plus(a: u128, b: u128) -> Result<u128, TooFine> {
-    a.checked_add(b).ok_or(TooFine)
+fn plus(a: u128, b: u128) -> Result<u128, Overflow> {
+    a.checked_add(b).ok_or(Overflow)
 }
