@@ -1,6 +1,9 @@
 //! How fast the table answers, against searching the game tree from scratch in the same run.
 //!
 //! Every benchmark asserts the result it computes, so a fast wrong answer cannot look good.
+//! Audits are measured as `audit` runs them and, for the memoryless bots it walks by
+//! positions, again by histories, the way every bot was audited before (the baseline).
+//!
 //! Run with `cargo bench --bench oracle`; `benches/report.py` turns criterion's estimates into
 //! the table in docs/performance.md (medians per query, and ratios to the baselines).
 
@@ -8,7 +11,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ttt_oracle::{Board, Cell, Player, Table, audit, bots, solve, table};
+use ttt_oracle::bots::{self, Bot, BotError, Choice};
+use ttt_oracle::{Board, Cell, Game, Player, SideReport, Table, audit, solve, table};
 
 /// The 4,520 positions where the game goes on, most of them not canonical.
 fn positions() -> Vec<Board> {
@@ -163,24 +167,62 @@ fn load_and_solve(c: &mut Criterion) {
     });
 }
 
+/// A bot asked the same questions, but not saying that it is memoryless: the auditor walks
+/// its histories, as it did for every bot before it learnt to walk positions. The baseline.
+struct ByHistories(Box<dyn Bot + Send>);
+
+impl Bot for ByHistories {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        self.0.choose(game)
+    }
+}
+
+/// Both sides of `bot`'s audit.
+fn both_sides(bot: &mut dyn Bot) -> [SideReport; 2] {
+    Player::BOTH.map(|side| audit(bot, side).unwrap())
+}
+
+/// Every built-in bot and two styles, both sides, as `audit` runs them (by positions for a
+/// memoryless bot), and each memoryless one again by histories in `audit_by_histories`. Both
+/// must give the report the history walk gives, every figure of it.
 fn audits(c: &mut Criterion) {
+    let specs: Vec<&str> = bots::CATALOG
+        .iter()
+        .map(|info| info.name)
+        .chain(["casual:0.25", "epsilon:0.1"])
+        .collect();
+    let make = |spec| bots::from_spec(spec).unwrap();
+    let expected: Vec<[SideReport; 2]> = specs
+        .iter()
+        .map(|spec| both_sides(&mut ByHistories(make(spec))))
+        .collect();
     let mut group = c.benchmark_group("audit");
-    for info in bots::CATALOG {
-        let expected: Vec<u64> = Player::BOTH
-            .iter()
-            .map(|&side| audit(info.make().as_mut(), side).unwrap().games)
-            .collect();
-        if info.name == "random" {
-            group.sample_size(10);
-        }
-        group.bench_function(info.name, |b| {
+    for (spec, expected) in specs.iter().zip(&expected) {
+        group.bench_function(*spec, |b| {
             b.iter(|| {
-                let mut bot = info.make();
-                let games: Vec<u64> = Player::BOTH
-                    .iter()
-                    .map(|&side| audit(bot.as_mut(), side).unwrap().games)
-                    .collect();
-                assert_eq!(black_box(games), expected);
+                let mut bot = make(spec);
+                assert_eq!(&black_box(both_sides(bot.as_mut())), expected);
+            })
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("audit_by_histories");
+    for (spec, expected) in specs.iter().zip(&expected) {
+        if !make(spec).memoryless() {
+            // Walked by histories in `audit` already.
+            continue;
+        }
+        // random and epsilon explore all 510,336 games, 80 ms or more.
+        let slow = *spec == "random" || spec.starts_with("epsilon");
+        group.sample_size(if slow { 10 } else { 100 });
+        group.bench_function(*spec, |b| {
+            b.iter(|| {
+                let mut bot = ByHistories(make(spec));
+                assert_eq!(&black_box(both_sides(&mut bot)), expected);
             })
         });
     }

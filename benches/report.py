@@ -23,7 +23,7 @@ def fmt(ns):
 
 def main():
     per = {"best_move": 4520, "best_move_opening": 10, "analyze": 4520}
-    print("| benchmark | median | per query |")
+    print("| benchmark | median | per query, or the audit's baseline |")
     print("| --- | --- | --- |")
     for group, n in per.items():
         for bench in ("table", "alphabeta", "minimax"):
@@ -36,7 +36,13 @@ def main():
         print(f"| {name} | {fmt(median_ns(name))} | |")
     for path in sorted((CRITERION / "audit").iterdir()):
         if (path / "new" / "estimates.json").exists():
-            print(f"| audit/{path.name} (both sides) | {fmt(median_ns('audit', path.name))} | |")
+            ns = median_ns("audit", path.name)
+            try:
+                walk = median_ns("audit_by_histories", path.name)
+                baseline = f"by histories {fmt(walk)}, {walk / ns:,.1f}x"
+            except FileNotFoundError:
+                baseline = "walks histories"
+            print(f"| audit/{path.name} (both sides) | {fmt(ns)} | {baseline} |")
     print()
     for group in ("best_move", "best_move_opening"):
         table = median_ns(group, "table")

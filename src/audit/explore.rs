@@ -1,66 +1,25 @@
-//! The exhaustive walk behind an audit.
+//! The walk by histories: every game, the bot asked at each of its turns in each game.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use super::{Blunders, Forfeit, IllegalLine, LosingLine, SideReport, VsRandom};
+use super::{Forfeit, IllegalLine, LosingLine, SideReport, panic_message};
 use crate::board::{Outcome, Player, Status};
 use crate::bots::{Bot, BotError, Turn};
 use crate::game::Game;
 use crate::ratio::Ratio;
-use crate::solve::Value;
 use crate::table::{Table, table};
 
-/// Audits `bot` playing `side`: every legal reply of the opponent and every move the bot may
-/// choose, to the end of every game.
-///
-/// # Errors
-///
-/// [`BotError`] when the bot cannot answer at all, or its answers cannot be trusted (an
-/// external program that broke its protocol); a forbidden move or a panic only forfeits that
-/// game.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Player, audit, bots};
-///
-/// let mut perfect = bots::builtin("perfect").unwrap();
-/// let report = audit(perfect.as_mut(), Player::O)?;
-/// assert!(report.never_loses());
-///
-/// let mut random = bots::builtin("random").unwrap();
-/// let report = audit(random.as_mut(), Player::X)?;
-/// assert!(!report.never_loses());
-/// assert_eq!(report.shortest_loss.unwrap().moves.len(), 6);
-/// # Ok::<(), ttt_oracle::bots::BotError>(())
-/// ```
-pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
+/// Audits `bot` playing `side` by walking every history, depth first: the opponent's replies
+/// in the order of their cells, the bot's choices in the order it gives them. Works for any
+/// bot, whatever it remembers.
+pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
     let mut walk = Walk {
         bot,
         side,
         table: table(),
-        report: SideReport {
-            side,
-            decision_points: 0,
-            games: 0,
-            losing_games: 0,
-            shortest_loss: None,
-            blunders: Blunders::default(),
-            slow_wins: 0,
-            illegal_games: 0,
-            shortest_illegal: None,
-            vs_random: VsRandom {
-                win: Ratio::ZERO,
-                draw: Ratio::ZERO,
-                loss: Ratio::ZERO,
-                illegal: Ratio::ZERO,
-            },
-        },
+        report: SideReport::empty(side),
     };
     walk.visit(&mut Game::new(), Ratio::ONE)?;
-    // An external bot's last answers count only once it is known to have printed nothing
-    // more than it was asked for.
-    walk.bot.finish()?;
     Ok(walk.report)
 }
 
@@ -100,16 +59,7 @@ impl Walk<'_> {
         let choices = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(&*game))) {
             Ok(answer) => answer?,
             Err(payload) => {
-                let message = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "a panic without a message".to_string());
-                let message = format!(
-                    "{message} (on board {}, moves {:?})",
-                    game.board(),
-                    game.moves()
-                );
+                let message = panic_message(payload, game);
                 self.forfeit(game, Forfeit::Panic(message), chance);
                 return Ok(());
             }
@@ -129,18 +79,8 @@ impl Walk<'_> {
                 }
             };
             game.play_unchecked(cell);
-            let child = self.table.probe(&game.board());
-            let (value, remoteness) = (-child.value, child.remoteness + 1);
-            let blunders = &mut self.report.blunders;
-            match (before.value, value) {
-                (Value::Win, Value::Draw) => blunders.win_to_draw += 1,
-                (Value::Win, Value::Loss) => blunders.win_to_loss += 1,
-                (Value::Draw, Value::Loss) => blunders.draw_to_loss += 1,
-                (Value::Win, Value::Win) if remoteness > before.remoteness => {
-                    self.report.slow_wins += 1;
-                }
-                _ => {}
-            }
+            let after = self.table.probe(&game.board());
+            self.report.judge_move(before, after, 1);
             let explored = self.visit(game, p);
             game.undo();
             explored?;

@@ -3,20 +3,85 @@
 //! For the side audited, the auditor explores every legal reply of the opponent and every move
 //! the bot may choose, to the end of every game, and reports whether the bot can lose, how,
 //! where it gives value away, and its exact chances against an opponent who moves at random.
+//!
+//! Two walks give the same report: `explore` follows every history, asking the bot at each;
+//! `positions` asks a [memoryless](Bot::memoryless) bot once per position and counts the
+//! histories that reach it.
 
 mod explore;
+mod positions;
 
+use std::any::Any;
 use std::fmt;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::board::{Board, Cell, Player};
-use crate::bots::Turn;
+use crate::bots::{Bot, BotError, Turn};
+use crate::game::Game;
 use crate::ratio::Ratio;
-use crate::solve::Value;
-use crate::table::table;
+use crate::solve::{Evaluation, Value};
+use crate::table::{Probe, table};
 
-pub use explore::audit;
+/// Audits `bot` playing `side`: every legal reply of the opponent and every move the bot may
+/// choose, to the end of every game.
+///
+/// A bot that is [memoryless](Bot::memoryless) is asked once per position rather than once
+/// per history; the report is the same.
+///
+/// # Errors
+///
+/// [`BotError`] when the bot cannot answer at all, or its answers cannot be trusted (an
+/// external program that broke its protocol); a forbidden move or a panic only forfeits that
+/// game.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Player, audit, bots};
+///
+/// let mut perfect = bots::builtin("perfect").unwrap();
+/// let report = audit(perfect.as_mut(), Player::O)?;
+/// assert!(report.never_loses());
+///
+/// let mut random = bots::builtin("random").unwrap();
+/// let report = audit(random.as_mut(), Player::X)?;
+/// assert!(!report.never_loses());
+/// assert_eq!(report.shortest_loss.unwrap().moves.len(), 6);
+/// # Ok::<(), ttt_oracle::bots::BotError>(())
+/// ```
+pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
+    let by_positions = if bot.memoryless() {
+        positions::audit(bot, side)?
+    } else {
+        None
+    };
+    let report = match by_positions {
+        Some(report) => report,
+        // Numbers too large for the walk by positions (probabilities far too fine): every
+        // history, each fraction reduced as it goes.
+        None => explore::audit(bot, side)?,
+    };
+    // An external bot's last answers count only once it is known to have printed nothing
+    // more than it was asked for.
+    bot.finish()?;
+    Ok(report)
+}
+
+/// What a bot's panic said, with the board and moves it was asked about: the message of a
+/// [`Forfeit::Panic`].
+fn panic_message(payload: Box<dyn Any + Send>, game: &Game) -> String {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string());
+    format!(
+        "{message} (on board {}, moves {:?})",
+        game.board(),
+        game.moves()
+    )
+}
 
 /// A line of play, as the moves from the empty board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,6 +320,45 @@ impl fmt::Display for Verdict {
 }
 
 impl SideReport {
+    /// Nothing explored yet.
+    fn empty(side: Player) -> SideReport {
+        SideReport {
+            side,
+            decision_points: 0,
+            games: 0,
+            losing_games: 0,
+            shortest_loss: None,
+            blunders: Blunders::default(),
+            slow_wins: 0,
+            illegal_games: 0,
+            shortest_illegal: None,
+            vs_random: VsRandom {
+                win: Ratio::ZERO,
+                draw: Ratio::ZERO,
+                loss: Ratio::ZERO,
+                illegal: Ratio::ZERO,
+            },
+        }
+    }
+
+    /// Counts, `times` over, a legal move of the bot from a position valued `before` to one
+    /// whose opponent holds `after`: a blunder when it lowered the value, a slow win when it
+    /// kept a win but not the fastest.
+    #[inline]
+    fn judge_move(&mut self, before: Evaluation, after: Probe, times: u64) {
+        let (value, remoteness) = (-after.value, after.remoteness + 1);
+        let blunders = &mut self.blunders;
+        match (before.value, value) {
+            (Value::Win, Value::Draw) => blunders.win_to_draw += times,
+            (Value::Win, Value::Loss) => blunders.win_to_loss += times,
+            (Value::Draw, Value::Loss) => blunders.draw_to_loss += times,
+            (Value::Win, Value::Win) if remoteness > before.remoteness => {
+                self.slow_wins += times;
+            }
+            _ => {}
+        }
+    }
+
     /// Whether the bot never loses on this side: no game lost on the board and none
     /// forfeited.
     pub fn never_loses(&self) -> bool {

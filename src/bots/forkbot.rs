@@ -70,6 +70,10 @@ impl Bot for Forkbot {
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
         Ok(Choice::only(decide(game.board())))
     }
+
+    fn memoryless(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

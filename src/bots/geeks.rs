@@ -142,6 +142,12 @@ impl Bot for GeeksMinimax {
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
         Ok(Choice::only(self.find_best_move(game.board())))
     }
+
+    // The memo is a cache keyed by the root's ply and a board, and the root's ply is the
+    // board's: the move depends on the board alone.
+    fn memoryless(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

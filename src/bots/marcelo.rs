@@ -58,6 +58,9 @@ pub const PUBLISHED: &[super::Published] = &[
 ];
 
 /// Marcelo's bot.
+///
+/// Not [memoryless](Bot::memoryless): rule 5 plays far from the bot's last move, which the
+/// board alone does not tell.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Marcelo;
 

@@ -94,7 +94,7 @@ impl Choice {
         if cells.is_empty() {
             return Vec::new();
         }
-        let p = Ratio::new(1, cells.len() as u128);
+        let p = ONE_IN[cells.len()];
         cells
             .iter()
             .map(|cell| Choice {
@@ -104,6 +104,18 @@ impl Choice {
             .collect()
     }
 }
+
+/// `1/n` for each number of cells `n` (zero for none), reduced once at compile time: an audit
+/// asks for uniform choices at every position.
+const ONE_IN: [Ratio; 10] = {
+    let mut table = [Ratio::ZERO; 10];
+    let mut n = 1;
+    while n < 10 {
+        table[n] = Ratio::new(1, n as u128);
+        n += 1;
+    }
+    table
+};
 
 /// Picks one of `choices` at random, by their probabilities; `None` when there are none.
 ///
@@ -174,6 +186,28 @@ pub trait Bot {
     ///
     /// [`BotError`] when the bot cannot answer at all.
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError>;
+
+    /// Whether the bot's answer depends on the board alone: the same choices, in the same
+    /// order, with the same probabilities, whatever history reached the board (and whatever
+    /// the bot was asked before). The auditor then asks such a bot once per position, with one
+    /// of the histories that reach it, instead of once per history: thousands of questions
+    /// rather than hundreds of thousands, and the same report.
+    ///
+    /// The default, `false`, is always safe: the bot may read [`Game::moves`], count its
+    /// turns or keep state of its own. Declare `true` only when none of that changes an answer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::bots;
+    ///
+    /// // `perfect` reads only the board; `smartbot` follows a script keyed by the moves so far.
+    /// assert!(bots::builtin("perfect").unwrap().memoryless());
+    /// assert!(!bots::builtin("smartbot").unwrap().memoryless());
+    /// ```
+    fn memoryless(&self) -> bool {
+        false
+    }
 
     /// Called when the caller is done asking, at the end of an audited side: an external
     /// program is stopped there, and anything it printed that no request asked for is an

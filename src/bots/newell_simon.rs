@@ -78,6 +78,10 @@ impl Bot for NewellSimon {
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
         Ok(Choice::only(decide(game.board())))
     }
+
+    fn memoryless(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

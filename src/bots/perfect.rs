@@ -17,4 +17,8 @@ impl Bot for Perfect {
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
         Ok(Choice::uniform(table().best_moves(&game.board())))
     }
+
+    fn memoryless(&self) -> bool {
+        true
+    }
 }

@@ -15,4 +15,8 @@ impl Bot for RandomBot {
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
         Ok(Choice::uniform(game.board().legal_moves()))
     }
+
+    fn memoryless(&self) -> bool {
+        true
+    }
 }

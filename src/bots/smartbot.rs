@@ -40,6 +40,9 @@ use crate::game::Game;
 use crate::ratio::Ratio;
 
 /// Nath and Mittal's smart bot. Plays either side.
+///
+/// Not [memoryless](Bot::memoryless): its opening and its scripts read the moves so far, so two
+/// histories of one board can get different answers.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Smartbot;
 

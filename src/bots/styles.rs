@@ -53,6 +53,10 @@ impl Bot for Tricky {
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
         Ok(Choice::uniform(Tricky::candidates(game.board())))
     }
+
+    fn memoryless(&self) -> bool {
+        true
+    }
 }
 
 /// Adds up choices that name the same move.
@@ -129,6 +133,10 @@ impl Bot for Casual {
             (keeping, self.p),
         ]))
     }
+
+    fn memoryless(&self) -> bool {
+        true
+    }
 }
 
 /// With probability `p` a uniformly random legal move, otherwise a perfect one: the
@@ -160,5 +168,9 @@ impl Bot for Epsilon {
             (table().best_moves(&board), self.p.complement()),
             (board.legal_moves(), self.p),
         ]))
+    }
+
+    fn memoryless(&self) -> bool {
+        true
     }
 }

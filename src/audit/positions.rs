@@ -1,0 +1,470 @@
+//! The walk by positions, for a memoryless bot: each position once, however many histories
+//! reach it.
+//!
+//! A bot that is [memoryless](Bot::memoryless) makes the same choices at every history of a
+//! board, so the games that follow a position are the same however it was reached. The walk
+//! goes ply by ply and meets each position once, carrying how many histories reach it and
+//! their total chance; whatever the history walk counts once per history (decision points,
+//! games, losses, forfeits, blunders, slow wins) is that number of histories times what
+//! happens at the position. The report is the history walk's, figure for figure:
+//!
+//! - Chances stay exact without a fraction reduced per move: the chances of a ply are integers
+//!   over one denominator, the product of every earlier ply's least common multiple of the
+//!   probabilities' denominators, and they become fractions once a ply. When a number would
+//!   outgrow its integer the walk stops, and the caller walks the histories instead, which
+//!   reduce every fraction as they go.
+//! - The history walk reports the first shortest game in its order (depth first, the
+//!   opponent's replies by cell, the bot's choices in its own order). Among games of one
+//!   length, that order is the order of the moves' ranks from the first move on. A ply's
+//!   positions are listed in the order of the first history that reaches each, which is the
+//!   order they are met from the ply before, taken in its order, each position's moves in
+//!   their order; so the first lost game met, at the shortest ply with one, is the history
+//!   walk's shortest loss, and likewise for the first forfeit.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use super::{Forfeit, IllegalLine, LosingLine, SideReport, panic_message};
+use crate::board::{Board, CODES, Cell, Cells, Outcome, Player, has_line};
+use crate::bots::{Bot, BotError, Turn};
+use crate::game::Game;
+use crate::ratio::Ratio;
+use crate::table::{Table, table};
+
+/// Audits memoryless `bot` playing `side` by positions; `None` when a number outgrows its
+/// integer, which takes probabilities far finer than the built-in bots'.
+pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<Option<SideReport>, BotError> {
+    // Taken, not borrowed: a bot that audits another from inside `choose` gets its own.
+    let mut buffers = BUFFERS.take();
+    if buffers.place.is_empty() {
+        buffers.place = vec![UNSEEN; CODES];
+    }
+    let mut walk = Walk {
+        bot,
+        side,
+        table: table(),
+        report: SideReport::empty(side),
+        game: Game::new(),
+        ply: 0,
+        multiple: Multiple::ONE,
+        ends: Ends::default(),
+        buffers,
+    };
+    let walked = walk.run();
+    let mut buffers = walk.buffers;
+    // A walk that stopped early leaves the places of the ply it was listing.
+    for node in &buffers.next {
+        buffers.place[usize::from(node.code)] = UNSEEN;
+    }
+    BUFFERS.set(buffers);
+    match walked {
+        Ok(()) => Ok(Some(walk.report)),
+        Err(Stop::Overflow) => Ok(None),
+        Err(Stop::Bot(error)) => Err(error),
+    }
+}
+
+/// The walk's memory, kept on each thread from one audit to the next: the walk takes a
+/// fraction of a millisecond, and fresh memory for every audit (pages the kernel maps and
+/// clears again) made it about a third slower.
+#[derive(Default)]
+struct Buffers {
+    /// Each board's place in its ply's list, by base-3 code; `UNSEEN` for every board between
+    /// walks. A board belongs to one ply only (its number of marks), so the places of every
+    /// ply share one array.
+    place: Vec<u16>,
+    /// The positions of the ply being walked, in the order of their first histories.
+    nodes: Vec<Node>,
+    /// The positions of the next ply, in the same order.
+    next: Vec<Node>,
+}
+
+thread_local! {
+    static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::default();
+}
+
+/// Why the walk stopped before the end.
+enum Stop {
+    /// The bot could not answer.
+    Bot(BotError),
+    /// A number outgrew its integer.
+    Overflow,
+}
+
+impl From<BotError> for Stop {
+    fn from(error: BotError) -> Stop {
+        Stop::Bot(error)
+    }
+}
+
+/// A number outgrew its integer: a denominator (of far too fine probabilities), a chance over
+/// it, or a count of histories (of a bot that offers one move many times over).
+struct Overflow;
+
+impl From<Overflow> for Stop {
+    fn from(_: Overflow) -> Stop {
+        Stop::Overflow
+    }
+}
+
+/// A position of the walk, in 32 bytes: a ply lists up to 1,520.
+#[derive(Clone, Copy)]
+struct Node {
+    board: Board,
+    /// The board's base-3 code.
+    code: u16,
+    /// The first history to reach the board, in the history walk's order.
+    line: Line,
+    /// How many histories reach the board.
+    histories: u32,
+    /// Their total chance against a random opponent, over the ply's denominator.
+    chance: u128,
+}
+
+impl Node {
+    const ROOT: Node = Node {
+        board: Board::EMPTY,
+        code: 0,
+        line: Line(0),
+        histories: 1,
+        chance: 1,
+    };
+}
+
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
+
+/// The moves of a game in progress, 4 bits each: a position the walk lists is at most 8 moves
+/// deep, since the ninth move ends the game.
+#[derive(Clone, Copy)]
+struct Line(u32);
+
+impl Line {
+    /// This line with `cell` as its move number `ply` (from 0).
+    fn with(self, ply: usize, cell: Cell) -> Line {
+        Line(self.0 | (cell.index() as u32) << (4 * ply))
+    }
+
+    /// Move number `i` (from 0).
+    fn get(self, i: usize) -> Cell {
+        Cell::ALL[(self.0 >> (4 * i) & 15) as usize]
+    }
+
+    /// The first `ply` moves.
+    fn to_vec(self, ply: usize) -> Vec<Cell> {
+        (0..ply).map(|i| self.get(i)).collect()
+    }
+}
+
+/// The chances of the games that end with a move of this ply, over the next ply's denominator
+/// (so they grow with it), and of those forfeited at one of its positions before any move,
+/// over this ply's.
+#[derive(Default)]
+struct Ends {
+    win: u128,
+    draw: u128,
+    loss: u128,
+    illegal: u128,
+    forfeited: u128,
+}
+
+/// The place of a board not yet reached.
+const UNSEEN: u16 = u16::MAX;
+
+struct Walk<'a> {
+    bot: &'a mut dyn Bot,
+    side: Player,
+    table: &'a Table,
+    report: SideReport,
+    /// The game last shown to the bot, moved to the next position asked about.
+    game: Game,
+    /// The ply being walked.
+    ply: usize,
+    /// The least common multiple of the denominators of this ply's moves so far: the next
+    /// ply's chances are over this ply's denominator times it.
+    multiple: Multiple,
+    /// The chances of the games that end at this ply's positions or with its moves.
+    ends: Ends,
+    buffers: Buffers,
+}
+
+impl Walk<'_> {
+    fn run(&mut self) -> Result<(), Stop> {
+        let mut nodes = std::mem::take(&mut self.buffers.nodes);
+        nodes.clear();
+        nodes.push(Node::ROOT);
+        let mut denominator: u128 = 1;
+        while !nodes.is_empty() {
+            // The places of this ply served to list it; the next ply's are set from here on.
+            for node in &nodes {
+                self.buffers.place[usize::from(node.code)] = UNSEEN;
+            }
+            self.ends = Ends::default();
+            self.multiple = Multiple::ONE;
+            self.buffers.next.clear();
+            for node in &nodes {
+                self.visit(node)?;
+            }
+            let next_denominator = times(denominator, u128::from(self.multiple.value))?;
+            let (ends, odds) = (&self.ends, &mut self.report.vs_random);
+            odds.win += Ratio::new(ends.win, next_denominator);
+            odds.draw += Ratio::new(ends.draw, next_denominator);
+            odds.loss += Ratio::new(ends.loss, next_denominator);
+            odds.illegal += Ratio::new(ends.illegal, next_denominator);
+            odds.illegal += Ratio::new(ends.forfeited, denominator);
+            std::mem::swap(&mut nodes, &mut self.buffers.next);
+            denominator = next_denominator;
+            self.ply += 1;
+        }
+        self.buffers.nodes = nodes;
+        Ok(())
+    }
+
+    /// Plays on from `node`, a game in progress: every reply of the opponent, or every choice
+    /// of the bot, asked once here.
+    fn visit(&mut self, node: &Node) -> Result<(), Stop> {
+        if mover(self.ply) == self.side {
+            return self.bot_turn(node);
+        }
+        let replies = node.board.empty_cells();
+        let each = times(node.chance, self.weight(1, replies.len() as u128)?)?;
+        for cell in replies {
+            self.reach(node, cell, each)?;
+        }
+        Ok(())
+    }
+
+    /// Counts the games through `node` that `cell` ends with `outcome`, with their `chance`
+    /// over the next ply's denominator.
+    fn finish(
+        &mut self,
+        node: &Node,
+        cell: Cell,
+        outcome: Outcome,
+        chance: u128,
+    ) -> Result<(), Overflow> {
+        let (report, ends) = (&mut self.report, &mut self.ends);
+        report.games += u64::from(node.histories);
+        match outcome {
+            Outcome::Draw => ends.draw = plus(ends.draw, chance)?,
+            Outcome::Win(winner) if winner == self.side => ends.win = plus(ends.win, chance)?,
+            Outcome::Win(_) => {
+                ends.loss = plus(ends.loss, chance)?;
+                report.losing_games += u64::from(node.histories);
+                if report.shortest_loss.is_none() {
+                    let mut line = node.line.to_vec(self.ply);
+                    line.push(cell);
+                    report.shortest_loss = Some(LosingLine::new(line, self.side));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn bot_turn(&mut self, node: &Node) -> Result<(), Stop> {
+        let board = node.board;
+        self.report.decision_points += u64::from(node.histories);
+        self.show(node.line);
+        let game = &self.game;
+        let choices = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(game))) {
+            Ok(answer) => answer?,
+            Err(payload) => {
+                let message = panic_message(payload, &self.game);
+                self.forfeit(node, || Forfeit::Panic(message))?;
+                return Ok(());
+            }
+        };
+        if choices.is_empty() {
+            self.forfeit(node, || Forfeit::Turn(Turn::Nothing))?;
+        }
+        // An optimal move gives nothing away, and needs no judging.
+        let optimal = self.table.best_moves(&board);
+        let empty = board.empty_cells();
+        let mut before = None;
+        for choice in &choices {
+            let p = choice.probability;
+            let chance = times(node.chance, self.weight(p.numer(), p.denom())?)?;
+            match choice.turn {
+                Turn::Mark(cell) if empty.contains(cell) => {
+                    if !optimal.contains(cell) {
+                        let before = *before.get_or_insert_with(|| self.table.evaluate(&board));
+                        let after = self.table.probe(&board.play_unchecked(cell));
+                        self.report
+                            .judge_move(before, after, u64::from(node.histories));
+                    }
+                    self.reach(node, cell, chance)?;
+                }
+                ref turn => {
+                    self.report.games += u64::from(node.histories);
+                    self.report.illegal_games += u64::from(node.histories);
+                    self.ends.illegal = plus(self.ends.illegal, chance)?;
+                    self.first_forfeit(node, || Forfeit::Turn(turn.clone()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every game through `node` forfeited, with `what`.
+    fn forfeit(&mut self, node: &Node, what: impl FnOnce() -> Forfeit) -> Result<(), Overflow> {
+        self.report.games += u64::from(node.histories);
+        self.report.illegal_games += u64::from(node.histories);
+        self.ends.forfeited = plus(self.ends.forfeited, node.chance)?;
+        self.first_forfeit(node, what);
+        Ok(())
+    }
+
+    /// Keeps a forfeit at `node` as the shortest if none came before it.
+    fn first_forfeit(&mut self, node: &Node, what: impl FnOnce() -> Forfeit) {
+        if self.report.shortest_illegal.is_none() {
+            self.report.shortest_illegal = Some(IllegalLine {
+                moves: node.line.to_vec(self.ply),
+                what: what(),
+            });
+        }
+    }
+
+    /// The probability `numerator / denominator` as an integer over the ply's multiple, which
+    /// grows to take in the denominator: then every chance already carried to the next ply
+    /// grows with it.
+    fn weight(&mut self, numerator: u128, denominator: u128) -> Result<u128, Overflow> {
+        if let Some(factor) = self.multiple.take_in(denominator)? {
+            for node in &mut self.buffers.next {
+                node.chance = times(node.chance, factor)?;
+            }
+            let ends = &mut self.ends;
+            for chance in [
+                &mut ends.win,
+                &mut ends.draw,
+                &mut ends.loss,
+                &mut ends.illegal,
+            ] {
+                *chance = times(*chance, factor)?;
+            }
+        }
+        times(numerator, self.multiple.over(denominator))
+    }
+
+    /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
+    /// of their games, with `chance` over the next ply's denominator.
+    fn reach(&mut self, node: &Node, cell: Cell, chance: u128) -> Result<(), Overflow> {
+        let mover = mover(self.ply);
+        // A game that ends is counted as it ends, never listed.
+        if HAS_LINE[usize::from(node.board.marks(mover).with(cell).bits())] {
+            return self.finish(node, cell, Outcome::Win(mover), chance);
+        }
+        if self.ply == 8 {
+            return self.finish(node, cell, Outcome::Draw, chance);
+        }
+        // Most positions are reached more than once: their place is found from the code alone.
+        let mark = if mover == Player::X { 1 } else { 2 };
+        let code = node.code + mark * POWERS_OF_3[cell.index()];
+        let place = &mut self.buffers.place[usize::from(code)];
+        if *place == UNSEEN {
+            *place = self.buffers.next.len() as u16;
+            let board = node.board.play_unchecked(cell);
+            debug_assert_eq!(usize::from(code), board.code());
+            self.buffers.next.push(Node {
+                board,
+                code,
+                line: node.line.with(self.ply, cell),
+                histories: node.histories,
+                chance,
+            });
+        } else {
+            let child = &mut self.buffers.next[usize::from(*place)];
+            child.histories = child
+                .histories
+                .checked_add(node.histories)
+                .ok_or(Overflow)?;
+            child.chance = plus(child.chance, chance)?;
+        }
+        Ok(())
+    }
+
+    /// Moves the game shown to the bot to `line` (as deep as the ply), taking back only what
+    /// differs: a ply's positions come in the order of their lines, so neighbours share most
+    /// of theirs.
+    fn show(&mut self, line: Line) {
+        let shown = self.game.moves();
+        let mut shared = 0;
+        while shared < shown.len().min(self.ply) && shown[shared] == line.get(shared) {
+            shared += 1;
+        }
+        for _ in shared..shown.len() {
+            self.game.undo();
+        }
+        for i in shared..self.ply {
+            self.game.play_unchecked(line.get(i));
+        }
+    }
+}
+
+/// Whose turn it is at `ply`.
+fn mover(ply: usize) -> Player {
+    if ply % 2 == 0 { Player::X } else { Player::O }
+}
+
+/// Whether each of the 512 sets of cells holds a line.
+const HAS_LINE: [bool; 512] = {
+    let mut table = [false; 512];
+    let mut bits = 0;
+    while bits < 512 {
+        table[bits] = has_line(Cells::from_bits(bits as u16));
+        bits += 1;
+    }
+    table
+};
+
+/// `3^i` for each cell `i`: what a mark there adds to a board's base-3 code, once for X and
+/// twice for O.
+const POWERS_OF_3: [u16; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
+
+/// The least common multiple of denominators, and the last denominator scaled to it (the
+/// positions of a ply mostly share theirs).
+struct Multiple {
+    value: u64,
+    last: (u128, u128),
+}
+
+impl Multiple {
+    const ONE: Multiple = Multiple {
+        value: 1,
+        last: (1, 1),
+    };
+
+    /// Makes the multiple a multiple of `denominator`; the factor it grew by, if it did.
+    fn take_in(&mut self, denominator: u128) -> Result<Option<u128>, Overflow> {
+        if denominator == self.last.0 {
+            return Ok(None);
+        }
+        let d = u64::try_from(denominator).map_err(|_| Overflow)?;
+        let factor = d / gcd(self.value, d);
+        self.value = self.value.checked_mul(factor).ok_or(Overflow)?;
+        self.last = (denominator, u128::from(self.value / d));
+        Ok((factor > 1).then_some(u128::from(factor)))
+    }
+
+    /// The multiple over `denominator`, which `take_in` has just taken in.
+    fn over(&self, denominator: u128) -> u128 {
+        debug_assert_eq!(self.last.0, denominator);
+        self.last.1
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+fn times(a: u128, b: u128) -> Result<u128, Overflow> {
+    // Mostly both fit in 64 bits, and one multiplication gives the product.
+    if (a | b) >> 64 == 0 {
+        return Ok((a as u64 as u128) * (b as u64 as u128));
+    }
+    a.checked_mul(b).ok_or(Overflow)
+}
+
+fn plus(a: u128, b: u128) -> Result<u128, Overflow> {
+    a.checked_add(b).ok_or(Overflow)
+}
