@@ -515,7 +515,7 @@ fn progress_shows_on_a_terminal_and_is_cleared() {
     let terminal = String::from_utf8_lossy(&terminal);
     assert!(terminal.contains("random"), "{terminal:?}");
     assert!(terminal.contains(" as X"), "{terminal:?}");
-    assert!(terminal.contains(" decision points"), "{terminal:?}");
+    assert!(terminal.contains(" positions asked"), "{terminal:?}");
     assert!(terminal.contains("/s"), "{terminal:?}");
     assert!(
         terminal.ends_with("\r\x1b[2K"),

@@ -37,7 +37,7 @@ impl Progress {
             return Progress { bar: None };
         }
         let style = Style::for_stderr();
-        let template = "{spinner} {prefix}  {human_pos} decision points  {per_sec:0}  {took}";
+        let template = "{spinner} {prefix}  {human_pos} positions asked  {per_sec:0}  {took}";
         let look = ProgressStyle::with_template(template)
             .expect("the template is valid")
             .with_key(
@@ -103,6 +103,11 @@ impl Bot for Counted<'_> {
 
     fn finish(&mut self) -> Result<(), BotError> {
         self.bot.finish()
+    }
+
+    /// As the bot counted: a memoryless bot is audited by positions, each asked once.
+    fn memoryless(&self) -> bool {
+        self.bot.memoryless()
     }
 }
 
