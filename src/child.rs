@@ -159,6 +159,19 @@ pub(crate) struct Process {
     stopped: bool,
     /// Says when everything the bot wrote to its standard error has been passed on.
     relayed: Receiver<()>,
+    /// When the last request's deadline was set, and its allowance.
+    clock: Clock,
+}
+
+/// A request's deadline as set: how many times this program had been continued then
+/// ([`crate::shutdown::resumes`]), and the whole allowance, which a stop (Ctrl-Z) after that
+/// moment gives again, so that time this program spends stopped never counts against a bot.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Clock {
+    /// [`crate::shutdown::resumes`] when the deadline was set.
+    pub resumes: usize,
+    /// The time the request was allowed.
+    pub allowance: Duration,
 }
 
 impl Process {
@@ -217,6 +230,7 @@ impl Process {
             ended: false,
             stopped: false,
             relayed,
+            clock: Clock::default(),
         };
         set_nonblocking(stdin.as_raw_fd())?;
         set_nonblocking(process.stdout.as_raw_fd())?;
@@ -247,7 +261,15 @@ impl Process {
     }
 
     /// Writes `bytes` to the bot's input by `deadline`, watching its output meanwhile.
-    pub(crate) fn send(&mut self, bytes: &[u8], deadline: Instant) -> Result<(), SendError> {
+    /// `clock` is what a stop of this program (Ctrl-Z) after the deadline was set does to the
+    /// reply's deadline: it starts the whole allowance over.
+    pub(crate) fn send(
+        &mut self,
+        bytes: &[u8],
+        deadline: Instant,
+        clock: Clock,
+    ) -> Result<(), SendError> {
+        self.clock = clock;
         let mut written = 0;
         while written < bytes.len() {
             let Some(stdin) = self.stdin.as_mut() else {
@@ -318,8 +340,10 @@ impl Process {
                 None => (read_by + then, None),
             },
         };
-        let span = deadline.saturating_duration_since(Instant::now());
-        let mut resumes = crate::shutdown::resumes();
+        let Clock {
+            allowance: span,
+            mut resumes,
+        } = self.clock;
         // While the bot has yet to read, look often: its read moves the deadline.
         let mut slice = if waiting_read.is_some() {
             Duration::from_millis(2)

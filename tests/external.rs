@@ -915,19 +915,19 @@ fn time_ttt_spends_stopped_is_not_the_bots() {
         &[
             "audit",
             "--timeout-ms",
-            "300",
+            "1000",
             "--cmd",
             &misbehave("trailing"),
         ],
         &pids,
     );
     std::thread::sleep(Duration::from_millis(400));
-    for _ in 0..3 {
+    for _ in 0..2 {
         // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
         unsafe {
             libc::kill(child.id() as libc::pid_t, libc::SIGSTOP);
         }
-        std::thread::sleep(Duration::from_millis(700));
+        std::thread::sleep(Duration::from_millis(1500));
         // SAFETY: as above.
         unsafe {
             libc::kill(child.id() as libc::pid_t, libc::SIGCONT);

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use super::{Bot, BotError, Choice, Turn};
 use crate::board::{Cell, Cells};
-use crate::child::{Deadline, Leftover, Line, Pending, Process, SendError};
+use crate::child::{Clock, Deadline, Leftover, Line, Pending, Process, SendError};
 use crate::game::Game;
 use crate::quote::{quote, quote_bytes};
 use crate::ratio::Ratio;
@@ -192,6 +192,8 @@ impl External {
     }
 
     fn ask(&mut self, request: &str) -> Result<Vec<Cell>, BotError> {
+        // Taken before the deadline is set: a stop (Ctrl-Z) from here on moves it.
+        let resumes = crate::shutdown::resumes();
         let now = Instant::now();
         // A fresh process has the start-up allowance and the timeout for its first reply, and
         // at least the timeout from the moment it reads the request.
@@ -212,7 +214,7 @@ impl External {
         } else {
             Deadline::At(now + self.timeout)
         };
-        let result = self.exchange(request, deadline);
+        let result = self.exchange(request, deadline, resumes);
         match result {
             Ok(cells) => {
                 self.last_request = Some(request.to_string());
@@ -223,7 +225,12 @@ impl External {
     }
 
     /// One request and its reply; the error's message on failure.
-    fn exchange(&mut self, request: &str, deadline: Deadline) -> Result<Vec<Cell>, String> {
+    fn exchange(
+        &mut self,
+        request: &str,
+        deadline: Deadline,
+        resumes: usize,
+    ) -> Result<Vec<Cell>, String> {
         let (write_by, allowance) = match deadline {
             Deadline::At(at) => (at, self.timeout),
             Deadline::AfterRead { read_by, .. } => (read_by, self.startup + self.timeout),
@@ -241,7 +248,8 @@ impl External {
         }
         let mut line = request.as_bytes().to_vec();
         line.push(b'\n');
-        match process.send(&line, write_by) {
+        let clock = Clock { resumes, allowance };
+        match process.send(&line, write_by, clock) {
             Ok(()) => {}
             Err(SendError::TimedOut) => {
                 return Err(format!(
