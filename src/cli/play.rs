@@ -10,6 +10,7 @@ use ttt_oracle::quote::{QUOTE_LIMIT, escape, quote};
 use ttt_oracle::{
     Analysis, Board, Cell, Game, ParseCellError, Player, SplitMix64, Table, try_table,
 };
+use unicode_width::UnicodeWidthStr;
 
 use super::Failure;
 use super::analyze::outcome_squares;
@@ -198,7 +199,7 @@ impl Session<'_> {
         if self.echo
             && let Some(input) = &input
         {
-            let room = WIDTH.saturating_sub(columns(prompt));
+            let room = WIDTH.saturating_sub(prompt.width());
             writeln!(self.out, "{}", echo(input, room))?;
         }
         Ok(input)
@@ -207,13 +208,13 @@ impl Session<'_> {
     /// Writes a line that starts with the bot's name, cut to leave room for `rest`.
     fn about_bot(&mut self, rest: &str) -> io::Result<()> {
         // A bot's name can be any text (an external bot is named by its command).
-        let room = WIDTH.saturating_sub(columns(rest)).min(QUOTE_LIMIT);
+        let room = WIDTH.saturating_sub(rest.width()).min(QUOTE_LIMIT);
         writeln!(self.out, "{}{rest}", clip(self.bot.name(), room))
     }
 
     /// Writes a line that starts with what was typed, quoted and cut to leave room for `rest`.
     fn about_input(&mut self, typed: &str, rest: &str) -> io::Result<()> {
-        let room = WIDTH.saturating_sub(columns(rest));
+        let room = WIDTH.saturating_sub(rest.width());
         writeln!(self.out, "{}{rest}", quote_within(typed, room))
     }
 
@@ -385,15 +386,6 @@ impl Session<'_> {
 /// the bot is called: names and input are cut to fit.
 const WIDTH: usize = 100;
 
-/// The columns `text` can take on a terminal, at most: one for ASCII and `…`, two for any
-/// other character. Wide characters (CJK, most emoji) take two; the others, counted two,
-/// take one or none, so a line measured here may fall short of [`WIDTH`] but never past it.
-fn columns(text: &str) -> usize {
-    text.chars()
-        .map(|ch| if ch.is_ascii() || ch == '…' { 1 } else { 2 })
-        .sum()
-}
-
 /// The longest start of `text` escaped as [`escape`] does (and `"` too, when `quoted`) that
 /// takes at most `room` columns, and whether that is all of it. An escape is never cut.
 fn escaped_start(text: &str, room: usize, quoted: bool) -> (String, bool) {
@@ -405,7 +397,7 @@ fn escaped_start(text: &str, room: usize, quoted: bool) -> (String, bool) {
         } else {
             escape(ch.encode_utf8(&mut [0; 4]))
         };
-        used += columns(&piece);
+        used += piece.width();
         if used > room {
             return (shown, false);
         }
@@ -426,7 +418,7 @@ fn clip(text: &str, room: usize) -> String {
 /// start as fits, with `…` before the closing quote.
 fn quote_within(text: &str, room: usize) -> String {
     let quoted = quote(text);
-    if columns(&quoted) <= room {
+    if quoted.width() <= room {
         return quoted;
     }
     let (start, _) = escaped_start(text, room.saturating_sub(3), true);
@@ -441,7 +433,7 @@ fn echo(input: &Line, room: usize) -> String {
         Line::Text(line) => clip(line.trim_end(), room),
         Line::TooLong { head, length } => {
             let end = format!("… ({length} bytes)");
-            let room = room.saturating_sub(columns(&end)).min(QUOTE_LIMIT);
+            let room = room.saturating_sub(end.width()).min(QUOTE_LIMIT);
             let head = String::from_utf8_lossy(head);
             format!("{}{end}", escaped_start(&head, room, false).0)
         }
@@ -529,9 +521,9 @@ mod tests {
             head: "7".repeat(LINE_LIMIT + 1).into_bytes(),
             length: u64::MAX,
         };
-        let shown = echo(&input, WIDTH - columns("X to move: "));
+        let shown = echo(&input, WIDTH - "X to move: ".width());
         assert!(shown.ends_with("… (18446744073709551615 bytes)"), "{shown}");
-        assert!(columns(&shown) <= WIDTH - 11, "{shown}");
+        assert!(shown.width() <= WIDTH - 11, "{shown}");
     }
 
     #[test]
