@@ -437,19 +437,12 @@ fn a_bots_standard_error_is_relayed_escaped_and_cannot_change_the_verdict() {
     // Its standard error is ttt's, relayed: a reader that goes away (`2>&1 | head -1`) must
     // not kill the bot through a broken pipe and turn "never loses" into a protocol error.
     let pids = pidfile("chatty");
-    let ttt = assert_cmd::cargo::cargo_bin("ttt");
     let script = format!(
-        "{} audit --cmd '{}' 2>&1 | head -1 >/dev/null; exit ${{PIPESTATUS[0]}}",
-        ttt.display(),
+        "\"$TTT\" audit --cmd '{}' 2>&1 | head -1 >/dev/null; exit ${{PIPESTATUS[0]}}",
         misbehave("chatty")
     );
     for _ in 0..3 {
-        let out = Command::new("bash")
-            .args(["-c", &script])
-            .env("TTT_TEST_PIDFILE", &pids)
-            .timeout(Duration::from_secs(30))
-            .output()
-            .unwrap();
+        let out = shell("bash", &script, Some(&pids), "");
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -570,17 +563,31 @@ fn start_up_has_an_allowance_of_its_own() {
 
 /// Runs `ttt` under `sh` with its address space limited, so that unbounded growth would fail.
 fn bounded(args: &str, stdin: &str) -> std::process::Output {
-    let ttt = assert_cmd::cargo::cargo_bin("ttt");
-    let script = format!("ulimit -v 400000; exec {} {args}", ttt.display());
     let started = Instant::now();
-    let out = Command::new("sh")
-        .args(["-c", &script])
-        .write_stdin(stdin)
-        .timeout(Duration::from_secs(20))
-        .output()
-        .unwrap();
+    let out = shell(
+        "sh",
+        &format!("ulimit -v 400000; exec \"$TTT\" {args}"),
+        None,
+        stdin,
+    );
     assert!(started.elapsed() < Duration::from_secs(10), "{args}");
     out
+}
+
+/// Runs `script` with `shell -c` from the repository's root, `$TTT` naming the built `ttt`
+/// and the bots writing their pids to `pids`, if given; at most 30 seconds.
+fn shell(shell: &str, script: &str, pids: Option<&Path>, stdin: &str) -> std::process::Output {
+    let mut command = Command::new(shell);
+    command
+        .args(["-c", script])
+        .env("TTT", assert_cmd::cargo::cargo_bin("ttt"))
+        .current_dir(root())
+        .write_stdin(stdin)
+        .timeout(Duration::from_secs(30));
+    if let Some(pids) = pids {
+        command.env("TTT_TEST_PIDFILE", pids);
+    }
+    command.output().unwrap()
 }
 
 #[test]
@@ -983,19 +990,11 @@ fn start_up_counts_from_the_start_whoever_reads_first() {
 #[test]
 fn a_protocol_error_is_told_even_when_the_report_cannot_be_written() {
     let pids = pidfile("full");
-    let ttt = assert_cmd::cargo::cargo_bin("ttt");
     let script = format!(
-        "exec '{}' audit --cmd '{}' > /dev/full",
-        ttt.display(),
+        "exec \"$TTT\" audit --cmd '{}' > /dev/full",
         misbehave("garbage-o")
     );
-    let out = Command::new("sh")
-        .args(["-c", &script])
-        .env("TTT_TEST_PIDFILE", &pids)
-        .current_dir(root())
-        .timeout(Duration::from_secs(20))
-        .output()
-        .unwrap();
+    let out = shell("sh", &script, Some(&pids), "");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("No space left on device"), "{stderr}");
