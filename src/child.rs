@@ -33,6 +33,9 @@ use std::time::{Duration, Instant};
 /// [`stop_all`] has run, when no bot may start any more.
 static RUNNING: Mutex<Option<Vec<u32>>> = Mutex::new(Some(Vec::new()));
 
+/// Whether any bot was started in this program.
+static STARTED: AtomicBool = AtomicBool::new(false);
+
 /// Whether this program has taken charge of its bots' descendants ([`take_charge`]).
 static IN_CHARGE: AtomicBool = AtomicBool::new(false);
 
@@ -216,6 +219,7 @@ impl Process {
             return Err(io::Error::other("the program is ending"));
         };
         let mut child = shell.spawn()?;
+        STARTED.store(true, Ordering::SeqCst);
         list.push(child.id());
         drop(running);
         let stdin = child.stdin.take().expect("stdin is piped");
@@ -627,8 +631,9 @@ fn signal(pid: u32, signal: libc::c_int) {
 /// Reaps the dead children a bot left unreaped, re-parented to this program when the bot died
 /// (once in charge; the bots' own leaders are reaped where they are waited for).
 fn reap_orphans() {
+    // No bot, no orphan: a program that started none does not walk /proc on its way out.
     #[cfg(target_os = "linux")]
-    if IN_CHARGE.load(Ordering::SeqCst) {
+    if IN_CHARGE.load(Ordering::SeqCst) && STARTED.load(Ordering::SeqCst) {
         let me = std::process::id();
         let leaders: HashSet<u32> = lock_running().iter().flatten().copied().collect();
         for (pid, parent, state) in processes() {
