@@ -162,8 +162,8 @@ pub(crate) struct Process {
     stopped: bool,
     /// Says when everything the bot wrote to its standard error has been passed on.
     relayed: Receiver<()>,
-    /// When the last request's deadline was set, and its allowance.
-    clock: Clock,
+    /// Bytes written to the bot's input since it started.
+    written: u64,
 }
 
 /// A request's deadline as set: how many times this program had been continued then
@@ -234,7 +234,7 @@ impl Process {
             ended: false,
             stopped: false,
             relayed,
-            clock: Clock::default(),
+            written: 0,
         };
         set_nonblocking(stdin.as_raw_fd())?;
         set_nonblocking(process.stdout.as_raw_fd())?;
@@ -265,15 +265,7 @@ impl Process {
     }
 
     /// Writes `bytes` to the bot's input by `deadline`, watching its output meanwhile.
-    /// `clock` is what a stop of this program (Ctrl-Z) after the deadline was set does to the
-    /// reply's deadline: it starts the whole allowance over.
-    pub(crate) fn send(
-        &mut self,
-        bytes: &[u8],
-        deadline: Instant,
-        clock: Clock,
-    ) -> Result<(), SendError> {
-        self.clock = clock;
+    pub(crate) fn send(&mut self, bytes: &[u8], deadline: Instant) -> Result<(), SendError> {
         let mut written = 0;
         while written < bytes.len() {
             let Some(stdin) = self.stdin.as_mut() else {
@@ -282,6 +274,7 @@ impl Process {
             match stdin.write(&bytes[written..]) {
                 Ok(n) => {
                     written += n;
+                    self.written += n as u64;
                     continue;
                 }
                 Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
@@ -322,6 +315,39 @@ impl Process {
         Ok(())
     }
 
+    /// Writes as much of `bytes` as the pipe takes now, without waiting; how much it took.
+    /// Nothing is taken once the bot has closed its input or the pipe is full: whoever waits
+    /// for the bot next finds out why.
+    pub(crate) fn write_ahead(&mut self, bytes: &[u8]) -> usize {
+        let mut written = 0;
+        while written < bytes.len() {
+            let Some(stdin) = self.stdin.as_mut() else {
+                break;
+            };
+            match stdin.write(&bytes[written..]) {
+                Ok(n) => {
+                    written += n;
+                    self.written += n as u64;
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        written
+    }
+
+    /// Bytes written to the bot's input since it started.
+    pub(crate) fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// Whether the bot has read its input up to byte `end` (counted from its start), where
+    /// the system tells.
+    pub(crate) fn has_read(&self, end: u64) -> Option<bool> {
+        let unread = self.unread_input()? as u64;
+        Some(self.written - unread >= end)
+    }
+
     /// Bytes written to the bot's input that it has not read yet, where the system tells.
     pub(crate) fn unread_input(&self) -> Option<usize> {
         #[cfg(target_os = "linux")]
@@ -335,8 +361,18 @@ impl Process {
         None
     }
 
-    /// Waits for one line of output, as long as `deadline` says.
-    pub(crate) fn receive(&mut self, deadline: Deadline) -> io::Result<Line> {
+    /// Waits for one line of output, as long as `deadline` says: the answer to what was
+    /// written up to byte `request_end` of the bot's input (counted from its start), which it must
+    /// have read before the line comes. Bytes written after it may still be unread.
+    ///
+    /// `clock` is what a stop of this program (Ctrl-Z) after the deadline was set does to the
+    /// deadline: it starts the whole allowance over.
+    pub(crate) fn receive(
+        &mut self,
+        deadline: Deadline,
+        request_end: u64,
+        clock: Clock,
+    ) -> io::Result<Line> {
         let (mut deadline, mut waiting_read) = match deadline {
             Deadline::At(at) => (at, None),
             Deadline::AfterRead { read_by, then } => match self.unread_input() {
@@ -347,7 +383,7 @@ impl Process {
         let Clock {
             allowance: span,
             mut resumes,
-        } = self.clock;
+        } = clock;
         // While the bot has yet to read, look often: its read moves the deadline.
         let mut slice = if waiting_read.is_some() {
             Duration::from_millis(2)
@@ -356,7 +392,7 @@ impl Process {
         };
         loop {
             if let Some(then) = waiting_read {
-                if self.unread_input() == Some(0) {
+                if self.has_read(request_end) == Some(true) {
                     // Read at last: the timeout runs from now, if that is later. (What read it
                     // may be a process in front of the bot, such as `cat |`.)
                     deadline = deadline.max(Instant::now() + then);
@@ -379,7 +415,7 @@ impl Process {
                     return Ok(Line::TooLong(line));
                 }
                 // A reply comes after its request is read; a line that came before is not one.
-                if self.unread_input().is_some_and(|unread| unread > 0) {
+                if self.has_read(request_end) == Some(false) {
                     return Ok(Line::Early(line));
                 }
                 return Ok(Line::Complete(line));

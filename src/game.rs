@@ -39,6 +39,16 @@ impl Game {
         })
     }
 
+    /// The game of `moves`, which the caller knows are legal (the auditor, replaying lines it
+    /// walked).
+    pub(crate) fn replay(moves: &[Cell]) -> Game {
+        let mut game = Game::new();
+        for &cell in moves {
+            game.play_unchecked(cell);
+        }
+        game
+    }
+
     /// The current position.
     pub fn board(&self) -> Board {
         self.board

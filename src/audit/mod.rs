@@ -6,8 +6,10 @@
 //!
 //! Two walks give the same report: `explore` follows every history, asking the bot at each;
 //! `positions` asks a [memoryless](Bot::memoryless) bot once per position and counts the
-//! histories that reach it.
+//! histories that reach it. Both give a bot that [asks ahead](Bot::asks_ahead) its questions
+//! in batches before asking them one by one (`ahead` for the walk by histories).
 
+mod ahead;
 mod explore;
 mod positions;
 
@@ -60,7 +62,12 @@ pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
         Some(report) => report,
         // Numbers too large for the walk by positions (probabilities far too fine): every
         // history, each fraction reduced as it goes.
-        None => explore::audit(bot, side)?,
+        None => {
+            if bot.asks_ahead() {
+                ahead::ask(bot, side)?;
+            }
+            explore::audit(bot, side)?
+        }
     };
     // An external bot's last answers count only once it is known to have printed nothing
     // more than it was asked for.

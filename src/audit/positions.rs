@@ -200,6 +200,15 @@ impl Walk<'_> {
             self.ends = Ends::default();
             self.multiple = Multiple::ONE;
             self.buffers.next.clear();
+            if mover(self.ply) == self.side && self.bot.asks_ahead() {
+                let games: Vec<Game> = nodes
+                    .iter()
+                    .map(|node| Game::replay(&node.line.to_vec(self.ply)))
+                    .collect();
+                for batch in games.chunks(super::ahead::BATCH) {
+                    self.bot.prepare(batch)?;
+                }
+            }
             for node in &nodes {
                 self.visit(node)?;
             }

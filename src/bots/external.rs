@@ -26,6 +26,8 @@
 //! can never fill a pipe.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Bot, BotError, Choice, Turn};
@@ -44,6 +46,11 @@ pub const DEFAULT_STARTUP: Duration = Duration::from_millis(5000);
 /// How long a bot may take to exit once its standard input is closed; what it prints meanwhile
 /// is checked, then it is killed.
 pub const GRACE: Duration = Duration::from_millis(200);
+
+/// How many requests are written to a bot ahead of the reply awaited, unless told otherwise:
+/// the bot never waits for its next question, and what is written stays far below a pipe's
+/// capacity.
+pub const DEFAULT_IN_FLIGHT: usize = 256;
 
 /// The longest reply line, in bytes before the newline; a longer one breaks the protocol, and
 /// no more than this is ever held of a bot's output.
@@ -116,7 +123,14 @@ pub struct External {
     process: Option<Process>,
     /// The last request the running process answered, to name where a stray line came from.
     last_request: Option<String>,
+    /// Whether the bot answers from the board alone.
+    stateless: bool,
+    /// How many requests may be written ahead of the reply awaited.
+    in_flight: usize,
+    /// Every answer, by request, or by board for a stateless bot.
     answers: HashMap<String, Vec<Cell>>,
+    /// Set by someone else when the answers are no longer wanted.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl External {
@@ -143,7 +157,10 @@ impl External {
             startup: DEFAULT_STARTUP,
             process: None,
             last_request: None,
+            stateless: false,
+            in_flight: DEFAULT_IN_FLIGHT,
             answers: HashMap::new(),
+            cancel: None,
         }
     }
 
@@ -151,6 +168,45 @@ impl External {
     pub fn with_startup(mut self, startup: Duration) -> External {
         self.startup = startup;
         self
+    }
+
+    /// The same bot, declared to answer from the board alone, whatever the moves that led
+    /// there: each distinct board is asked once (with the moves of the first history to reach
+    /// it, which such a bot ignores), and the auditor walks positions rather than histories.
+    ///
+    /// Nothing checks the claim: a bot that answers one board in two ways depending on the
+    /// moves is asked only once, so the audit describes the bot that always gives its first
+    /// answer.
+    pub fn stateless(mut self) -> External {
+        self.stateless = true;
+        self
+    }
+
+    /// The same bot, with up to `requests` requests written to it ahead of the reply awaited
+    /// (at least 1, which asks each request only once the last one is answered). The default
+    /// is [`DEFAULT_IN_FLIGHT`].
+    pub fn with_in_flight(mut self, requests: usize) -> External {
+        self.in_flight = requests.max(1);
+        self
+    }
+
+    /// The same bot, which stops asking (with a [`BotError`]) once `cancel` is set: another
+    /// thread's way to end its audit early, such as when the side audited beside it broke the
+    /// protocol and this one's report would not be shown. The bot is stopped before the error
+    /// returns.
+    pub fn with_cancel(mut self, cancel: Arc<AtomicBool>) -> External {
+        self.cancel = Some(cancel);
+        self
+    }
+
+    /// What the answer to `game` is remembered by: the request, or for a stateless bot the
+    /// board alone.
+    fn key(&self, game: &Game) -> String {
+        if self.stateless {
+            game.board().to_string()
+        } else {
+            request(game)
+        }
     }
 
     fn fail(&self, message: String) -> BotError {
@@ -191,43 +247,60 @@ impl External {
         }
     }
 
-    fn ask(&mut self, request: &str) -> Result<Vec<Cell>, BotError> {
-        // Taken before the deadline is set: a stop (Ctrl-Z) from here on moves it.
-        let resumes = crate::shutdown::resumes();
-        let now = Instant::now();
-        // A fresh process has the start-up allowance and the timeout for its first reply, and
-        // at least the timeout from the moment it reads the request.
-        let deadline = if self.process.is_none() {
-            let label: String = crate::quote::escape(&self.name).chars().take(30).collect();
-            let process = match Process::start(&self.command, &label, MAX_REPLY) {
-                Ok(process) => process,
-                // Refused when a signal is ending the program: `abandon` waits for the end.
-                Err(error) => {
-                    return Err(self.abandon(format!("it could not be started ({error})")));
+    /// Asks every request of `requests` in turn, keeping up to [`External::with_in_flight`]
+    /// of them written ahead of the reply awaited, so that the bot never waits for its next
+    /// question; the answers, in the same order. Each reply is the answer to the oldest
+    /// request still unanswered.
+    fn ask_all(&mut self, requests: &[String]) -> Result<Vec<Vec<Cell>>, BotError> {
+        let mut answers = Vec::with_capacity(requests.len());
+        let mut batch = Batch::new(requests);
+        for (i, request) in requests.iter().enumerate() {
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::SeqCst))
+            {
+                return Err(self.abandon("its audit was cancelled".to_string()));
+            }
+            // Taken before the deadline is set: a stop (Ctrl-Z) from here on moves it.
+            let resumes = crate::shutdown::resumes();
+            let now = Instant::now();
+            // A fresh process has the start-up allowance and the timeout for its first reply,
+            // and at least the timeout from the moment it reads the request.
+            let deadline = if self.process.is_none() {
+                let label: String = crate::quote::escape(&self.name).chars().take(30).collect();
+                let process = match Process::start(&self.command, &label, MAX_REPLY) {
+                    Ok(process) => process,
+                    // Refused when a signal is ending the program: `abandon` waits for the end.
+                    Err(error) => {
+                        return Err(self.abandon(format!("it could not be started ({error})")));
+                    }
+                };
+                self.process = Some(process);
+                Deadline::AfterRead {
+                    read_by: now + self.startup + self.timeout,
+                    then: self.timeout,
                 }
+            } else {
+                Deadline::At(now + self.timeout)
             };
-            self.process = Some(process);
-            Deadline::AfterRead {
-                read_by: now + self.startup + self.timeout,
-                then: self.timeout,
+            match self.exchange(&mut batch, i, deadline, resumes) {
+                Ok(cells) => {
+                    self.last_request = Some(request.clone());
+                    answers.push(cells);
+                }
+                Err(message) => return Err(self.abandon(message)),
             }
-        } else {
-            Deadline::At(now + self.timeout)
-        };
-        let result = self.exchange(request, deadline, resumes);
-        match result {
-            Ok(cells) => {
-                self.last_request = Some(request.to_string());
-                Ok(cells)
-            }
-            Err(message) => Err(self.abandon(message)),
         }
+        Ok(answers)
     }
 
-    /// One request and its reply; the error's message on failure.
+    /// Request `i` of `batch` and its reply, with the requests after it written ahead as the
+    /// window allows; the error's message on failure.
     fn exchange(
         &mut self,
-        request: &str,
+        batch: &mut Batch,
+        i: usize,
         deadline: Deadline,
         resumes: usize,
     ) -> Result<Vec<Cell>, String> {
@@ -236,47 +309,63 @@ impl External {
             Deadline::AfterRead { read_by, .. } => (read_by, self.startup + self.timeout),
         };
         let after_last = self.after_last();
-        let process = self.process.as_mut().expect("started by ask");
+        let in_flight = self.in_flight;
+        let process = self.process.as_mut().expect("started by ask_all");
+        let request = &batch.requests[i];
         let to = format!("to request {}", quote(request));
-        match process
-            .pending()
-            .map_err(|e| format!("{to}: reading failed ({e})"))?
-        {
-            Pending::Nothing => {}
-            Pending::Bytes(bytes) => return Err(stray(&after_last, &bytes)),
-            Pending::Ended => return Err(External::gone(process, &after_last)),
+        if i == 0 {
+            batch.base = process.written();
         }
-        let mut line = request.as_bytes().to_vec();
-        line.push(b'\n');
+        // Nothing is asked yet: whatever the bot printed, it printed unasked.
+        if batch.sent == batch.start(i) {
+            match process
+                .pending()
+                .map_err(|e| format!("{to}: reading failed ({e})"))?
+            {
+                Pending::Nothing => {}
+                Pending::Bytes(bytes) => return Err(stray(&after_last, &bytes)),
+                Pending::Ended => return Err(External::gone(process, &after_last)),
+            }
+        }
+        batch.write_ahead(process, i, in_flight);
+        let end = batch.ends[i];
+        if batch.sent < end {
+            match process.send(&batch.bytes[batch.sent..end], write_by) {
+                Ok(()) => batch.sent = end,
+                Err(SendError::TimedOut) => {
+                    return Err(format!(
+                        "{to}: it stopped reading its input (the request could not be written \
+                         within {} ms)",
+                        allowance.as_millis()
+                    ));
+                }
+                Err(SendError::Closed) => {
+                    let how = match process.exit_status(Duration::from_millis(100)) {
+                        Some(status) => {
+                            format!("it exited ({}) before reading it", describe(status))
+                        }
+                        None => "it closed its standard input before reading it, but is still \
+                                 running"
+                            .to_string(),
+                    };
+                    return Err(format!("{to}: {how}"));
+                }
+                Err(SendError::Output(bytes)) => return Err(stray(&after_last, &bytes)),
+                Err(SendError::Ended) => {
+                    return Err(format!(
+                        "{to}: {}",
+                        External::gone(process, "before replying")
+                    ));
+                }
+                Err(SendError::Io(error)) => {
+                    return Err(format!("{to}: writing failed ({error})"));
+                }
+            }
+        }
+        let end_in_input = batch.base + end as u64;
         let clock = Clock { resumes, allowance };
-        match process.send(&line, write_by, clock) {
-            Ok(()) => {}
-            Err(SendError::TimedOut) => {
-                return Err(format!(
-                    "{to}: it stopped reading its input (the request could not be written \
-                     within {} ms)",
-                    allowance.as_millis()
-                ));
-            }
-            Err(SendError::Closed) => {
-                let how = match process.exit_status(Duration::from_millis(100)) {
-                    Some(status) => format!("it exited ({}) before reading it", describe(status)),
-                    None => "it closed its standard input before reading it, but is still running"
-                        .to_string(),
-                };
-                return Err(format!("{to}: {how}"));
-            }
-            Err(SendError::Output(bytes)) => return Err(stray(&after_last, &bytes)),
-            Err(SendError::Ended) => {
-                return Err(format!(
-                    "{to}: {}",
-                    External::gone(process, "before replying")
-                ));
-            }
-            Err(SendError::Io(error)) => return Err(format!("{to}: writing failed ({error})")),
-        }
         let reply = match process
-            .receive(deadline)
+            .receive(deadline, end_in_input, clock)
             .map_err(|e| format!("{to}: reading its reply failed ({e})"))?
         {
             Line::Complete(reply) => reply,
@@ -302,14 +391,14 @@ impl External {
                 ));
             }
             Line::TimedOut(partial) => {
-                let what = match (partial.is_empty(), process.unread_input()) {
+                let what = match (partial.is_empty(), process.has_read(end_in_input)) {
                     (false, _) => format!(
                         "it printed {} without ending the line",
                         quote_bytes(&partial)
                     ),
-                    (true, Some(unread)) if unread > 0 => "it has not read the request".to_string(),
-                    (true, Some(_)) => "it read the request but printed nothing; does it \
-                                        flush its output after each line?"
+                    (true, Some(false)) => "it has not read the request".to_string(),
+                    (true, Some(true)) => "it read the request but printed nothing; does it \
+                                           flush its output after each line?"
                         .to_string(),
                     (true, None) => {
                         "it printed nothing; does it flush its output after each line?".to_string()
@@ -347,7 +436,9 @@ impl External {
         let text = String::from_utf8_lossy(&reply);
         let cells = parse_reply(&text)
             .map_err(|expected| format!("{to}: it replied {}: {expected}", quote(&text)))?;
-        if process.has_unread() {
+        // More output with no later request written cannot be an answer; with one written,
+        // it is that request's reply, checked when its turn comes.
+        if process.has_unread() && batch.sent == end {
             let extra = process.unread().to_vec();
             return Err(format!(
                 "{to}: it replied {}, then printed more, {}, when no request was waiting \
@@ -357,6 +448,53 @@ impl External {
             ));
         }
         Ok(cells)
+    }
+}
+
+/// Requests asked together: their lines, one after the other, as written to the bot.
+struct Batch<'a> {
+    requests: &'a [String],
+    /// Every request with its newline.
+    bytes: Vec<u8>,
+    /// Where each request's line ends in `bytes`.
+    ends: Vec<usize>,
+    /// How much of `bytes` is written.
+    sent: usize,
+    /// How many bytes the bot had been sent before the batch.
+    base: u64,
+}
+
+impl<'a> Batch<'a> {
+    fn new(requests: &'a [String]) -> Batch<'a> {
+        let mut bytes = Vec::with_capacity(requests.iter().map(|r| r.len() + 1).sum());
+        let mut ends = Vec::with_capacity(requests.len());
+        for request in requests {
+            bytes.extend_from_slice(request.as_bytes());
+            bytes.push(b'\n');
+            ends.push(bytes.len());
+        }
+        Batch {
+            requests,
+            bytes,
+            ends,
+            sent: 0,
+            base: 0,
+        }
+    }
+
+    /// Where request `i` starts in `bytes`.
+    fn start(&self, i: usize) -> usize {
+        if i == 0 { 0 } else { self.ends[i - 1] }
+    }
+
+    /// Writes, without waiting, what the pipe takes of the requests from `i` on, up to
+    /// `in_flight` of them.
+    fn write_ahead(&mut self, process: &mut Process, i: usize, in_flight: usize) {
+        let last = (i + in_flight.max(1)).min(self.ends.len()) - 1;
+        let limit = self.ends[last];
+        if self.sent < limit {
+            self.sent += process.write_ahead(&self.bytes[self.sent..limit]);
+        }
     }
 }
 
@@ -414,12 +552,13 @@ impl Bot for External {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        let request = request(game);
-        let cells = match self.answers.get(&request) {
+        let key = self.key(game);
+        let cells = match self.answers.get(&key) {
             Some(cells) => cells.clone(),
             None => {
-                let cells = self.ask(&request)?;
-                self.answers.insert(request, cells.clone());
+                let mut answers = self.ask_all(&[request(game)])?;
+                let cells = answers.pop().expect("one answer a request");
+                self.answers.insert(key, cells.clone());
                 cells
             }
         };
@@ -431,6 +570,32 @@ impl Bot for External {
                 probability: p,
             })
             .collect())
+    }
+
+    /// As the bot was declared: [`External::stateless`] or not.
+    fn memoryless(&self) -> bool {
+        self.stateless
+    }
+
+    fn asks_ahead(&self) -> bool {
+        true
+    }
+
+    /// Asks every game not answered yet, in order, pipelined.
+    fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
+        let mut keys = Vec::new();
+        let mut requests = Vec::new();
+        let mut asked = std::collections::HashSet::new();
+        for game in games {
+            let key = self.key(game);
+            if !self.answers.contains_key(&key) && asked.insert(key.clone()) {
+                keys.push(key);
+                requests.push(request(game));
+            }
+        }
+        let answers = self.ask_all(&requests)?;
+        self.answers.extend(keys.into_iter().zip(answers));
+        Ok(())
     }
 
     /// Closes the bot's input, checks that it printed nothing more, and stops it.

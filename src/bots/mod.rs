@@ -209,6 +209,27 @@ pub trait Bot {
         false
     }
 
+    /// Whether the bot answers faster when told its next questions ahead, through
+    /// [`Bot::prepare`]: an external program, which can be sent them all while it answers.
+    /// The default is `false`, and the auditor then does not gather them.
+    fn asks_ahead(&self) -> bool {
+        false
+    }
+
+    /// Told ahead that the caller is about to ask about each of `games`, in this order: a bot
+    /// that [asks ahead](Bot::asks_ahead) may work them all out now, and answer
+    /// [`Bot::choose`] for them from what it learnt. Every question the bot is asked is asked
+    /// of `choose` too, in the same order, whether or not it was prepared. The default does
+    /// nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`BotError`] when the bot cannot answer, as [`Bot::choose`] would have said.
+    fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
+        let _ = games;
+        Ok(())
+    }
+
     /// Called when the caller is done asking, at the end of an audited side: an external
     /// program is stopped there, and anything it printed that no request asked for is an
     /// error. A bot asked again afterwards starts afresh. Built-in bots have nothing to do.

@@ -1,13 +1,15 @@
 //! `ttt audit`.
 
 use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use ttt_oracle::bots::{self, Bot, BotError, Published};
+use ttt_oracle::bots::{self, Bot, BotError, Choice, Published};
 use ttt_oracle::quote::escape;
-use ttt_oracle::{Board, Cell, Player, Ratio, SideReport, Value, Verdict, audit};
+use ttt_oracle::{Board, Cell, Game, Player, Ratio, SideReport, Value, Verdict, audit};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::draw::{Square, grid, side_by_side};
@@ -72,6 +74,19 @@ pub struct AuditArgs {
     /// reply, in milliseconds (it is started afresh for each side).
     #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     startup_ms: u64,
+    /// Declares that the external bots (--cmd and cmd:COMMAND) answer from the board alone,
+    /// whatever the moves that led there: each distinct board is asked once, with the moves
+    /// of the first game to reach it. Nothing checks the claim (see docs/protocol.md).
+    #[arg(long)]
+    stateless: bool,
+    /// How many requests an external bot may be sent ahead of the reply awaited; 1 sends each
+    /// request only after the last reply.
+    #[arg(long, value_name = "N", default_value_t = bots::external::DEFAULT_IN_FLIGHT as u16, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    in_flight: u16,
+    /// How many sides of an external bot may be audited at once, each by its own process
+    /// (default: 2 where the machine has two cores or more); 1 audits X, then O.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=2))]
+    jobs: Option<u8>,
     /// Which sides to audit.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Sides::Both)]
     side: Sides,
@@ -96,6 +111,121 @@ struct AuditJson<'a> {
     error: Option<&'a str>,
 }
 
+/// A bot to audit.
+struct Entry {
+    bot: Box<dyn Bot + Send>,
+    /// For an external bot, a second one like it, to audit O while `bot` audits X; it stops
+    /// once `bot`'s side breaks the protocol.
+    twin: Option<Box<dyn Bot + Send>>,
+    published: &'static [Published],
+}
+
+impl Entry {
+    /// The external bot `name`, run as `command`, as the options say.
+    fn external(args: &AuditArgs, name: &str, command: &str) -> Entry {
+        let make = || {
+            let bot = bots::External::new(name, command, Duration::from_millis(args.timeout_ms))
+                .with_startup(Duration::from_millis(args.startup_ms))
+                .with_in_flight(usize::from(args.in_flight));
+            if args.stateless { bot.stateless() } else { bot }
+        };
+        let cancel = Arc::new(AtomicBool::new(false));
+        Entry {
+            bot: Box::new(Cancelling {
+                bot: make(),
+                cancel: Arc::clone(&cancel),
+            }),
+            twin: Some(Box::new(make().with_cancel(cancel))),
+            published: &[],
+        }
+    }
+}
+
+/// An external bot whose failure cancels its twin's audit.
+struct Cancelling {
+    bot: bots::External,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Cancelling {
+    fn cancelling<T>(&self, result: Result<T, BotError>) -> Result<T, BotError> {
+        if result.is_err() {
+            self.cancel.store(true, Ordering::SeqCst);
+        }
+        result
+    }
+}
+
+impl Bot for Cancelling {
+    fn name(&self) -> &str {
+        self.bot.name()
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        let result = self.bot.choose(game);
+        self.cancelling(result)
+    }
+
+    fn memoryless(&self) -> bool {
+        self.bot.memoryless()
+    }
+
+    fn asks_ahead(&self) -> bool {
+        self.bot.asks_ahead()
+    }
+
+    fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
+        let result = self.bot.prepare(games);
+        self.cancelling(result)
+    }
+
+    fn finish(&mut self) -> Result<(), BotError> {
+        let result = self.bot.finish();
+        self.cancelling(result)
+    }
+}
+
+/// Audits `bot` on each of `sides` in turn, up to the first that fails.
+fn one_by_one(
+    mut bot: Box<dyn Bot + Send>,
+    sides: &[Player],
+    label: &str,
+) -> Vec<Result<SideReport, BotError>> {
+    let mut results = Vec::new();
+    for &side in sides {
+        let progress = Progress::start(label, &side.to_string());
+        let result = audit(&mut progress.count(bot.as_mut()), side);
+        progress.finish();
+        let failed = result.is_err();
+        results.push(result);
+        if failed {
+            break;
+        }
+    }
+    results
+}
+
+/// Audits X with `bot` and O with `twin` at the same time, on two threads; the report is the
+/// one [`one_by_one`] gives: O's side counts only when X's did not fail.
+fn both_at_once(
+    mut bot: Box<dyn Bot + Send>,
+    mut twin: Box<dyn Bot + Send>,
+    label: &str,
+) -> Vec<Result<SideReport, BotError>> {
+    let progress = Progress::start(label, "X and O");
+    let (x, o) = std::thread::scope(|scope| {
+        let o = scope.spawn(|| audit(&mut progress.count(twin.as_mut()), Player::O));
+        let x = audit(&mut progress.count(bot.as_mut()), Player::X);
+        (x, o.join())
+    });
+    progress.finish();
+    let o = match o {
+        Ok(o) => o,
+        Err(panic) => std::panic::resume_unwind(panic),
+    };
+    if x.is_err() { vec![x] } else { vec![x, o] }
+}
+
 /// Audits every bot named, prints the report, and fails (exit 1, quietly: the report's last
 /// line says why) if any side can lose or breaks the rules.
 pub fn run(args: &AuditArgs) -> Result<(), Failure> {
@@ -105,22 +235,21 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
              --cmd COMMAND",
         ));
     }
-    let mut named: Vec<(Box<dyn Bot + Send>, &'static [Published])> = Vec::new();
-    let timeout = Duration::from_millis(args.timeout_ms);
-    let startup = Duration::from_millis(args.startup_ms);
+    let mut named: Vec<Entry> = Vec::new();
     for name in &args.bots {
         // `cmd:COMMAND` among the bots is an external bot like --cmd, with the same timeouts.
-        let bot: Box<dyn Bot + Send> = match name.strip_prefix("cmd:") {
-            Some(command) if !command.trim().is_empty() => {
-                Box::new(bots::External::new(name.clone(), command, timeout).with_startup(startup))
-            }
-            _ => bots::from_spec(name).map_err(|error| Failure::usage(error.message))?,
+        let entry = match name.strip_prefix("cmd:") {
+            Some(command) if !command.trim().is_empty() => Entry::external(args, name, command),
+            _ => Entry {
+                bot: bots::from_spec(name).map_err(|error| Failure::usage(error.message))?,
+                twin: None,
+                published: bots::CATALOG
+                    .iter()
+                    .find(|info| info.name == name)
+                    .map_or(&[][..], |info| info.published),
+            },
         };
-        let published = bots::CATALOG
-            .iter()
-            .find(|info| info.name == name)
-            .map_or(&[][..], |info| info.published);
-        named.push((bot, published));
+        named.push(entry);
     }
     if args.name.iter().any(|name| name.trim().is_empty()) {
         return Err(Failure::usage(
@@ -141,20 +270,27 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             ));
         }
         let name = args.name.get(i).unwrap_or(command);
-        let bot = bots::External::new(name.clone(), command.clone(), timeout).with_startup(startup);
-        named.push((Box::new(bot), &[]));
+        named.push(Entry::external(args, name, command));
     }
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
+        usize::from,
+    );
     // Every side audited before a protocol error stays proven: it is printed, then the error.
     let mut audits = Vec::new();
     let mut stopped: Option<(BotError, Vec<String>)> = None;
-    for (mut bot, published) in named {
-        let name = bot.name().to_string();
+    for entry in named {
+        let name = entry.bot.name().to_string();
         let mut sides = Vec::new();
         if stopped.is_none() {
-            for &side in args.side.players() {
-                let progress = Progress::start(&fit(&escape(&name), NAME_IN_TABLE), side);
-                let result = audit(&mut progress.count(bot.as_mut()), side);
-                progress.finish();
+            let label = fit(&escape(&name), NAME_IN_TABLE);
+            let results = match entry.twin {
+                Some(twin) if jobs > 1 && args.side == Sides::Both => {
+                    both_at_once(entry.bot, twin, &label)
+                }
+                _ => one_by_one(entry.bot, args.side.players(), &label),
+            };
+            for result in results {
                 match result {
                     Ok(report) => sides.push(report),
                     Err(error) => {
@@ -176,7 +312,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             audits.push(BotAudit {
                 bot: name,
                 sides,
-                published,
+                published: entry.published,
             });
         }
     }

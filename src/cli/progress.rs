@@ -10,8 +10,8 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use ttt_oracle::Game;
 use ttt_oracle::bots::{Bot, BotError, Choice};
-use ttt_oracle::{Game, Player};
 
 use super::style::Style;
 
@@ -31,8 +31,9 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Starts the line for `name` (escaped and cut to fit) playing `side`.
-    pub fn start(name: &str, side: Player) -> Progress {
+    /// Starts the line for `name` (escaped and cut to fit) playing `side` ("X", "O", or
+    /// "X and O" when both are audited at once).
+    pub fn start(name: &str, side: &str) -> Progress {
         if !wanted() {
             return Progress { bar: None };
         }
@@ -94,7 +95,8 @@ impl Bot for Counted<'_> {
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
         let choices = self.bot.choose(game);
-        if let Some(bar) = self.bar {
+        // A bot that asks ahead was counted as it was told its questions.
+        if let Some(bar) = self.bar.filter(|_| !self.bot.asks_ahead()) {
             // Cheap: an atomic add; indicatif redraws at most HZ times a second.
             bar.inc(1);
         }
@@ -108,6 +110,18 @@ impl Bot for Counted<'_> {
     /// As the bot counted: a memoryless bot is audited by positions, each asked once.
     fn memoryless(&self) -> bool {
         self.bot.memoryless()
+    }
+
+    fn asks_ahead(&self) -> bool {
+        self.bot.asks_ahead()
+    }
+
+    fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
+        let prepared = self.bot.prepare(games);
+        if let Some(bar) = self.bar {
+            bar.inc(games.len() as u64);
+        }
+        prepared
     }
 }
 
