@@ -6,7 +6,11 @@
 Builds the release binary, then times (median of RUNS runs, default 51):
   - `true`, the cost of starting any process (the baseline);
   - `ttt best BOARD` on a few boards;
-  - the full audit, both sides, of the example Python bots through the line protocol.
+  - `ttt audit perfect random`, built-in bots;
+  - `python3 -c pass`, the cost of starting Python (the baseline of the external audits);
+  - the full audit, both sides, of the example Python bots through the line protocol, with the
+    options that change only its speed: `--stateless`, and the old way, one request at a time
+    and one side after the other (`--in-flight 1 --jobs 1`).
 """
 import statistics
 import subprocess
@@ -35,12 +39,17 @@ def main():
     rows = [("true (process start, baseline)", median_ms(["true"], RUNS))]
     for board in [".........", "X...O....", "XO..X...."]:
         rows.append((f"ttt best {board}", median_ms([ttt, "best", board], RUNS)))
-    audit_runs = max(3, RUNS // 10)
-    for name, command, codes in [
-        ("minimax.py (never loses)", "python3 data/bots/minimax.py", (0,)),
-        ("misbehave.py first (first empty cell)", "python3 tests/bots/misbehave.py first", (1,)),
+    rows.append(("ttt audit perfect random", median_ms([ttt, "audit", "perfect", "random"], RUNS, (1,))))
+    audit_runs = max(3, RUNS // 3)
+    rows.append(("python3 -c pass (Python start, baseline)", median_ms(["python3", "-c", "pass"], audit_runs)))
+    for name, command, options, codes in [
+        ("minimax.py", "python3 data/bots/minimax.py", ["--stateless"], (0,)),
+        ("minimax.py", "python3 data/bots/minimax.py", [], (0,)),
+        ("minimax.py", "python3 data/bots/minimax.py", ["--in-flight", "1", "--jobs", "1"], (0,)),
+        ("misbehave.py first", "python3 tests/bots/misbehave.py first", [], (1,)),
     ]:
-        rows.append((f"ttt audit --cmd {name}", median_ms([ttt, "audit", "--cmd", command], audit_runs, codes)))
+        label = " ".join([f"ttt audit --cmd {name}", *options])
+        rows.append((label, median_ms([ttt, "audit", "--cmd", command, *options], audit_runs, codes)))
     width = max(len(r[0]) for r in rows)
     print(f"{'command':{width}}  median")
     for label, ms in rows:

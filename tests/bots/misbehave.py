@@ -84,6 +84,17 @@ if mode in ("setsid", "daemon"):
 if mode == "banner":
     reply("Tic-tac-toe bot v1, ready")
 
+if mode == "behind":
+    # One reply behind: answers each request only once the next has come (the last at the end
+    # of its input), as a bot that reads ahead and mixes up its queue would.
+    previous = None
+    for line in sys.stdin:
+        if previous is not None:
+            board = previous.split()[0]
+            reply(str(board.index(".") + 1))
+        previous = line
+    sys.exit(0)
+
 if mode == "early":
     # Announces its move as each request arrives, before reading it: a prompt, a guess.
     while True:
@@ -101,6 +112,19 @@ for count, line in enumerate(sys.stdin, start=1):
         reply("banana")
     elif mode == "garbage-o" and mark == "O":
         reply("banana")
+    elif mode == "garbage-x-slow-o":
+        # Breaks the protocol at once as X; as O, takes its time over every request.
+        if mark == "X":
+            reply("banana")
+        else:
+            time.sleep(0.3)
+            reply(str(first))
+    elif mode == "log":
+        # Never loses; writes each request to a file of its own process's, and answers every
+        # optimal cell, so that the audit branches.
+        with open(f"{os.environ['TTT_TEST_LOG']}.{os.getpid()}", "a") as log:
+            log.write(line)
+        reply(" ".join(map(str, best(board, mark))))
     elif mode == "zero":
         reply("0")
     elif mode == "ten":
