@@ -48,7 +48,9 @@ mod table;
 mod verify;
 
 pub use analysis::Analysis;
-pub use audit::{Blunders, Forfeit, IllegalLine, LosingLine, SideReport, Verdict, VsRandom, audit};
+pub use audit::{
+    Blunders, Forfeit, IllegalLine, LosingLine, Odds, SideReport, Verdict, WorstCase, audit,
+};
 pub use board::{
     Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,
     ParseBoardError, ParseCellError, Player, Status, parse_moves,

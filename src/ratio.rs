@@ -166,6 +166,41 @@ impl Mul for Ratio {
     }
 }
 
+/// The order of the numbers, exactly, however large their terms.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::Ratio;
+///
+/// assert!(Ratio::new(1, 3) < Ratio::new(1, 2));
+/// assert_eq!(Ratio::new(2, 4).max(Ratio::new(1, 3)), Ratio::new(1, 2));
+/// let huge = Ratio::new(u128::MAX - 1, u128::MAX);
+/// assert!(huge < Ratio::ONE && Ratio::new(1, u128::MAX) < huge);
+/// ```
+impl Ord for Ratio {
+    fn cmp(&self, other: &Ratio) -> std::cmp::Ordering {
+        wide_mul(self.num, other.den).cmp(&wide_mul(other.num, self.den))
+    }
+}
+
+impl PartialOrd for Ratio {
+    fn partial_cmp(&self, other: &Ratio) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// `a * b` as 256 bits: the high 128, then the low.
+fn wide_mul(a: u128, b: u128) -> (u128, u128) {
+    let (a_hi, a_lo) = (a >> 64, a & u128::from(u64::MAX));
+    let (b_hi, b_lo) = (b >> 64, b & u128::from(u64::MAX));
+    let low = a_lo * b_lo;
+    let (middle, carry) = (a_hi * b_lo).overflowing_add(a_lo * b_hi);
+    let (low, low_carry) = low.overflowing_add(middle << 64);
+    let high = a_hi * b_hi + (middle >> 64) + (u128::from(carry) << 64) + u128::from(low_carry);
+    (high, low)
+}
+
 /// `p/q` in lowest terms, for example `1/3`; zero is `0/1`.
 impl fmt::Display for Ratio {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -570,9 +570,19 @@ fn audit_json_has_the_documented_shape() {
             "side",
             "slow_wins",
             "verdict",
-            "vs_random"
+            "vs_perfect",
+            "vs_random",
+            "worst_case"
         ]
     );
+    let worst = &side["worst_case"];
+    assert_eq!(worst["loss"], "1/1");
+    assert_eq!(worst["decimal"], 1.0);
+    assert!(!worst["line"].as_array().unwrap().is_empty());
+    let exact = &side["vs_perfect"]["exact"];
+    for key in ["win", "draw", "loss", "illegal"] {
+        assert!(exact[key].as_str().unwrap().contains('/'), "{key}");
+    }
     assert_eq!(side["side"], "O");
     assert_eq!(side["never_loses"], false);
     assert_eq!(side["verdict"], "can_lose_and_breaks_rules");

@@ -2,8 +2,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use super::{Forfeit, IllegalLine, LosingLine, SideReport, panic_message};
-use crate::board::{Outcome, Player, Status};
+use super::{Forfeit, IllegalLine, LosingLine, Odds, SideReport, WorstCase, panic_message};
+use crate::board::{Cell, Outcome, Player, Status};
 use crate::bots::{Bot, BotError, Turn};
 use crate::game::Game;
 use crate::ratio::Ratio;
@@ -18,8 +18,25 @@ pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotEr
         side,
         table: table(),
         report: SideReport::empty(side),
+        lines: [Line::EMPTY; 10],
     };
-    walk.visit(&mut Game::new(), Ratio::ONE)?;
+    let root = walk.visit(&mut Game::new(), Ratio::ONE, true)?;
+    let line = &walk.lines[0];
+    walk.report.worst_case = WorstCase {
+        loss: root.worst,
+        line: if root.worst == Ratio::ZERO {
+            Vec::new()
+        } else {
+            line.cells[..line.len].to_vec()
+        },
+    };
+    let [win, draw, loss, illegal] = root.perfect;
+    walk.report.vs_perfect = Odds {
+        win,
+        draw,
+        loss,
+        illegal,
+    };
     Ok(walk.report)
 }
 
@@ -28,64 +45,170 @@ struct Walk<'a> {
     side: Player,
     table: &'a Table,
     report: SideReport,
+    /// For each depth, the worst-case line from the position being walked there.
+    lines: [Line; 10],
+}
+
+/// Moves from a position to the end of a game.
+#[derive(Clone, Copy)]
+struct Line {
+    cells: [Cell; 9],
+    len: usize,
+}
+
+impl Line {
+    const EMPTY: Line = Line {
+        cells: Cell::ALL,
+        len: 0,
+    };
+}
+
+/// What the games from a position hold for the bot, worked out as the walk comes back.
+struct Backed {
+    /// The most an opponent who knows the bot makes it lose from here.
+    worst: Ratio,
+    /// The odds (win, draw, loss, forfeit) against the `perfect` style from here; zeros for a
+    /// position the perfect style never lets the game reach.
+    perfect: [Ratio; 4],
+}
+
+impl Backed {
+    fn end(at: usize) -> Backed {
+        let mut perfect = [Ratio::ZERO; 4];
+        perfect[at] = Ratio::ONE;
+        Backed {
+            worst: if at >= 2 { Ratio::ONE } else { Ratio::ZERO },
+            perfect,
+        }
+    }
+
+    const FORFEIT: usize = 3;
+}
+
+/// `p * x`, quickly where `x` is 0 or 1, as it mostly is.
+fn times(p: Ratio, x: Ratio) -> Ratio {
+    if x == Ratio::ZERO {
+        Ratio::ZERO
+    } else if x == Ratio::ONE {
+        p
+    } else {
+        p * x
+    }
 }
 
 impl Walk<'_> {
-    /// Explores every game from `game`, which comes back unchanged.
-    fn visit(&mut self, game: &mut Game, chance: Ratio) -> Result<(), BotError> {
+    /// Explores every game from `game`, which comes back unchanged; `perfect` says whether the
+    /// perfect style as opponent may reach it.
+    fn visit(&mut self, game: &mut Game, chance: Ratio, perfect: bool) -> Result<Backed, BotError> {
         let board = game.board();
+        let depth = game.moves().len();
+        self.lines[depth].len = 0;
         match board.status() {
-            Status::Finished(outcome) => {
-                self.finish(game, outcome, chance);
-                Ok(())
+            Status::Finished(outcome) => Ok(self.finish(game, outcome, chance)),
+            Status::InProgress if board.to_move() == self.side => {
+                self.bot_turn(game, chance, perfect)
             }
-            Status::InProgress if board.to_move() == self.side => self.bot_turn(game, chance),
             Status::InProgress => {
                 let replies = board.legal_moves();
                 let each = chance * Ratio::new(1, replies.len() as u128);
+                let optimal = self.table.best_moves(&board);
+                let share = Ratio::new(1, optimal.len() as u128);
+                let mut backed = Backed {
+                    worst: Ratio::ZERO,
+                    perfect: [Ratio::ZERO; 4],
+                };
+                let mut first = true;
                 for cell in replies {
+                    let on_path = perfect && optimal.contains(cell);
                     game.play_unchecked(cell);
-                    let explored = self.visit(game, each);
+                    let explored = self.visit(game, each, on_path);
                     game.undo();
-                    explored?;
+                    let child = explored?;
+                    if first || child.worst > backed.worst {
+                        backed.worst = child.worst;
+                        self.adopt(depth, cell);
+                        first = false;
+                    }
+                    if on_path {
+                        for (total, part) in backed.perfect.iter_mut().zip(child.perfect) {
+                            *total += times(share, part);
+                        }
+                    }
                 }
-                Ok(())
+                Ok(backed)
             }
         }
     }
 
-    fn bot_turn(&mut self, game: &mut Game, chance: Ratio) -> Result<(), BotError> {
+    /// The worst-case line at `depth` is `cell`, then the line found after it.
+    fn adopt(&mut self, depth: usize, cell: Cell) {
+        let next = self.lines[depth + 1];
+        let line = &mut self.lines[depth];
+        line.cells[0] = cell;
+        line.cells[1..=next.len].copy_from_slice(&next.cells[..next.len]);
+        line.len = next.len + 1;
+    }
+
+    fn bot_turn(
+        &mut self,
+        game: &mut Game,
+        chance: Ratio,
+        perfect: bool,
+    ) -> Result<Backed, BotError> {
         self.report.decision_points += 1;
+        let depth = game.moves().len();
         let choices = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(&*game))) {
             Ok(answer) => answer?,
             Err(payload) => {
                 let message = panic_message(payload, game);
                 self.forfeit(game, Forfeit::Panic(message), chance);
-                return Ok(());
+                return Ok(Backed::end(Backed::FORFEIT));
             }
         };
         if choices.is_empty() {
             self.forfeit(game, Forfeit::Turn(Turn::Nothing), chance);
+            return Ok(Backed::end(Backed::FORFEIT));
         }
         let board = game.board();
         let before = self.table.evaluate(&board);
+        let mut backed = Backed {
+            worst: Ratio::ZERO,
+            perfect: [Ratio::ZERO; 4],
+        };
+        let mut most: Option<Ratio> = None;
         for choice in choices {
             let p = chance * choice.probability;
-            let cell = match choice.turn {
-                Turn::Mark(cell) if board.get(cell).is_none() => cell,
+            let child = match choice.turn {
+                Turn::Mark(cell) if board.get(cell).is_none() => {
+                    game.play_unchecked(cell);
+                    let after = self.table.probe(&game.board());
+                    self.report.judge_move(before, after, 1);
+                    let explored = self.visit(game, p, perfect);
+                    game.undo();
+                    let child = explored?;
+                    if most.is_none_or(|most| child.worst > most) {
+                        most = Some(child.worst);
+                        self.adopt(depth, cell);
+                    }
+                    child
+                }
                 turn => {
                     self.forfeit(game, Forfeit::Turn(turn), p);
-                    continue;
+                    if most.is_none_or(|most| Ratio::ONE > most) {
+                        most = Some(Ratio::ONE);
+                        self.lines[depth].len = 0;
+                    }
+                    Backed::end(Backed::FORFEIT)
                 }
             };
-            game.play_unchecked(cell);
-            let after = self.table.probe(&game.board());
-            self.report.judge_move(before, after, 1);
-            let explored = self.visit(game, p);
-            game.undo();
-            explored?;
+            backed.worst += times(choice.probability, child.worst);
+            if perfect {
+                for (total, part) in backed.perfect.iter_mut().zip(child.perfect) {
+                    *total += times(choice.probability, part);
+                }
+            }
         }
-        Ok(())
+        Ok(backed)
     }
 
     fn forfeit(&mut self, game: &Game, what: Forfeit, chance: Ratio) {
@@ -105,12 +228,18 @@ impl Walk<'_> {
         }
     }
 
-    fn finish(&mut self, game: &Game, outcome: Outcome, chance: Ratio) {
+    fn finish(&mut self, game: &Game, outcome: Outcome, chance: Ratio) -> Backed {
         self.report.games += 1;
         let odds = &mut self.report.vs_random;
         match outcome {
-            Outcome::Draw => odds.draw += chance,
-            Outcome::Win(winner) if winner == self.side => odds.win += chance,
+            Outcome::Draw => {
+                odds.draw += chance;
+                Backed::end(1)
+            }
+            Outcome::Win(winner) if winner == self.side => {
+                odds.win += chance;
+                Backed::end(0)
+            }
             Outcome::Win(_) => {
                 odds.loss += chance;
                 self.report.losing_games += 1;
@@ -123,6 +252,7 @@ impl Walk<'_> {
                     self.report.shortest_loss =
                         Some(LosingLine::new(game.moves().to_vec(), self.side));
                 }
+                Backed::end(2)
             }
         }
     }

@@ -11,6 +11,7 @@
 
 mod ahead;
 mod explore;
+mod odds;
 mod positions;
 
 use std::any::Any;
@@ -169,10 +170,11 @@ impl Blunders {
     }
 }
 
-/// Exact chances against an opponent who picks uniformly among its legal moves, the bot's own
-/// choices weighted by their probabilities. The four add up to 1.
+/// Exact chances against an opponent who picks uniformly among a set of moves (all its legal
+/// moves for [`SideReport::vs_random`], its optimal ones for [`SideReport::vs_perfect`]), the
+/// bot's own choices weighted by their probabilities. The four add up to 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VsRandom {
+pub struct Odds {
     /// The bot wins.
     pub win: Ratio,
     /// A draw.
@@ -181,6 +183,16 @@ pub struct VsRandom {
     pub loss: Ratio,
     /// The bot forfeits by breaking the rules.
     pub illegal: Ratio,
+}
+
+impl Odds {
+    /// Nothing yet.
+    const ZERO: Odds = Odds {
+        win: Ratio::ZERO,
+        draw: Ratio::ZERO,
+        loss: Ratio::ZERO,
+        illegal: Ratio::ZERO,
+    };
 }
 
 /// What an audit found on one side.
@@ -206,7 +218,41 @@ pub struct SideReport {
     /// One shortest forfeited game.
     pub shortest_illegal: Option<IllegalLine>,
     /// Exact chances against a uniformly random opponent.
-    pub vs_random: VsRandom,
+    pub vs_random: Odds,
+    /// Exact chances against the `perfect` style: an opponent who picks uniformly among its
+    /// optimal moves.
+    pub vs_perfect: Odds,
+    /// The most an opponent who knows the bot can make it lose.
+    pub worst_case: WorstCase,
+}
+
+/// The highest probability with which an opponent who knows the bot (its code, and how likely
+/// each of its choices is, but not the outcome of its coin flips in advance) makes it lose on
+/// the board or forfeit: 0 for a bot that never loses, 1 for a deterministic bot that can lose,
+/// and a fraction in between for a randomised one whose losses depend on its luck.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Player, Ratio, audit, bots};
+///
+/// let mut random = bots::builtin("random").unwrap();
+/// let worst = audit(random.as_mut(), Player::X)?.worst_case;
+/// assert!(Ratio::ZERO < worst.loss && worst.loss < Ratio::ONE);
+/// let mut perfect = bots::builtin("perfect").unwrap();
+/// let worst = audit(perfect.as_mut(), Player::O)?.worst_case;
+/// assert_eq!((worst.loss, worst.line.len()), (Ratio::ZERO, 0));
+/// # Ok::<(), ttt_oracle::bots::BotError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorstCase {
+    /// The probability, exactly.
+    pub loss: Ratio,
+    /// One game of such an opponent against the bot's most damaging choices, move by move from
+    /// the empty board: the opponent's first best reply at each of its turns, the bot's choice
+    /// that leaves it most to lose at each of its own (the first among equals). It ends where
+    /// the game does, or before the bot's turn where it forfeits. Empty when `loss` is 0.
+    pub line: Vec<Cell>,
 }
 
 /// What an audit proved about one side: whether the bot can lose on the board, and whether it
@@ -339,11 +385,11 @@ impl SideReport {
             slow_wins: 0,
             illegal_games: 0,
             shortest_illegal: None,
-            vs_random: VsRandom {
-                win: Ratio::ZERO,
-                draw: Ratio::ZERO,
+            vs_random: Odds::ZERO,
+            vs_perfect: Odds::ZERO,
+            worst_case: WorstCase {
                 loss: Ratio::ZERO,
-                illegal: Ratio::ZERO,
+                line: Vec::new(),
             },
         }
     }
@@ -396,6 +442,48 @@ impl SideReport {
     }
 }
 
+#[derive(serde::Serialize)]
+struct Exact {
+    win: String,
+    draw: String,
+    loss: String,
+    illegal: String,
+}
+
+/// Odds as JSON: decimals, and the exact fractions beside them.
+#[derive(serde::Serialize)]
+struct OddsJson {
+    win: f64,
+    draw: f64,
+    loss: f64,
+    illegal: f64,
+    exact: Exact,
+}
+
+impl From<&Odds> for OddsJson {
+    fn from(odds: &Odds) -> OddsJson {
+        OddsJson {
+            win: odds.win.to_f64(),
+            draw: odds.draw.to_f64(),
+            loss: odds.loss.to_f64(),
+            illegal: odds.illegal.to_f64(),
+            exact: Exact {
+                win: odds.win.to_string(),
+                draw: odds.draw.to_string(),
+                loss: odds.loss.to_string(),
+                illegal: odds.illegal.to_string(),
+            },
+        }
+    }
+}
+
+#[derive(serde::Serialize)]
+struct WorstCaseJson<'a> {
+    loss: String,
+    decimal: f64,
+    line: &'a [Cell],
+}
+
 /// The JSON shape documented in `docs/commands.md`.
 impl Serialize for SideReport {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -405,23 +493,7 @@ impl Serialize for SideReport {
             win_to_loss: u64,
             draw_to_loss: u64,
         }
-        #[derive(serde::Serialize)]
-        struct Exact {
-            win: String,
-            draw: String,
-            loss: String,
-            illegal: String,
-        }
-        #[derive(serde::Serialize)]
-        struct VsRandomJson {
-            win: f64,
-            draw: f64,
-            loss: f64,
-            illegal: f64,
-            exact: Exact,
-        }
-        let v = &self.vs_random;
-        let mut s = serializer.serialize_struct("SideReport", 13)?;
+        let mut s = serializer.serialize_struct("SideReport", 15)?;
         s.serialize_field("side", &self.side)?;
         s.serialize_field("never_loses", &self.never_loses())?;
         s.serialize_field("verdict", &self.verdict())?;
@@ -446,19 +518,14 @@ impl Serialize for SideReport {
             "shortest_illegal",
             &self.shortest_illegal.as_ref().map(|l| &l.moves),
         )?;
+        s.serialize_field("vs_random", &OddsJson::from(&self.vs_random))?;
+        s.serialize_field("vs_perfect", &OddsJson::from(&self.vs_perfect))?;
         s.serialize_field(
-            "vs_random",
-            &VsRandomJson {
-                win: v.win.to_f64(),
-                draw: v.draw.to_f64(),
-                loss: v.loss.to_f64(),
-                illegal: v.illegal.to_f64(),
-                exact: Exact {
-                    win: v.win.to_string(),
-                    draw: v.draw.to_string(),
-                    loss: v.loss.to_string(),
-                    illegal: v.illegal.to_string(),
-                },
+            "worst_case",
+            &WorstCaseJson {
+                loss: self.worst_case.loss.to_string(),
+                decimal: self.worst_case.loss.to_f64(),
+                line: &self.worst_case.line,
             },
         )?;
         s.end()

@@ -23,7 +23,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use super::{Forfeit, IllegalLine, LosingLine, SideReport, panic_message};
+use super::odds::{self, Edge, Graph, To};
+use super::{Forfeit, IllegalLine, LosingLine, SideReport, WorstCase, panic_message};
 use crate::board::{Board, CODES, Cell, Cells, Outcome, Player, has_line};
 use crate::bots::{Bot, BotError, Turn};
 use crate::game::Game;
@@ -49,7 +50,7 @@ pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<Option<SideReport
         ends: Ends::default(),
         buffers,
     };
-    let walked = walk.run();
+    let walked = walk.run().and_then(|()| walk.backwards());
     let mut buffers = walk.buffers;
     // A walk that stopped early leaves the places of the ply it was listing.
     for node in &buffers.next {
@@ -76,6 +77,8 @@ struct Buffers {
     nodes: Vec<Node>,
     /// The positions of the next ply, in the same order.
     next: Vec<Node>,
+    /// Every position's moves, for the odds worked out backwards.
+    graph: Graph,
 }
 
 thread_local! {
@@ -188,6 +191,7 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     fn run(&mut self) -> Result<(), Stop> {
+        self.buffers.graph.clear();
         let mut nodes = std::mem::take(&mut self.buffers.nodes);
         nodes.clear();
         nodes.push(Node::ROOT);
@@ -200,6 +204,7 @@ impl Walk<'_> {
             self.ends = Ends::default();
             self.multiple = Multiple::ONE;
             self.buffers.next.clear();
+            self.buffers.graph.begin_ply();
             if mover(self.ply) == self.side && self.bot.asks_ahead() {
                 let games: Vec<Game> = nodes
                     .iter()
@@ -230,13 +235,22 @@ impl Walk<'_> {
     /// Plays on from `node`, a game in progress: every reply of the opponent, or every choice
     /// of the bot, asked once here.
     fn visit(&mut self, node: &Node) -> Result<(), Stop> {
+        self.buffers.graph.begin_node();
         if mover(self.ply) == self.side {
             return self.bot_turn(node);
         }
         let replies = node.board.empty_cells();
+        let optimal = self.table.best_moves(&node.board);
         let each = times(node.chance, self.weight(1, replies.len() as u128)?)?;
         for cell in replies {
-            self.reach(node, cell, each)?;
+            let to = self.reach(node, cell, each)?;
+            self.buffers.graph.push(Edge {
+                cell,
+                to,
+                numerator: 1,
+                denominator: 1,
+                optimal: optimal.contains(cell),
+            });
         }
         Ok(())
     }
@@ -249,12 +263,18 @@ impl Walk<'_> {
         cell: Cell,
         outcome: Outcome,
         chance: u128,
-    ) -> Result<(), Overflow> {
+    ) -> Result<To, Overflow> {
         let (report, ends) = (&mut self.report, &mut self.ends);
         report.games += u64::from(node.histories);
         match outcome {
-            Outcome::Draw => ends.draw = plus(ends.draw, chance)?,
-            Outcome::Win(winner) if winner == self.side => ends.win = plus(ends.win, chance)?,
+            Outcome::Draw => {
+                ends.draw = plus(ends.draw, chance)?;
+                Ok(To::Draw)
+            }
+            Outcome::Win(winner) if winner == self.side => {
+                ends.win = plus(ends.win, chance)?;
+                Ok(To::Win)
+            }
             Outcome::Win(_) => {
                 ends.loss = plus(ends.loss, chance)?;
                 report.losing_games += u64::from(node.histories);
@@ -263,9 +283,9 @@ impl Walk<'_> {
                     line.push(cell);
                     report.shortest_loss = Some(LosingLine::new(line, self.side));
                 }
+                Ok(To::Loss)
             }
         }
-        Ok(())
     }
 
     fn bot_turn(&mut self, node: &Node) -> Result<(), Stop> {
@@ -284,6 +304,12 @@ impl Walk<'_> {
         if choices.is_empty() {
             self.forfeit(node, || Forfeit::Turn(Turn::Nothing))?;
         }
+        let graph_weight = |p: crate::ratio::Ratio| -> Result<(u64, u64), Overflow> {
+            Ok((
+                u64::try_from(p.numer()).map_err(|_| Overflow)?,
+                u64::try_from(p.denom()).map_err(|_| Overflow)?,
+            ))
+        };
         // An optimal move gives nothing away, and needs no judging.
         let optimal = self.table.best_moves(&board);
         let empty = board.empty_cells();
@@ -291,7 +317,8 @@ impl Walk<'_> {
         for choice in &choices {
             let p = choice.probability;
             let chance = times(node.chance, self.weight(p.numer(), p.denom())?)?;
-            match choice.turn {
+            let (numerator, denominator) = graph_weight(p)?;
+            let (cell, to) = match choice.turn {
                 Turn::Mark(cell) if empty.contains(cell) => {
                     if !optimal.contains(cell) {
                         let before = *before.get_or_insert_with(|| self.table.evaluate(&board));
@@ -299,21 +326,36 @@ impl Walk<'_> {
                         self.report
                             .judge_move(before, after, u64::from(node.histories));
                     }
-                    self.reach(node, cell, chance)?;
+                    (cell, self.reach(node, cell, chance)?)
                 }
                 ref turn => {
                     self.report.games += u64::from(node.histories);
                     self.report.illegal_games += u64::from(node.histories);
                     self.ends.illegal = plus(self.ends.illegal, chance)?;
                     self.first_forfeit(node, || Forfeit::Turn(turn.clone()));
+                    (Cell::ALL[0], To::Forfeit)
                 }
-            }
+            };
+            self.buffers.graph.push(Edge {
+                cell,
+                to,
+                numerator,
+                denominator,
+                optimal: false,
+            });
         }
         Ok(())
     }
 
     /// Every game through `node` forfeited, with `what`.
     fn forfeit(&mut self, node: &Node, what: impl FnOnce() -> Forfeit) -> Result<(), Overflow> {
+        self.buffers.graph.push(Edge {
+            cell: Cell::ALL[0],
+            to: To::Forfeit,
+            numerator: 1,
+            denominator: 1,
+            optimal: false,
+        });
         self.report.games += u64::from(node.histories);
         self.report.illegal_games += u64::from(node.histories);
         self.ends.forfeited = plus(self.ends.forfeited, node.chance)?;
@@ -354,7 +396,7 @@ impl Walk<'_> {
 
     /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
     /// of their games, with `chance` over the next ply's denominator.
-    fn reach(&mut self, node: &Node, cell: Cell, chance: u128) -> Result<(), Overflow> {
+    fn reach(&mut self, node: &Node, cell: Cell, chance: u128) -> Result<To, Overflow> {
         let mover = mover(self.ply);
         // A game that ends is counted as it ends, never listed.
         if HAS_LINE[usize::from(node.board.marks(mover).with(cell).bits())] {
@@ -367,7 +409,7 @@ impl Walk<'_> {
         let mark = if mover == Player::X { 1 } else { 2 };
         let code = node.code + mark * POWERS_OF_3[cell.index()];
         let place = &mut self.buffers.place[usize::from(code)];
-        if *place == UNSEEN {
+        let to = if *place == UNSEEN {
             *place = self.buffers.next.len() as u16;
             let board = node.board.play_unchecked(cell);
             debug_assert_eq!(usize::from(code), board.code());
@@ -378,6 +420,7 @@ impl Walk<'_> {
                 histories: node.histories,
                 chance,
             });
+            To::Node(*place)
         } else {
             let child = &mut self.buffers.next[usize::from(*place)];
             child.histories = child
@@ -385,7 +428,18 @@ impl Walk<'_> {
                 .checked_add(node.histories)
                 .ok_or(Overflow)?;
             child.chance = plus(child.chance, chance)?;
-        }
+            To::Node(*place)
+        };
+        Ok(to)
+    }
+
+    /// Works out the odds that need the whole tree, from the moves the walk recorded.
+    fn backwards(&mut self) -> Result<(), Stop> {
+        let graph = &self.buffers.graph;
+        let first = self.side == Player::X;
+        let (loss, line) = odds::worst_case(graph, first).ok_or(Stop::Overflow)?;
+        self.report.worst_case = WorstCase { loss, line };
+        self.report.vs_perfect = odds::against_perfect(graph, first).ok_or(Stop::Overflow)?;
         Ok(())
     }
 
