@@ -139,8 +139,7 @@ fn the_worst_case_and_the_odds_against_perfect_match_the_definitions() {
             let mut bot = bots::from_spec(spec).unwrap();
             let expected = worst(bot.as_mut(), &mut Game::new(), side);
             assert_eq!(report.worst_case.loss, expected, "{spec} as {side}");
-            let [win, draw, loss, illegal] =
-                against_perfect(bot.as_mut(), &mut Game::new(), side);
+            let [win, draw, loss, illegal] = against_perfect(bot.as_mut(), &mut Game::new(), side);
             let odds = report.vs_perfect;
             assert_eq!(
                 [odds.win, odds.draw, odds.loss, odds.illegal],

@@ -163,7 +163,8 @@ pub(super) fn worst_case(graph: &Graph, bot_moves_first: bool) -> Option<(Ratio,
                 let mut sum = 0u128;
                 for edge in edges {
                     let child = edge_value(edge, values.get(p + 1), denominators[p + 1]);
-                    let weight = u128::from(edge.numerator) * (factor / u128::from(edge.denominator));
+                    let weight =
+                        u128::from(edge.numerator) * (factor / u128::from(edge.denominator));
                     sum = sum.checked_add(weight.checked_mul(child)?)?;
                 }
                 sum
@@ -186,13 +187,15 @@ pub(super) fn worst_case(graph: &Graph, bot_moves_first: bool) -> Option<(Ratio,
             let edges = ply.nodes().nth(node)?;
             let next = values.get(p + 1);
             // The first of the moves that leave the bot the most to lose.
-            let edge = edges.iter().fold(None, |best: Option<(&Edge, u128)>, edge| {
-                let value = edge_value(edge, next, denominators[p + 1]);
-                match best {
-                    Some((_, top)) if top >= value => best,
-                    _ => Some((edge, value)),
-                }
-            })?;
+            let edge = edges
+                .iter()
+                .fold(None, |best: Option<(&Edge, u128)>, edge| {
+                    let value = edge_value(edge, next, denominators[p + 1]);
+                    match best {
+                        Some((_, top)) if top >= value => best,
+                        _ => Some((edge, value)),
+                    }
+                })?;
             match edge.0.to {
                 To::Node(next) => {
                     line.push(edge.0.cell);

@@ -9,7 +9,9 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use ttt_oracle::bots::{self, Bot, BotError, Choice, Published};
 use ttt_oracle::quote::escape;
-use ttt_oracle::{Board, Cell, Game, Player, Ratio, SideReport, Value, Verdict, audit};
+use ttt_oracle::{
+    Board, Cell, Game, Player, Ratio, SideReport, Status, Value, Verdict, WorstCase, audit,
+};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::draw::{Square, grid, side_by_side};
@@ -561,6 +563,28 @@ fn table(audits: &[BotAudit], style: Style) -> Vec<String> {
         .collect()
 }
 
+/// The worst case in words: what an opponent who knows the bot can do, and a game that shows
+/// how.
+fn worst_case(worst: &WorstCase) -> Vec<String> {
+    if worst.loss == Ratio::ZERO {
+        return vec!["  worst case: no opponent can make it lose, whatever it knows".to_string()];
+    }
+    let words = [
+        format!("loses {}", percent(worst.loss)),
+        "against an opponent who knows it,".to_string(),
+        format!("exactly {}", worst.loss),
+    ];
+    let mut lines = wrap("  worst case:", "   ", &words);
+    let mut words: Vec<String> = worst.line.iter().map(ToString::to_string).collect();
+    let ends =
+        Board::from_moves(&worst.line).is_ok_and(|board| board.status() != Status::InProgress);
+    if !ends {
+        words.push("(then it forfeits)".to_string());
+    }
+    lines.extend(wrap("    for example:", "   ", &words));
+    lines
+}
+
 /// One side in detail: what was explored, blunders, odds against a random opponent (beside
 /// the author's published figures, if any), the shortest loss drawn and the shortest forfeit.
 fn details(name: &str, s: &SideReport, published: &[Published], style: Style) -> Vec<String> {
@@ -596,31 +620,39 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
             n => n.to_string(),
         }
     ));
-    let v = &s.vs_random;
     let odds = |win: String, draw: String, loss: String| {
         format!("win {win:>6}  draw {draw:>6}  loss {loss:>6}")
     };
-    lines.push(format!(
-        "  vs random: {}  forfeit {:>6}",
-        odds(percent(v.win), percent(v.draw), percent(v.loss)),
-        percent(v.illegal)
-    ));
-    let exact = [
-        format!("win {},", v.win),
-        format!("draw {},", v.draw),
-        format!("loss {},", v.loss),
-        format!("forfeit {}", v.illegal),
-    ];
-    lines.extend(wrap("             exactly", "            ", &exact));
-    if let Some(p) = published.iter().find(|p| p.side == s.side) {
-        let share = |n: u64| format!("{:.2}%", n as f64 * 100.0 / p.games as f64);
+    for (label, v) in [
+        ("vs random: ", &s.vs_random),
+        ("vs perfect:", &s.vs_perfect),
+    ] {
         lines.push(format!(
-            "  published: {}  ({} games vs {})",
-            odds(share(p.wins), share(p.draws), share(p.losses)),
-            p.games,
-            p.opponent
+            "  {label} {}  forfeit {:>6}",
+            odds(percent(v.win), percent(v.draw), percent(v.loss)),
+            percent(v.illegal)
         ));
+        let exact = [
+            format!("win {},", v.win),
+            format!("draw {},", v.draw),
+            format!("loss {},", v.loss),
+            format!("forfeit {}", v.illegal),
+        ];
+        lines.extend(wrap("              exactly", "             ", &exact));
+        // The author's figures, from games against a random opponent, under the exact ones.
+        if label == "vs random: " {
+            if let Some(p) = published.iter().find(|p| p.side == s.side) {
+                let share = |n: u64| format!("{:.2}%", n as f64 * 100.0 / p.games as f64);
+                lines.push(format!(
+                    "  published:  {}  ({} games vs {})",
+                    odds(share(p.wins), share(p.draws), share(p.losses)),
+                    p.games,
+                    p.opponent
+                ));
+            }
+        }
     }
+    lines.extend(worst_case(&s.worst_case));
     if let Some(line) = &s.shortest_loss {
         let mark = if line.mistake.is_some() {
             " (! marks the bot's losing mistake)"
