@@ -8,8 +8,9 @@
 //! from the last ply back to the first. As in the forward walk, no fraction is reduced on the
 //! way: every figure of a ply is an integer over one denominator, the product of the least
 //! common multiples of the denominators met at that ply and every later one, and a fraction is
-//! made only at the start. When a number would outgrow its integer the answer is `None`, and
-//! the caller walks the histories instead.
+//! made only at the start. When a denominator would outgrow its integer the answer is `None`,
+//! and the caller walks the histories instead. Nothing else can: every figure is a probability
+//! times its ply's denominator, and each term of a sum is at most the sum.
 
 use super::Odds;
 use crate::board::Cell;
@@ -103,8 +104,13 @@ impl Ply {
     }
 }
 
-/// The least common multiple of `a` and `b`, if it fits.
-fn lcm(a: u128, b: u128) -> Option<u128> {
+/// The least common multiple of `a` and `b`, if it fits; quick when `a` is already a multiple
+/// of `b`, as it nearly always is.
+fn lcm(a: u64, b: u64) -> Option<u64> {
+    // Divisions are slow: most denominators are 1, or the multiple itself.
+    if b == 1 || a == b || a % b == 0 {
+        return Some(a);
+    }
     let (mut x, mut y) = (a, b);
     while y != 0 {
         (x, y) = (y, x % y);
@@ -112,30 +118,30 @@ fn lcm(a: u128, b: u128) -> Option<u128> {
     (a / x).checked_mul(b)
 }
 
-/// Each ply's denominator: the product, over it and every later ply, of the least common
-/// multiple of what `weight` says each position of that ply divides by. One more at the end:
-/// 1, for the games' ends.
+/// Each ply's factor, the least common multiple of what `weight` says each position of the ply
+/// divides by, and its denominator, the product of the factors of that ply and every later one;
+/// one denominator more at the end: 1, for the games' ends.
 fn denominators(
     graph: &Graph,
-    weight: impl Fn(usize, &[Edge]) -> Option<u128>,
-) -> Option<Vec<u128>> {
+    weight: impl Fn(usize, usize, &[Edge]) -> Option<u64>,
+) -> Option<(Vec<u64>, Vec<u128>)> {
     let plies = graph.plies();
+    let mut factors = vec![1u64; plies.len()];
     let mut denominators = vec![1u128; plies.len() + 1];
     for (p, ply) in plies.iter().enumerate().rev() {
-        let mut multiple = 1u128;
-        for edges in ply.nodes() {
-            multiple = lcm(multiple, weight(p, edges)?)?;
+        let mut multiple = 1u64;
+        for (i, edges) in ply.nodes().enumerate() {
+            multiple = lcm(multiple, weight(p, i, edges)?)?;
         }
-        denominators[p] = multiple.checked_mul(denominators[p + 1])?;
+        factors[p] = multiple;
+        denominators[p] = u128::from(multiple).checked_mul(denominators[p + 1])?;
     }
-    Some(denominators)
+    Some((factors, denominators))
 }
 
 /// The lcm of the bot's probabilities' denominators at a position.
-fn choice_denominators(edges: &[Edge]) -> Option<u128> {
-    edges
-        .iter()
-        .try_fold(1, |m, edge| lcm(m, u128::from(edge.denominator)))
+fn choice_denominators(edges: &[Edge]) -> Option<u64> {
+    edges.iter().try_fold(1, |m, edge| lcm(m, edge.denominator))
 }
 
 /// The highest chance with which an opponent who knows the bot (every choice it may make, and
@@ -145,7 +151,7 @@ fn choice_denominators(edges: &[Edge]) -> Option<u128> {
 /// equals). The line is empty when the chance is 0.
 pub(super) fn worst_case(graph: &Graph, bot_moves_first: bool) -> Option<(Ratio, Vec<Cell>)> {
     let bots_ply = |p: usize| (p % 2 == 0) == bot_moves_first;
-    let denominators = denominators(graph, |p, edges| {
+    let (factors, denominators) = denominators(graph, |p, _, edges| {
         if bots_ply(p) {
             choice_denominators(edges)
         } else {
@@ -156,16 +162,15 @@ pub(super) fn worst_case(graph: &Graph, bot_moves_first: bool) -> Option<(Ratio,
     // Each position's chance, over its ply's denominator.
     let mut values: Vec<Vec<u128>> = vec![Vec::new(); plies.len()];
     for (p, ply) in plies.iter().enumerate().rev() {
-        let factor = denominators[p] / denominators[p + 1];
+        let factor = factors[p];
         let mut ply_values = Vec::with_capacity(ply.starts.len());
         for edges in ply.nodes() {
             let value = if bots_ply(p) {
                 let mut sum = 0u128;
                 for edge in edges {
                     let child = edge_value(edge, values.get(p + 1), denominators[p + 1]);
-                    let weight =
-                        u128::from(edge.numerator) * (factor / u128::from(edge.denominator));
-                    sum = sum.checked_add(weight.checked_mul(child)?)?;
+                    let weight = u128::from(edge.numerator) * scale(factor, edge.denominator);
+                    sum += weight * child;
                 }
                 sum
             } else {
@@ -212,6 +217,16 @@ pub(super) fn worst_case(graph: &Graph, bot_moves_first: bool) -> Option<(Ratio,
     Some((loss, line))
 }
 
+/// `factor` over `denominator`, which divides it: the integer weight of a probability's
+/// numerator at a ply whose positions' probabilities are all over `factor`.
+fn scale(factor: u64, denominator: u64) -> u128 {
+    u128::from(if denominator == 1 {
+        factor
+    } else {
+        factor / denominator
+    })
+}
+
 /// What a move leaves the bot to lose, over the next ply's denominator.
 fn edge_value(edge: &Edge, next: Option<&Vec<u128>>, denominator: u128) -> u128 {
     match edge.to {
@@ -225,25 +240,58 @@ fn edge_value(edge: &Edge, next: Option<&Vec<u128>>, denominator: u128) -> u128 
 /// its optimal moves.
 pub(super) fn against_perfect(graph: &Graph, bot_moves_first: bool) -> Option<Odds> {
     let bots_ply = |p: usize| (p % 2 == 0) == bot_moves_first;
-    let optimal = |edges: &[Edge]| edges.iter().filter(|e| e.optimal).count() as u128;
-    let denominators = denominators(graph, |p, edges| {
-        if bots_ply(p) {
+    let optimal = |edges: &[Edge]| edges.iter().filter(|e| e.optimal).count() as u64;
+    let plies = graph.plies();
+    // Only the positions the perfect style lets the game reach count, a few of them all.
+    let mut reached: Vec<Vec<bool>> = plies
+        .iter()
+        .map(|ply| vec![false; ply.starts.len()])
+        .collect();
+    if let Some(root) = reached.first_mut().and_then(|ply| ply.first_mut()) {
+        *root = true;
+    }
+    for (p, ply) in plies.iter().enumerate() {
+        let (this, next) = reached.split_at_mut(p + 1);
+        for (i, edges) in ply.nodes().enumerate() {
+            if !this[p][i] {
+                continue;
+            }
+            for edge in edges {
+                if let To::Node(child) = edge.to {
+                    if bots_ply(p) || edge.optimal {
+                        next[0][usize::from(child)] = true;
+                    }
+                }
+            }
+        }
+    }
+    let (factors, denominators) = denominators(graph, |p, i, edges| {
+        if !reached[p][i] {
+            Some(1)
+        } else if bots_ply(p) {
             choice_denominators(edges)
         } else {
             Some(optimal(edges).max(1))
         }
     })?;
-    let plies = graph.plies();
     let mut values: Vec<Vec<[u128; 4]>> = vec![Vec::new(); plies.len()];
     for (p, ply) in plies.iter().enumerate().rev() {
-        let factor = denominators[p] / denominators[p + 1];
+        let factor = factors[p];
         let mut ply_values = Vec::with_capacity(ply.starts.len());
-        for edges in ply.nodes() {
+        for (i, edges) in ply.nodes().enumerate() {
             let mut sum = [0u128; 4];
-            let each = factor / optimal(edges).max(1);
+            if !reached[p][i] {
+                ply_values.push(sum);
+                continue;
+            }
+            let each = if bots_ply(p) {
+                0
+            } else {
+                scale(factor, optimal(edges).max(1))
+            };
             for edge in edges {
                 let weight = if bots_ply(p) {
-                    u128::from(edge.numerator) * (factor / u128::from(edge.denominator))
+                    u128::from(edge.numerator) * scale(factor, edge.denominator)
                 } else if edge.optimal {
                     each
                 } else {
@@ -264,7 +312,7 @@ pub(super) fn against_perfect(graph: &Graph, bot_moves_first: bool) -> Option<Od
                     }
                 };
                 for (total, part) in sum.iter_mut().zip(child) {
-                    *total = total.checked_add(weight.checked_mul(part)?)?;
+                    *total += weight * part;
                 }
             }
             ply_values.push(sum);

@@ -435,6 +435,11 @@ impl Walk<'_> {
 
     /// Works out the odds that need the whole tree, from the moves the walk recorded.
     fn backwards(&mut self) -> Result<(), Stop> {
+        if self.report.never_loses() {
+            // No opponent makes it lose, and the perfect style, which never loses, draws.
+            self.report.vs_perfect.draw = crate::ratio::Ratio::ONE;
+            return Ok(());
+        }
         let graph = &self.buffers.graph;
         let first = self.side == Player::X;
         let (loss, line) = odds::worst_case(graph, first).ok_or(Stop::Overflow)?;
