@@ -180,6 +180,9 @@ impl Mul for Ratio {
 /// ```
 impl Ord for Ratio {
     fn cmp(&self, other: &Ratio) -> std::cmp::Ordering {
+        if self.den == other.den {
+            return self.num.cmp(&other.num);
+        }
         wide_mul(self.num, other.den).cmp(&wide_mul(other.num, self.den))
     }
 }
