@@ -48,7 +48,10 @@ mod table;
 mod verify;
 
 pub use analysis::Analysis;
-pub use audit::{Blunders, Forfeit, IllegalLine, LosingLine, SideReport, Verdict, VsRandom, audit};
+pub use audit::{
+    Blunders, Forfeit, IllegalLine, LosingLine, LostGame, SideReport, Verdict, VsRandom, audit,
+    losing_games,
+};
 pub use board::{
     Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,
     ParseBoardError, ParseCellError, Player, Status, parse_moves,
