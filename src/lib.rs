@@ -49,7 +49,8 @@ mod verify;
 
 pub use analysis::Analysis;
 pub use audit::{
-    Blunders, Forfeit, IllegalLine, LosingLine, Odds, SideReport, Verdict, WorstCase, audit,
+    Blunders, Forfeit, IllegalLine, LosingLine, LostGame, Odds, SideReport, Verdict, WorstCase,
+    audit, losing_games,
 };
 pub use board::{
     Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,

@@ -1,7 +1,6 @@
 //! `ttt export`: every format round-trips to the table, in a stable order, written safely.
 
-use std::io::Read;
-use std::process::{Command as Process, Stdio};
+mod common;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -232,21 +231,7 @@ fn bincode_is_not_sent_to_a_terminal_but_is_to_a_pipe() {
 
 #[test]
 fn a_closed_pipe_ends_quietly_with_success() {
-    let mut child = Process::new(assert_cmd::cargo::cargo_bin("ttt"))
-        .arg("export")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = [0u8; 64];
-    child
-        .stdout
-        .as_mut()
-        .unwrap()
-        .read_exact(&mut first)
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    let (_, out) = common::close_after_64_bytes(&["export"]);
     assert!(out.status.success(), "{:?}", out.status);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }

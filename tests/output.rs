@@ -5,6 +5,8 @@
 //! are reached through `/proc/self/fd/N` (which nothing can rename over) or made in a private
 //! mount namespace.
 
+mod common;
+
 use std::ffi::{CStr, CString, OsStr};
 use std::fs::{self, File};
 use std::io::Read;
@@ -18,6 +20,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+use common::names;
 use predicates::prelude::*;
 use tempfile::TempDir;
 use ttt_oracle::export::{self, ExportFormat};
@@ -53,16 +56,6 @@ fn jsonl() -> &'static [u8] {
 
 fn tempdir() -> TempDir {
     tempfile::tempdir().unwrap()
-}
-
-/// Every name in `dir`, hidden ones included, sorted: a temporary file left behind shows here.
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 fn mode(path: &Path) -> u32 {
@@ -359,21 +352,7 @@ fn dash_is_standard_output_and_dot_slash_dash_a_file() {
 
 #[test]
 fn dash_ends_quietly_when_the_reader_closes_the_pipe() {
-    let mut child = Process::new(ttt_path())
-        .args(["export", "-o", "-"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = [0u8; 64];
-    child
-        .stdout
-        .as_mut()
-        .unwrap()
-        .read_exact(&mut first)
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    let (_, out) = common::close_after_64_bytes(&["export", "-o", "-"]);
     assert!(out.status.success(), "{:?}", out.status);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }

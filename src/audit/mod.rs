@@ -7,10 +7,12 @@
 //! Two walks give the same report: `explore` follows every history, asking the bot at each;
 //! `positions` asks a [memoryless](Bot::memoryless) bot once per position and counts the
 //! histories that reach it. Both give a bot that [asks ahead](Bot::asks_ahead) its questions
-//! in batches before asking them one by one (`ahead` for the walk by histories).
+//! in batches before asking them one by one (`ahead` for the walk by histories). `games`
+//! walks the histories once more to hand on, one by one, the games the bot loses or forfeits.
 
 mod ahead;
 mod explore;
+mod games;
 mod odds;
 mod positions;
 
@@ -25,6 +27,8 @@ use crate::game::Game;
 use crate::ratio::Ratio;
 use crate::solve::{Evaluation, Value};
 use crate::table::{Probe, table};
+
+pub use games::{LostGame, losing_games};
 
 /// Audits `bot` playing `side`: every legal reply of the opponent and every move the bot may
 /// choose, to the end of every game.

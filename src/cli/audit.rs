@@ -1,6 +1,7 @@
 //! `ttt audit`.
 
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -15,6 +16,7 @@ use ttt_oracle::{
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::draw::{Square, grid, side_by_side};
+use super::losing_games::LosingGames;
 use super::progress::Progress;
 use super::style::Style;
 use super::{Failure, Format};
@@ -95,6 +97,12 @@ pub struct AuditArgs {
     /// Output format.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
+    /// Also write every distinct game the bots lose or forfeit to FILE, one JSON object a
+    /// line, bots in order, X before O. "-" is standard output, which then holds the games
+    /// alone: no report, and the exit code gives the verdict. FILE is written as `ttt export
+    /// -o` writes (a regular file replaced atomically, and left as it was when anything fails).
+    #[arg(long, value_name = "FILE")]
+    losing_games: Option<PathBuf>,
 }
 
 /// One bot's audit.
@@ -139,6 +147,19 @@ impl Entry {
             }),
             twin: Some(Box::new(make().with_cancel(cancel))),
             published: &[],
+        }
+    }
+
+    /// Each bot that audited a side, with the sides it audited (an external bot's answers
+    /// are remembered by the one that was asked): the twin audited O when both sides went at
+    /// once.
+    fn auditors(&mut self, sides: Sides, at_once: bool) -> Vec<(&mut dyn Bot, &[Player])> {
+        match &mut self.twin {
+            Some(twin) if at_once => vec![
+                (self.bot.as_mut(), &[Player::X]),
+                (twin.as_mut(), &[Player::O]),
+            ],
+            _ => vec![(self.bot.as_mut(), sides.players())],
         }
     }
 }
@@ -189,14 +210,14 @@ impl Bot for Cancelling {
 
 /// Audits `bot` on each of `sides` in turn, up to the first that fails.
 fn one_by_one(
-    mut bot: Box<dyn Bot + Send>,
+    bot: &mut (dyn Bot + Send),
     sides: &[Player],
     label: &str,
 ) -> Vec<Result<SideReport, BotError>> {
     let mut results = Vec::new();
     for &side in sides {
         let progress = Progress::start(label, &side.to_string());
-        let result = audit(&mut progress.count(bot.as_mut()), side);
+        let result = audit(&mut progress.count(bot), side);
         progress.finish();
         let failed = result.is_err();
         results.push(result);
@@ -210,14 +231,14 @@ fn one_by_one(
 /// Audits X with `bot` and O with `twin` at the same time, on two threads; the report is the
 /// one [`one_by_one`] gives: O's side counts only when X's did not fail.
 fn both_at_once(
-    mut bot: Box<dyn Bot + Send>,
-    mut twin: Box<dyn Bot + Send>,
+    bot: &mut (dyn Bot + Send),
+    twin: &mut (dyn Bot + Send),
     label: &str,
 ) -> Vec<Result<SideReport, BotError>> {
     let progress = Progress::start(label, "X and O");
     let (x, o) = std::thread::scope(|scope| {
-        let o = scope.spawn(|| audit(&mut progress.count(twin.as_mut()), Player::O));
-        let x = audit(&mut progress.count(bot.as_mut()), Player::X);
+        let o = scope.spawn(|| audit(&mut progress.count(twin), Player::O));
+        let x = audit(&mut progress.count(bot), Player::X);
         (x, o.join())
     });
     progress.finish();
@@ -274,23 +295,24 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         let name = args.name.get(i).unwrap_or(command);
         named.push(Entry::external(args, name, command));
     }
+    // Opened before the audits, so that a FILE that cannot be written is refused at once.
+    let losing = LosingGames::open(args.losing_games.as_deref())?;
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
         usize::from,
     );
+    let at_once = jobs > 1 && args.side == Sides::Both;
     // Every side audited before a protocol error stays proven: it is printed, then the error.
     let mut audits = Vec::new();
     let mut stopped: Option<(BotError, Vec<String>)> = None;
-    for entry in named {
+    for entry in &mut named {
         let name = entry.bot.name().to_string();
         let mut sides = Vec::new();
         if stopped.is_none() {
             let label = fit(&escape(&name), NAME_IN_TABLE);
-            let results = match entry.twin {
-                Some(twin) if jobs > 1 && args.side == Sides::Both => {
-                    both_at_once(entry.bot, twin, &label)
-                }
-                _ => one_by_one(entry.bot, args.side.players(), &label),
+            let results = match &mut entry.twin {
+                Some(twin) if at_once => both_at_once(entry.bot.as_mut(), twin.as_mut(), &label),
+                _ => one_by_one(entry.bot.as_mut(), args.side.players(), &label),
             };
             for result in results {
                 match result {
@@ -318,7 +340,11 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             });
         }
     }
-    let printed = print(&audits, stopped.as_ref(), args.format);
+    let printed = match &losing {
+        // Standard output holds the games alone.
+        Some(losing) if losing.to_stdout() => Ok(()),
+        _ => print(&audits, stopped.as_ref(), args.format),
+    };
     if let Some((error, _)) = stopped {
         // The protocol error is the answer even when the report could not be written.
         if let Err(failure) = printed {
@@ -330,6 +356,12 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     printed?;
     if let Some((error, _)) = stopped {
         return Err(Failure::protocol(error));
+    }
+    if let Some(losing) = losing {
+        let auditors = named
+            .iter_mut()
+            .flat_map(|entry| entry.auditors(args.side, at_once));
+        losing.write(auditors.collect())?;
     }
     let all_never_lose = audits
         .iter()

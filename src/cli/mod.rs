@@ -7,6 +7,7 @@ mod draw;
 mod export;
 mod generate;
 mod lines;
+mod losing_games;
 mod play;
 mod progress;
 mod stats;

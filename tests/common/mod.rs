@@ -1,9 +1,12 @@
-//! What the tests of external bots share: the misbehaving bot, and the files that tell which
-//! of its processes are still running.
+//! What the tests through the binary share: the misbehaving bot and the files that tell which
+//! of its processes are still running, the names in a directory, and a reader that closes the
+//! pipe early.
 
 #![allow(dead_code)]
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 pub fn root() -> &'static Path {
@@ -81,4 +84,34 @@ pub fn assert_none_left(pids: &Path) {
     for pid in pids {
         assert!(!running(pid), "bot process {pid} is still running");
     }
+}
+
+/// Every name in `dir`, hidden ones included, sorted: a temporary file left behind shows here.
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs `ttt ARGS`, reads the first 64 bytes it writes to standard output, then closes the
+/// pipe, as `| head -c 64` would: those bytes, and how `ttt` ended.
+pub fn close_after_64_bytes(args: &[&str]) -> ([u8; 64], Output) {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    drop(child.stdout.take());
+    (first, child.wait_with_output().unwrap())
 }

@@ -1,0 +1,386 @@
+//! The games a bot loses or forfeits, one at a time: the walk by histories, which keeps no
+//! count and no game, only hands each lost one on.
+//!
+//! The order is the history walk's (depth first: the opponent's replies by cell, the bot's
+//! choices in the order it gives them), so the first of the shortest games of each kind is
+//! the audit's shortest loss or forfeit, and the number of games is the audit's
+//! `losing_games + illegal_games`. The games are never gathered: `random` alone loses 77,904
+//! as X.
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
+
+use super::{Forfeit, IllegalLine, LosingLine, panic_message};
+use crate::board::{Cell, Outcome, Player, Status};
+use crate::bots::{Bot, BotError, Choice, Turn};
+use crate::game::Game;
+
+/// A game the bot did not win or draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LostGame {
+    /// Lost on the board: every move (the last one completes the opponent's line), and the
+    /// bot's losing mistake.
+    Loss(LosingLine),
+    /// Forfeited: the moves before the bot's turn, and what it did instead of a legal move.
+    Forfeit(IllegalLine),
+}
+
+impl LostGame {
+    /// The moves of the game: all of them for a loss, those before the forfeit for a forfeit.
+    pub fn moves(&self) -> &[Cell] {
+        match self {
+            LostGame::Loss(line) => &line.moves,
+            LostGame::Forfeit(line) => &line.moves,
+        }
+    }
+}
+
+/// Hands `sink` every distinct game `bot`, playing `side`, loses on the board or forfeits, in
+/// the order of the walk by histories (depth first: the opponent's replies by cell, the bot's
+/// choices in its own order). They are the games [`audit`](crate::audit) counts as
+/// `losing_games` and `illegal_games`, and the first of the shortest of each kind is its
+/// `shortest_loss` or `shortest_illegal`.
+///
+/// A [memoryless](Bot::memoryless) bot is asked once per board (a panic is asked again, so
+/// that its message names each game's moves); any other bot at every history, after being
+/// told every question ahead if it [asks ahead](Bot::asks_ahead). Once every game is handed
+/// on, the bot is [finished](Bot::finish), as at the end of an audit; and also when `sink`
+/// fails, but then only the sink's error is returned.
+///
+/// # Errors
+///
+/// The first error of `sink`, which stops the walk; or a [`BotError`] (turned into `E`) when
+/// the bot cannot answer or its answers cannot be trusted, as for [`audit`](crate::audit).
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{LostGame, Player, audit, bots, losing_games};
+///
+/// // marcelo never loses a game on the board as X, but forfeits 10.
+/// let mut marcelo = bots::builtin("marcelo").unwrap();
+/// let (mut losses, mut forfeits) = (0, Vec::new());
+/// losing_games(marcelo.as_mut(), Player::X, |game| {
+///     match game {
+///         LostGame::Loss(_) => losses += 1,
+///         LostGame::Forfeit(line) => forfeits.push(line),
+///     }
+///     Ok::<(), bots::BotError>(())
+/// })?;
+/// assert_eq!((losses, forfeits.len()), (0, 10));
+/// // In the walk's order, the first: after 5 1 3 7 4 6 it marked 9 and 8.
+/// let cells: Vec<u8> = forfeits[0].moves.iter().map(|cell| cell.number()).collect();
+/// assert_eq!(cells, [5, 1, 3, 7, 4, 6]);
+/// assert_eq!(forfeits[0].what.to_string(), "marked 2 cells in one turn: 9 8");
+/// let report = audit(marcelo.as_mut(), Player::X)?;
+/// assert_eq!(report.illegal_games, 10);
+///
+/// // An error of the sink stops the walk: here at the first game smartbot loses as O.
+/// let mut smartbot = bots::builtin("smartbot").unwrap();
+/// let first = losing_games(smartbot.as_mut(), Player::O, |game| {
+///     let moves: Vec<String> = game.moves().iter().map(|cell| cell.to_string()).collect();
+///     Err::<(), Box<dyn std::error::Error>>(moves.join(" ").into())
+/// });
+/// assert_eq!(first.unwrap_err().to_string(), "1 5 6 2 8 3 7 9 4");
+/// # Ok::<(), bots::BotError>(())
+/// ```
+pub fn losing_games<E: From<BotError>>(
+    bot: &mut dyn Bot,
+    side: Player,
+    sink: impl FnMut(LostGame) -> Result<(), E>,
+) -> Result<(), E> {
+    let walked = if bot.asks_ahead() {
+        super::ahead::ask(bot, side).map_err(Stop::Bot)
+    } else {
+        Ok(())
+    };
+    let walked = walked.and_then(|()| {
+        let answers = bot.memoryless().then(HashMap::new);
+        let mut walk = Walk {
+            bot: &mut *bot,
+            side,
+            sink,
+            answers,
+        };
+        walk.visit(&mut Game::new())
+    });
+    match walked {
+        Ok(()) => Ok(bot.finish()?),
+        Err(Stop::Sink(error)) => {
+            let _ = bot.finish();
+            Err(error)
+        }
+        Err(Stop::Bot(error)) => Err(error.into()),
+    }
+}
+
+/// Why the walk stopped before the end.
+enum Stop<E> {
+    Bot(BotError),
+    Sink(E),
+}
+
+struct Walk<'a, F> {
+    bot: &'a mut dyn Bot,
+    side: Player,
+    sink: F,
+    /// A memoryless bot's answers, by board code, once asked; `None` for any other bot.
+    answers: Option<HashMap<usize, Rc<[Choice]>>>,
+}
+
+impl<E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, F> {
+    /// Hands on every lost game from `game`, which comes back unchanged.
+    fn visit(&mut self, game: &mut Game) -> Result<(), Stop<E>> {
+        let board = game.board();
+        match board.status() {
+            Status::Finished(Outcome::Win(winner)) if winner != self.side => {
+                let line = LosingLine::new(game.moves().to_vec(), self.side);
+                (self.sink)(LostGame::Loss(line)).map_err(Stop::Sink)
+            }
+            Status::Finished(_) => Ok(()),
+            Status::InProgress if board.to_move() == self.side => self.bot_turn(game),
+            Status::InProgress => {
+                for cell in board.legal_moves() {
+                    game.play_unchecked(cell);
+                    let visited = self.visit(game);
+                    game.undo();
+                    visited?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn bot_turn(&mut self, game: &mut Game) -> Result<(), Stop<E>> {
+        let choices = match self.choices(game)? {
+            Ok(choices) => choices,
+            Err(message) => return self.forfeit(game, Forfeit::Panic(message)),
+        };
+        if choices.is_empty() {
+            self.forfeit(game, Forfeit::Turn(Turn::Nothing))?;
+        }
+        let board = game.board();
+        for choice in choices.iter() {
+            match choice.turn {
+                Turn::Mark(cell) if board.get(cell).is_none() => {
+                    game.play_unchecked(cell);
+                    let visited = self.visit(game);
+                    game.undo();
+                    visited?;
+                }
+                ref turn => self.forfeit(game, Forfeit::Turn(turn.clone()))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// What the bot may do at `game`, remembered by board for a memoryless bot; or the message
+    /// of its panic.
+    fn choices(&mut self, game: &Game) -> Result<Result<Rc<[Choice]>, String>, Stop<E>> {
+        let code = game.board().code();
+        if let Some(known) = self.answers.as_ref().and_then(|answers| answers.get(&code)) {
+            return Ok(Ok(Rc::clone(known)));
+        }
+        let choices: Rc<[Choice]> = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(game))) {
+            Ok(answer) => answer.map_err(Stop::Bot)?.into(),
+            Err(payload) => return Ok(Err(panic_message(payload, game))),
+        };
+        if let Some(answers) = &mut self.answers {
+            answers.insert(code, Rc::clone(&choices));
+        }
+        Ok(Ok(choices))
+    }
+
+    fn forfeit(&mut self, game: &Game, what: Forfeit) -> Result<(), Stop<E>> {
+        let line = IllegalLine {
+            moves: game.moves().to_vec(),
+            what,
+        };
+        (self.sink)(LostGame::Forfeit(line)).map_err(Stop::Sink)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit;
+    use crate::bots::{CATALOG, from_spec};
+
+    /// A memoryless bot that plays the first empty cell, except on `trigger`: there it panics,
+    /// or fails to answer at all. It counts the questions on the trigger and the calls to
+    /// `finish`.
+    struct Rogue {
+        trigger: &'static str,
+        panics: bool,
+        asked: usize,
+        finished: usize,
+    }
+
+    impl Rogue {
+        fn new(trigger: &'static str, panics: bool) -> Rogue {
+            Rogue {
+                trigger,
+                panics,
+                asked: 0,
+                finished: 0,
+            }
+        }
+    }
+
+    impl Bot for Rogue {
+        fn name(&self) -> &str {
+            "rogue"
+        }
+
+        fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+            if game.board().to_string() == self.trigger {
+                self.asked += 1;
+                if self.panics {
+                    panic!("a deliberate panic");
+                }
+                return Err(BotError {
+                    message: "no answer".to_string(),
+                });
+            }
+            Ok(Choice::only(game.board().legal_moves().first()))
+        }
+
+        fn memoryless(&self) -> bool {
+            true
+        }
+
+        fn finish(&mut self) -> Result<(), BotError> {
+            self.finished += 1;
+            Ok(())
+        }
+    }
+
+    fn numbers(moves: &[Cell]) -> Vec<u8> {
+        moves.iter().map(|cell| cell.number()).collect()
+    }
+
+    /// Every game of `bot` as `side`, and the audit's report.
+    fn games_and_report(spec: &str, side: Player) -> (Vec<LostGame>, audit::SideReport) {
+        let mut bot = from_spec(spec).unwrap();
+        let mut games = Vec::new();
+        losing_games(bot.as_mut(), side, |game| {
+            games.push(game);
+            Ok::<(), BotError>(())
+        })
+        .unwrap();
+        (games, audit(bot.as_mut(), side).unwrap())
+    }
+
+    /// The first of the shortest games that `pick` takes.
+    fn first_shortest<T: Clone>(
+        games: &[LostGame],
+        pick: impl Fn(&LostGame) -> Option<&T>,
+    ) -> Option<T> {
+        let mut shortest: Option<(usize, &T)> = None;
+        for game in games {
+            if let Some(line) = pick(game) {
+                if shortest.is_none_or(|(len, _)| game.moves().len() < len) {
+                    shortest = Some((game.moves().len(), line));
+                }
+            }
+        }
+        shortest.map(|(_, line)| line.clone())
+    }
+
+    #[test]
+    fn every_built_in_bots_games_are_the_audits() {
+        let specs = CATALOG
+            .iter()
+            .map(|info| info.name)
+            .chain(["casual:0.25", "epsilon:0.1"]);
+        for spec in specs {
+            for side in Player::BOTH {
+                let (games, report) = games_and_report(spec, side);
+                let (losses, forfeits): (Vec<&LostGame>, Vec<&LostGame>) =
+                    games.iter().partition(|g| matches!(g, LostGame::Loss(_)));
+                assert_eq!(losses.len() as u64, report.losing_games, "{spec} as {side}");
+                assert_eq!(
+                    forfeits.len() as u64,
+                    report.illegal_games,
+                    "{spec} as {side}"
+                );
+                let loss = first_shortest(&games, |g| match g {
+                    LostGame::Loss(line) => Some(line),
+                    LostGame::Forfeit(_) => None,
+                });
+                assert_eq!(loss, report.shortest_loss, "{spec} as {side}");
+                let forfeit = first_shortest(&games, |g| match g {
+                    LostGame::Forfeit(line) => Some(line),
+                    LostGame::Loss(_) => None,
+                });
+                assert_eq!(forfeit, report.shortest_illegal, "{spec} as {side}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_memoryless_bot_is_asked_again_where_it_panicked() {
+        // O answers X 3 and X 9 alike, with 1: two histories reach X 3, O 1, X 9.
+        let mut rogue = Rogue::new("O.X.....X", true);
+        let prior_hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let mut forfeits = Vec::new();
+        let mut losses = 0;
+        losing_games(&mut rogue, Player::O, |game| {
+            match game {
+                LostGame::Forfeit(line) => forfeits.push(line),
+                LostGame::Loss(_) => losses += 1,
+            }
+            Ok::<(), BotError>(())
+        })
+        .unwrap();
+        std::panic::set_hook(prior_hook);
+        assert_eq!(rogue.asked, 2);
+        assert!(losses > 0);
+        let lines: Vec<(Vec<u8>, String)> = forfeits
+            .iter()
+            .map(|line| (numbers(&line.moves), line.what.to_string()))
+            .collect();
+        let message = |moves: &str| {
+            format!("panicked: a deliberate panic (on board O.X.....X, moves [{moves}])")
+        };
+        assert_eq!(
+            lines,
+            [
+                (vec![3, 1, 9], message("Cell(3), Cell(1), Cell(9)")),
+                (vec![9, 1, 3], message("Cell(9), Cell(1), Cell(3)")),
+            ]
+        );
+        assert_eq!(rogue.finished, 1);
+    }
+
+    #[test]
+    fn a_bot_error_stops_the_walk() {
+        let mut rogue = Rogue::new("O.X.....X", false);
+        let error = losing_games(&mut rogue, Player::O, |_| Ok::<(), BotError>(()));
+        assert_eq!(error.unwrap_err().message, "no answer");
+        assert_eq!(rogue.asked, 1, "asked once, then stopped");
+        assert_eq!(
+            rogue.finished, 0,
+            "not finished, as audit does not after an error"
+        );
+    }
+
+    #[test]
+    fn a_sink_error_stops_the_walk_and_finishes_the_bot() {
+        let mut rogue = Rogue::new("never", false);
+        let mut seen = 0;
+        let stopped = losing_games(&mut rogue, Player::X, |_| {
+            seen += 1;
+            match seen {
+                3 => Err(BotError {
+                    message: "enough".to_string(),
+                }),
+                _ => Ok(()),
+            }
+        });
+        assert_eq!(stopped.unwrap_err().message, "enough");
+        assert_eq!((seen, rogue.finished), (3, 1));
+    }
+}

@@ -1,0 +1,116 @@
+//! `ttt audit --losing-games FILE`: every game the audited bots lose or forfeit, one JSON
+//! object a line, written where and as `ttt export -o` writes.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use serde::Serialize;
+use ttt_oracle::bots::{Bot, BotError};
+use ttt_oracle::output::{Destination, Output};
+use ttt_oracle::{Cell, LostGame, Player, losing_games};
+
+use super::Failure;
+
+/// Where the games go, opened before the audits.
+pub struct LosingGames {
+    output: Output,
+    to_stdout: bool,
+}
+
+/// A line of the file: the keys documented in `docs/commands.md`.
+#[derive(Serialize)]
+struct Line<'a> {
+    bot: &'a str,
+    side: Player,
+    moves: &'a [Cell],
+    /// `"loss"` or `"forfeit"`.
+    end: &'static str,
+    /// For a forfeit, what the bot did, in the words of the report's shortest forfeit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    turn: Option<String>,
+}
+
+/// Why writing the games stopped.
+enum Stop {
+    Bot(BotError),
+    Write(io::Error),
+}
+
+impl From<BotError> for Stop {
+    fn from(error: BotError) -> Stop {
+        Stop::Bot(error)
+    }
+}
+
+impl LosingGames {
+    /// Opens `path` (`-` for standard output), if one was given: a path that cannot be
+    /// written is refused (exit 2) before any bot is audited.
+    pub fn open(path: Option<&Path>) -> Result<Option<LosingGames>, Failure> {
+        let Some(path) = path else {
+            return Ok(None);
+        };
+        let destination = Destination::from_arg(path);
+        let output = destination.open()?;
+        Ok(Some(LosingGames {
+            output,
+            to_stdout: destination == Destination::Stdout,
+        }))
+    }
+
+    /// Whether the games go to standard output, which then holds nothing else.
+    pub fn to_stdout(&self) -> bool {
+        self.to_stdout
+    }
+
+    /// Writes the games of each bot on each of its sides, in order, and puts the file in
+    /// place. A bot that breaks the protocol (exit 3) or output that fails leaves a file
+    /// being replaced as it was; a reader that closes standard output's pipe only ends the
+    /// games early, and the verdict still gives the exit code.
+    pub fn write(self, auditors: Vec<(&mut dyn Bot, &[Player])>) -> Result<(), Failure> {
+        let mut broke = None;
+        let written = self.output.write(|out| match write_all(out, auditors) {
+            Ok(()) => Ok(()),
+            Err(Stop::Write(error)) => Err(error),
+            // Any error will do to drop the temporary file: the bot's is the one reported.
+            Err(Stop::Bot(error)) => {
+                broke = Some(error);
+                Err(io::Error::other("an external bot broke the protocol"))
+            }
+        });
+        if let Some(error) = broke {
+            return Err(Failure::protocol(error));
+        }
+        match written {
+            Err(error) if error.io_error().kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            written => Ok(written?),
+        }
+    }
+}
+
+fn write_all(out: &mut dyn Write, auditors: Vec<(&mut dyn Bot, &[Player])>) -> Result<(), Stop> {
+    for (bot, sides) in auditors {
+        let name = bot.name().to_string();
+        for &side in sides {
+            losing_games(bot, side, |game| {
+                write_line(out, &name, side, &game).map_err(Stop::Write)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn write_line(out: &mut dyn Write, bot: &str, side: Player, game: &LostGame) -> io::Result<()> {
+    let (end, turn) = match game {
+        LostGame::Loss(_) => ("loss", None),
+        LostGame::Forfeit(line) => ("forfeit", Some(line.what.to_string())),
+    };
+    let line = Line {
+        bot,
+        side,
+        moves: game.moves(),
+        end,
+        turn,
+    };
+    serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
+    writeln!(out)
+}
