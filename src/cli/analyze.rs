@@ -396,6 +396,7 @@ fn text(analysis: &Analysis, style: Style) -> Vec<String> {
                 style.value(analysis.value, &summary),
                 analysis.best
             ));
+            lines.push(format!("Perfect play: {}", spaced(&analysis.line)));
             lines.push(style.faint(&format!(
                 "Right: what each move leads to for {mover}: W win, D draw, L loss, plies to the end; * best."
             )));
@@ -411,6 +412,15 @@ fn text(analysis: &Analysis, style: Style) -> Vec<String> {
         }
     }
     lines
+}
+
+/// Cells separated by spaces: `9 3 7 2`.
+pub fn spaced(cells: &[Cell]) -> String {
+    cells
+        .iter()
+        .map(Cell::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn plural(plies: u8) -> String {
