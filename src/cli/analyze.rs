@@ -9,7 +9,7 @@ use serde::Serialize;
 use ttt_oracle::quote::{QUOTE_LIMIT, quote};
 use ttt_oracle::{Analysis, Board, Cell, Player, Status, Value, parse_moves, table};
 
-use super::draw::{Square, board_squares, grid, side_by_side};
+use super::draw::{Square, board_squares, cells, grid, side_by_side};
 use super::lines::{Line, read_bounded_line};
 use super::style::Style;
 use super::{Failure, Format, PositionArgs};
@@ -396,7 +396,7 @@ fn text(analysis: &Analysis, style: Style) -> Vec<String> {
                 style.value(analysis.value, &summary),
                 analysis.best
             ));
-            lines.push(format!("Perfect play: {}", spaced(&analysis.line)));
+            lines.push(format!("Perfect play: {}", cells(&analysis.line)));
             lines.push(style.faint(&format!(
                 "Right: what each move leads to for {mover}: W win, D draw, L loss, plies to the end; * best."
             )));
@@ -412,15 +412,6 @@ fn text(analysis: &Analysis, style: Style) -> Vec<String> {
         }
     }
     lines
-}
-
-/// Cells separated by spaces: `9 3 7 2`.
-pub fn spaced(cells: &[Cell]) -> String {
-    cells
-        .iter()
-        .map(Cell::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn plural(plies: u8) -> String {

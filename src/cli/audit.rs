@@ -12,7 +12,7 @@ use ttt_oracle::quote::escape;
 use ttt_oracle::{Board, Cell, Game, Player, Ratio, SideReport, Value, Verdict, audit};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::draw::{Square, grid, side_by_side};
+use super::draw::{Square, cells, grid, side_by_side};
 use super::progress::Progress;
 use super::style::Style;
 use super::{Failure, Format};
@@ -472,14 +472,6 @@ fn wrap(first: &str, indent: &str, words: &[String]) -> Vec<String> {
 
 fn percent(r: Ratio) -> String {
     format!("{:.2}%", r.to_f64() * 100.0)
-}
-
-fn cells(moves: &[Cell]) -> String {
-    moves
-        .iter()
-        .map(Cell::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The whole report but its last line: a legend, the table (a row a side), then each side

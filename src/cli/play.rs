@@ -14,7 +14,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::Failure;
 use super::analyze::outcome_squares;
-use super::draw::{board_squares, grid, side_by_side};
+use super::draw::{board_squares, cells, grid, side_by_side};
 use super::lines::{Line, read_bounded_line};
 use super::style::Style;
 
@@ -450,8 +450,8 @@ fn is_yes(answer: &str) -> bool {
 fn so_far(game: &Game) -> String {
     match game.moves().len() {
         0 => "before any move".to_string(),
-        1 => format!("after 1 move: {}", moves(game)),
-        n => format!("after {n} moves: {}", moves(game)),
+        1 => format!("after 1 move: {}", cells(game.moves())),
+        n => format!("after {n} moves: {}", cells(game.moves())),
     }
 }
 
@@ -461,11 +461,7 @@ fn moves(game: &Game) -> String {
     if game.moves().is_empty() {
         return "none".to_string();
     }
-    game.moves()
-        .iter()
-        .map(Cell::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+    cells(game.moves())
 }
 
 /// Takes back the human's last move and everything after it. `false` when the human has not
