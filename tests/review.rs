@@ -395,7 +395,7 @@ fn standard_input_without_one_good_result_line_is_refused_with_what_was_expected
         ),
         (
             "result: draw moves: 5 3 9 1 4 2\n",
-            "error: line 1: bad result line \"result: draw moves: 5 3 9 1 4 2\": it says draw, but the moves 5 3 9 1 4 2 end in o_wins\n",
+            "error: line 1: bad result line \"result: draw moves: 5 3 9 1 4 2\": it says draw, but after the moves 5 3 9 1 4 2 the game is over (o_wins)\n",
         ),
         (
             "result: draw moves: none\nresult: draw moves: none\n",

@@ -102,22 +102,21 @@ pub fn parse(line: &str) -> Result<(GameResult, Game), String> {
         list => parse_game(list)?,
     };
     let board = game.board();
-    let moves = match game.moves() {
-        [] => "no moves".to_string(),
-        moves => format!("the moves {}", cells(moves)),
+    let after = match game.moves() {
+        [] => "after no moves".to_string(),
+        moves => format!("after the moves {}", cells(moves)),
     };
     let mismatch = match (result, board.status()) {
         (GameResult::Board(outcome), Status::Finished(ended)) if outcome == ended => None,
         (GameResult::Board(_), Status::InProgress) => {
-            Some(format!("{moves} leave the game unfinished"))
+            Some(format!("{after} the game is unfinished"))
         }
-        (GameResult::Board(_), status) => Some(format!("{moves} end in {status}")),
         (GameResult::Forfeit(winner), Status::InProgress) if board.to_move() == !winner => None,
         (GameResult::Forfeit(winner), Status::InProgress) => Some(format!(
-            "{} can forfeit only on its turn, and after {moves} it is {winner}'s turn",
+            "{} can forfeit only on its turn, and {after} it is {winner}'s turn",
             !winner
         )),
-        (GameResult::Forfeit(_), status) => Some(format!("{moves} end the game ({status})")),
+        (_, status) => Some(format!("{after} the game is over ({status})")),
     };
     match mismatch {
         None => Ok((result, game)),
@@ -188,11 +187,11 @@ mod tests {
             ),
             (
                 "result: x_wins moves: 5 1 9",
-                "bad result line \"result: x_wins moves: 5 1 9\": it says x_wins, but the moves 5 1 9 leave the game unfinished",
+                "bad result line \"result: x_wins moves: 5 1 9\": it says x_wins, but after the moves 5 1 9 the game is unfinished",
             ),
             (
                 "result: draw moves: 1 4 2 5 3",
-                "bad result line \"result: draw moves: 1 4 2 5 3\": it says draw, but the moves 1 4 2 5 3 end in x_wins",
+                "bad result line \"result: draw moves: 1 4 2 5 3\": it says draw, but after the moves 1 4 2 5 3 the game is over (x_wins)",
             ),
             (
                 "result: x_wins_by_forfeit moves: 5 1",
@@ -200,7 +199,7 @@ mod tests {
             ),
             (
                 "result: o_wins_by_forfeit moves: 1 4 2 5 3",
-                "bad result line \"result: o_wins_by_forfeit moves: 1 4 2 5 3\": it says o_wins_by_forfeit, but the moves 1 4 2 5 3 end the game (x_wins)",
+                "bad result line \"result: o_wins_by_forfeit moves: 1 4 2 5 3\": it says o_wins_by_forfeit, but after the moves 1 4 2 5 3 the game is over (x_wins)",
             ),
         ] {
             assert_eq!(parse(line), Err(message.to_string()), "{line}");
