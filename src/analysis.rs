@@ -2,11 +2,12 @@
 
 use serde::Serialize;
 
-use crate::board::{Board, Cells, Player, Status};
+use crate::board::{Board, Cell, Cells, Player, Status};
 use crate::solve::Value;
 use crate::table::{MoveAnalysis, Table};
 
-/// A position with its value, remoteness, optimal moves and every legal move's outcome.
+/// A position with its value, remoteness, optimal moves, perfect line and every legal move's
+/// outcome.
 ///
 /// Serializes (with serde) to exactly the keys of `ttt analyze --format json`.
 ///
@@ -17,7 +18,7 @@ use crate::table::{MoveAnalysis, Table};
 ///
 /// let board: Board = "XX.OO....".parse()?;
 /// let json = serde_json::to_string(&Analysis::new(table(), board))?;
-/// assert!(json.starts_with(r#"{"board":"XX.OO....","to_move":"X","status":"in_progress","value":"win","remoteness":1,"best":[3],"#));
+/// assert!(json.starts_with(r#"{"board":"XX.OO....","to_move":"X","status":"in_progress","value":"win","remoteness":1,"best":[3],"line":[3],"#));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -34,6 +35,9 @@ pub struct Analysis {
     pub remoteness: u8,
     /// The optimal moves; empty for a finished game.
     pub best: Cells,
+    /// The perfect line: both sides playing the deterministic best move to the end (see
+    /// [`Table::line`]); empty for a finished game.
+    pub line: Vec<Cell>,
     /// Every legal move, by cell, valued from the view of the player making it.
     pub moves: Vec<MoveAnalysis>,
 }
@@ -49,6 +53,7 @@ impl Analysis {
             value: evaluation.value,
             remoteness: evaluation.remoteness,
             best: evaluation.best,
+            line: table.line(&board),
             moves: table.analyze(&board),
         }
     }

@@ -39,6 +39,7 @@ mod json;
 pub mod output;
 pub mod quote;
 mod ratio;
+mod review;
 mod rng;
 pub mod shutdown;
 mod solve;
@@ -59,6 +60,7 @@ pub use board::{
 pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
 pub use game::Game;
 pub use ratio::Ratio;
+pub use review::{MoveVerdict, PlyReview, Review};
 pub use rng::SplitMix64;
 pub use solve::{Evaluation, Solution, Value, solve};
 pub use stats::{ByOutcome, ByValue, Stats, stats};

@@ -228,6 +228,34 @@ impl Table {
         self.best_moves(board).first()
     }
 
+    /// The perfect line from `board` (its principal variation): both sides playing
+    /// [`best_move`](Table::best_move) to the end of the game. Its length is the remoteness,
+    /// and it ends in the value for the side to move on `board`. Empty when the game is over.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Board, Outcome, Status, table};
+    ///
+    /// let board: Board = "XO..X....".parse()?; // O to move, lost in 4 plies
+    /// let line = table().line(&board);
+    /// assert_eq!(line.iter().map(|c| c.number()).collect::<Vec<_>>(), [9, 4, 3, 6]);
+    /// assert_eq!(line.len(), usize::from(table().probe(&board).remoteness));
+    /// let end = line.iter().try_fold(board, |board, &cell| board.play(cell))?;
+    /// assert_eq!(end.status(), Status::Finished(Outcome::Win(ttt_oracle::Player::X)));
+    /// assert!(table().line(&end).is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn line(&self, board: &Board) -> Vec<Cell> {
+        let mut line = Vec::with_capacity(board.empty_cells().len());
+        let mut board = *board;
+        while let Some(cell) = self.best_move(&board) {
+            line.push(cell);
+            board = board.play_unchecked(cell);
+        }
+        line
+    }
+
     /// Every legal move with its value and remoteness from the view of the player making it,
     /// by cell. Empty when the game is over.
     ///
@@ -246,14 +274,18 @@ impl Table {
         board
             .legal_moves()
             .iter()
-            .map(|cell| {
-                let after = self.probe(&board.play_unchecked(cell));
-                MoveAnalysis {
-                    cell,
-                    value: -after.value,
-                    remoteness: after.remoteness + 1,
-                }
-            })
+            .map(|cell| self.analyze_move(board, cell))
             .collect()
+    }
+
+    /// Where `cell`, a legal move on `board`, leads, from the view of the player making it.
+    pub(crate) fn analyze_move(&self, board: &Board, cell: Cell) -> MoveAnalysis {
+        debug_assert!(board.legal_moves().contains(cell));
+        let after = self.probe(&board.play_unchecked(cell));
+        MoveAnalysis {
+            cell,
+            value: -after.value,
+            remoteness: after.remoteness + 1,
+        }
     }
 }

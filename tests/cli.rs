@@ -36,6 +36,7 @@ fn analyze_json_has_exactly_the_documented_keys() {
         [
             "best",
             "board",
+            "line",
             "moves",
             "remoteness",
             "status",
@@ -49,6 +50,7 @@ fn analyze_json_has_exactly_the_documented_keys() {
     assert_eq!(v["value"], "draw");
     assert_eq!(v["remoteness"], 6);
     assert_eq!(v["best"], serde_json::json!([3, 7]));
+    assert_eq!(v["line"], serde_json::json!([3, 2, 8, 4, 6, 7]));
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 6);
     assert_eq!(
@@ -80,6 +82,7 @@ fn finished_games_have_no_moves() {
     assert_eq!(won["remoteness"], 0);
     assert_eq!(won["best"], serde_json::json!([]));
     assert_eq!(won["moves"], serde_json::json!([]));
+    assert_eq!(won["line"], serde_json::json!([]));
     let drawn = json(&["analyze", "XOXXOOOXX", "--format", "json"]);
     assert_eq!(drawn["status"], "draw");
     assert_eq!(drawn["value"], "draw");
@@ -96,13 +99,17 @@ fn analyze_text_is_plain_when_piped() {
         .stdout(predicate::str::contains(
             "O to move loses in 4 plies. Best: 9.",
         ))
+        .stdout(predicate::str::contains(
+            "O to move loses in 4 plies. Best: 9.\nPerfect play: 9 4 3 6\n",
+        ))
         .stdout(predicate::str::contains("L4*"))
         .stdout(predicate::str::contains("\x1b[").not());
     ttt()
         .args(["analyze", "XXXOO...."])
         .assert()
         .success()
-        .stdout(predicate::str::contains("Game over: X won."));
+        .stdout(predicate::str::contains("Game over: X won."))
+        .stdout(predicate::str::contains("Perfect play").not());
 }
 
 #[test]
@@ -402,6 +409,10 @@ fn batch_answers_equal_the_single_commands_for_every_position() {
         ] {
             assert_eq!(analysis[key], record[key], "{key} of {}", record["board"]);
         }
+        // The perfect line starts with the move `best` picks and lasts the remoteness.
+        let line = analysis["line"].as_array().unwrap();
+        assert_eq!(Some(line.len() as u64), record["remoteness"].as_u64());
+        assert_eq!(line.first(), record["best"].as_array().unwrap().first());
     }
     // `best` has no move on a finished board: an error in its place, and exit code 2.
     let best = batch(&["best", "-"], boards);

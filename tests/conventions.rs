@@ -41,6 +41,7 @@ const SUBCOMMANDS: &[&str] = &[
     "bots",
     "export",
     "play",
+    "review",
     "stats",
     "verify",
     "completions",
@@ -174,6 +175,7 @@ fn json_output_is_one_compact_document_a_line() {
         &["bots", "--format", "json"],
         &["verify", "--format", "json"],
         &["audit", "perfect", "--format", "json"],
+        &["review", "--moves", "5 3 9 1 4 2", "--format", "json"],
     ] {
         let text = stdout(args);
         assert_eq!(text.lines().count(), 1, "{args:?}");

@@ -198,6 +198,35 @@ fn damaged_tables_are_refused_with_the_reason() {
 }
 
 #[test]
+fn every_perfect_line_is_legal_as_long_as_the_remoteness_and_follows_best() {
+    let table = table();
+    let mut in_progress = 0;
+    for board in Board::reachable() {
+        let line = table.line(&board);
+        let start = table.probe(&board);
+        assert_eq!(line.len(), usize::from(start.remoteness), "{board}");
+        if board.is_over() {
+            continue;
+        }
+        in_progress += 1;
+        let mover = board.to_move();
+        let mut here = board;
+        for &cell in &line {
+            assert_eq!(table.best_move(&here), Some(cell), "{board}: at {here}");
+            here = here.play(cell).unwrap_or_else(|e| panic!("{board}: {e}"));
+        }
+        assert!(here.is_over(), "{board}: the line stops at {here}");
+        let ended = match here.winner() {
+            Some(winner) if winner == mover => Value::Win,
+            Some(_) => Value::Loss,
+            None => Value::Draw,
+        };
+        assert_eq!(ended, start.value, "{board}: the line ends on {here}");
+    }
+    assert_eq!(in_progress, 4520);
+}
+
+#[test]
 fn best_move_is_deterministic_and_optimal() {
     let table = table();
     for board in Board::reachable() {

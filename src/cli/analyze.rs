@@ -7,9 +7,9 @@ use std::io::{self, BufReader, BufWriter, Write};
 use clap::Args;
 use serde::Serialize;
 use ttt_oracle::quote::{QUOTE_LIMIT, quote};
-use ttt_oracle::{Analysis, Board, Cell, Player, Status, Value, parse_moves, table};
+use ttt_oracle::{Analysis, Board, Cell, Game, Player, Status, Value, parse_moves, table};
 
-use super::draw::{Square, board_squares, grid, side_by_side};
+use super::draw::{Square, board_squares, cells, grid, side_by_side};
 use super::lines::{Line, read_bounded_line};
 use super::style::Style;
 use super::{Failure, Format, PositionArgs};
@@ -51,15 +51,12 @@ impl Notation {
     /// of `text`; a move list given as a board gets a hint: `--moves LIST`, or in batch mode
     /// `--moves -`.
     pub fn parse(self, text: &str, batch: bool) -> Result<Board, String> {
-        let parsed = match self {
-            Notation::Board => text.parse::<Board>().map_err(|error| error.to_string()),
-            Notation::Moves => parse_moves(text)
-                .and_then(|moves| Board::from_moves(&moves))
-                .map_err(|error| error.to_string()),
-        };
-        parsed.map_err(|error| {
+        if self == Notation::Moves {
+            return parse_game(text).map(|game| game.board());
+        }
+        text.parse::<Board>().map_err(|error| {
             let mut message = format!("bad {} {}: {error}", self.noun(), quote(text));
-            if self == Notation::Board && looks_like_moves(text) {
+            if looks_like_moves(text) {
                 if batch {
                     message.push_str(" (a move list? read them with --moves -)");
                 } else {
@@ -69,6 +66,14 @@ impl Notation {
             message
         })
     }
+}
+
+/// Reads a move list into the game it plays. The error is one line that quotes at most the
+/// start of `text`, the same wherever a move list is read (`analyze --moves`, `review`).
+pub fn parse_game(text: &str) -> Result<Game, String> {
+    parse_moves(text)
+        .and_then(|moves| Game::from_moves(&moves))
+        .map_err(|error| format!("bad {} {}: {error}", Notation::Moves.noun(), quote(text)))
 }
 
 /// Whether `text`, which is not a board, is a move list: cells 1 to 9 separated by spaces or
@@ -337,12 +342,14 @@ fn too_long(notation: Notation, head: &[u8], length: u64) -> String {
     )
 }
 
-fn value_letter(value: Value) -> char {
-    match value {
+/// `W3`, `D7`, `L2`: a value and the plies to the end, as people read a move's outcome.
+pub fn outcome_label(value: Value, remoteness: u8) -> String {
+    let letter = match value {
         Value::Win => 'W',
         Value::Draw => 'D',
         Value::Loss => 'L',
-    }
+    };
+    format!("{letter}{remoteness}")
 }
 
 /// What each empty cell leads to for the side to move: `W3` (a win in 3 plies), `D7`, `L2`,
@@ -356,7 +363,7 @@ pub fn outcome_squares(analysis: &Analysis, style: Style) -> [Square; 9] {
                 } else {
                     ""
                 };
-                let label = format!("{}{}{star}", value_letter(m.value), m.remoteness);
+                let label = format!("{}{star}", outcome_label(m.value, m.remoteness));
                 Square::new(label.clone(), style.value(m.value, &label))
             }
             None => {
@@ -396,6 +403,7 @@ fn text(analysis: &Analysis, style: Style) -> Vec<String> {
                 style.value(analysis.value, &summary),
                 analysis.best
             ));
+            lines.push(format!("Perfect play: {}", cells(&analysis.line)));
             lines.push(style.faint(&format!(
                 "Right: what each move leads to for {mover}: W win, D draw, L loss, plies to the end; * best."
             )));

@@ -15,7 +15,7 @@ use ttt_oracle::{
 };
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::draw::{Square, grid, side_by_side};
+use super::draw::{Square, cells, grid, side_by_side};
 use super::losing_games::LosingGames;
 use super::progress::Progress;
 use super::style::Style;
@@ -506,14 +506,6 @@ fn wrap(first: &str, indent: &str, words: &[String]) -> Vec<String> {
 
 fn percent(r: Ratio) -> String {
     format!("{:.2}%", r.to_f64() * 100.0)
-}
-
-fn cells(moves: &[Cell]) -> String {
-    moves
-        .iter()
-        .map(Cell::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The whole report but its last line: a legend, the table (a row a side), then each side

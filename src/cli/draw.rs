@@ -1,4 +1,4 @@
-//! Boards drawn for people: a 3x3 grid of short labels.
+//! Boards drawn for people: a 3x3 grid of short labels; and moves written for them.
 
 use ttt_oracle::{Board, Cell};
 
@@ -64,4 +64,13 @@ pub fn side_by_side(left: &[String], right: &[String], gap: usize) -> Vec<String
         .zip(right)
         .map(|(l, r)| format!("{l}{}{r}", " ".repeat(gap)))
         .collect()
+}
+
+/// Cells separated by spaces, as people read a game or a line: `5 1 9`.
+pub fn cells(moves: &[Cell]) -> String {
+    moves
+        .iter()
+        .map(Cell::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }

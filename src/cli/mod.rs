@@ -10,6 +10,8 @@ mod lines;
 mod losing_games;
 mod play;
 mod progress;
+mod result_line;
+mod review;
 mod stats;
 mod style;
 mod verify;
@@ -105,6 +107,10 @@ enum Command {
     Export(export::ExportArgs),
     /// Play a game in the terminal against the table or any bot (type `help` in the game).
     Play(play::PlayArgs),
+    /// Judge every move of a game against the table: a row a ply, then each mistake drawn.
+    ///
+    /// Exit code 0 whenever the review is printed, mistakes or not.
+    Review(review::ReviewArgs),
     /// Count positions, outcomes, values, games and game-tree nodes.
     Stats(stats::StatsArgs),
     /// Solve the game again from scratch and compare it with the embedded table.
@@ -401,6 +407,7 @@ fn command(cli: Cli) -> Result<(), Failure> {
         Command::Bots(args) => bots::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Play(args) => play::run(&args),
+        Command::Review(args) => review::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Completions(args) => generate::completions(&args),

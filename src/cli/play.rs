@@ -8,14 +8,15 @@ use clap::{Args, ValueEnum};
 use ttt_oracle::bots::{self, Bot, Turn};
 use ttt_oracle::quote::{QUOTE_LIMIT, escape, quote};
 use ttt_oracle::{
-    Analysis, Board, Cell, Game, ParseCellError, Player, SplitMix64, Table, try_table,
+    Analysis, Board, Cell, Game, Outcome, ParseCellError, Player, SplitMix64, Table, try_table,
 };
 use unicode_width::UnicodeWidthStr;
 
 use super::Failure;
 use super::analyze::outcome_squares;
-use super::draw::{board_squares, grid, side_by_side};
+use super::draw::{board_squares, cells, grid, side_by_side};
 use super::lines::{Line, read_bounded_line};
+use super::result_line::{GameResult, ResultLine};
 use super::style::Style;
 
 /// The side the human takes.
@@ -261,13 +262,13 @@ impl Session<'_> {
                     ("You lose", Verdict::Lost)
                 };
                 writeln!(self.out, "{who}: {winner} made three in a row.")?;
-                self.result(&game, board.status().name())?;
+                self.result(&game, GameResult::Board(Outcome::Win(winner)))?;
                 return Ok(Ending::Finished(verdict));
             }
             if board.is_over() {
                 self.show(board, false)?;
                 writeln!(self.out, "A draw.")?;
-                self.result(&game, "draw")?;
+                self.result(&game, GameResult::Board(Outcome::Draw))?;
                 return Ok(Ending::Finished(Verdict::Drew));
             }
             if board.to_move() != human {
@@ -370,15 +371,16 @@ impl Session<'_> {
     }
 
     fn forfeit(&mut self, game: &Game, human: Player) -> io::Result<()> {
-        let status = match human {
-            Player::X => "x_wins_by_forfeit",
-            Player::O => "o_wins_by_forfeit",
-        };
-        self.result(game, status)
+        self.result(game, GameResult::Forfeit(human))
     }
 
-    fn result(&mut self, game: &Game, status: &str) -> io::Result<()> {
-        writeln!(self.out, "result: {status} moves: {}", moves(game))
+    /// The line that ends a finished game, which `ttt review` reads back.
+    fn result(&mut self, game: &Game, result: GameResult) -> io::Result<()> {
+        let line = ResultLine {
+            result,
+            moves: game.moves(),
+        };
+        writeln!(self.out, "{line}")
     }
 }
 
@@ -450,22 +452,9 @@ fn is_yes(answer: &str) -> bool {
 fn so_far(game: &Game) -> String {
     match game.moves().len() {
         0 => "before any move".to_string(),
-        1 => format!("after 1 move: {}", moves(game)),
-        n => format!("after {n} moves: {}", moves(game)),
+        1 => format!("after 1 move: {}", cells(game.moves())),
+        n => format!("after {n} moves: {}", cells(game.moves())),
     }
-}
-
-/// The moves so far, separated by spaces (`none` before the first), as the `result:` line
-/// gives them.
-fn moves(game: &Game) -> String {
-    if game.moves().is_empty() {
-        return "none".to_string();
-    }
-    game.moves()
-        .iter()
-        .map(Cell::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Takes back the human's last move and everything after it. `false` when the human has not
@@ -493,7 +482,6 @@ mod tests {
     fn the_moves_so_far_read_as_words() {
         let mut game = Game::new();
         assert_eq!(so_far(&game), "before any move");
-        assert_eq!(moves(&game), "none");
         for (n, said) in [
             (5, "after 1 move: 5"),
             (1, "after 2 moves: 5 1"),
@@ -502,7 +490,6 @@ mod tests {
             game.play(Cell::from_number(n).unwrap()).unwrap();
             assert_eq!(so_far(&game), said);
         }
-        assert_eq!(moves(&game), "5 1 9");
     }
 
     #[test]

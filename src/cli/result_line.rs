@@ -1,0 +1,210 @@
+//! The line that ends a game of `ttt play`, `result: o_wins moves: 5 3 9 1 4 2`: `ttt play`
+//! writes it and `ttt review` reads it back, so its form is written down once, here.
+
+use std::fmt;
+
+use ttt_oracle::quote::quote;
+use ttt_oracle::{Cell, Game, Outcome, Player, Status};
+
+use super::analyze::parse_game;
+use super::draw::cells;
+
+/// What starts a result line.
+pub const PREFIX: &str = "result:";
+
+/// The form of a result line, for error messages.
+pub const FORM: &str = "result: STATUS moves: LIST";
+
+/// How a game of `ttt play` ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// On the board: three in a row, or a full board.
+    Board(Outcome),
+    /// The bot broke the rules on its turn, and this player, its opponent, won.
+    Forfeit(Player),
+}
+
+/// Every result, in the order error messages list them.
+const RESULTS: [GameResult; 5] = [
+    GameResult::Board(Outcome::Win(Player::X)),
+    GameResult::Board(Outcome::Win(Player::O)),
+    GameResult::Board(Outcome::Draw),
+    GameResult::Forfeit(Player::X),
+    GameResult::Forfeit(Player::O),
+];
+
+impl GameResult {
+    /// `x_wins`, `o_wins`, `draw`, `x_wins_by_forfeit` or `o_wins_by_forfeit`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameResult::Board(outcome) => Status::Finished(outcome).name(),
+            GameResult::Forfeit(Player::X) => "x_wins_by_forfeit",
+            GameResult::Forfeit(Player::O) => "o_wins_by_forfeit",
+        }
+    }
+}
+
+/// A result line to write: `result: STATUS moves: LIST`, `none` for no moves.
+pub struct ResultLine<'a> {
+    pub result: GameResult,
+    pub moves: &'a [Cell],
+}
+
+impl fmt::Display for ResultLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let moves = if self.moves.is_empty() {
+            "none".to_string()
+        } else {
+            cells(self.moves)
+        };
+        write!(f, "{PREFIX} {} moves: {moves}", self.result.name())
+    }
+}
+
+/// Whether `line` is meant as a result line (it may still be a bad one).
+pub fn is_result_line(line: &str) -> bool {
+    line.trim_start().starts_with(PREFIX)
+}
+
+/// Reads a result line back: the result it names and the game of its moves, checked against
+/// each other. The error says what is wrong; a bad move list gets the error
+/// `ttt analyze --moves` gives it.
+pub fn parse(line: &str) -> Result<(GameResult, Game), String> {
+    let bad = |why: String| format!("bad result line {}: {why}", quote(line.trim()));
+    let rest = line
+        .trim()
+        .strip_prefix(PREFIX)
+        .ok_or_else(|| bad(format!("it does not start with \"{PREFIX}\"")))?
+        .trim_start();
+    let (name, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let names: Vec<&str> = RESULTS.iter().map(|r| r.name()).collect();
+    let result = RESULTS
+        .into_iter()
+        .find(|r| r.name() == name)
+        .ok_or_else(|| {
+            bad(format!(
+                "{} is not a result (one of {}, then moves: LIST)",
+                quote(name),
+                names.join(", ")
+            ))
+        })?;
+    let list = rest
+        .trim_start()
+        .strip_prefix("moves:")
+        .ok_or_else(|| {
+            bad(format!(
+                "no \"moves:\" after the result (expected \"{FORM}\")"
+            ))
+        })?
+        .trim();
+    let game = match list {
+        "none" => Game::new(),
+        list => parse_game(list)?,
+    };
+    let board = game.board();
+    let after = match game.moves() {
+        [] => "after no moves".to_string(),
+        moves => format!("after the moves {}", cells(moves)),
+    };
+    let mismatch = match (result, board.status()) {
+        (GameResult::Board(outcome), Status::Finished(ended)) if outcome == ended => None,
+        (GameResult::Board(_), Status::InProgress) => {
+            Some(format!("{after} the game is unfinished"))
+        }
+        (GameResult::Forfeit(winner), Status::InProgress) if board.to_move() == !winner => None,
+        (GameResult::Forfeit(winner), Status::InProgress) => Some(format!(
+            "{} can forfeit only on its turn, and {after} it is {winner}'s turn",
+            !winner
+        )),
+        (_, status) => Some(format!("{after} the game is over ({status})")),
+    };
+    match mismatch {
+        None => Ok((result, game)),
+        Some(why) => Err(bad(format!("it says {}, but {why}", result.name()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ttt_oracle::parse_moves;
+
+    use super::*;
+
+    fn game(moves: &str) -> Game {
+        Game::from_moves(&parse_moves(moves).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn every_line_play_writes_reads_back() {
+        for (result, moves, line) in [
+            (
+                GameResult::Board(Outcome::Win(Player::O)),
+                "5 3 9 1 4 2",
+                "result: o_wins moves: 5 3 9 1 4 2",
+            ),
+            (
+                GameResult::Board(Outcome::Draw),
+                "5 1 9 3 2 8 4 6 7",
+                "result: draw moves: 5 1 9 3 2 8 4 6 7",
+            ),
+            (
+                GameResult::Forfeit(Player::O),
+                "",
+                "result: o_wins_by_forfeit moves: none",
+            ),
+            (
+                GameResult::Forfeit(Player::X),
+                "5",
+                "result: x_wins_by_forfeit moves: 5",
+            ),
+        ] {
+            let game = game(moves);
+            let written = ResultLine {
+                result,
+                moves: game.moves(),
+            }
+            .to_string();
+            assert_eq!(written, line);
+            assert!(is_result_line(&written));
+            assert_eq!(parse(&written), Ok((result, game)));
+        }
+    }
+
+    #[test]
+    fn a_garbled_line_says_what_was_expected() {
+        for (line, message) in [
+            (
+                "result: o_won moves: 1",
+                "bad result line \"result: o_won moves: 1\": \"o_won\" is not a result (one of x_wins, o_wins, draw, x_wins_by_forfeit, o_wins_by_forfeit, then moves: LIST)",
+            ),
+            (
+                "result: draw",
+                "bad result line \"result: draw\": no \"moves:\" after the result (expected \"result: STATUS moves: LIST\")",
+            ),
+            (
+                "result: draw moves: 5 5",
+                "bad move list \"5 5\": move 2: cell 5 is already taken by X",
+            ),
+            (
+                "result: x_wins moves: 5 1 9",
+                "bad result line \"result: x_wins moves: 5 1 9\": it says x_wins, but after the moves 5 1 9 the game is unfinished",
+            ),
+            (
+                "result: draw moves: 1 4 2 5 3",
+                "bad result line \"result: draw moves: 1 4 2 5 3\": it says draw, but after the moves 1 4 2 5 3 the game is over (x_wins)",
+            ),
+            (
+                "result: x_wins_by_forfeit moves: 5 1",
+                "bad result line \"result: x_wins_by_forfeit moves: 5 1\": it says x_wins_by_forfeit, but O can forfeit only on its turn, and after the moves 5 1 it is X's turn",
+            ),
+            (
+                "result: o_wins_by_forfeit moves: 1 4 2 5 3",
+                "bad result line \"result: o_wins_by_forfeit moves: 1 4 2 5 3\": it says o_wins_by_forfeit, but after the moves 1 4 2 5 3 the game is over (x_wins)",
+            ),
+        ] {
+            assert_eq!(parse(line), Err(message.to_string()), "{line}");
+        }
+        assert!(!is_result_line("X to move: result: draw moves: none"));
+        assert!(is_result_line("  result: draw"));
+    }
+}

@@ -1,0 +1,230 @@
+//! Game review: every move of a game judged against the table, as `ttt review` shows it.
+
+use std::fmt;
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+use crate::board::{Board, Cell, Cells, Player, Status};
+use crate::game::Game;
+use crate::solve::Value;
+use crate::table::{MoveAnalysis, Probe, Table};
+
+/// How a move compares with the best the position allowed, for the player making it.
+///
+/// A move either keeps the position's value and its remoteness ([`Best`](MoveVerdict::Best)),
+/// lowers the value (a mistake), or keeps the value but not the remoteness: a win made slower,
+/// a loss made faster.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Board, MoveVerdict, table};
+///
+/// // X wins at once on 3; 6 only draws; 7, 8 and 9 let O win on 6.
+/// let board: Board = "XX.OO....".parse()?;
+/// let before = table().probe(&board);
+/// let verdicts: Vec<_> = table()
+///     .analyze(&board)
+///     .into_iter()
+///     .map(|m| (m.cell.number(), MoveVerdict::judge(before, m).as_str()))
+///     .collect();
+/// assert_eq!(
+///     verdicts,
+///     [(3, "best"), (6, "win_to_draw"), (7, "win_to_loss"), (8, "win_to_loss"), (9, "win_to_loss")]
+/// );
+/// # Ok::<(), ttt_oracle::ParseBoardError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveVerdict {
+    /// One of the optimal moves: the value kept, and the fastest win or the slowest loss.
+    Best,
+    /// A won position turned into a draw.
+    WinToDraw,
+    /// A won position turned into a loss.
+    WinToLoss,
+    /// A drawn position turned into a loss.
+    DrawToLoss,
+    /// Still a win, but not the fastest.
+    SlowWin,
+    /// Still a loss, but not the slowest.
+    FastLoss,
+}
+
+impl MoveVerdict {
+    /// The verdict on a move, from the position's value and remoteness for the player to move
+    /// (`before`) and the move's, from the same player's view (as [`Table::analyze`] gives
+    /// it).
+    pub fn judge(before: Probe, made: MoveAnalysis) -> MoveVerdict {
+        match (before.value, made.value) {
+            (Value::Win, Value::Draw) => MoveVerdict::WinToDraw,
+            (Value::Win, Value::Loss) => MoveVerdict::WinToLoss,
+            (Value::Draw, Value::Loss) => MoveVerdict::DrawToLoss,
+            (Value::Win, Value::Win) if made.remoteness > before.remoteness => MoveVerdict::SlowWin,
+            (Value::Loss, Value::Loss) if made.remoteness < before.remoteness => {
+                MoveVerdict::FastLoss
+            }
+            // A move cannot raise the value or beat the remoteness: what is left keeps both.
+            _ => MoveVerdict::Best,
+        }
+    }
+
+    /// Whether the move lowered the value: `win_to_draw`, `win_to_loss` or `draw_to_loss`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::MoveVerdict;
+    ///
+    /// assert!(MoveVerdict::DrawToLoss.is_mistake());
+    /// assert!(!MoveVerdict::SlowWin.is_mistake());
+    /// ```
+    pub fn is_mistake(self) -> bool {
+        matches!(
+            self,
+            MoveVerdict::WinToDraw | MoveVerdict::WinToLoss | MoveVerdict::DrawToLoss
+        )
+    }
+
+    /// The stable name used in JSON: `best`, `win_to_draw`, `win_to_loss`, `draw_to_loss`,
+    /// `slow_win` or `fast_loss`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::MoveVerdict;
+    ///
+    /// assert_eq!(MoveVerdict::SlowWin.as_str(), "slow_win");
+    /// assert_eq!(serde_json::to_string(&MoveVerdict::SlowWin)?, "\"slow_win\"");
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MoveVerdict::Best => "best",
+            MoveVerdict::WinToDraw => "win_to_draw",
+            MoveVerdict::WinToLoss => "win_to_loss",
+            MoveVerdict::DrawToLoss => "draw_to_loss",
+            MoveVerdict::SlowWin => "slow_win",
+            MoveVerdict::FastLoss => "fast_loss",
+        }
+    }
+}
+
+/// The verdict in words for people: `best`, `win to draw`, ..., `fast loss`.
+impl fmt::Display for MoveVerdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.as_str().replace('_', " "))
+    }
+}
+
+/// One move of a reviewed game: who made it, where, and what it was worth.
+///
+/// Serializes as `{"ply", "player", "cell", "value_before", "remoteness_before", "value",
+/// "remoteness", "best", "verdict"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PlyReview {
+    /// Which move of the game, from 1.
+    pub ply: usize,
+    /// Who made it.
+    pub player: Player,
+    /// The cell played.
+    pub cell: Cell,
+    /// The position's value before the move, for the player making it.
+    pub value_before: Value,
+    /// Plies from before the move to the end of the game, under perfect play.
+    pub remoteness_before: u8,
+    /// What the move is worth to the player making it.
+    pub value: Value,
+    /// Plies from before the move to the end of the game, under perfect play after it.
+    pub remoteness: u8,
+    /// The optimal moves in the position before it.
+    pub best: Cells,
+    /// How the move compares with them.
+    pub verdict: MoveVerdict,
+}
+
+/// A game with every move judged against the table.
+///
+/// Serializes to exactly the keys of `ttt review --format json`: `{"moves", "status", "plies",
+/// "mistakes"}`.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Game, MoveVerdict, Review, parse_moves, table};
+///
+/// // X's fifth move, 4, leaves O's line 1-2-3 open: a drawn game thrown away.
+/// let game = Game::from_moves(&parse_moves("5 3 9 1 4 2")?)?;
+/// let review = Review::new(table(), &game);
+/// assert_eq!(review.plies.len(), 6);
+/// assert_eq!(review.plies[4].verdict, MoveVerdict::DrawToLoss);
+/// assert_eq!(review.plies[4].best.to_string(), "2");
+/// assert_eq!(review.mistakes(), 1);
+/// let json = serde_json::to_string(&review)?;
+/// assert!(json.starts_with(r#"{"moves":[5,3,9,1,4,2],"status":"o_wins","plies":[{"ply":1,"#));
+/// assert!(json.ends_with(r#""mistakes":1}"#));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Review {
+    /// The moves of the game, X first.
+    pub moves: Vec<Cell>,
+    /// Where the game stands after them.
+    pub status: Status,
+    /// Each move, judged.
+    pub plies: Vec<PlyReview>,
+}
+
+impl Review {
+    /// Judges every move of `game`, complete or not, against `table`.
+    pub fn new(table: &Table, game: &Game) -> Review {
+        let mut board = Board::EMPTY;
+        let plies = game
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(index, &cell)| {
+                let before = table.probe(&board);
+                let made = table.analyze_move(&board, cell);
+                let ply = PlyReview {
+                    ply: index + 1,
+                    player: board.to_move(),
+                    cell,
+                    value_before: before.value,
+                    remoteness_before: before.remoteness,
+                    value: made.value,
+                    remoteness: made.remoteness,
+                    best: table.best_moves(&board),
+                    verdict: MoveVerdict::judge(before, made),
+                };
+                board = board.play_unchecked(cell);
+                ply
+            })
+            .collect();
+        Review {
+            moves: game.moves().to_vec(),
+            status: board.status(),
+            plies,
+        }
+    }
+
+    /// How many moves lowered the value (see [`MoveVerdict::is_mistake`]).
+    pub fn mistakes(&self) -> usize {
+        self.plies
+            .iter()
+            .filter(|ply| ply.verdict.is_mistake())
+            .count()
+    }
+}
+
+/// The JSON shape documented in `docs/commands.md`.
+impl Serialize for Review {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Review", 4)?;
+        s.serialize_field("moves", &self.moves)?;
+        s.serialize_field("status", &self.status)?;
+        s.serialize_field("plies", &self.plies)?;
+        s.serialize_field("mistakes", &self.mistakes())?;
+        s.end()
+    }
+}
