@@ -30,10 +30,11 @@ pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotEr
             line.cells[..line.len].to_vec()
         },
     };
-    let [win, draw, loss, illegal] = root.perfect;
+    // The perfect style never loses: what the bot does not lose or forfeit is a draw.
+    let [loss, illegal] = root.perfect;
     walk.report.vs_perfect = Odds {
-        win,
-        draw,
+        win: Ratio::ZERO,
+        draw: (loss + illegal).complement(),
         loss,
         illegal,
     };
@@ -67,15 +68,19 @@ impl Line {
 struct Backed {
     /// The most an opponent who knows the bot makes it lose from here.
     worst: Ratio,
-    /// The odds (win, draw, loss, forfeit) against the `perfect` style from here; zeros for a
-    /// position the perfect style never lets the game reach.
-    perfect: [Ratio; 4],
+    /// The chances of a loss on the board and of a forfeit against the `perfect` style from
+    /// here (the bot never wins against it); zeros for a position the perfect style never lets
+    /// the game reach.
+    perfect: [Ratio; 2],
 }
 
 impl Backed {
+    /// The end of a game: a win for the bot (0), a draw (1), a loss (2) or a forfeit (3).
     fn end(at: usize) -> Backed {
-        let mut perfect = [Ratio::ZERO; 4];
-        perfect[at] = Ratio::ONE;
+        let mut perfect = [Ratio::ZERO; 2];
+        if at >= 2 {
+            perfect[at - 2] = Ratio::ONE;
+        }
         Backed {
             worst: if at >= 2 { Ratio::ONE } else { Ratio::ZERO },
             perfect,
@@ -112,10 +117,14 @@ impl Walk<'_> {
                 let replies = board.legal_moves();
                 let each = chance * Ratio::new(1, replies.len() as u128);
                 let optimal = self.table.best_moves(&board);
-                let share = Ratio::new(1, optimal.len() as u128);
+                let share = if perfect {
+                    Ratio::new(1, optimal.len() as u128)
+                } else {
+                    Ratio::ZERO
+                };
                 let mut backed = Backed {
                     worst: Ratio::ZERO,
-                    perfect: [Ratio::ZERO; 4],
+                    perfect: [Ratio::ZERO; 2],
                 };
                 let mut first = true;
                 for cell in replies {
@@ -173,7 +182,7 @@ impl Walk<'_> {
         let before = self.table.evaluate(&board);
         let mut backed = Backed {
             worst: Ratio::ZERO,
-            perfect: [Ratio::ZERO; 4],
+            perfect: [Ratio::ZERO; 2],
         };
         let mut most: Option<Ratio> = None;
         for choice in choices {

@@ -32,17 +32,19 @@ struct Ply {
     edges: Vec<Edge>,
 }
 
-/// A move from a position.
+/// A move from a position, in 16 bytes: a walk records tens of thousands.
 #[derive(Clone, Copy)]
 pub(super) struct Edge {
     pub cell: Cell,
     pub to: To,
     /// For a move of the bot, its probability; for the opponent's, 1.
-    pub numerator: u64,
-    pub denominator: u64,
+    pub numerator: u32,
+    pub denominator: u32,
     /// For a reply of the opponent: whether it is one of the optimal moves.
     pub optimal: bool,
 }
+
+const _: () = assert!(std::mem::size_of::<Edge>() == 16);
 
 /// Where a move leads.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -141,7 +143,9 @@ fn denominators(
 
 /// The lcm of the bot's probabilities' denominators at a position.
 fn choice_denominators(edges: &[Edge]) -> Option<u64> {
-    edges.iter().try_fold(1, |m, edge| lcm(m, edge.denominator))
+    edges
+        .iter()
+        .try_fold(1, |m, edge| lcm(m, u64::from(edge.denominator)))
 }
 
 /// The highest chance with which an opponent who knows the bot (every choice it may make, and
@@ -163,22 +167,30 @@ pub(super) fn worst_case(graph: &Graph, bot_moves_first: bool) -> Option<(Ratio,
     let mut values: Vec<Vec<u128>> = vec![Vec::new(); plies.len()];
     for (p, ply) in plies.iter().enumerate().rev() {
         let factor = factors[p];
+        let (one, next) = (denominators[p + 1], values.get(p + 1));
         let mut ply_values = Vec::with_capacity(ply.starts.len());
         for edges in ply.nodes() {
             let value = if bots_ply(p) {
                 let mut sum = 0u128;
                 for edge in edges {
-                    let child = edge_value(edge, values.get(p + 1), denominators[p + 1]);
-                    let weight = u128::from(edge.numerator) * scale(factor, edge.denominator);
-                    sum += weight * child;
+                    let child = edge_value(edge, next, one);
+                    if child != 0 {
+                        let weight =
+                            u128::from(edge.numerator) * scale(factor, u64::from(edge.denominator));
+                        sum += weight * child;
+                    }
                 }
                 sum
             } else {
-                edges
-                    .iter()
-                    .map(|edge| edge_value(edge, values.get(p + 1), denominators[p + 1]))
-                    .max()
-                    .unwrap_or(0)
+                let mut most = 0;
+                for edge in edges {
+                    most = most.max(edge_value(edge, next, one));
+                    // Nothing leaves more to lose than a certain loss.
+                    if most == one {
+                        break;
+                    }
+                }
+                most
             };
             ply_values.push(value);
         }
@@ -274,12 +286,14 @@ pub(super) fn against_perfect(graph: &Graph, bot_moves_first: bool) -> Option<Od
             Some(optimal(edges).max(1))
         }
     })?;
-    let mut values: Vec<Vec<[u128; 4]>> = vec![Vec::new(); plies.len()];
+    // The bot's chances of losing on the board and of forfeiting: it never wins against the
+    // perfect style, which never loses, so the rest is a draw.
+    let mut values: Vec<Vec<[u128; 2]>> = vec![Vec::new(); plies.len()];
     for (p, ply) in plies.iter().enumerate().rev() {
         let factor = factors[p];
         let mut ply_values = Vec::with_capacity(ply.starts.len());
         for (i, edges) in ply.nodes().enumerate() {
-            let mut sum = [0u128; 4];
+            let mut sum = [0u128; 2];
             if !reached[p][i] {
                 ply_values.push(sum);
                 continue;
@@ -291,39 +305,33 @@ pub(super) fn against_perfect(graph: &Graph, bot_moves_first: bool) -> Option<Od
             };
             for edge in edges {
                 let weight = if bots_ply(p) {
-                    u128::from(edge.numerator) * scale(factor, edge.denominator)
+                    u128::from(edge.numerator) * scale(factor, u64::from(edge.denominator))
                 } else if edge.optimal {
                     each
                 } else {
                     continue;
                 };
-                let child = match edge.to {
-                    To::Node(i) => values[p + 1][usize::from(i)],
-                    end => {
-                        let mut odds = [0u128; 4];
-                        let at = match end {
-                            To::Win => 0,
-                            To::Draw => 1,
-                            To::Loss => 2,
-                            _ => 3,
-                        };
-                        odds[at] = denominators[p + 1];
-                        odds
+                match edge.to {
+                    To::Node(i) => {
+                        let [loss, illegal] = values[p + 1][usize::from(i)];
+                        sum[0] += weight * loss;
+                        sum[1] += weight * illegal;
                     }
-                };
-                for (total, part) in sum.iter_mut().zip(child) {
-                    *total += weight * part;
+                    To::Loss => sum[0] += weight * denominators[p + 1],
+                    To::Forfeit => sum[1] += weight * denominators[p + 1],
+                    To::Win => unreachable!("the perfect style never loses"),
+                    To::Draw => {}
                 }
             }
             ply_values.push(sum);
         }
         values[p] = ply_values;
     }
-    let [win, draw, loss, illegal] = *values.first()?.first()?;
+    let [loss, illegal] = *values.first()?.first()?;
     let denominator = denominators[0];
     Some(Odds {
-        win: Ratio::new(win, denominator),
-        draw: Ratio::new(draw, denominator),
+        win: Ratio::ZERO,
+        draw: Ratio::new(denominator - loss - illegal, denominator),
         loss: Ratio::new(loss, denominator),
         illegal: Ratio::new(illegal, denominator),
     })

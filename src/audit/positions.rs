@@ -304,10 +304,10 @@ impl Walk<'_> {
         if choices.is_empty() {
             self.forfeit(node, || Forfeit::Turn(Turn::Nothing))?;
         }
-        let graph_weight = |p: crate::ratio::Ratio| -> Result<(u64, u64), Overflow> {
+        let graph_weight = |p: crate::ratio::Ratio| -> Result<(u32, u32), Overflow> {
             Ok((
-                u64::try_from(p.numer()).map_err(|_| Overflow)?,
-                u64::try_from(p.denom()).map_err(|_| Overflow)?,
+                u32::try_from(p.numer()).map_err(|_| Overflow)?,
+                u32::try_from(p.denom()).map_err(|_| Overflow)?,
             ))
         };
         // An optimal move gives nothing away, and needs no judging.
