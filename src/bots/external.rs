@@ -413,7 +413,17 @@ impl External {
                         self.timeout.as_millis()
                     ),
                 };
-                return Err(format!("{to}: no reply within {within}: {what}"));
+                // Replies are matched to requests by their order: one missing earlier in the
+                // batch leaves the last request without its line.
+                let hint = if i > 0 && in_flight > 1 {
+                    format!(
+                        " (with up to {in_flight} requests written ahead, the missing reply may \
+                         be an earlier request's; --in-flight 1 names it exactly)"
+                    )
+                } else {
+                    String::new()
+                };
+                return Err(format!("{to}: no reply within {within}: {what}{hint}"));
             }
             Line::Ended(partial) => {
                 let when = if partial.is_empty() {

@@ -4,9 +4,10 @@
 //! One thread reads the bot's standard error as it comes and hands it, in chunks, to a bounded
 //! queue; another writes the queue to our standard error, each line after `[NAME]`, control
 //! characters escaped. When our standard error is not being read (a full pipe, a pager left
-//! open, Ctrl-S on a terminal) the writer waits, the queue fills, and the reader drops what
-//! does not fit, so the bot never waits on us and its time is never ours; how much was dropped
-//! is said at the end. When our standard error is closed, the writer stops writing and drains.
+//! open, Ctrl-S on a terminal), or takes less than a bot floods it with, the writer falls
+//! behind, the queue fills, and the reader drops what does not fit, so the bot never waits on
+//! us and its time is never ours; where bytes were dropped, a line of its own says how many.
+//! When our standard error is closed, the writer stops writing and drains.
 
 use std::io::{self, Read, Write};
 use std::process::ChildStderr;
@@ -23,7 +24,7 @@ const QUEUE: usize = 64;
 /// Starts passing `stderr` on to ours, each line after `[label]`; the receiver hears when all
 /// of it has been passed on (or dropped).
 pub(super) fn start(stderr: ChildStderr, label: &str) -> io::Result<Receiver<()>> {
-    let (chunks, queue) = mpsc::sync_channel::<Vec<u8>>(QUEUE);
+    let (chunks, queue) = mpsc::sync_channel::<Piece>(QUEUE);
     let (done, relayed) = mpsc::channel();
     let dropped = Arc::new(AtomicU64::new(0));
     let dropped_by_reader = Arc::clone(&dropped);
@@ -32,6 +33,8 @@ pub(super) fn start(stderr: ChildStderr, label: &str) -> io::Result<Receiver<()>
         .spawn(move || {
             let mut stderr = stderr;
             let mut chunk = [0u8; 8192];
+            // Bytes dropped since the last chunk that got through: said where they were.
+            let mut gap = 0u64;
             loop {
                 let n = match stderr.read(&mut chunk) {
                     Ok(0) => break,
@@ -39,14 +42,24 @@ pub(super) fn start(stderr: ChildStderr, label: &str) -> io::Result<Receiver<()>
                     Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
                     Err(_) => break,
                 };
-                match chunks.try_send(chunk[..n].to_vec()) {
-                    Ok(()) => {}
-                    Err(TrySendError::Full(_)) => {
-                        dropped_by_reader.fetch_add(n as u64, Ordering::Relaxed);
+                if gap > 0 {
+                    match chunks.try_send(Piece::Gap(gap)) {
+                        Ok(()) => gap = 0,
+                        Err(TrySendError::Full(_)) => {
+                            gap += n as u64;
+                            continue;
+                        }
+                        Err(TrySendError::Disconnected(_)) => break,
                     }
+                }
+                match chunks.try_send(Piece::Bytes(chunk[..n].to_vec())) {
+                    Ok(()) => {}
+                    Err(TrySendError::Full(_)) => gap += n as u64,
                     Err(TrySendError::Disconnected(_)) => break,
                 }
             }
+            // A gap at the very end is counted for the writer's last line.
+            dropped_by_reader.store(gap, Ordering::Relaxed);
         })?;
     let prefix = format!("[{label}] ");
     thread::Builder::new()
@@ -54,8 +67,11 @@ pub(super) fn start(stderr: ChildStderr, label: &str) -> io::Result<Receiver<()>
         .spawn(move || {
             let mut lines = Lines::new(prefix);
             let mut ours_works = true;
-            for chunk in queue {
-                let text = lines.add(&chunk);
+            for piece in queue {
+                let text = match piece {
+                    Piece::Bytes(chunk) => lines.add(&chunk),
+                    Piece::Gap(bytes) => lines.gap(bytes),
+                };
                 if ours_works && !text.is_empty() {
                     ours_works = io::stderr().write_all(text.as_bytes()).is_ok();
                 }
@@ -63,10 +79,7 @@ pub(super) fn start(stderr: ChildStderr, label: &str) -> io::Result<Receiver<()>
             let mut text = lines.end();
             let dropped = dropped.load(Ordering::Relaxed);
             if dropped > 0 {
-                text.push_str(&format!(
-                    "{}({dropped} more bytes dropped: ttt's standard error was not being read)\n",
-                    lines.prefix
-                ));
+                text.push_str(&lines.gap(dropped));
             }
             if ours_works && !text.is_empty() {
                 let _ = io::stderr().write_all(text.as_bytes());
@@ -74,6 +87,14 @@ pub(super) fn start(stderr: ChildStderr, label: &str) -> io::Result<Receiver<()>
             let _ = done.send(());
         })?;
     Ok(relayed)
+}
+
+/// What the reader hands the writer.
+enum Piece {
+    /// Bytes, as the bot wrote them.
+    Bytes(Vec<u8>),
+    /// This many bytes were dropped here.
+    Gap(u64),
 }
 
 /// Turns chunks of a byte stream into escaped text, each line after a prefix.
@@ -110,6 +131,23 @@ impl Lines {
             text.push_str(&escape_lines(piece));
             self.at_line_start = piece.ends_with('\n');
         }
+        text
+    }
+
+    /// A line of its own that says `bytes` were dropped here (the line cut short ends first).
+    fn gap(&mut self, bytes: u64) -> String {
+        let mut text = if self.at_line_start {
+            String::new()
+        } else {
+            "\n".to_string()
+        };
+        self.carry.clear();
+        self.at_line_start = true;
+        text.push_str(&format!(
+            "{}(… {bytes} bytes dropped here: the bot wrote to its standard error faster than \
+             ttt's own took it)\n",
+            self.prefix
+        ));
         text
     }
 
@@ -153,5 +191,18 @@ mod tests {
             "[bot] thinking hard\n[bot] again\\u{1b}[2J\n[bot] \u{e9}t\u{fffd}\n"
         );
         assert_eq!(lines.end(), "");
+    }
+
+    #[test]
+    fn a_gap_is_a_line_of_its_own() {
+        let mut lines = Lines::new("[bot] ".to_string());
+        let mut text = lines.add(b"line one\nline tw");
+        text += &lines.gap(8192);
+        text += &lines.add(b"ree\n");
+        assert_eq!(
+            text,
+            "[bot] line one\n[bot] line tw\n[bot] (… 8192 bytes dropped here: the bot wrote to \
+             its standard error faster than ttt's own took it)\n[bot] ree\n"
+        );
     }
 }
