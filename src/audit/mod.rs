@@ -11,7 +11,7 @@
 
 mod ahead;
 mod explore;
-mod positions;
+pub(crate) mod positions;
 
 use std::any::Any;
 use std::fmt;
