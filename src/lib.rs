@@ -36,6 +36,7 @@ pub mod export;
 mod format;
 mod game;
 mod json;
+mod matchup;
 pub mod output;
 pub mod quote;
 mod ratio;
@@ -55,6 +56,7 @@ pub use board::{
 };
 pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
 pub use game::Game;
+pub use matchup::{MatchError, MatchReport, matchup};
 pub use ratio::Ratio;
 pub use rng::SplitMix64;
 pub use solve::{Evaluation, Solution, Value, solve};
