@@ -7,10 +7,12 @@ mod draw;
 mod export;
 mod generate;
 mod lines;
+mod named;
 mod play;
 mod progress;
 mod stats;
 mod style;
+mod text;
 mod verify;
 
 use std::io::{self, Write};
