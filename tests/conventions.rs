@@ -38,6 +38,7 @@ const SUBCOMMANDS: &[&str] = &[
     "analyze",
     "best",
     "audit",
+    "match",
     "bots",
     "export",
     "play",
@@ -174,6 +175,7 @@ fn json_output_is_one_compact_document_a_line() {
         &["bots", "--format", "json"],
         &["verify", "--format", "json"],
         &["audit", "perfect", "--format", "json"],
+        &["match", "perfect", "random", "--format", "json"],
     ] {
         let text = stdout(args);
         assert_eq!(text.lines().count(), 1, "{args:?}");

@@ -22,7 +22,7 @@ pub struct ExternalArgs {
     #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     timeout_ms: u64,
     /// How much longer than --timeout-ms an external bot may take to start and give its first
-    /// reply, in milliseconds (it is started afresh for each side).
+    /// reply, in milliseconds (it is started afresh for each side audited and each match).
     #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     startup_ms: u64,
     /// Declares that the external bots (--cmd and cmd:COMMAND) answer from the board alone,
