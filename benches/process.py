@@ -7,10 +7,12 @@ Builds the release binary, then times (median of RUNS runs, default 51):
   - `true`, the cost of starting any process (the baseline);
   - `ttt best BOARD` on a few boards;
   - `ttt audit perfect random`, built-in bots;
+  - `ttt match perfect random` and `ttt match --all` over the ten built-in bots (100 matches);
   - `python3 -c pass`, the cost of starting Python (the baseline of the external audits);
   - the full audit, both sides, of the example Python bots through the line protocol, with the
     options that change only its speed: `--stateless`, and the old way, one request at a time
-    and one side after the other (`--in-flight 1 --jobs 1`).
+    and one side after the other (`--in-flight 1 --jobs 1`);
+  - `ttt match` of `minimax.py` against `perfect`, both orders, with and without `--stateless`.
 """
 import statistics
 import subprocess
@@ -20,6 +22,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 51
+BUILT_IN = ["perfect", "tricky", "random", "smartbot", "geeks-minimax", "geeks-minimax-depth",
+            "marcelo", "c-minimax", "forkbot", "newell-simon"]
 
 
 def median_ms(command, runs, ok_codes=(0,)):
@@ -40,6 +44,8 @@ def main():
     for board in [".........", "X...O....", "XO..X...."]:
         rows.append((f"ttt best {board}", median_ms([ttt, "best", board], RUNS)))
     rows.append(("ttt audit perfect random", median_ms([ttt, "audit", "perfect", "random"], RUNS, (1,))))
+    rows.append(("ttt match perfect random", median_ms([ttt, "match", "perfect", "random"], RUNS)))
+    rows.append(("ttt match --all (10 built-in bots)", median_ms([ttt, "match", "--all", *BUILT_IN], RUNS)))
     audit_runs = max(3, RUNS // 3)
     rows.append(("python3 -c pass (Python start, baseline)", median_ms(["python3", "-c", "pass"], audit_runs)))
     for name, command, options, codes in [
@@ -50,11 +56,15 @@ def main():
     ]:
         label = " ".join([f"ttt audit --cmd {name}", *options])
         rows.append((label, median_ms([ttt, "audit", "--cmd", command, *options], audit_runs, codes)))
+    for options in [[], ["--stateless"]]:
+        label = " ".join(["ttt match --cmd minimax.py perfect", *options])
+        command = [ttt, "match", "--cmd", "python3 data/bots/minimax.py", "perfect", *options]
+        rows.append((label, median_ms(command, audit_runs)))
     width = max(len(r[0]) for r in rows)
     print(f"{'command':{width}}  median")
     for label, ms in rows:
         print(f"{label:{width}}  {ms:8.2f} ms")
-    print(f"(medians of {RUNS} runs; audits of {audit_runs})")
+    print(f"(medians of {RUNS} runs; external bots of {audit_runs})")
 
 
 if __name__ == "__main__":
