@@ -21,8 +21,9 @@ const WIDTH: usize = 100;
 /// How many columns of a bot's name a match's heading shows.
 const NAME_IN_HEADING: usize = 28;
 
-/// How many columns of a bot's name the tables of `--all` show.
-const NAME_IN_TABLE: usize = 20;
+/// How many columns of a bot's name the tables of `--all` show: a row a match then takes at most
+/// 99 columns (two names, six-digit games, the percentages), and the cross table fits ten bots.
+const NAME_IN_TABLE: usize = 19;
 
 /// Arguments of `ttt match`.
 #[derive(Debug, Args)]
@@ -347,6 +348,7 @@ fn rows(reports: &[MatchReport], style: Style) -> Vec<String> {
 /// `reports` are every ordered pair, row by row.
 fn cross_table(reports: &[MatchReport], style: Style) -> Vec<String> {
     let n = (reports.len() as f64).sqrt().round() as usize;
+    debug_assert_eq!(n * n, reports.len(), "every ordered pair");
     let report = |i: usize, j: usize| &reports[i * n + j];
     let cell = |i: usize, j: usize| both_ways(report(i, j), report(j, i));
     let names: Vec<String> = (0..n)
@@ -432,6 +434,24 @@ mod tests {
         assert_eq!(big.to_string().len(), 79);
         let name = "n".repeat(60);
         let lines = block(&report(&name, &name, big, Ratio::ZERO), Style::plain());
+        for line in &lines {
+            assert!(line.width() <= 100, "{} columns: {line}", line.width());
+        }
+    }
+
+    #[test]
+    fn a_row_a_match_fits_in_100_columns_with_long_names() {
+        let name = "a-bot-with-a-very-long-name";
+        // Each percentage at its widest, 100.00%, in one row or another.
+        let mut wide = [
+            report(name, name, Ratio::ONE, Ratio::ZERO),
+            report(name, name, Ratio::ZERO, Ratio::ONE),
+            report(name, name, Ratio::ZERO, Ratio::ZERO),
+        ];
+        // All the games of tic-tac-toe, the most two bots can play.
+        wide[0].games = 255_168;
+        let lines = rows(&wide, Style::plain());
+        assert_eq!(lines.len(), 4);
         for line in &lines {
             assert!(line.width() <= 100, "{} columns: {line}", line.width());
         }
