@@ -103,6 +103,23 @@ pub fn matchup(x: &mut dyn Bot, o: &mut dyn Bot) -> Result<MatchReport, MatchErr
 
 /// The exact result of a match: the probability of each way a game ends, in lowest terms (the
 /// five add up to 1 when each bot's choices do), and the number of distinct games.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Ratio, bots, matchup};
+///
+/// // newell-simon opens in the centre and marcelo answers in corner 1 or 3, equally likely:
+/// // after 5 1 9 it marks two cells in one turn (8 and 7); after 5 3 the game is drawn.
+/// let mut x = bots::builtin("newell-simon").unwrap();
+/// let mut o = bots::builtin("marcelo").unwrap();
+/// let report = matchup(x.as_mut(), o.as_mut())?;
+/// assert_eq!((report.x.as_str(), report.o.as_str()), ("newell-simon", "marcelo"));
+/// assert_eq!(report.games, 2);
+/// assert_eq!(report.o_forfeits, Ratio::new(1, 2));
+/// assert_eq!(report.draws, Ratio::new(1, 2));
+/// # Ok::<(), ttt_oracle::MatchError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchReport {
     /// The name of the bot that played X.
@@ -163,23 +180,34 @@ impl Serialize for MatchReport {
 }
 
 /// Why a match has no result.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{MatchError, bots::BotError};
+///
+/// let error = MatchError::from(BotError { message: "external bot \"b\" broke the protocol".into() });
+/// assert_eq!(error.to_string(), "external bot \"b\" broke the protocol");
+/// assert!(MatchError::Overflow.to_string().contains("128 bits"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MatchError {
     /// A bot could not answer at all (an external program that broke its protocol).
     Bot(BotError),
-    /// The exact odds, or the count of games, need numbers wider than 128 bits: the bots'
-    /// probabilities are too fine (two styles with denominators near 1,000), or a bot offers
-    /// one move a great many times over.
+    /// The exact odds, or the count of games, need numbers wider than 128 bits: a bot's
+    /// probabilities are far finer than the built-in styles' (whose denominators stop at
+    /// 1,000, and which never get there), or a bot offers one move a great many times over.
     Overflow,
 }
 
+/// The message for people: the bot's own error, or what outgrew 128 bits and what to do.
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MatchError::Bot(error) => error.fmt(f),
             MatchError::Overflow => f.write_str(
-                "the exact odds need numbers wider than 128 bits: the bots' probabilities are \
-                 too fine (give a style a coarser one, such as 0.1)",
+                "the exact odds need numbers wider than 128 bits: a bot's probabilities are \
+                 too fine (give it coarser ones)",
             ),
         }
     }
