@@ -98,6 +98,15 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     let mut reports = Vec::new();
     let mut stopped: Option<(Failure, Vec<String>)> = None;
     for &(i, j) in &pairs {
+        let label = format!(
+            "{} (X) vs {} (O)",
+            fit(&escape(players[i].name()), NAME_IN_TABLE),
+            fit(&escape(players[j].name()), NAME_IN_TABLE)
+        );
+        if let Some((_, left)) = &mut stopped {
+            left.push(label);
+            continue;
+        }
         if i == j && twins[i].is_none() {
             twins[i] = Some(args.external.make(&named[i])?);
         }
@@ -105,15 +114,6 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             (true, Some(twin)) => (&mut players[i], twin),
             _ => two(&mut players, i, j),
         };
-        let label = format!(
-            "{} (X) vs {} (O)",
-            fit(&escape(x.name()), NAME_IN_TABLE),
-            fit(&escape(o.name()), NAME_IN_TABLE)
-        );
-        if let Some((_, left)) = &mut stopped {
-            left.push(label);
-            continue;
-        }
         match play(x.as_mut(), o.as_mut()) {
             Ok(report) => reports.push(report),
             Err(error) => {
