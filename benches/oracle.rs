@@ -1,8 +1,8 @@
 //! How fast the table answers, against searching the game tree from scratch in the same run.
 //!
 //! Every benchmark asserts the result it computes, so a fast wrong answer cannot look good.
-//! Audits are measured as `audit` runs them and, for the memoryless bots it walks by
-//! positions, again by histories, the way every bot was audited before (the baseline).
+//! Audits and matches are measured as `audit` and `matchup` run them and, where they walk
+//! positions (memoryless bots), again by histories (the baseline).
 //!
 //! Run with `cargo bench --bench oracle`; `benches/report.py` turns criterion's estimates into
 //! the table in docs/performance.md (medians per query, and ratios to the baselines).
@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ttt_oracle::bots::{self, Bot, BotError, Choice};
-use ttt_oracle::{Board, Cell, Game, Player, SideReport, Table, audit, solve, table};
+use ttt_oracle::{
+    Board, Cell, Game, MatchReport, Player, SideReport, Table, audit, matchup, solve, table,
+};
 
 /// The 4,520 positions where the game goes on, most of them not canonical.
 fn positions() -> Vec<Board> {
@@ -229,11 +231,84 @@ fn audits(c: &mut Criterion) {
     group.finish();
 }
 
+/// Every match of `pairs` (indices into `names`), each bot made once by `make` for all its
+/// matches and once more to play itself, as `ttt match` plays them.
+fn play_matches(
+    names: &[&str],
+    pairs: &[(usize, usize)],
+    make: &dyn Fn(&str) -> Box<dyn Bot + Send>,
+) -> Vec<MatchReport> {
+    let mut players: Vec<_> = names.iter().map(|name| make(name)).collect();
+    let mut twins: Vec<_> = names.iter().map(|name| make(name)).collect();
+    pairs
+        .iter()
+        .map(|&(i, j)| {
+            let (x, o) = if i == j {
+                (&mut players[i], &mut twins[i])
+            } else {
+                let (x, rest) = players.split_at_mut(i.max(j));
+                let (low, high) = (&mut x[i.min(j)], &mut rest[0]);
+                if i < j { (low, high) } else { (high, low) }
+            };
+            matchup(x.as_mut(), o.as_mut()).unwrap()
+        })
+        .collect()
+}
+
+/// `perfect` against `random` in both orders (`ttt match perfect random`), and every ordered
+/// pair of the built-in bots (`ttt match --all`), as `matchup` plays them (by positions when
+/// both bots are memoryless), and again by histories in `match_by_histories`, the baseline,
+/// whose reports they must equal.
+fn matches(c: &mut Criterion) {
+    let make = |spec: &str| bots::from_spec(spec).unwrap();
+    let by_histories = |spec: &str| -> Box<dyn Bot + Send> { Box::new(ByHistories(make(spec))) };
+    let built_in: Vec<&str> = bots::CATALOG.iter().map(|info| info.name).collect();
+    let n = built_in.len();
+    let every_pair: Vec<(usize, usize)> =
+        (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).collect();
+    let cases = [
+        (
+            "perfect-random",
+            vec!["perfect", "random"],
+            vec![(0, 1), (1, 0)],
+        ),
+        ("all-built-in", built_in, every_pair),
+    ];
+    let expected: Vec<Vec<MatchReport>> = cases
+        .iter()
+        .map(|(_, names, pairs)| play_matches(names, pairs, &by_histories))
+        .collect();
+    // perfect as X meets random in the games of its audit.
+    assert_eq!(expected[0][0].games, 10_640);
+    assert_eq!(expected[1].len(), 100);
+    let mut group = c.benchmark_group("match");
+    for ((name, names, pairs), reports) in cases.iter().zip(&expected) {
+        group.bench_function(*name, |b| {
+            b.iter(|| assert_eq!(&black_box(play_matches(names, pairs, &make)), reports));
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("match_by_histories");
+    // random against itself is all 549,946 positions of the game tree, one at a time.
+    group.sample_size(10);
+    for ((name, names, pairs), reports) in cases.iter().zip(&expected) {
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                assert_eq!(
+                    &black_box(play_matches(names, pairs, &by_histories)),
+                    reports
+                )
+            });
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
-    targets = queries, load_and_solve, audits
+    targets = queries, load_and_solve, audits, matches
 }
 criterion_main!(benches);

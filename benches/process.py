@@ -6,19 +6,16 @@
 Builds the release binary, then times (median of RUNS runs, default 51, the commands before
 the audits taken in turn):
   - `true`, the cost of starting any process (the baseline);
-<<<<<<< HEAD
-  - `ttt best BOARD` on a few boards;
-  - `ttt audit perfect random`, built-in bots;
-  - `python3 -c pass`, the cost of starting Python (the baseline of the external audits);
-  - the full audit, both sides, of the example Python bots through the line protocol, with the
-    options that change only its speed: `--stateless`, and the old way, one request at a time
-    and one side after the other (`--in-flight 1 --jobs 1`).
-=======
   - `ttt best BOARD` on a few boards, and `ttt analyze` (with its perfect line) on one;
   - `ttt review` of a six-move game with a mistake, from --moves (text and JSON) and from the
     transcript of `ttt play` on standard input;
-  - the full audit, both sides, of the example Python bots through the line protocol.
->>>>>>> review
+  - `ttt audit perfect random`, built-in bots;
+  - `ttt match perfect random` and `ttt match --all` over the ten built-in bots (100 matches);
+  - `python3 -c pass`, the cost of starting Python (the baseline of the external audits);
+  - the full audit, both sides, of the example Python bots through the line protocol, with the
+    options that change only its speed: `--stateless`, and the old way, one request at a time
+    and one side after the other (`--in-flight 1 --jobs 1`);
+  - `ttt match` of `minimax.py` against `perfect`, both orders, with and without `--stateless`.
 """
 import json
 import statistics
@@ -29,6 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 51
+BUILT_IN = ["perfect", "tricky", "random", "smartbot", "geeks-minimax", "geeks-minimax-depth",
+            "marcelo", "c-minimax", "forkbot", "newell-simon"]
 
 
 def run_ms(command, ok_codes=(0,), stdin=None):
@@ -69,17 +68,6 @@ def main():
         assert json.loads(review)["mistakes"] == 1, review
     measures = [("true (process start, baseline)", ["true"], None)]
     for board in [".........", "X...O....", "XO..X...."]:
-<<<<<<< HEAD
-        rows.append((f"ttt best {board}", median_ms([ttt, "best", board], RUNS)))
-    rows.append(("ttt audit perfect random", median_ms([ttt, "audit", "perfect", "random"], RUNS, (1,))))
-    audit_runs = max(3, RUNS // 3)
-    rows.append(("python3 -c pass (Python start, baseline)", median_ms(["python3", "-c", "pass"], audit_runs)))
-    for name, command, options, codes in [
-        ("minimax.py", "python3 data/bots/minimax.py", ["--stateless"], (0,)),
-        ("minimax.py", "python3 data/bots/minimax.py", [], (0,)),
-        ("minimax.py", "python3 data/bots/minimax.py", ["--in-flight", "1", "--jobs", "1"], (0,)),
-        ("misbehave.py first", "python3 tests/bots/misbehave.py first", [], (1,)),
-=======
         measures.append((f"ttt best {board}", [ttt, "best", board], None))
     measures += [
         ("ttt analyze XO..X....", [ttt, "analyze", "XO..X...."], None),
@@ -89,19 +77,28 @@ def main():
         ("ttt review < transcript of ttt play", [ttt, "review"], transcript),
     ]
     rows = in_turn(measures, RUNS)
-    audit_runs = max(3, RUNS // 10)
-    for name, command, codes in [
-        ("minimax.py (never loses)", "python3 data/bots/minimax.py", (0,)),
-        ("misbehave.py first (first empty cell)", "python3 tests/bots/misbehave.py first", (1,)),
->>>>>>> review
+    rows.append(("ttt audit perfect random", median_ms([ttt, "audit", "perfect", "random"], RUNS, (1,))))
+    rows.append(("ttt match perfect random", median_ms([ttt, "match", "perfect", "random"], RUNS)))
+    rows.append(("ttt match --all (10 built-in bots)", median_ms([ttt, "match", "--all", *BUILT_IN], RUNS)))
+    audit_runs = max(3, RUNS // 3)
+    rows.append(("python3 -c pass (Python start, baseline)", median_ms(["python3", "-c", "pass"], audit_runs)))
+    for name, command, options, codes in [
+        ("minimax.py", "python3 data/bots/minimax.py", ["--stateless"], (0,)),
+        ("minimax.py", "python3 data/bots/minimax.py", [], (0,)),
+        ("minimax.py", "python3 data/bots/minimax.py", ["--in-flight", "1", "--jobs", "1"], (0,)),
+        ("misbehave.py first", "python3 tests/bots/misbehave.py first", [], (1,)),
     ]:
         label = " ".join([f"ttt audit --cmd {name}", *options])
         rows.append((label, median_ms([ttt, "audit", "--cmd", command, *options], audit_runs, codes)))
+    for options in [[], ["--stateless"]]:
+        label = " ".join(["ttt match --cmd minimax.py perfect", *options])
+        command = [ttt, "match", "--cmd", "python3 data/bots/minimax.py", "perfect", *options]
+        rows.append((label, median_ms(command, audit_runs)))
     width = max(len(r[0]) for r in rows)
     print(f"{'command':{width}}  median")
     for label, ms in rows:
         print(f"{label:{width}}  {ms:8.2f} ms")
-    print(f"(medians of {RUNS} runs; audits of {audit_runs})")
+    print(f"(medians of {RUNS} runs; external bots of {audit_runs})")
 
 
 if __name__ == "__main__":

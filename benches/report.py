@@ -23,7 +23,7 @@ def fmt(ns):
 
 def main():
     per = {"best_move": 4520, "best_move_opening": 10, "analyze": 4520}
-    print("| benchmark | median | per query, or the audit's baseline |")
+    print("| benchmark | median | per query, or the baseline by histories |")
     print("| --- | --- | --- |")
     for group, n in per.items():
         for bench in ("table", "alphabeta", "minimax"):
@@ -33,18 +33,26 @@ def main():
                 continue
             print(f"| {group}/{bench} ({n} positions) | {fmt(ns)} | {fmt(ns / n)} |")
     for name in ("load", "solve"):
-        print(f"| {name} | {fmt(median_ns(name))} | |")
-    for path in sorted((CRITERION / "audit").iterdir()):
-        if (path / "new" / "estimates.json").exists():
-            ns = median_ns("audit", path.name)
-            try:
-                walk = median_ns("audit_by_histories", path.name)
-                baseline = f"by histories {fmt(walk)}, {walk / ns:,.1f}x"
-            except FileNotFoundError:
-                baseline = "walks histories"
-            print(f"| audit/{path.name} (both sides) | {fmt(ns)} | {baseline} |")
+        try:
+            print(f"| {name} | {fmt(median_ns(name))} | |")
+        except FileNotFoundError:
+            continue
+    for group, what in (("audit", " (both sides)"), ("match", "")):
+        if not (CRITERION / group).exists():
+            continue
+        for path in sorted((CRITERION / group).iterdir()):
+            if (path / "new" / "estimates.json").exists():
+                ns = median_ns(group, path.name)
+                try:
+                    walk = median_ns(f"{group}_by_histories", path.name)
+                    baseline = f"by histories {fmt(walk)}, {walk / ns:,.1f}x"
+                except FileNotFoundError:
+                    baseline = "walks histories"
+                print(f"| {group}/{path.name}{what} | {fmt(ns)} | {baseline} |")
     print()
     for group in ("best_move", "best_move_opening"):
+        if not (CRITERION / group).exists():
+            continue
         table = median_ns(group, "table")
         for baseline in ("alphabeta", "minimax"):
             print(f"{group}: table is {median_ns(group, baseline) / table:,.0f} times faster than {baseline}")

@@ -36,6 +36,7 @@ pub mod export;
 mod format;
 mod game;
 mod json;
+mod matchup;
 pub mod output;
 pub mod quote;
 mod ratio;
@@ -59,6 +60,7 @@ pub use board::{
 };
 pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
 pub use game::Game;
+pub use matchup::{MatchError, MatchReport, matchup};
 pub use ratio::Ratio;
 pub use review::{MoveVerdict, PlyReview, Review};
 pub use rng::SplitMix64;

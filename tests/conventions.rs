@@ -38,6 +38,7 @@ const SUBCOMMANDS: &[&str] = &[
     "analyze",
     "best",
     "audit",
+    "match",
     "bots",
     "export",
     "play",
@@ -176,6 +177,7 @@ fn json_output_is_one_compact_document_a_line() {
         &["verify", "--format", "json"],
         &["audit", "perfect", "--format", "json"],
         &["review", "--moves", "5 3 9 1 4 2", "--format", "json"],
+        &["match", "perfect", "random", "--format", "json"],
     ] {
         let text = stdout(args);
         assert_eq!(text.lines().count(), 1, "{args:?}");

@@ -14,7 +14,7 @@ mod ahead;
 mod explore;
 mod games;
 mod odds;
-mod positions;
+pub(crate) mod positions;
 
 use std::any::Any;
 use std::fmt;

@@ -20,6 +20,10 @@
 //!   order they are met from the ply before, taken in its order, each position's moves in
 //!   their order; so the first lost game met, at the shortest ply with one, is the history
 //!   walk's shortest loss, and likewise for the first forfeit.
+//!
+//! Its pieces (positions and their lines, the multiple of a ply's denominators, checked
+//! arithmetic, [`step`] from one ply to the next) also make the walk of an exact match
+//! (`crate::matchup`), which has a bot on each side instead of a random opponent on one.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -101,7 +105,7 @@ impl From<BotError> for Stop {
 
 /// A number outgrew its integer: a denominator (of far too fine probabilities), a chance over
 /// it, or a count of histories (of a bot that offers one move many times over).
-struct Overflow;
+pub(crate) struct Overflow;
 
 impl From<Overflow> for Stop {
     fn from(_: Overflow) -> Stop {
@@ -111,20 +115,20 @@ impl From<Overflow> for Stop {
 
 /// A position of the walk, in 32 bytes: a ply lists up to 1,520.
 #[derive(Clone, Copy)]
-struct Node {
-    board: Board,
+pub(crate) struct Node {
+    pub(crate) board: Board,
     /// The board's base-3 code.
-    code: u16,
+    pub(crate) code: u16,
     /// The first history to reach the board, in the history walk's order.
-    line: Line,
+    pub(crate) line: Line,
     /// How many histories reach the board.
-    histories: u32,
-    /// Their total chance against a random opponent, over the ply's denominator.
-    chance: u128,
+    pub(crate) histories: u32,
+    /// Their total chance, over the ply's denominator.
+    pub(crate) chance: u128,
 }
 
 impl Node {
-    const ROOT: Node = Node {
+    pub(crate) const ROOT: Node = Node {
         board: Board::EMPTY,
         code: 0,
         line: Line(0),
@@ -138,7 +142,7 @@ const _: () = assert!(std::mem::size_of::<Node>() == 32);
 /// The moves of a game in progress, 4 bits each: a position the walk lists is at most 8 moves
 /// deep, since the ninth move ends the game.
 #[derive(Clone, Copy)]
-struct Line(u32);
+pub(crate) struct Line(u32);
 
 impl Line {
     /// This line with `cell` as its move number `ply` (from 0).
@@ -147,12 +151,12 @@ impl Line {
     }
 
     /// Move number `i` (from 0).
-    fn get(self, i: usize) -> Cell {
+    pub(crate) fn get(self, i: usize) -> Cell {
         Cell::ALL[(self.0 >> (4 * i) & 15) as usize]
     }
 
     /// The first `ply` moves.
-    fn to_vec(self, ply: usize) -> Vec<Cell> {
+    pub(crate) fn to_vec(self, ply: usize) -> Vec<Cell> {
         (0..ply).map(|i| self.get(i)).collect()
     }
 }
@@ -170,7 +174,7 @@ struct Ends {
 }
 
 /// The place of a board not yet reached.
-const UNSEEN: u16 = u16::MAX;
+pub(crate) const UNSEEN: u16 = u16::MAX;
 
 struct Walk<'a> {
     bot: &'a mut dyn Bot,
@@ -205,14 +209,8 @@ impl Walk<'_> {
             self.multiple = Multiple::ONE;
             self.buffers.next.clear();
             self.buffers.graph.begin_ply();
-            if mover(self.ply) == self.side && self.bot.asks_ahead() {
-                let games: Vec<Game> = nodes
-                    .iter()
-                    .map(|node| Game::replay(&node.line.to_vec(self.ply)))
-                    .collect();
-                for batch in games.chunks(super::ahead::BATCH) {
-                    self.bot.prepare(batch)?;
-                }
+            if mover(self.ply) == self.side {
+                prepare(self.bot, &nodes, self.ply)?;
             }
             for node in &nodes {
                 self.visit(node)?;
@@ -291,7 +289,7 @@ impl Walk<'_> {
     fn bot_turn(&mut self, node: &Node) -> Result<(), Stop> {
         let board = node.board;
         self.report.decision_points += u64::from(node.histories);
-        self.show(node.line);
+        show(&mut self.game, node.line, self.ply);
         let game = &self.game;
         let choices = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(game))) {
             Ok(answer) => answer?,
@@ -397,40 +395,13 @@ impl Walk<'_> {
     /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
     /// of their games, with `chance` over the next ply's denominator.
     fn reach(&mut self, node: &Node, cell: Cell, chance: u128) -> Result<To, Overflow> {
-        let mover = mover(self.ply);
-        // A game that ends is counted as it ends, never listed.
-        if HAS_LINE[usize::from(node.board.marks(mover).with(cell).bits())] {
-            return self.finish(node, cell, Outcome::Win(mover), chance);
+        let buffers = &mut self.buffers;
+        let place = Some(&mut buffers.place[..]);
+        match step(node, self.ply, cell, chance, &mut buffers.next, place)? {
+            // A game that ends is counted as it ends, never listed.
+            Step::End(outcome) => self.finish(node, cell, outcome, chance),
+            Step::At(place) => Ok(To::Node(place)),
         }
-        if self.ply == 8 {
-            return self.finish(node, cell, Outcome::Draw, chance);
-        }
-        // Most positions are reached more than once: their place is found from the code alone.
-        let mark = if mover == Player::X { 1 } else { 2 };
-        let code = node.code + mark * POWERS_OF_3[cell.index()];
-        let place = &mut self.buffers.place[usize::from(code)];
-        let to = if *place == UNSEEN {
-            *place = self.buffers.next.len() as u16;
-            let board = node.board.play_unchecked(cell);
-            debug_assert_eq!(usize::from(code), board.code());
-            self.buffers.next.push(Node {
-                board,
-                code,
-                line: node.line.with(self.ply, cell),
-                histories: node.histories,
-                chance,
-            });
-            To::Node(*place)
-        } else {
-            let child = &mut self.buffers.next[usize::from(*place)];
-            child.histories = child
-                .histories
-                .checked_add(node.histories)
-                .ok_or(Overflow)?;
-            child.chance = plus(child.chance, chance)?;
-            To::Node(*place)
-        };
-        Ok(to)
     }
 
     /// Works out the odds that need the whole tree, from the moves the walk recorded.
@@ -447,27 +418,104 @@ impl Walk<'_> {
         self.report.vs_perfect = odds::against_perfect(graph, first).ok_or(Stop::Overflow)?;
         Ok(())
     }
+}
 
-    /// Moves the game shown to the bot to `line` (as deep as the ply), taking back only what
-    /// differs: a ply's positions come in the order of their lines, so neighbours share most
-    /// of theirs.
-    fn show(&mut self, line: Line) {
-        let shown = self.game.moves();
-        let mut shared = 0;
-        while shared < shown.len().min(self.ply) && shown[shared] == line.get(shared) {
-            shared += 1;
+/// Takes the histories of `node`, at `ply`, through `cell`, with `chance` over the next ply's
+/// denominator: to the end of their games (the outcome, for the caller to count), or to the
+/// position after the move, listed in `next`. With `place` (each board's place in `next` by
+/// base-3 code, `UNSEEN` for one not listed yet) histories that meet at a board are listed
+/// there once; without it, each is listed on its own.
+pub(crate) fn step(
+    node: &Node,
+    ply: usize,
+    cell: Cell,
+    chance: u128,
+    next: &mut Vec<Node>,
+    place: Option<&mut [u16]>,
+) -> Result<Step, Overflow> {
+    let mover = mover(ply);
+    if HAS_LINE[usize::from(node.board.marks(mover).with(cell).bits())] {
+        return Ok(Step::End(Outcome::Win(mover)));
+    }
+    if ply == 8 {
+        return Ok(Step::End(Outcome::Draw));
+    }
+    // Most positions are reached more than once: their place is found from the code alone.
+    let mark = if mover == Player::X { 1 } else { 2 };
+    let code = node.code + mark * POWERS_OF_3[cell.index()];
+    let known = match place {
+        Some(place) if place[usize::from(code)] != UNSEEN => place[usize::from(code)],
+        Some(place) => {
+            place[usize::from(code)] = next.len() as u16;
+            UNSEEN
         }
-        for _ in shared..shown.len() {
-            self.game.undo();
-        }
-        for i in shared..self.ply {
-            self.game.play_unchecked(line.get(i));
-        }
+        None => UNSEEN,
+    };
+    if known == UNSEEN {
+        let board = node.board.play_unchecked(cell);
+        debug_assert_eq!(usize::from(code), board.code());
+        next.push(Node {
+            board,
+            code,
+            line: node.line.with(ply, cell),
+            histories: node.histories,
+            chance,
+        });
+        Ok(Step::At(next.len() as u16 - 1))
+    } else {
+        let child = &mut next[usize::from(known)];
+        child.histories = child
+            .histories
+            .checked_add(node.histories)
+            .ok_or(Overflow)?;
+        child.chance = plus(child.chance, chance)?;
+        Ok(Step::At(known))
+    }
+}
+
+/// Where a move took the histories of a position.
+pub(crate) enum Step {
+    /// To the end of their games.
+    End(Outcome),
+    /// To the position at this place in the next ply's list.
+    At(u16),
+}
+
+/// Tells `bot`, when it [asks ahead](Bot::asks_ahead), about every position of `nodes`, at
+/// `ply`, in their order and in batches, before it is asked about each.
+pub(crate) fn prepare(bot: &mut dyn Bot, nodes: &[Node], ply: usize) -> Result<(), BotError> {
+    if !bot.asks_ahead() {
+        return Ok(());
+    }
+    let games: Vec<Game> = nodes
+        .iter()
+        .map(|node| Game::replay(&node.line.to_vec(ply)))
+        .collect();
+    for batch in games.chunks(super::ahead::BATCH) {
+        bot.prepare(batch)?;
+    }
+    Ok(())
+}
+
+/// Moves `game`, the game shown to a bot, to the first `ply` moves of `line`, taking back only
+/// what differs: a ply's positions come in the order of their lines, so neighbours share most
+/// of theirs.
+pub(crate) fn show(game: &mut Game, line: Line, ply: usize) {
+    let shown = game.moves();
+    let mut shared = 0;
+    while shared < shown.len().min(ply) && shown[shared] == line.get(shared) {
+        shared += 1;
+    }
+    for _ in shared..shown.len() {
+        game.undo();
+    }
+    for i in shared..ply {
+        game.play_unchecked(line.get(i));
     }
 }
 
 /// Whose turn it is at `ply`.
-fn mover(ply: usize) -> Player {
+pub(crate) fn mover(ply: usize) -> Player {
     if ply % 2 == 0 { Player::X } else { Player::O }
 }
 
@@ -488,19 +536,19 @@ const POWERS_OF_3: [u16; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
 
 /// The least common multiple of denominators, and the last denominator scaled to it (the
 /// positions of a ply mostly share theirs).
-struct Multiple {
-    value: u64,
+pub(crate) struct Multiple {
+    pub(crate) value: u64,
     last: (u128, u128),
 }
 
 impl Multiple {
-    const ONE: Multiple = Multiple {
+    pub(crate) const ONE: Multiple = Multiple {
         value: 1,
         last: (1, 1),
     };
 
     /// Makes the multiple a multiple of `denominator`; the factor it grew by, if it did.
-    fn take_in(&mut self, denominator: u128) -> Result<Option<u128>, Overflow> {
+    pub(crate) fn take_in(&mut self, denominator: u128) -> Result<Option<u128>, Overflow> {
         if denominator == self.last.0 {
             return Ok(None);
         }
@@ -512,7 +560,7 @@ impl Multiple {
     }
 
     /// The multiple over `denominator`, which `take_in` has just taken in.
-    fn over(&self, denominator: u128) -> u128 {
+    pub(crate) fn over(&self, denominator: u128) -> u128 {
         debug_assert_eq!(self.last.0, denominator);
         self.last.1
     }
@@ -525,7 +573,7 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
-fn times(a: u128, b: u128) -> Result<u128, Overflow> {
+pub(crate) fn times(a: u128, b: u128) -> Result<u128, Overflow> {
     // Mostly both fit in 64 bits, and one multiplication gives the product.
     if (a | b) >> 64 == 0 {
         return Ok((a as u64 as u128) * (b as u64 as u128));
@@ -533,6 +581,6 @@ fn times(a: u128, b: u128) -> Result<u128, Overflow> {
     a.checked_mul(b).ok_or(Overflow)
 }
 
-fn plus(a: u128, b: u128) -> Result<u128, Overflow> {
+pub(crate) fn plus(a: u128, b: u128) -> Result<u128, Overflow> {
     a.checked_add(b).ok_or(Overflow)
 }

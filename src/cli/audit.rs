@@ -4,7 +4,6 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -13,12 +12,14 @@ use ttt_oracle::quote::escape;
 use ttt_oracle::{
     Board, Cell, Game, Player, Ratio, SideReport, Status, Value, Verdict, WorstCase, audit,
 };
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
 use super::draw::{Square, cells, grid, side_by_side};
 use super::losing_games::LosingGames;
+use super::named::ExternalArgs;
 use super::progress::Progress;
 use super::style::Style;
+use super::text::{fit, not_done, pad, percent};
 use super::{Failure, Format};
 
 /// The widest a line of the report should be, where the text allows. Wider, but never over
@@ -64,29 +65,8 @@ pub struct AuditArgs {
     /// Bots to audit: built-in names, casual:P or epsilon:P (see `ttt bots`).
     #[arg(value_name = "BOT")]
     bots: Vec<String>,
-    /// An external bot to audit, run as `sh -c COMMAND` and spoken to over the line protocol
-    /// (see `ttt man` or docs/protocol.md). May be given several times.
-    #[arg(long, value_name = "COMMAND")]
-    cmd: Vec<String>,
-    /// A name for each --cmd bot, in order (default: the command itself).
-    #[arg(long, value_name = "NAME")]
-    name: Vec<String>,
-    /// How long an external bot may take to read a request and reply, in milliseconds.
-    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
-    timeout_ms: u64,
-    /// How much longer than --timeout-ms an external bot may take to start and give its first
-    /// reply, in milliseconds (it is started afresh for each side).
-    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
-    startup_ms: u64,
-    /// Declares that the external bots (--cmd and cmd:COMMAND) answer from the board alone,
-    /// whatever the moves that led there: each distinct board is asked once, with the moves
-    /// of the first game to reach it. Nothing checks the claim (see docs/protocol.md).
-    #[arg(long)]
-    stateless: bool,
-    /// How many requests an external bot may be sent ahead of the reply awaited; 1 sends each
-    /// request only after the last reply.
-    #[arg(long, value_name = "N", default_value_t = bots::external::DEFAULT_IN_FLIGHT as u16, value_parser = clap::value_parser!(u16).range(1..=4096))]
-    in_flight: u16,
+    #[command(flatten)]
+    external: ExternalArgs,
     /// How many sides of an external bot may be audited at once, each by its own process
     /// (default: 2 where the machine has two cores or more); 1 audits X, then O.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=2))]
@@ -133,12 +113,7 @@ struct Entry {
 impl Entry {
     /// The external bot `name`, run as `command`, as the options say.
     fn external(args: &AuditArgs, name: &str, command: &str) -> Entry {
-        let make = || {
-            let bot = bots::External::new(name, command, Duration::from_millis(args.timeout_ms))
-                .with_startup(Duration::from_millis(args.startup_ms))
-                .with_in_flight(usize::from(args.in_flight));
-            if args.stateless { bot.stateless() } else { bot }
-        };
+        let make = || args.external.external(name, command);
         let cancel = Arc::new(AtomicBool::new(false));
         Entry {
             bot: Box::new(Cancelling {
@@ -252,48 +227,26 @@ fn both_at_once(
 /// Audits every bot named, prints the report, and fails (exit 1, quietly: the report's last
 /// line says why) if any side can lose or breaks the rules.
 pub fn run(args: &AuditArgs) -> Result<(), Failure> {
-    if args.bots.is_empty() && args.cmd.is_empty() {
+    if args.bots.is_empty() && args.external.is_empty() {
         return Err(Failure::usage(
             "name at least one bot to audit: a built-in one (`ttt bots` lists them) or \
              --cmd COMMAND",
         ));
     }
     let mut named: Vec<Entry> = Vec::new();
-    for name in &args.bots {
-        // `cmd:COMMAND` among the bots is an external bot like --cmd, with the same timeouts.
-        let entry = match name.strip_prefix("cmd:") {
-            Some(command) if !command.trim().is_empty() => Entry::external(args, name, command),
-            _ => Entry {
-                bot: bots::from_spec(name).map_err(|error| Failure::usage(error.message))?,
+    for bot in args.external.named(&args.bots)? {
+        let entry = match &bot.command {
+            Some(command) => Entry::external(args, &bot.name, command),
+            None => Entry {
+                bot: args.external.make(&bot)?,
                 twin: None,
                 published: bots::CATALOG
                     .iter()
-                    .find(|info| info.name == name)
+                    .find(|info| info.name == bot.name)
                     .map_or(&[][..], |info| info.published),
             },
         };
         named.push(entry);
-    }
-    if args.name.iter().any(|name| name.trim().is_empty()) {
-        return Err(Failure::usage(
-            "--name needs a name that shows: it names the bot in the report",
-        ));
-    }
-    if args.name.len() > args.cmd.len() {
-        return Err(Failure::usage(format!(
-            "{} --name for {} --cmd: give one name per external bot, in order",
-            args.name.len(),
-            args.cmd.len()
-        )));
-    }
-    for (i, command) in args.cmd.iter().enumerate() {
-        if command.trim().is_empty() {
-            return Err(Failure::usage(
-                "--cmd needs a command, e.g. --cmd \"python3 bot.py\"",
-            ));
-        }
-        let name = args.name.get(i).unwrap_or(command);
-        named.push(Entry::external(args, name, command));
     }
     // Opened before the audits, so that a FILE that cannot be written is refused at once.
     let losing = LosingGames::open(args.losing_games.as_deref())?;
@@ -400,79 +353,19 @@ fn print(
                 writeln!(out)?;
             }
             match stopped {
-                Some((_, left)) => writeln!(out, "{}", style.strong(&not_audited(left)))?,
+                Some((_, left)) => writeln!(
+                    out,
+                    "{}",
+                    style.strong(&not_done(
+                        "Not audited, after a protocol error (below): ",
+                        left
+                    ))
+                )?,
                 None => writeln!(out, "{}", style.strong(&summary(audits)))?,
             }
         }
     }
     Ok(())
-}
-
-/// The line that names what a protocol error left unaudited, within 100 columns: as many of
-/// `left` as fit, then how many more.
-fn not_audited(left: &[String]) -> String {
-    let start = "Not audited, after a protocol error (below): ";
-    let mut shown = 0;
-    let mut line = String::new();
-    for (i, item) in left.iter().enumerate() {
-        let more = left.len() - i - 1;
-        let tail = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        };
-        let candidate = if line.is_empty() {
-            item.clone()
-        } else {
-            format!("{line}, {item}")
-        };
-        if shown > 0 && (start.len() + candidate.width() + tail.len() + 1) > 100 {
-            break;
-        }
-        line = candidate;
-        shown += 1;
-    }
-    let more = left.len() - shown;
-    if more > 0 {
-        format!("{start}{line} and {more} more.")
-    } else {
-        format!("{start}{line}.")
-    }
-}
-
-/// `text` cut to `width` columns by taking out its middle, marked `…`: both ends of a name or
-/// command tell bots apart (`python3 bots/a.py` and `python3 bots/b.py`).
-fn fit(text: &str, width: usize) -> String {
-    if text.width() <= width {
-        return text.to_string();
-    }
-    let room = width.saturating_sub(1);
-    let take = |chars: &mut dyn Iterator<Item = char>, budget: usize| {
-        let mut taken = Vec::new();
-        let mut used = 0;
-        for ch in chars {
-            let w = ch.width().unwrap_or(0);
-            if used + w > budget {
-                break;
-            }
-            taken.push(ch);
-            used += w;
-        }
-        (taken, used)
-    };
-    let (head, used) = take(&mut text.chars(), room / 2);
-    let (mut tail, _) = take(&mut text.chars().rev(), room - used);
-    tail.reverse();
-    head.into_iter()
-        .chain(std::iter::once('…'))
-        .chain(tail)
-        .collect()
-}
-
-/// `plain` shown as `painted` (the same text, perhaps coloured), padded to `width` columns.
-fn pad(plain: &str, painted: &str, width: usize) -> String {
-    let fill = width.saturating_sub(plain.width());
-    format!("{painted}{}", " ".repeat(fill))
 }
 
 /// The words on a side, coloured as a result: green, red, or yellow for a bot that only
@@ -502,10 +395,6 @@ fn wrap(first: &str, indent: &str, words: &[String]) -> Vec<String> {
     }
     lines.push(line);
     lines
-}
-
-fn percent(r: Ratio) -> String {
-    format!("{:.2}%", r.to_f64() * 100.0)
 }
 
 /// The whole report but its last line: a legend, the table (a row a side), then each side
@@ -833,29 +722,6 @@ fn draw_game(moves: &[Cell], mistake: Option<usize>, style: Style) -> Vec<String
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn what_a_protocol_error_left_fits_one_line() {
-        let left: Vec<String> = (0..20).map(|i| format!("bot-number-{i:02} as X")).collect();
-        let line = not_audited(&left);
-        assert!(line.width() <= 100, "{line}");
-        assert!(line.ends_with(" more."), "{line}");
-        assert_eq!(
-            not_audited(&["half as O".to_string()]),
-            "Not audited, after a protocol error (below): half as O."
-        );
-    }
-
-    #[test]
-    fn fit_cuts_the_middle_by_display_width() {
-        assert_eq!(fit("minimax.py", 24), "minimax.py");
-        assert_eq!(fit("python3 bots/a-long-name.py", 12), "pytho…ame.py");
-        assert_eq!(fit("python3 bots/a-long-name.py", 12).width(), 12);
-        // Wide characters count two columns, and are never split.
-        let cut = fit("井字棋井字棋井字棋井字棋", 9);
-        assert_eq!(cut, "井字…字棋");
-        assert!(cut.width() <= 9);
-    }
 
     #[test]
     fn the_summary_names_as_many_bots_as_fit() {

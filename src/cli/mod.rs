@@ -8,12 +8,15 @@ mod export;
 mod generate;
 mod lines;
 mod losing_games;
+mod matchup;
+mod named;
 mod play;
 mod progress;
 mod result_line;
 mod review;
 mod stats;
 mod style;
+mod text;
 mod verify;
 
 use std::io::{self, Write};
@@ -101,6 +104,11 @@ enum Command {
     /// Exit code 0 when every audited side of every bot never loses, 1 when any can lose or
     /// breaks the rules.
     Audit(audit::AuditArgs),
+    /// Play bots against each other over every choice of both: the exact odds of each end.
+    ///
+    /// `ttt match A B` plays A as X against B as O, then B as X against A as O; with --all,
+    /// every ordered pair of the bots named, each against itself too.
+    Match(matchup::MatchArgs),
     /// List the built-in bots and where each was published.
     Bots(bots::BotsArgs),
     /// Export the solved table: every position with its value, remoteness and moves.
@@ -404,6 +412,7 @@ fn command(cli: Cli) -> Result<(), Failure> {
         Command::Analyze(args) => analyze::run(&args),
         Command::Best(args) => analyze::best(&args),
         Command::Audit(args) => audit::run(&args),
+        Command::Match(args) => matchup::run(&args),
         Command::Bots(args) => bots::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Play(args) => play::run(&args),

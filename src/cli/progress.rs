@@ -1,9 +1,10 @@
-//! A progress line on standard error while an audit runs, for people watching a terminal.
+//! A progress line on standard error while an audit or a match runs, for people watching a
+//! terminal.
 //!
 //! An external bot's audit can take minutes, and nothing else is printed until it ends. On a
-//! terminal (standard error, not `TERM=dumb`) one line shows the bot and side, the decision
-//! points answered so far, their rate and the time taken, redrawn at most ten times a second
-//! and cleared when the side is done. Anywhere else nothing at all is drawn or even set up.
+//! terminal (standard error, not `TERM=dumb`) one line shows the bot and side (or the two bots
+//! of a match), the decision points answered so far, their rate and the time taken, redrawn at
+//! most ten times a second and cleared when the side (or the match) is done. Anywhere else nothing at all is drawn or even set up.
 //! Standard output, where the report goes, is never written.
 
 use std::io::IsTerminal;
@@ -25,7 +26,7 @@ fn wanted() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("TERM").is_some_and(|t| t != "dumb")
 }
 
-/// The progress line of one audited side; `None` inside when nothing is drawn.
+/// The progress line of one audited side or one match; `None` inside when nothing is drawn.
 pub struct Progress {
     bar: Option<ProgressBar>,
 }
@@ -34,10 +35,25 @@ impl Progress {
     /// Starts the line for `name` (escaped and cut to fit) playing `side` ("X", "O", or
     /// "X and O" when both are audited at once).
     pub fn start(name: &str, side: &str) -> Progress {
+        let style = Style::for_stderr();
+        Progress::labelled(format!("{} as {side}", style.strong(name)))
+    }
+
+    /// Starts the line for a match of `x` against `o` (each escaped and cut to fit).
+    pub fn start_match(x: &str, o: &str) -> Progress {
+        let style = Style::for_stderr();
+        Progress::labelled(format!(
+            "{} (X) vs {} (O)",
+            style.strong(x),
+            style.strong(o)
+        ))
+    }
+
+    /// Starts the line, which `prefix` opens.
+    fn labelled(prefix: String) -> Progress {
         if !wanted() {
             return Progress { bar: None };
         }
-        let style = Style::for_stderr();
         let template = "{spinner} {prefix}  {human_pos} positions asked  {per_sec:0}  {took}";
         let look = ProgressStyle::with_template(template)
             .expect("the template is valid")
@@ -49,7 +65,7 @@ impl Progress {
             );
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(HZ))
             .with_style(look)
-            .with_prefix(format!("{} as {side}", style.strong(name)));
+            .with_prefix(prefix);
         // Drawn at once, before the bot's first answer (which may take its start-up time).
         bar.tick();
         bar.enable_steady_tick(Duration::from_millis(1000 / u64::from(HZ)));

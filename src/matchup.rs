@@ -1,0 +1,518 @@
+//! Exact matches between two bots: one plays X, the other O, and every choice either may make
+//! is followed, weighted by its probability, to the end of every game.
+//!
+//! The walk is the audit's walk by positions (`audit::positions`), with a bot on both sides
+//! instead of a random opponent on one: it goes ply by ply, and every chance is an integer over
+//! one denominator a ply (the product of every earlier ply's least common multiple of the
+//! probabilities' denominators), so no fraction is reduced per move and each figure is exact.
+//!
+//! - When both bots are [memoryless](Bot::memoryless), what follows a position does not depend
+//!   on how it was reached, so the histories that meet at a board are merged there: each
+//!   position is asked once, carrying how many histories reach it (for the count of games) and
+//!   their total chance.
+//! - Otherwise every history is a position of its own, asked with its own moves.
+//!
+//! Either way a bot that [asks ahead](Bot::asks_ahead) (an external program) is told each
+//! ply's questions in batches before it is asked them one by one. A number that would outgrow
+//! its integer stops the match with [`MatchError::Overflow`] rather than rounding: the exact
+//! odds then need more than 128 bits.
+
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+use crate::audit::positions::{
+    Multiple, Node, Overflow, Step, UNSEEN, mover, plus, prepare, show, step, times,
+};
+use crate::board::{CODES, Cell, Outcome, Player};
+use crate::bots::{Bot, BotError, Turn};
+use crate::game::Game;
+use crate::ratio::Ratio;
+
+/// Plays `x` as X against `o` as O over every choice of both, each weighted by its
+/// probability, and gives the exact probability of each way a game ends.
+///
+/// A choice that is not a legal mark (a taken cell, no move, several marks) or a panic in the
+/// bot ends the game as a forfeit by the side to move. Both bots are
+/// [finished](Bot::finish) at the end, whatever happened (an external program is stopped).
+///
+/// To play a bot against itself, give two instances of it: `x` and `o` are two players.
+///
+/// # Errors
+///
+/// [`MatchError::Bot`] when a bot cannot answer at all, or its answers cannot be trusted (an
+/// external program that broke its protocol); [`MatchError::Overflow`] when the exact odds
+/// need more than 128 bits.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Ratio, bots, matchup};
+///
+/// // Two random players meet every game of tic-tac-toe: all 255,168 of them.
+/// let (mut x, mut o) = (bots::builtin("random").unwrap(), bots::builtin("random").unwrap());
+/// let report = matchup(x.as_mut(), o.as_mut())?;
+/// assert_eq!(report.games, 255_168);
+/// assert_eq!(report.x_wins.to_string(), "737/1260");
+/// assert_eq!(report.x_wins + report.draws + report.o_wins, Ratio::ONE);
+///
+/// // The table never loses: against itself, every game is a draw.
+/// let (mut x, mut o) = (bots::builtin("perfect").unwrap(), bots::builtin("perfect").unwrap());
+/// assert_eq!(matchup(x.as_mut(), o.as_mut())?.draws, Ratio::ONE);
+/// # Ok::<(), ttt_oracle::MatchError>(())
+/// ```
+pub fn matchup(x: &mut dyn Bot, o: &mut dyn Bot) -> Result<MatchReport, MatchError> {
+    let names = [x.name().to_string(), o.name().to_string()];
+    let merge = x.memoryless() && o.memoryless();
+    let walked = Walk {
+        bots: [&mut *x, &mut *o],
+        merge,
+        game: Game::new(),
+        ply: 0,
+        multiple: Multiple::ONE,
+        ended: [0; 5],
+        games: 0,
+        next: Vec::new(),
+        place: if merge {
+            vec![UNSEEN; CODES]
+        } else {
+            Vec::new()
+        },
+    }
+    .run();
+    // Both are stopped whatever happened; the first error is the one to tell.
+    let finished = [x.finish(), o.finish()];
+    let [x_name, o_name] = names;
+    let (games, chances) = walked?;
+    for result in finished {
+        result?;
+    }
+    let [x_wins, draws, o_wins, x_forfeits, o_forfeits] = chances;
+    Ok(MatchReport {
+        x: x_name,
+        o: o_name,
+        games,
+        x_wins,
+        draws,
+        o_wins,
+        x_forfeits,
+        o_forfeits,
+    })
+}
+
+/// The exact result of a match: the probability of each way a game ends, in lowest terms (the
+/// five add up to 1 when each bot's choices do), and the number of distinct games.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Ratio, bots, matchup};
+///
+/// // newell-simon opens in the centre and marcelo answers in corner 1 or 3, equally likely:
+/// // after 5 1 9 it marks two cells in one turn (8 and 7); after 5 3 the game is drawn.
+/// let mut x = bots::builtin("newell-simon").unwrap();
+/// let mut o = bots::builtin("marcelo").unwrap();
+/// let report = matchup(x.as_mut(), o.as_mut())?;
+/// assert_eq!((report.x.as_str(), report.o.as_str()), ("newell-simon", "marcelo"));
+/// assert_eq!(report.games, 2);
+/// assert_eq!(report.o_forfeits, Ratio::new(1, 2));
+/// assert_eq!(report.draws, Ratio::new(1, 2));
+/// # Ok::<(), ttt_oracle::MatchError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchReport {
+    /// The name of the bot that played X.
+    pub x: String,
+    /// The name of the bot that played O.
+    pub o: String,
+    /// Distinct games, forfeits included: one for each way the bots' choices can go.
+    pub games: u64,
+    /// X made three in a row.
+    pub x_wins: Ratio,
+    /// The board filled with no line.
+    pub draws: Ratio,
+    /// O made three in a row.
+    pub o_wins: Ratio,
+    /// X broke the rules (a taken cell, no move, several marks, or a panic): O wins.
+    pub x_forfeits: Ratio,
+    /// O broke the rules: X wins.
+    pub o_forfeits: Ratio,
+}
+
+impl MatchReport {
+    /// The five probabilities with their keys, in the order the JSON gives them.
+    fn chances(&self) -> [(&'static str, Ratio); 5] {
+        [
+            ("x_wins", self.x_wins),
+            ("draws", self.draws),
+            ("o_wins", self.o_wins),
+            ("x_forfeits", self.x_forfeits),
+            ("o_forfeits", self.o_forfeits),
+        ]
+    }
+}
+
+/// The JSON shape documented in `docs/commands.md`: the names, the games, each probability as
+/// a decimal, and in `exact` each as `"p/q"` in lowest terms.
+impl Serialize for MatchReport {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Exact<'a>(&'a MatchReport);
+        impl Serialize for Exact<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut s = serializer.serialize_struct("Exact", 5)?;
+                for (key, chance) in self.0.chances() {
+                    s.serialize_field(key, &chance.to_string())?;
+                }
+                s.end()
+            }
+        }
+        let mut s = serializer.serialize_struct("MatchReport", 9)?;
+        s.serialize_field("x", &self.x)?;
+        s.serialize_field("o", &self.o)?;
+        s.serialize_field("games", &self.games)?;
+        for (key, chance) in self.chances() {
+            s.serialize_field(key, &chance.to_f64())?;
+        }
+        s.serialize_field("exact", &Exact(self))?;
+        s.end()
+    }
+}
+
+/// Why a match has no result.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{MatchError, bots::BotError};
+///
+/// let error = MatchError::from(BotError { message: "external bot \"b\" broke the protocol".into() });
+/// assert_eq!(error.to_string(), "external bot \"b\" broke the protocol");
+/// assert!(MatchError::Overflow.to_string().contains("128 bits"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchError {
+    /// A bot could not answer at all (an external program that broke its protocol).
+    Bot(BotError),
+    /// The exact odds, or the count of games, need numbers wider than 128 bits: a bot's
+    /// probabilities are far finer than the built-in styles' (whose denominators stop at
+    /// 1,000, and which never get there), or a bot offers one move a great many times over.
+    Overflow,
+}
+
+/// The message for people: the bot's own error, or what outgrew 128 bits and what to do.
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Bot(error) => error.fmt(f),
+            MatchError::Overflow => f.write_str(
+                "the exact odds need numbers wider than 128 bits: a bot's probabilities are \
+                 too fine (give it coarser ones)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MatchError::Bot(error) => Some(error),
+            MatchError::Overflow => None,
+        }
+    }
+}
+
+impl From<BotError> for MatchError {
+    fn from(error: BotError) -> MatchError {
+        MatchError::Bot(error)
+    }
+}
+
+impl From<Overflow> for MatchError {
+    fn from(_: Overflow) -> MatchError {
+        MatchError::Overflow
+    }
+}
+
+/// How a game ended, as an index into the chances of [`Walk::ended`].
+#[derive(Clone, Copy)]
+enum End {
+    XWins = 0,
+    Draw = 1,
+    OWins = 2,
+    XForfeits = 3,
+    OForfeits = 4,
+}
+
+impl End {
+    fn win(player: Player) -> End {
+        match player {
+            Player::X => End::XWins,
+            Player::O => End::OWins,
+        }
+    }
+
+    fn forfeit(player: Player) -> End {
+        match player {
+            Player::X => End::XForfeits,
+            Player::O => End::OForfeits,
+        }
+    }
+}
+
+/// Where `side`'s bot sits in [`Walk::bots`].
+fn seat(side: Player) -> usize {
+    usize::from(side == Player::O)
+}
+
+struct Walk<'a> {
+    /// X's bot, then O's.
+    bots: [&'a mut dyn Bot; 2],
+    /// Whether histories that reach one board are merged there (both bots are memoryless).
+    merge: bool,
+    /// The game last shown to a bot, moved to the next position asked about.
+    game: Game,
+    /// The ply being walked.
+    ply: usize,
+    /// The least common multiple of the denominators of this ply's choices so far: the next
+    /// ply's chances are over this ply's denominator times it.
+    multiple: Multiple,
+    /// The chances of the games ended so far, by [`End`], over the next ply's denominator.
+    ended: [u128; 5],
+    /// The games ended so far.
+    games: u64,
+    /// The positions of the next ply, in the order of their first histories.
+    next: Vec<Node>,
+    /// When merging, each board's place in `next` by base-3 code, `UNSEEN` for a board not
+    /// yet reached.
+    place: Vec<u16>,
+}
+
+impl Walk<'_> {
+    /// Every game to its end: the number of games, and the chance of each [`End`].
+    fn run(mut self) -> Result<(u64, [Ratio; 5]), MatchError> {
+        let mut nodes = vec![Node::ROOT];
+        let mut denominator: u128 = 1;
+        while !nodes.is_empty() {
+            if self.merge {
+                // The places of this ply served to list it; the next ply's are set from here.
+                for node in &nodes {
+                    self.place[usize::from(node.code)] = UNSEEN;
+                }
+            }
+            self.multiple = Multiple::ONE;
+            self.next.clear();
+            prepare(&mut *self.bots[seat(mover(self.ply))], &nodes, self.ply)?;
+            for node in &nodes {
+                self.visit(node)?;
+            }
+            denominator = times(denominator, u128::from(self.multiple.value))?;
+            std::mem::swap(&mut nodes, &mut self.next);
+            self.ply += 1;
+        }
+        Ok((
+            self.games,
+            self.ended.map(|chance| Ratio::new(chance, denominator)),
+        ))
+    }
+
+    /// Asks the side to move at `node` what it does, and follows each choice.
+    fn visit(&mut self, node: &Node) -> Result<(), MatchError> {
+        let side = mover(self.ply);
+        show(&mut self.game, node.line, self.ply);
+        let (bot, game) = (&mut *self.bots[seat(side)], &self.game);
+        // A panic forfeits every game through here, as no choice at all does.
+        let choices = match catch_unwind(AssertUnwindSafe(|| bot.choose(game))) {
+            Ok(answer) => answer?,
+            Err(_) => Vec::new(),
+        };
+        if choices.is_empty() {
+            // The chance of reaching `node`, over this ply's denominator, over the next one's.
+            let chance = times(node.chance, u128::from(self.multiple.value))?;
+            return Ok(self.end(node, End::forfeit(side), chance)?);
+        }
+        let empty = node.board.empty_cells();
+        for choice in &choices {
+            let p = choice.probability;
+            let chance = times(node.chance, self.weight(p.numer(), p.denom())?)?;
+            match choice.turn {
+                Turn::Mark(cell) if empty.contains(cell) => self.reach(node, cell, chance)?,
+                _ => self.end(node, End::forfeit(side), chance)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts the games through `node` as ended by `end`, with `chance` over the next ply's
+    /// denominator.
+    fn end(&mut self, node: &Node, end: End, chance: u128) -> Result<(), Overflow> {
+        let slot = &mut self.ended[end as usize];
+        *slot = plus(*slot, chance)?;
+        self.games = self
+            .games
+            .checked_add(u64::from(node.histories))
+            .ok_or(Overflow)?;
+        Ok(())
+    }
+
+    /// The probability `numerator / denominator` as an integer over the ply's multiple, which
+    /// grows to take in the denominator: then every chance already carried to the next ply
+    /// grows with it.
+    fn weight(&mut self, numerator: u128, denominator: u128) -> Result<u128, Overflow> {
+        if let Some(factor) = self.multiple.take_in(denominator)? {
+            for node in &mut self.next {
+                node.chance = times(node.chance, factor)?;
+            }
+            for chance in &mut self.ended {
+                *chance = times(*chance, factor)?;
+            }
+        }
+        times(numerator, self.multiple.over(denominator))
+    }
+
+    /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
+    /// of their games, with `chance` over the next ply's denominator.
+    fn reach(&mut self, node: &Node, cell: Cell, chance: u128) -> Result<(), Overflow> {
+        let place = self.merge.then_some(&mut self.place[..]);
+        match step(node, self.ply, cell, chance, &mut self.next, place)? {
+            Step::End(Outcome::Win(winner)) => self.end(node, End::win(winner), chance),
+            Step::End(Outcome::Draw) => self.end(node, End::Draw, chance),
+            Step::At(_) => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::{self, Choice};
+
+    /// What a rogue bot does instead of playing the first empty cell, where it does.
+    type Quirk = fn(&Game) -> Option<Vec<Choice>>;
+
+    /// A bot that plays the first empty cell, except where `rogue` says otherwise.
+    struct Rogue {
+        rogue: Quirk,
+        memoryless: bool,
+    }
+
+    impl Bot for Rogue {
+        fn name(&self) -> &str {
+            "rogue"
+        }
+
+        fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+            Ok((self.rogue)(game)
+                .unwrap_or_else(|| Choice::only(game.board().empty_cells().first())))
+        }
+
+        fn memoryless(&self) -> bool {
+            self.memoryless
+        }
+    }
+
+    fn play(x: &mut dyn Bot, o: &mut dyn Bot) -> MatchReport {
+        matchup(x, o).unwrap()
+    }
+
+    #[test]
+    fn each_way_of_breaking_the_rules_forfeits_for_the_side_that_broke_them() {
+        let rogues: [Quirk; 4] = [
+            // A taken cell on its second turn.
+            |game| (game.moves().len() == 2).then(|| Choice::only(game.moves().first().copied())),
+            |game| (game.moves().len() == 2).then(Vec::new),
+            |game| {
+                (game.moves().len() == 2).then(|| {
+                    vec![Choice::certain(Turn::Several(vec![
+                        Cell::from_number(8).unwrap(),
+                        Cell::from_number(9).unwrap(),
+                    ]))]
+                })
+            },
+            |game| (game.moves().len() == 2).then(|| panic!("a bot that gives up")),
+        ];
+        let prior_hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        for (i, rogue) in rogues.into_iter().enumerate() {
+            for memoryless in [false, true] {
+                let mut x = Rogue { rogue, memoryless };
+                let mut o = bots::builtin("newell-simon").unwrap();
+                let report = play(&mut x, o.as_mut());
+                assert_eq!(report.x_forfeits, Ratio::ONE, "rogue {i}");
+                assert_eq!(report.games, 1, "rogue {i}");
+            }
+        }
+        std::panic::set_hook(prior_hook);
+        // Half the time a taken cell: half the games are forfeited, by O.
+        let mut x = bots::builtin("newell-simon").unwrap();
+        let mut o = Rogue {
+            rogue: |game| {
+                let taken = game.moves().first().copied();
+                let free = game.board().empty_cells().first();
+                Some(vec![
+                    Choice {
+                        turn: Turn::Mark(taken.unwrap_or(Cell::ALL[0])),
+                        probability: Ratio::new(1, 2),
+                    },
+                    Choice {
+                        turn: Turn::Mark(free.unwrap_or(Cell::ALL[0])),
+                        probability: Ratio::new(1, 2),
+                    },
+                ])
+            },
+            memoryless: false,
+        };
+        let report = play(x.as_mut(), &mut o);
+        // Against the first empty cell newell-simon wins in 7 plies (5 1 9 2 3 4 7), where O
+        // moves three times: O keeps to the rules all three times with chance 1/8.
+        assert_eq!(report.o_forfeits.to_string(), "7/8");
+        assert_eq!(report.x_wins.to_string(), "1/8");
+        assert_eq!(report.x_forfeits, Ratio::ZERO);
+        assert_eq!(report.games, 4);
+    }
+
+    #[test]
+    fn probabilities_too_fine_for_128_bits_are_an_error_not_a_panic() {
+        // The first empty cell with a chance of one in about 2^40, else the last: nine such
+        // plies need a denominator of about 360 bits.
+        let rogue = |game: &Game| {
+            let empty = game.board().empty_cells();
+            let rare = Ratio::new(1, 1_099_511_627_791);
+            let (first, last) = (empty.first()?, empty.iter().last()?);
+            Some(vec![
+                Choice {
+                    turn: Turn::Mark(first),
+                    probability: rare,
+                },
+                Choice {
+                    turn: Turn::Mark(last),
+                    probability: rare.complement(),
+                },
+            ])
+        };
+        for memoryless in [false, true] {
+            let mut x = Rogue { rogue, memoryless };
+            let mut o = Rogue { rogue, memoryless };
+            assert_eq!(matchup(&mut x, &mut o), Err(MatchError::Overflow));
+        }
+    }
+
+    #[test]
+    fn a_protocol_error_stops_the_match_and_names_the_bot() {
+        struct Broken;
+        impl Bot for Broken {
+            fn name(&self) -> &str {
+                "broken"
+            }
+            fn choose(&mut self, _: &Game) -> Result<Vec<Choice>, BotError> {
+                Err(BotError {
+                    message: "broken bot".to_string(),
+                })
+            }
+        }
+        let mut perfect = bots::builtin("perfect").unwrap();
+        let error = matchup(perfect.as_mut(), &mut Broken).unwrap_err();
+        assert_eq!(error.to_string(), "broken bot");
+        assert!(matches!(error, MatchError::Bot(_)));
+    }
+}
