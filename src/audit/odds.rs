@@ -110,6 +110,9 @@ impl Ply {
 /// of `b`, as it nearly always is.
 fn lcm(a: u64, b: u64) -> Option<u64> {
     // Divisions are slow: most denominators are 1, or the multiple itself.
+    if a == 1 {
+        return Some(b);
+    }
     if b == 1 || a == b || a % b == 0 {
         return Some(a);
     }
@@ -239,6 +242,34 @@ fn scale(factor: u64, denominator: u64) -> u128 {
     })
 }
 
+/// The integer weights of a position's choices at a ply whose probabilities are all over
+/// `factor`: the choices of one position mostly share a denominator, divided into `factor`
+/// once.
+struct Scaled {
+    factor: u64,
+    last: (u32, u128),
+}
+
+impl Scaled {
+    fn new(factor: u64) -> Scaled {
+        Scaled {
+            factor,
+            last: (1, u128::from(factor)),
+        }
+    }
+
+    /// The weight of `edge`'s probability.
+    fn weight(&mut self, edge: &Edge) -> u128 {
+        if edge.denominator != self.last.0 {
+            self.last = (
+                edge.denominator,
+                scale(self.factor, u64::from(edge.denominator)),
+            );
+        }
+        u128::from(edge.numerator) * self.last.1
+    }
+}
+
 /// What a move leaves the bot to lose, over the next ply's denominator.
 fn edge_value(edge: &Edge, next: Option<&Vec<u128>>, denominator: u128) -> u128 {
     match edge.to {
@@ -294,6 +325,7 @@ pub(super) fn against_perfect(graph: &Graph, bot_moves_first: bool) -> Option<Od
         let mut ply_values = Vec::with_capacity(ply.starts.len());
         for (i, edges) in ply.nodes().enumerate() {
             let mut sum = [0u128; 2];
+            let mut scaled = Scaled::new(factor);
             if !reached[p][i] {
                 ply_values.push(sum);
                 continue;
@@ -305,7 +337,7 @@ pub(super) fn against_perfect(graph: &Graph, bot_moves_first: bool) -> Option<Od
             };
             for edge in edges {
                 let weight = if bots_ply(p) {
-                    u128::from(edge.numerator) * scale(factor, u64::from(edge.denominator))
+                    scaled.weight(edge)
                 } else if edge.optimal {
                     each
                 } else {

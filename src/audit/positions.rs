@@ -425,6 +425,7 @@ impl Walk<'_> {
 /// position after the move, listed in `next`. With `place` (each board's place in `next` by
 /// base-3 code, `UNSEEN` for one not listed yet) histories that meet at a board are listed
 /// there once; without it, each is listed on its own.
+#[inline]
 pub(crate) fn step(
     node: &Node,
     ply: usize,
