@@ -47,6 +47,10 @@ pub const DEFAULT_STARTUP: Duration = Duration::from_millis(5000);
 /// is checked, then it is killed.
 pub const GRACE: Duration = Duration::from_millis(200);
 
+/// How long a bot that closed its pipe is given to finish exiting before it is said to be
+/// still running: a loaded machine can take a while to tear a process down.
+const EXIT_PATIENCE: Duration = Duration::from_millis(500);
+
 /// How many requests are written to a bot ahead of the reply awaited, unless told otherwise:
 /// the bot never waits for its next question, and what is written stays far below a pipe's
 /// capacity.
@@ -233,7 +237,7 @@ impl External {
 
     /// How the bot went away `when`: exited (and how), or only closed its output.
     fn gone(process: &mut Process, when: &str) -> String {
-        match process.exit_status(Duration::from_millis(100)) {
+        match process.exit_status(EXIT_PATIENCE) {
             Some(status) => format!("it exited ({}) {when}", describe(status)),
             None => format!("it closed its standard output {when}, but is still running"),
         }
@@ -340,7 +344,7 @@ impl External {
                     ));
                 }
                 Err(SendError::Closed) => {
-                    let how = match process.exit_status(Duration::from_millis(100)) {
+                    let how = match process.exit_status(EXIT_PATIENCE) {
                         Some(status) => {
                             format!("it exited ({}) before reading it", describe(status))
                         }

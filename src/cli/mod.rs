@@ -341,6 +341,11 @@ pub fn main() -> ExitCode {
     }
     let outcome = std::panic::catch_unwind(|| run(cli));
     ttt_oracle::shutdown::cleanup();
+    // A signal that came while the work was ending ends the program by that signal, as it
+    // would have a moment earlier: the signal thread is on its way.
+    while ttt_oracle::shutdown::stopping() {
+        std::thread::park();
+    }
     match outcome {
         Ok(code) => code,
         // The panic's message is already on standard error.
