@@ -175,12 +175,11 @@ pub(super) fn worst_case(graph: &Graph, bot_moves_first: bool) -> Option<(Ratio,
         for edges in ply.nodes() {
             let value = if bots_ply(p) {
                 let mut sum = 0u128;
+                let mut scaled = Scaled::new(factor);
                 for edge in edges {
                     let child = edge_value(edge, next, one);
                     if child != 0 {
-                        let weight =
-                            u128::from(edge.numerator) * scale(factor, u64::from(edge.denominator));
-                        sum += weight * child;
+                        sum += scaled.weight(edge) * child;
                     }
                 }
                 sum

@@ -425,7 +425,7 @@ impl Walk<'_> {
 /// position after the move, listed in `next`. With `place` (each board's place in `next` by
 /// base-3 code, `UNSEEN` for one not listed yet) histories that meet at a board are listed
 /// there once; without it, each is listed on its own.
-#[inline]
+#[inline(always)]
 pub(crate) fn step(
     node: &Node,
     ply: usize,
@@ -501,6 +501,7 @@ pub(crate) fn prepare(bot: &mut dyn Bot, nodes: &[Node], ply: usize) -> Result<(
 /// Moves `game`, the game shown to a bot, to the first `ply` moves of `line`, taking back only
 /// what differs: a ply's positions come in the order of their lines, so neighbours share most
 /// of theirs.
+#[inline]
 pub(crate) fn show(game: &mut Game, line: Line, ply: usize) {
     let shown = game.moves();
     let mut shared = 0;
