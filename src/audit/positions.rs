@@ -400,7 +400,8 @@ impl Walk<'_> {
         match step(node, self.ply, cell, chance, &mut buffers.next, place)? {
             // A game that ends is counted as it ends, never listed.
             Step::End(outcome) => self.finish(node, cell, outcome, chance),
-            Step::At(place) => Ok(To::Node(place)),
+            // A ply lists at most 1,520 positions.
+            Step::At(place) => Ok(To::Node(place as u16)),
         }
     }
 
@@ -462,7 +463,7 @@ pub(crate) fn step(
             histories: node.histories,
             chance,
         });
-        Ok(Step::At(next.len() as u16 - 1))
+        Ok(Step::At(next.len() - 1))
     } else {
         let child = &mut next[usize::from(known)];
         child.histories = child
@@ -470,7 +471,7 @@ pub(crate) fn step(
             .checked_add(node.histories)
             .ok_or(Overflow)?;
         child.chance = plus(child.chance, chance)?;
-        Ok(Step::At(known))
+        Ok(Step::At(usize::from(known)))
     }
 }
 
@@ -479,7 +480,7 @@ pub(crate) enum Step {
     /// To the end of their games.
     End(Outcome),
     /// To the position at this place in the next ply's list.
-    At(u16),
+    At(usize),
 }
 
 /// Tells `bot`, when it [asks ahead](Bot::asks_ahead), about every position of `nodes`, at
