@@ -56,14 +56,22 @@ impl MoveVerdict {
     /// (`before`) and the move's, from the same player's view (as [`Table::analyze`] gives
     /// it).
     pub fn judge(before: Probe, made: MoveAnalysis) -> MoveVerdict {
-        match (before.value, made.value) {
+        MoveVerdict::of(
+            (before.value, before.remoteness),
+            (made.value, made.remoteness),
+        )
+    }
+
+    /// The verdict on a move from the value and remoteness before it and the move's, both
+    /// for the player making it: the rule the auditor counts blunders and slow wins by too.
+    #[inline]
+    pub(crate) fn of(before: (Value, u8), made: (Value, u8)) -> MoveVerdict {
+        match (before.0, made.0) {
             (Value::Win, Value::Draw) => MoveVerdict::WinToDraw,
             (Value::Win, Value::Loss) => MoveVerdict::WinToLoss,
             (Value::Draw, Value::Loss) => MoveVerdict::DrawToLoss,
-            (Value::Win, Value::Win) if made.remoteness > before.remoteness => MoveVerdict::SlowWin,
-            (Value::Loss, Value::Loss) if made.remoteness < before.remoteness => {
-                MoveVerdict::FastLoss
-            }
+            (Value::Win, Value::Win) if made.1 > before.1 => MoveVerdict::SlowWin,
+            (Value::Loss, Value::Loss) if made.1 < before.1 => MoveVerdict::FastLoss,
             // A move cannot raise the value or beat the remoteness: what is left keeps both.
             _ => MoveVerdict::Best,
         }

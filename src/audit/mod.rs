@@ -25,6 +25,7 @@ use crate::board::{Board, Cell, Player};
 use crate::bots::{Bot, BotError, Turn};
 use crate::game::Game;
 use crate::ratio::Ratio;
+use crate::review::MoveVerdict;
 use crate::solve::{Evaluation, Value};
 use crate::table::{Probe, table};
 
@@ -403,16 +404,14 @@ impl SideReport {
     /// kept a win but not the fastest.
     #[inline]
     fn judge_move(&mut self, before: Evaluation, after: Probe, times: u64) {
-        let (value, remoteness) = (-after.value, after.remoteness + 1);
+        let made = (-after.value, after.remoteness + 1);
         let blunders = &mut self.blunders;
-        match (before.value, value) {
-            (Value::Win, Value::Draw) => blunders.win_to_draw += times,
-            (Value::Win, Value::Loss) => blunders.win_to_loss += times,
-            (Value::Draw, Value::Loss) => blunders.draw_to_loss += times,
-            (Value::Win, Value::Win) if remoteness > before.remoteness => {
-                self.slow_wins += times;
-            }
-            _ => {}
+        match MoveVerdict::of((before.value, before.remoteness), made) {
+            MoveVerdict::WinToDraw => blunders.win_to_draw += times,
+            MoveVerdict::WinToLoss => blunders.win_to_loss += times,
+            MoveVerdict::DrawToLoss => blunders.draw_to_loss += times,
+            MoveVerdict::SlowWin => self.slow_wins += times,
+            MoveVerdict::Best | MoveVerdict::FastLoss => {}
         }
     }
 

@@ -135,6 +135,8 @@ pub struct External {
     answers: HashMap<String, Vec<Cell>>,
     /// Set by someone else when the answers are no longer wanted.
     cancel: Option<Arc<AtomicBool>>,
+    /// Set by this bot when it breaks the protocol, for whoever waits on it.
+    broke: Option<Arc<AtomicBool>>,
 }
 
 impl External {
@@ -165,6 +167,7 @@ impl External {
             in_flight: DEFAULT_IN_FLIGHT,
             answers: HashMap::new(),
             cancel: None,
+            broke: None,
         }
     }
 
@@ -203,6 +206,13 @@ impl External {
         self
     }
 
+    /// The same bot, which sets `broke` when it breaks the protocol: with [`External::with_cancel`]
+    /// on another bot, the way one side's protocol error stops the side audited beside it.
+    pub fn with_broke(mut self, broke: Arc<AtomicBool>) -> External {
+        self.broke = Some(broke);
+        self
+    }
+
     /// What the answer to `game` is remembered by: the request, or for a stateless bot the
     /// board alone.
     fn key(&self, game: &Game) -> String {
@@ -213,7 +223,11 @@ impl External {
         }
     }
 
+    /// The error for `message`; every protocol error of the bot is made here.
     fn fail(&self, message: String) -> BotError {
+        if let Some(broke) = &self.broke {
+            broke.store(true, Ordering::SeqCst);
+        }
         BotError {
             message: format!(
                 "external bot {} broke the protocol: {message}",

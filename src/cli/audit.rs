@@ -3,14 +3,14 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use ttt_oracle::bots::{self, Bot, BotError, Choice, Published};
+use ttt_oracle::bots::{self, Bot, BotError, Published};
 use ttt_oracle::quote::escape;
 use ttt_oracle::{
-    Board, Cell, Game, Player, Ratio, SideReport, Status, Value, Verdict, WorstCase, audit,
+    Board, Cell, Player, Ratio, SideReport, Status, Value, Verdict, WorstCase, audit,
 };
 use unicode_width::UnicodeWidthStr;
 
@@ -116,10 +116,7 @@ impl Entry {
         let make = || args.external.external(name, command);
         let cancel = Arc::new(AtomicBool::new(false));
         Entry {
-            bot: Box::new(Cancelling {
-                bot: make(),
-                cancel: Arc::clone(&cancel),
-            }),
+            bot: Box::new(make().with_broke(Arc::clone(&cancel))),
             twin: Some(Box::new(make().with_cancel(cancel))),
             published: &[],
         }
@@ -136,50 +133,6 @@ impl Entry {
             ],
             _ => vec![(self.bot.as_mut(), sides.players())],
         }
-    }
-}
-
-/// An external bot whose failure cancels its twin's audit.
-struct Cancelling {
-    bot: bots::External,
-    cancel: Arc<AtomicBool>,
-}
-
-impl Cancelling {
-    fn cancelling<T>(&self, result: Result<T, BotError>) -> Result<T, BotError> {
-        if result.is_err() {
-            self.cancel.store(true, Ordering::SeqCst);
-        }
-        result
-    }
-}
-
-impl Bot for Cancelling {
-    fn name(&self) -> &str {
-        self.bot.name()
-    }
-
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        let result = self.bot.choose(game);
-        self.cancelling(result)
-    }
-
-    fn memoryless(&self) -> bool {
-        self.bot.memoryless()
-    }
-
-    fn asks_ahead(&self) -> bool {
-        self.bot.asks_ahead()
-    }
-
-    fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
-        let result = self.bot.prepare(games);
-        self.cancelling(result)
-    }
-
-    fn finish(&mut self) -> Result<(), BotError> {
-        let result = self.bot.finish();
-        self.cancelling(result)
     }
 }
 
