@@ -1,6 +1,8 @@
 //! The auditor: verdicts, the shortest losing game replayed through the bot, exact odds,
 //! forfeits, and the command through the real binary.
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use ttt_oracle::bots::{self, Bot, BotError, CATALOG, Choice, Turn};
@@ -483,11 +485,7 @@ sys.stdout.buffer.write(b"%d\n%d\n" % (code, len(out)) + out + seen)
         .envs(env.iter().copied())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     let text = out.stdout;
     let mut parts = text.splitn(3, |&b| b == b'\n');
     let code: i32 = std::str::from_utf8(parts.next().unwrap())
@@ -549,15 +547,8 @@ fn audit_json_has_the_documented_shape() {
     let bot = &v["bots"][0];
     assert_eq!(bot["bot"], "marcelo");
     let side = &bot["sides"][0];
-    let mut keys: Vec<&str> = side
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort_unstable();
     assert_eq!(
-        keys,
+        common::json_keys(side),
         [
             "blunders",
             "decision_points",

@@ -1,5 +1,7 @@
 //! `ttt analyze`, `best`, `stats` and `verify` through the real binary.
 
+mod common;
+
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -365,14 +367,7 @@ fn batch_json_is_one_document_a_line_with_errors_numbered() {
         (&docs[3], 4, "a board has 9 cells, this has 0"),
         (&docs[4], 5, "the game on XXXOO.... is over"),
     ] {
-        let mut keys: Vec<&str> = doc
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        keys.sort_unstable();
-        assert_eq!(keys, ["error", "line"], "{doc}");
+        assert_eq!(common::json_keys(doc), ["error", "line"], "{doc}");
         assert_eq!(doc["line"], line, "{doc}");
         assert!(doc["error"].as_str().unwrap().contains(message), "{doc}");
     }

@@ -212,11 +212,7 @@ fn play_against_an_external_bot() {
         .timeout(Duration::from_secs(30))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let result = text.lines().find(|l| l.starts_with("result: ")).unwrap();
     assert!(!result.starts_with("result: x_wins"), "{text}");

@@ -1,5 +1,7 @@
 //! Playing styles over every position, and `ttt play` through the real binary with piped input.
 
+mod common;
+
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -140,11 +142,7 @@ fn play(args: &[&str], input: &str) -> String {
         .write_stdin(input)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     String::from_utf8(out.stdout).unwrap()
 }
 

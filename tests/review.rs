@@ -1,6 +1,8 @@
 //! Game review: every move of every game judged as an independent minimax judges it, and
 //! `ttt review` through the real binary, from a move list and from what `ttt play` prints.
 
+mod common;
+
 use std::collections::HashMap;
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
@@ -231,14 +233,7 @@ fn review_json(args: &[&str], stdin: &str) -> Json {
 }
 
 fn keys(json: &Json) -> Vec<&str> {
-    let mut keys: Vec<&str> = json
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    keys.sort_unstable();
-    keys
+    common::json_keys(json)
 }
 
 #[test]
@@ -498,11 +493,7 @@ sys.stdout.buffer.write(b"%d\n" % child.returncode + err + b"--\n" + out)
         .env_remove("TERM")
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let (code, rest) = text.split_once('\n').unwrap();
     let (stderr, stdout) = rest.split_once("--\n").unwrap();

@@ -115,3 +115,24 @@ pub fn close_after_64_bytes(args: &[&str]) -> ([u8; 64], Output) {
     drop(child.stdout.take());
     (first, child.wait_with_output().unwrap())
 }
+
+/// The keys of a JSON object, sorted: what a test compares with the documented ones.
+pub fn json_keys(json: &serde_json::Value) -> Vec<&str> {
+    let mut keys: Vec<&str> = json
+        .as_object()
+        .expect("a JSON object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    keys
+}
+
+/// Fails with the command's standard error unless it succeeded.
+pub fn assert_success(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
