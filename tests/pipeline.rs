@@ -200,3 +200,20 @@ fn when_x_breaks_the_protocol_the_o_side_beside_it_stops_at_once() {
     assert!(stderr.contains("\"banana\""), "{stderr}");
     assert!(!stderr.contains("cancelled"), "{stderr}");
 }
+
+#[test]
+fn stateless_without_an_external_bot_is_a_usage_error() {
+    for command in ["audit", "match"] {
+        let out = Command::cargo_bin("ttt")
+            .unwrap()
+            .args([command, "perfect", "random", "--stateless"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("--stateless is said of external bots"),
+            "{stderr}"
+        );
+    }
+}

@@ -96,6 +96,13 @@ impl ExternalArgs {
                 command: Some(command.clone()),
             });
         }
+        if self.stateless && named.iter().all(|bot| bot.command.is_none()) {
+            return Err(Failure::usage(
+                "--stateless is said of external bots, and none was named: add --cmd COMMAND \
+                 or cmd:COMMAND (built-in bots that answer from the board alone are audited \
+                 by positions already)",
+            ));
+        }
         Ok(named)
     }
 
