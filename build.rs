@@ -14,6 +14,9 @@ mod board;
 #[path = "src/format.rs"]
 mod format;
 #[allow(dead_code)]
+#[path = "src/mnk/mod.rs"]
+mod mnk;
+#[allow(dead_code)]
 #[path = "src/quote.rs"]
 mod quote;
 #[allow(dead_code)]
@@ -24,7 +27,18 @@ mod solve;
 mod symmetry;
 
 fn main() {
-    for shared in ["board", "format", "quote", "solve", "symmetry"] {
+    for shared in [
+        "board",
+        "format",
+        "quote",
+        "solve",
+        "symmetry",
+        "mnk/mod",
+        "mnk/board",
+        "mnk/format",
+        "mnk/game",
+        "mnk/solve",
+    ] {
         println!("cargo::rerun-if-changed=src/{shared}.rs");
     }
     println!("cargo::rerun-if-changed=build.rs");
@@ -33,4 +47,22 @@ fn main() {
     let bytes = format::encode(&solution);
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     fs::write(out.join("table.bin"), &bytes).expect("write OUT_DIR/table.bin");
+
+    // The larger games, each on its own thread: 4x4 takes most of the time, and build
+    // machines have more than one core.
+    let solving: Vec<_> = mnk::game::Mnk::EMBEDDED
+        .into_iter()
+        .map(|game| {
+            std::thread::spawn(move || {
+                let bytes =
+                    mnk::format::encode(&mnk::format::stored(&mnk::solve::solve_game(game)));
+                (game, bytes)
+            })
+        })
+        .collect();
+    for thread in solving {
+        let (game, bytes) = thread.join().expect("a solver thread finishes");
+        let name = format!("mnk-{game}.bin");
+        fs::write(out.join(&name), &bytes).unwrap_or_else(|e| panic!("write OUT_DIR/{name}: {e}"));
+    }
 }

@@ -3,6 +3,9 @@
 use serde::Serialize;
 
 use crate::board::{Board, Cell, Cells, Player, Status};
+use crate::mnk::board::MnkBoard;
+use crate::mnk::game::Mnk;
+use crate::mnk_table::{MnkMove, MnkTable};
 use crate::solve::Value;
 use crate::table::{MoveAnalysis, Table};
 
@@ -53,6 +56,81 @@ impl Analysis {
             value: evaluation.value,
             remoteness: evaluation.remoteness,
             best: evaluation.best,
+            line: table.line(&board),
+            moves: table.analyze(&board),
+        }
+    }
+}
+
+/// A position of any m,n,k game with a table, analysed as [`Analysis`] analyses tic-tac-toe's:
+/// value, remoteness, optimal moves, perfect line and every legal move's outcome, cells
+/// numbered from 1.
+///
+/// Serializes to the keys of `ttt analyze --game G --format json`: those of [`Analysis`],
+/// after a first key `game`.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{MnkAnalysis, MnkBoard, mnk_table};
+///
+/// let game = "4x4k3".parse()?;
+/// let board = MnkBoard::parse(game, "XX../OO../..../....")?;
+/// let json = serde_json::to_string(&MnkAnalysis::new(mnk_table(game)?, board))?;
+/// assert!(json.starts_with(r#"{"game":"4x4k3","board":"XX../OO../..../....","to_move":"X","status":"in_progress","value":"win","remoteness":1,"best":[3],"#));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MnkAnalysis {
+    /// The game.
+    #[serde(serialize_with = "display")]
+    pub game: Mnk,
+    /// The position.
+    #[serde(serialize_with = "display")]
+    pub board: MnkBoard,
+    /// The side to move (on a finished board, whose turn it would be).
+    pub to_move: Player,
+    /// Where the game stands.
+    pub status: Status,
+    /// The value for the side to move.
+    pub value: Value,
+    /// Plies to the end under perfect play; 0 for a finished game.
+    pub remoteness: u8,
+    /// The optimal moves, by cell number; empty for a finished game.
+    pub best: Vec<usize>,
+    /// The perfect line, by cell number; empty for a finished game.
+    pub line: Vec<usize>,
+    /// Every legal move, by cell, valued from the view of the player making it.
+    pub moves: Vec<MnkMove>,
+}
+
+fn display<T: std::fmt::Display, S: serde::Serializer>(
+    value: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
+impl MnkAnalysis {
+    /// Looks `board` up in `table`, the table of its game.
+    ///
+    /// # Panics
+    ///
+    /// If `board` belongs to another game than `table`.
+    pub fn new(table: &MnkTable, board: MnkBoard) -> MnkAnalysis {
+        let probe = table.probe(&board);
+        let best = table.best_moves(&board);
+        MnkAnalysis {
+            game: board.game(),
+            board,
+            to_move: board.to_move(),
+            status: board.status(),
+            value: probe.value,
+            remoteness: probe.remoteness,
+            best: (0..64)
+                .filter(|i| best >> i & 1 == 1)
+                .map(|i| i + 1)
+                .collect(),
             line: table.line(&board),
             moves: table.analyze(&board),
         }

@@ -882,6 +882,12 @@ pub enum IllegalBoard {
         /// Who made the line.
         winner: Player,
     },
+    /// A player holds lines that share no cell, so no last move made them all; the game ended
+    /// at the first (possible on boards larger than 3x3).
+    SeparateLines {
+        /// Who holds the lines.
+        winner: Player,
+    },
 }
 
 impl fmt::Display for IllegalBoard {
@@ -903,6 +909,11 @@ impl fmt::Display for IllegalBoard {
                 f,
                 "{winner} already made a line, but {} moved after it",
                 !*winner
+            ),
+            IllegalBoard::SeparateLines { winner } => write!(
+                f,
+                "{winner} holds lines that share no cell, so no single move made them; \
+                 the game ended at the first"
             ),
         }
     }
@@ -1123,45 +1134,66 @@ impl std::error::Error for MoveListError {
 /// ```
 pub fn parse_moves(text: &str) -> Result<Vec<Cell>, MoveListError> {
     let mut moves = Vec::new();
-    // The byte offset where the item being read starts.
-    let mut item = None;
-    // The last comma, while no cell has followed it.
-    let mut open_comma = None;
-    let cell = |position: usize, token: &str| {
-        token
+    for_each_move(text, |position, token| {
+        let cell = token
             .parse::<Cell>()
             .map_err(|error| MoveListError::NotACell {
                 position,
                 token: token.to_string(),
                 error,
-            })
-    };
+            })?;
+        moves.push(cell);
+        Ok(())
+    })?;
+    Ok(moves)
+}
+
+/// Reads a move list as [`parse_moves`] does, handing each item (numbered from 1) to `each` as
+/// it is met: the separators' rules for every game's move lists. Stops at the first error,
+/// whether `each` returns it or a comma is misplaced.
+///
+/// # Errors
+///
+/// What `each` returns, or [`MoveListError::EmptyMove`] or [`MoveListError::TrailingComma`]
+/// (converted) for a misplaced comma.
+pub fn for_each_move<E: From<MoveListError>>(
+    text: &str,
+    mut each: impl FnMut(usize, &str) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut count = 0;
+    // The byte offset where the item being read starts.
+    let mut item = None;
+    // The last comma, while no cell has followed it.
+    let mut open_comma = None;
     for (index, (offset, ch)) in text.char_indices().enumerate() {
         if ch != ',' && !ch.is_whitespace() {
             item.get_or_insert(offset);
             continue;
         }
         if let Some(start) = item.take() {
-            moves.push(cell(moves.len() + 1, &text[start..offset])?);
+            count += 1;
+            each(count, &text[start..offset])?;
             open_comma = None;
         }
         if ch == ',' {
-            if moves.is_empty() || open_comma.is_some() {
+            if count == 0 || open_comma.is_some() {
                 return Err(MoveListError::EmptyMove {
-                    position: moves.len() + 1,
+                    position: count + 1,
                     comma: index + 1,
-                });
+                }
+                .into());
             }
             open_comma = Some(index + 1);
         }
     }
     if let Some(start) = item {
-        moves.push(cell(moves.len() + 1, &text[start..])?);
+        each(count + 1, &text[start..])?;
     } else if let Some(comma) = open_comma {
         return Err(MoveListError::TrailingComma {
-            position: moves.len() + 1,
+            position: count + 1,
             comma,
-        });
+        }
+        .into());
     }
-    Ok(moves)
+    Ok(())
 }

@@ -37,6 +37,9 @@ mod format;
 mod game;
 mod json;
 mod matchup;
+mod mnk;
+mod mnk_stats;
+mod mnk_table;
 pub mod output;
 pub mod quote;
 mod ratio;
@@ -49,18 +52,24 @@ mod symmetry;
 mod table;
 mod verify;
 
-pub use analysis::Analysis;
+pub use analysis::{Analysis, MnkAnalysis};
 pub use audit::{
     Blunders, Forfeit, IllegalLine, LosingLine, LostGame, Odds, SideReport, Verdict, WorstCase,
     audit, losing_games,
 };
 pub use board::{
     Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,
-    ParseBoardError, ParseCellError, Player, Status, parse_moves,
+    ParseBoardError, ParseCellError, Player, Status, for_each_move, parse_moves,
 };
 pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
 pub use game::Game;
 pub use matchup::{MatchError, MatchReport, matchup};
+pub use mnk::board::{MnkBoard, MnkMoveError, MnkMoveListError, ParseMnkBoardError};
+pub use mnk::format::MnkFormatError;
+pub use mnk::game::{GameError, Geometry, MAX_CELLS, MAX_TABLE_CELLS, Mnk};
+pub use mnk::solve::{Entry, MnkSolution, entry, solve_game, unentry};
+pub use mnk_stats::mnk_stats;
+pub use mnk_table::{MnkMove, MnkTable, MnkTableError, mnk_table, mnk_table_bytes};
 pub use ratio::Ratio;
 pub use review::{MoveVerdict, PlyReview, Review};
 pub use rng::SplitMix64;
@@ -68,4 +77,7 @@ pub use solve::{Evaluation, Solution, Value, solve};
 pub use stats::{ByOutcome, ByValue, Stats, stats};
 pub use symmetry::{Canonical, Symmetry, canonicalize};
 pub use table::{MoveAnalysis, Probe, Table, table, try_table};
-pub use verify::{Mismatch, Verification, verify, verify_bytes};
+pub use verify::{
+    Mismatch, MnkMismatch, MnkVerification, Verification, VerifyGameError, verify, verify_bytes,
+    verify_game,
+};

@@ -23,7 +23,7 @@ pub struct ByOutcome {
 }
 
 impl ByOutcome {
-    fn add(&mut self, outcome: Outcome, n: u64) {
+    pub(crate) fn add(&mut self, outcome: Outcome, n: u64) {
         self.total += n;
         match outcome {
             Outcome::Win(Player::X) => self.x_wins += n,
@@ -52,7 +52,7 @@ pub struct ByValue {
 }
 
 impl ByValue {
-    fn add(&mut self, value: Value) {
+    pub(crate) fn add(&mut self, value: Value) {
         match value {
             Value::Win => self.win += 1,
             Value::Draw => self.draw += 1,
@@ -95,6 +95,28 @@ pub struct Stats {
     pub table_bytes: u64,
 }
 
+impl Stats {
+    /// Every count at zero, for a board of `cells` cells and a table of `table_bytes`.
+    pub(crate) fn zero(cells: usize, table_bytes: u64) -> Stats {
+        Stats {
+            reachable_positions: 0,
+            canonical_positions: 0,
+            non_terminal_positions: 0,
+            terminal_positions: ByOutcome::default(),
+            canonical_terminal_positions: ByOutcome::default(),
+            values: ByValue::default(),
+            canonical_values: ByValue::default(),
+            by_remoteness: vec![0; cells + 1],
+            by_ply: vec![0; cells + 1],
+            canonical_by_ply: vec![0; cells + 1],
+            games: ByOutcome::default(),
+            games_up_to_symmetry: 0,
+            game_tree_nodes: 0,
+            table_bytes,
+        }
+    }
+}
+
 /// Counts everything `ttt stats` reports, from the rules and `table`.
 ///
 /// # Examples
@@ -107,22 +129,7 @@ pub struct Stats {
 /// assert_eq!(stats.games.total, 255_168);
 /// ```
 pub fn stats(table: &Table) -> Stats {
-    let mut stats = Stats {
-        reachable_positions: 0,
-        canonical_positions: 0,
-        non_terminal_positions: 0,
-        terminal_positions: ByOutcome::default(),
-        canonical_terminal_positions: ByOutcome::default(),
-        values: ByValue::default(),
-        canonical_values: ByValue::default(),
-        by_remoteness: vec![0; 10],
-        by_ply: vec![0; 10],
-        canonical_by_ply: vec![0; 10],
-        games: ByOutcome::default(),
-        games_up_to_symmetry: 0,
-        game_tree_nodes: 0,
-        table_bytes: table.size_bytes() as u64,
-    };
+    let mut stats = Stats::zero(9, table.size_bytes() as u64);
     for board in Board::reachable() {
         let probe = table.probe(&board);
         let canonical = Canonical::new(board).is_some();

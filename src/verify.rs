@@ -1,7 +1,13 @@
 //! Re-solving the game at run time and comparing the result with the embedded table.
 
+use std::fmt;
+
 use crate::format::{self, FormatError};
-use crate::solve::{Evaluation, solve};
+use crate::mnk::board::MnkBoard;
+use crate::mnk::format::{self as mnk_format, MnkFormatError};
+use crate::mnk::game::Mnk;
+use crate::mnk::solve::{Digits, solve_game, unentry};
+use crate::solve::{Evaluation, Value, solve};
 use crate::symmetry::Canonical;
 use crate::table::Table;
 
@@ -100,4 +106,131 @@ pub fn verify(table: &Table) -> Verification {
         table_checksum: table.checksum(),
         fresh_checksum,
     }
+}
+
+/// A canonical position of an m,n,k game where the embedded table and a fresh solve disagree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MnkMismatch {
+    /// The position.
+    pub board: MnkBoard,
+    /// What the table says (value and remoteness), if it has the position.
+    pub table: Option<(Value, u8)>,
+    /// What the fresh solve says, if it has the position.
+    pub fresh: Option<(Value, u8)>,
+}
+
+/// What [`verify_game`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MnkVerification {
+    /// The game.
+    pub game: Mnk,
+    /// Canonical positions in play compared.
+    pub compared: usize,
+    /// Positions where the two disagree.
+    pub mismatches: Vec<MnkMismatch>,
+    /// The checksum stored in the embedded table.
+    pub table_checksum: u64,
+    /// The checksum of the fresh solve, serialized the way `build.rs` does.
+    pub fresh_checksum: u64,
+}
+
+impl MnkVerification {
+    /// Whether every entry and the checksum agree.
+    pub fn ok(&self) -> bool {
+        self.mismatches.is_empty() && self.table_checksum == self.fresh_checksum
+    }
+}
+
+/// Why an m,n,k game's table cannot be verified.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VerifyGameError {
+    /// `build.rs` embeds no table for this game: it is solved in the process when used.
+    NotEmbedded(Mnk),
+    /// The embedded bytes do not decode.
+    Damaged(MnkFormatError),
+}
+
+impl fmt::Display for VerifyGameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyGameError::NotEmbedded(game) => write!(
+                f,
+                "ttt embeds no table for game {game}: it is solved when used, so there is nothing \
+                 to compare (embedded: 3x3, {})",
+                Mnk::EMBEDDED.map(|game| game.to_string()).join(", ")
+            ),
+            VerifyGameError::Damaged(error) => write!(f, "the embedded table is damaged: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for VerifyGameError {}
+
+/// Solves an embedded m,n,k game again from scratch and compares every stored position and the
+/// checksum with the table embedded in the binary: the check behind `ttt verify --game`.
+///
+/// # Errors
+///
+/// [`VerifyGameError`] when the game has no embedded table or its bytes do not decode.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::verify_game;
+///
+/// let verification = verify_game("3x4".parse()?)?;
+/// assert!(verification.ok());
+/// assert_eq!(verification.compared, 20088);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn verify_game(game: Mnk) -> Result<MnkVerification, VerifyGameError> {
+    let bytes =
+        crate::mnk_table::mnk_table_bytes(game).ok_or(VerifyGameError::NotEmbedded(game))?;
+    let table = mnk_format::decode(bytes).map_err(VerifyGameError::Damaged)?;
+    let fresh = mnk_format::stored(&solve_game(game));
+    let fresh_bytes = mnk_format::encode(&fresh);
+    let checksum = |bytes: &[u8]| {
+        let mut sum = [0u8; 8];
+        sum.copy_from_slice(&bytes[bytes.len() - 8..]);
+        u64::from_le_bytes(sum)
+    };
+    let digits = Digits::new();
+    let geometry = game.geometry();
+    let (mut i, mut j) = (0, 0);
+    let mut mismatches = Vec::new();
+    let mut compared = 0;
+    while i < table.codes.len() || j < fresh.codes.len() {
+        let ours = table.codes.get(i).copied();
+        let theirs = fresh.codes.get(j).copied();
+        let code = match (ours, theirs) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) => a,
+            (None, Some(b)) => b,
+            (None, None) => break,
+        };
+        let table_entry = (ours == Some(code)).then(|| table.entries[i]);
+        let fresh_entry = (theirs == Some(code)).then(|| fresh.entries[j]);
+        if ours == Some(code) {
+            i += 1;
+        }
+        if theirs == Some(code) {
+            j += 1;
+        }
+        compared += 1;
+        if table_entry != fresh_entry {
+            let (x, o) = digits.marks(code);
+            mismatches.push(MnkMismatch {
+                board: MnkBoard::from_marks_unchecked(geometry, x, o),
+                table: table_entry.and_then(unentry),
+                fresh: fresh_entry.and_then(unentry),
+            });
+        }
+    }
+    Ok(MnkVerification {
+        game,
+        compared,
+        mismatches,
+        table_checksum: checksum(bytes),
+        fresh_checksum: checksum(&fresh_bytes),
+    })
 }

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod mnk;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -1,0 +1,521 @@
+//! A position of any m,n,k game: the marks on a board of up to 64 cells, read, checked and
+//! played by the game's rules.
+//!
+//! This file is shared with `build.rs` (through `#[path]`).
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+use crate::board::{IllegalBoard, MoveListError, Outcome, Player, Status, for_each_move};
+use crate::mnk::game::{Geometry, MAX_CODE_CELLS, Mnk, code};
+use crate::quote::quote;
+
+/// A legal position of an m,n,k game: one that play from the empty board can reach.
+///
+/// Cells are numbered 1..rows*columns row-major for people and programs, 0-based inside (bit
+/// `i` of a mask is cell `i + 1`). Boards read from text as tic-tac-toe's do: `X`/`x` and
+/// `O`/`o` are marks; `.`, `-` and `_` are empty, and so is a cell's own number up to 9;
+/// `|`, `/` and whitespace between cells are ignored. They are written row by row, rows
+/// separated by `/` (except on 3x3, written as 9 characters).
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Mnk, MnkBoard, Player};
+///
+/// let game: Mnk = "4x4".parse()?;
+/// let board = MnkBoard::parse(game, "X.../.O../..../....")?;
+/// assert_eq!(board.to_move(), Player::X);
+/// assert_eq!(board.play(16)?.to_string(), "X.../.O../..../...X");
+/// assert!(MnkBoard::parse(game, "X........").is_err()); // 9 cells, not 16
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct MnkBoard {
+    geometry: &'static Geometry,
+    x: u64,
+    o: u64,
+}
+
+impl PartialEq for MnkBoard {
+    fn eq(&self, other: &MnkBoard) -> bool {
+        self.game() == other.game() && self.x == other.x && self.o == other.o
+    }
+}
+
+impl Eq for MnkBoard {}
+
+impl Hash for MnkBoard {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (self.game(), self.x, self.o).hash(state);
+    }
+}
+
+/// Why a move cannot be played on an m,n,k board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MnkMoveError {
+    /// No such cell on this board.
+    NoSuchCell {
+        /// The number given.
+        number: usize,
+        /// The cells of the board.
+        cells: usize,
+    },
+    /// The game had already ended.
+    GameOver {
+        /// The move, 1-based.
+        number: usize,
+        /// How the game ended.
+        status: Status,
+    },
+    /// The cell already holds a mark.
+    Occupied {
+        /// The move, 1-based.
+        number: usize,
+        /// Whose mark is there.
+        owner: Player,
+    },
+}
+
+impl fmt::Display for MnkMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MnkMoveError::NoSuchCell { number, cells } => {
+                write!(
+                    f,
+                    "there is no cell {number}: cells are numbered 1 to {cells}"
+                )
+            }
+            MnkMoveError::GameOver { number, status } => {
+                let ended = match status {
+                    Status::Finished(Outcome::Win(winner)) => format!("{winner} had won"),
+                    _ => "the board was full".to_string(),
+                };
+                write!(f, "cell {number} is played after the game ended: {ended}")
+            }
+            MnkMoveError::Occupied { number, owner } => {
+                write!(f, "cell {number} is already taken by {owner}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MnkMoveError {}
+
+/// Why text is not a board of a given game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseMnkBoardError {
+    /// Not as many cells as the game has.
+    Length {
+        /// The game.
+        game: Mnk,
+        /// How many cells there were.
+        found: usize,
+    },
+    /// A character that is neither a mark, an empty cell nor a separator.
+    InvalidChar {
+        /// Where it stands in the text, counting characters from 1.
+        position: usize,
+        /// The character.
+        ch: char,
+    },
+    /// A digit marks an empty cell only at its own place, and only for cells 1 to 9.
+    MisplacedDigit {
+        /// Where it stands in the text, counting characters from 1.
+        position: usize,
+        /// The digit.
+        digit: char,
+        /// The cell it stands at, 1-based.
+        cell: usize,
+    },
+    /// The text is a board, but not one that play can reach.
+    Illegal(IllegalBoard),
+}
+
+impl fmt::Display for ParseMnkBoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseMnkBoardError::Length { game, found } => write!(
+                f,
+                "a board of game {game} has {} cells ({} rows of {}), this has {found}",
+                game.cells(),
+                game.rows(),
+                game.columns()
+            ),
+            ParseMnkBoardError::InvalidChar { position, ch } => write!(
+                f,
+                "unknown character {} at position {position} (cells are X, O, or . - _ for empty; \
+                 | / and spaces are ignored)",
+                quote(ch.encode_utf8(&mut [0; 4]))
+            ),
+            ParseMnkBoardError::MisplacedDigit {
+                position,
+                digit,
+                cell,
+            } => write!(
+                f,
+                "digit {digit:?} at position {position} stands for cell {cell}; a digit marks an \
+                 empty cell only at its own place, and only for cells 1 to 9"
+            ),
+            ParseMnkBoardError::Illegal(error) => write!(f, "not a reachable position: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseMnkBoardError {}
+
+impl MnkBoard {
+    /// The empty board of `game`, X to move.
+    pub fn empty(game: Mnk) -> MnkBoard {
+        MnkBoard {
+            geometry: game.geometry(),
+            x: 0,
+            o: 0,
+        }
+    }
+
+    /// The board of `game` with X on the cells of mask `x` and O on those of `o`, if play can
+    /// reach it.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalBoard`] when the cells overlap or lie off the board, the counts are
+    /// impossible, both players hold a line, play went on after a win, or the winner's lines
+    /// share no cell (no last move made them all).
+    pub fn from_marks(game: Mnk, x: u64, o: u64) -> Result<MnkBoard, IllegalBoard> {
+        let geometry = game.geometry();
+        if x & o != 0 || (x | o) & !geometry.full() != 0 {
+            return Err(IllegalBoard::Overlap);
+        }
+        let (nx, no) = (x.count_ones() as usize, o.count_ones() as usize);
+        if no > nx {
+            return Err(IllegalBoard::TooManyO { x: nx, o: no });
+        }
+        if nx > no + 1 {
+            return Err(IllegalBoard::TooManyX { x: nx, o: no });
+        }
+        let common = |marks: u64| {
+            geometry
+                .lines()
+                .iter()
+                .filter(|&&line| marks & line == line)
+                .fold(None, |shared: Option<u64>, &line| {
+                    Some(shared.map_or(line, |shared| shared & line))
+                })
+        };
+        match (common(x), common(o)) {
+            (Some(_), Some(_)) => Err(IllegalBoard::BothWin),
+            (Some(_), None) if nx == no => Err(IllegalBoard::PlayAfterWin { winner: Player::X }),
+            (None, Some(_)) if nx > no => Err(IllegalBoard::PlayAfterWin { winner: Player::O }),
+            (Some(0), None) => Err(IllegalBoard::SeparateLines { winner: Player::X }),
+            (None, Some(0)) => Err(IllegalBoard::SeparateLines { winner: Player::O }),
+            _ => Ok(MnkBoard { geometry, x, o }),
+        }
+    }
+
+    /// The board with these marks; the caller guarantees play can reach it.
+    pub(crate) fn from_marks_unchecked(geometry: &'static Geometry, x: u64, o: u64) -> MnkBoard {
+        MnkBoard { geometry, x, o }
+    }
+
+    /// Reads a board of `game` (see the type's documentation for the syntax).
+    ///
+    /// # Errors
+    ///
+    /// [`ParseMnkBoardError`] naming the character, or the game and the count of cells, or
+    /// why play cannot reach the board.
+    pub fn parse(game: Mnk, text: &str) -> Result<MnkBoard, ParseMnkBoardError> {
+        let (mut x, mut o) = (0u64, 0u64);
+        let mut cells = 0usize;
+        for (i, ch) in text.chars().enumerate() {
+            let position = i + 1;
+            if ch.is_whitespace() || ch == '|' || ch == '/' {
+                continue;
+            }
+            let bit = if cells < 64 { 1u64 << cells } else { 0 };
+            match ch {
+                'X' | 'x' => x |= bit,
+                'O' | 'o' => o |= bit,
+                '.' | '-' | '_' => {}
+                '1'..='9' => {
+                    let digit = ch as usize - '0' as usize;
+                    if digit != cells + 1 {
+                        return Err(ParseMnkBoardError::MisplacedDigit {
+                            position,
+                            digit: ch,
+                            cell: cells + 1,
+                        });
+                    }
+                }
+                _ => return Err(ParseMnkBoardError::InvalidChar { position, ch }),
+            }
+            cells += 1;
+        }
+        if cells != game.cells() {
+            return Err(ParseMnkBoardError::Length { game, found: cells });
+        }
+        MnkBoard::from_marks(game, x, o).map_err(ParseMnkBoardError::Illegal)
+    }
+
+    /// The game this board belongs to.
+    pub fn game(&self) -> Mnk {
+        self.geometry.game()
+    }
+
+    /// The game's lines and symmetries.
+    pub fn geometry(&self) -> &'static Geometry {
+        self.geometry
+    }
+
+    /// The cells holding `player`'s marks, as a mask.
+    pub fn marks(&self, player: Player) -> u64 {
+        match player {
+            Player::X => self.x,
+            Player::O => self.o,
+        }
+    }
+
+    /// The mark on the cell with index `cell`, if any.
+    pub fn get(&self, cell: usize) -> Option<Player> {
+        if self.x >> cell & 1 == 1 {
+            Some(Player::X)
+        } else if self.o >> cell & 1 == 1 {
+            Some(Player::O)
+        } else {
+            None
+        }
+    }
+
+    /// How many moves have been played.
+    pub fn ply(&self) -> usize {
+        (self.x.count_ones() + self.o.count_ones()) as usize
+    }
+
+    /// The player whose turn it is (on a finished board, whose turn it would be).
+    pub fn to_move(self) -> Player {
+        if self.x.count_ones() > self.o.count_ones() {
+            Player::O
+        } else {
+            Player::X
+        }
+    }
+
+    /// The player who made a line, if any.
+    pub fn winner(&self) -> Option<Player> {
+        if self.geometry.has_line(self.x) {
+            Some(Player::X)
+        } else if self.geometry.has_line(self.o) {
+            Some(Player::O)
+        } else {
+            None
+        }
+    }
+
+    /// Where the game stands.
+    pub fn status(&self) -> Status {
+        match self.winner() {
+            Some(player) => Status::Finished(Outcome::Win(player)),
+            None if self.x | self.o == self.geometry.full() => Status::Finished(Outcome::Draw),
+            None => Status::InProgress,
+        }
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.status() != Status::InProgress
+    }
+
+    /// The empty cells, as a mask.
+    pub fn empty_cells(&self) -> u64 {
+        !(self.x | self.o) & self.geometry.full()
+    }
+
+    /// The cells the side to move may play, as a mask: the empty cells, or none once the game
+    /// is over.
+    pub fn legal_moves(&self) -> u64 {
+        if self.is_over() {
+            0
+        } else {
+            self.empty_cells()
+        }
+    }
+
+    /// The board after the side to move plays the cell people call `number` (1-based).
+    ///
+    /// # Errors
+    ///
+    /// [`MnkMoveError`] when there is no such cell, the game has ended or the cell is taken.
+    pub fn play(&self, number: usize) -> Result<MnkBoard, MnkMoveError> {
+        let cells = self.game().cells();
+        if number == 0 || number > cells {
+            return Err(MnkMoveError::NoSuchCell { number, cells });
+        }
+        let status = self.status();
+        if status != Status::InProgress {
+            return Err(MnkMoveError::GameOver { number, status });
+        }
+        if let Some(owner) = self.get(number - 1) {
+            return Err(MnkMoveError::Occupied { number, owner });
+        }
+        Ok(self.play_unchecked(number - 1))
+    }
+
+    /// Plays the cell with index `cell` for the side to move; the caller guarantees the move
+    /// is legal.
+    pub fn play_unchecked(&self, cell: usize) -> MnkBoard {
+        let bit = 1u64 << cell;
+        match self.to_move() {
+            Player::X => MnkBoard {
+                x: self.x | bit,
+                ..*self
+            },
+            Player::O => MnkBoard {
+                o: self.o | bit,
+                ..*self
+            },
+        }
+    }
+
+    /// The board's base-3 code (cells `i` weigh `3^i`; 1 for X, 2 for O), for games of at
+    /// most 40 cells; `None` for larger boards.
+    pub fn code(&self) -> Option<u64> {
+        (self.game().cells() <= MAX_CODE_CELLS).then(|| code(self.x, self.o))
+    }
+
+    /// The board turned by the `t`-th of [`Geometry::turns`].
+    pub fn turned(&self, t: usize) -> MnkBoard {
+        MnkBoard {
+            x: self.geometry.turn_mask(t, self.x),
+            o: self.geometry.turn_mask(t, self.o),
+            ..*self
+        }
+    }
+}
+
+impl fmt::Display for MnkBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let game = self.game();
+        for cell in 0..game.cells() {
+            if cell > 0 && cell % game.columns() == 0 && game != Mnk::TIC_TAC_TOE {
+                f.write_str("/")?;
+            }
+            let mark = self.get(cell).map_or('.', Player::mark);
+            write!(f, "{mark}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for MnkBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MnkBoard({} {self})", self.game())
+    }
+}
+
+/// Why a move list is not a game of an m,n,k board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MnkMoveListError {
+    /// A comma with no cell before or after it (see [`MoveListError`]).
+    Separator(MoveListError),
+    /// An item that is not a cell number of this game.
+    NotACell {
+        /// Which move, counting from 1.
+        position: usize,
+        /// The item as written.
+        token: String,
+        /// The game's cells.
+        cells: usize,
+    },
+    /// A move that the rules forbid at that point.
+    Illegal {
+        /// Which move, counting from 1.
+        position: usize,
+        /// Why.
+        error: MnkMoveError,
+    },
+}
+
+impl From<MoveListError> for MnkMoveListError {
+    fn from(error: MoveListError) -> MnkMoveListError {
+        MnkMoveListError::Separator(error)
+    }
+}
+
+impl fmt::Display for MnkMoveListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MnkMoveListError::Separator(error) => error.fmt(f),
+            MnkMoveListError::NotACell {
+                position,
+                token,
+                cells,
+            } => write!(
+                f,
+                "move {position} is {}, not a cell: cells are numbered 1 to {cells}, in decimal \
+                 with no sign or leading zero",
+                quote(token)
+            ),
+            MnkMoveListError::Illegal { position, error } => write!(f, "move {position}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for MnkMoveListError {}
+
+impl MnkBoard {
+    /// The board reached by playing `text`, a move list (cells 1..rows*columns separated by
+    /// commas or whitespace, as tic-tac-toe's are), from the empty board of `game`; and the
+    /// moves as cell numbers.
+    ///
+    /// # Errors
+    ///
+    /// [`MnkMoveListError`] for the first item that is not a cell of the game or cannot be
+    /// played there, or a misplaced comma.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::MnkBoard;
+    ///
+    /// let (board, moves) = MnkBoard::from_move_list("4x4".parse()?, "1 16, 6")?;
+    /// assert_eq!(board.to_string(), "X.../.X../..../...O");
+    /// assert_eq!(moves, [1, 16, 6]);
+    /// assert!(MnkBoard::from_move_list("4x4".parse()?, "17").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_move_list(
+        game: Mnk,
+        text: &str,
+    ) -> Result<(MnkBoard, Vec<usize>), MnkMoveListError> {
+        let cells = game.cells();
+        let mut board = MnkBoard::empty(game);
+        let mut moves = Vec::new();
+        for_each_move(text, |position, token| {
+            let number = cell_number(token, cells).ok_or_else(|| MnkMoveListError::NotACell {
+                position,
+                token: token.to_string(),
+                cells,
+            })?;
+            board = board
+                .play(number)
+                .map_err(|error| MnkMoveListError::Illegal { position, error })?;
+            moves.push(number);
+            Ok::<(), MnkMoveListError>(())
+        })?;
+        Ok((board, moves))
+    }
+}
+
+/// The cell `token` names on a board of `cells` cells: a decimal number 1..=cells with no
+/// sign or leading zero.
+fn cell_number(token: &str, cells: usize) -> Option<usize> {
+    let digits = token.as_bytes();
+    if digits.is_empty() || digits.len() > 2 || digits[0] == b'0' {
+        return None;
+    }
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let number: usize = token.parse().ok()?;
+    (1..=cells).contains(&number).then_some(number)
+}

@@ -1,0 +1,488 @@
+//! A game of the m,n,k family as a value: its rows, columns and k, and what follows from them
+//! (the lines of k that win and the symmetries of the board).
+//!
+//! This file is shared with `build.rs` (through `#[path]`).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::{Mutex, OnceLock};
+
+use crate::symmetry::Symmetry;
+
+/// The most cells a board may have: one bit each in a `u64`.
+pub const MAX_CELLS: usize = 64;
+
+/// The most cells a game may have for a table: `3^16` base-3 codes are 43 million.
+pub const MAX_TABLE_CELLS: usize = 16;
+
+/// An m,n,k game: `rows` by `columns` cells, and `k` marks in a row (across, down or diagonally)
+/// win. Tic-tac-toe is 3,3,3.
+///
+/// Written as people write it on the command line: `MxN` for M rows and N columns with
+/// k = min(M, N), or `MxNkK`.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::Mnk;
+///
+/// let game: Mnk = "4x4k3".parse()?;
+/// assert_eq!((game.rows(), game.columns(), game.k(), game.cells()), (4, 4, 3, 16));
+/// assert_eq!("3x4".parse::<Mnk>()?.k(), 3);
+/// assert_eq!("3x3".parse::<Mnk>()?, Mnk::TIC_TAC_TOE);
+/// assert_eq!(Mnk::new(3, 4, 3)?.to_string(), "3x4");
+/// assert_eq!(Mnk::new(4, 4, 3)?.to_string(), "4x4k3");
+/// # Ok::<(), ttt_oracle::GameError>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Mnk {
+    rows: u8,
+    columns: u8,
+    k: u8,
+}
+
+impl fmt::Debug for Mnk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Mnk({self})")
+    }
+}
+
+/// Why a game cannot be played here, or its name cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The name is not `MxN` or `MxNkK` with decimal numbers.
+    Syntax {
+        /// The name as given.
+        text: String,
+    },
+    /// A side of zero cells.
+    NoCells,
+    /// More than [`MAX_CELLS`] cells.
+    TooManyCells {
+        /// rows * columns.
+        cells: usize,
+    },
+    /// k is 0, or longer than both sides, so no line fits.
+    BadK {
+        /// The k asked for.
+        k: usize,
+        /// The longer side.
+        longest: usize,
+    },
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Syntax { text } => write!(
+                f,
+                "{} is not a game: write MxN (M rows, N columns, k = the shorter side) or MxNkK, \
+                 for example 3x3, 4x4 or 4x4k3",
+                crate::quote::quote(text)
+            ),
+            GameError::NoCells => f.write_str("a board needs at least one row and one column"),
+            GameError::TooManyCells { cells } => {
+                write!(
+                    f,
+                    "a board of {cells} cells is too large: at most {MAX_CELLS} cells"
+                )
+            }
+            GameError::BadK { k, longest } => write!(
+                f,
+                "k = {k} cannot be played: a line must be 1 to {longest} cells (the longer side)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl Mnk {
+    /// Tic-tac-toe: 3 rows, 3 columns, 3 in a row.
+    pub const TIC_TAC_TOE: Mnk = Mnk {
+        rows: 3,
+        columns: 3,
+        k: 3,
+    };
+
+    /// The games whose tables `build.rs` solves and the binary embeds, besides tic-tac-toe.
+    pub const EMBEDDED: [Mnk; 4] = [
+        Mnk {
+            rows: 3,
+            columns: 4,
+            k: 3,
+        },
+        Mnk {
+            rows: 4,
+            columns: 3,
+            k: 3,
+        },
+        Mnk {
+            rows: 4,
+            columns: 4,
+            k: 4,
+        },
+        Mnk {
+            rows: 4,
+            columns: 4,
+            k: 3,
+        },
+    ];
+
+    /// The game of `rows` by `columns` cells where `k` in a row wins.
+    ///
+    /// # Errors
+    ///
+    /// [`GameError`] when a side is 0, the board has more than [`MAX_CELLS`] cells, or k is 0
+    /// or longer than both sides.
+    pub fn new(rows: usize, columns: usize, k: usize) -> Result<Mnk, GameError> {
+        if rows == 0 || columns == 0 {
+            return Err(GameError::NoCells);
+        }
+        let cells = rows.saturating_mul(columns);
+        if cells > MAX_CELLS {
+            return Err(GameError::TooManyCells { cells });
+        }
+        let longest = rows.max(columns);
+        if k == 0 || k > longest {
+            return Err(GameError::BadK { k, longest });
+        }
+        // Each fits a u8: a side is at most 64 cells.
+        Ok(Mnk {
+            rows: rows as u8,
+            columns: columns as u8,
+            k: k as u8,
+        })
+    }
+
+    /// The number of rows.
+    pub const fn rows(self) -> usize {
+        self.rows as usize
+    }
+
+    /// The number of columns.
+    pub const fn columns(self) -> usize {
+        self.columns as usize
+    }
+
+    /// How many marks in a row win.
+    pub const fn k(self) -> usize {
+        self.k as usize
+    }
+
+    /// The number of cells, rows * columns.
+    pub const fn cells(self) -> usize {
+        self.rows as usize * self.columns as usize
+    }
+
+    /// Whether the board is square, and so has 8 symmetries rather than 4.
+    pub const fn is_square(self) -> bool {
+        self.rows == self.columns
+    }
+
+    /// Whether this game is small enough to solve into a table (at most [`MAX_TABLE_CELLS`]).
+    pub const fn has_table(self) -> bool {
+        self.cells() <= MAX_TABLE_CELLS
+    }
+
+    /// Whether `build.rs` solves this game and the binary embeds its table.
+    pub fn is_embedded(self) -> bool {
+        self == Mnk::TIC_TAC_TOE || Mnk::EMBEDDED.contains(&self)
+    }
+
+    /// The lines, symmetries and lookup tables of this game, made once per process.
+    pub fn geometry(self) -> &'static Geometry {
+        static MADE: OnceLock<Mutex<HashMap<Mnk, &'static Geometry>>> = OnceLock::new();
+        let mut made = MADE
+            .get_or_init(Mutex::default)
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Leaked on purpose: one per game a process uses, at most a few kilobytes each, and
+        // boards hold the reference.
+        made.entry(self)
+            .or_insert_with(|| Box::leak(Box::new(Geometry::new(self))))
+    }
+}
+
+impl fmt::Display for Mnk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.columns)?;
+        if self.k != self.rows.min(self.columns) {
+            write!(f, "k{}", self.k)?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Mnk {
+    type Err = GameError;
+
+    fn from_str(text: &str) -> Result<Mnk, GameError> {
+        let syntax = || GameError::Syntax {
+            text: text.to_owned(),
+        };
+        let number = |digits: &str| -> Result<usize, GameError> {
+            if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit())
+            {
+                return Err(syntax());
+            }
+            digits.parse().map_err(|_| syntax())
+        };
+        let lower = text.to_ascii_lowercase();
+        let (rows, rest) = lower.split_once('x').ok_or_else(syntax)?;
+        let (columns, k) = match rest.split_once('k') {
+            Some((columns, k)) => (columns, Some(k)),
+            None => (rest, None),
+        };
+        let (rows, columns) = (number(rows)?, number(columns)?);
+        let k = match k {
+            Some(k) => number(k)?,
+            None => rows.min(columns),
+        };
+        Mnk::new(rows, columns, k)
+    }
+}
+
+/// Whether `symmetry` maps a non-square rectangle onto itself.
+const fn keeps_rectangle(symmetry: Symmetry) -> bool {
+    matches!(
+        symmetry,
+        Symmetry::Identity
+            | Symmetry::Rotate180
+            | Symmetry::FlipHorizontal
+            | Symmetry::FlipVertical
+    )
+}
+
+/// Where `symmetry` sends the cell at (`row`, `column`) on a board of `rows` by `columns`.
+const fn place(
+    symmetry: Symmetry,
+    row: usize,
+    column: usize,
+    rows: usize,
+    columns: usize,
+) -> (usize, usize) {
+    let (last_row, last_column) = (rows - 1, columns - 1);
+    match symmetry {
+        Symmetry::Identity => (row, column),
+        Symmetry::Rotate90 => (column, last_row - row),
+        Symmetry::Rotate180 => (last_row - row, last_column - column),
+        Symmetry::Rotate270 => (last_column - column, row),
+        Symmetry::FlipHorizontal => (row, last_column - column),
+        Symmetry::FlipVertical => (last_row - row, column),
+        Symmetry::Transpose => (column, row),
+        Symmetry::AntiTranspose => (last_column - column, last_row - row),
+    }
+}
+
+/// Base-3 place values of each byte of a mask: `TERNARY[b][m]` is the sum of `3^(8b + i)` over
+/// the bits `i` of `m`. Five bytes cover the 40 cells whose codes fit a `u64`.
+const TERNARY: [[u64; 256]; 5] = {
+    let mut table = [[0u64; 256]; 5];
+    let mut byte = 0;
+    let mut base = 1u64;
+    while byte < 5 {
+        let mut mask = 0;
+        while mask < 256 {
+            let mut sum = 0;
+            let mut power = base;
+            let mut i = 0;
+            while i < 8 {
+                if mask & (1 << i) != 0 {
+                    sum += power;
+                }
+                power *= 3;
+                i += 1;
+            }
+            table[byte][mask] = sum;
+            mask += 1;
+        }
+        base *= 6561;
+        byte += 1;
+    }
+    table
+};
+
+/// The most cells whose base-3 codes fit a `u64`.
+pub const MAX_CODE_CELLS: usize = 40;
+
+/// The base-3 code of the marks `x` and `o`: the sum over cells `i` of `3^i` times 0 (empty),
+/// 1 (X) or 2 (O). Meaningful for boards of at most [`MAX_CODE_CELLS`] cells.
+#[inline]
+pub fn code(x: u64, o: u64) -> u64 {
+    let mut sum = 0;
+    let (mut x, mut o) = (x, o);
+    let mut byte = 0;
+    while x | o != 0 && byte < 5 {
+        sum += TERNARY[byte][(x & 0xff) as usize] + 2 * TERNARY[byte][(o & 0xff) as usize];
+        x >>= 8;
+        o >>= 8;
+        byte += 1;
+    }
+    sum
+}
+
+/// Everything about a game that play, solving and symmetry look up: made once per game by
+/// [`Mnk::geometry`].
+pub struct Geometry {
+    game: Mnk,
+    full: u64,
+    lines: Vec<u64>,
+    through: Vec<Vec<u64>>,
+    turns: Vec<Symmetry>,
+    /// Per turn, where each cell goes.
+    targets: Vec<Vec<u8>>,
+    /// Per turn and per byte of a mask, the image of that byte's cells.
+    images: Vec<Vec<[u64; 256]>>,
+}
+
+impl fmt::Debug for Geometry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Geometry")
+            .field("game", &self.game)
+            .field("lines", &self.lines.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Geometry {
+    fn new(game: Mnk) -> Geometry {
+        let (rows, columns, k) = (game.rows(), game.columns(), game.k());
+        let cells = game.cells();
+        let full = if cells == 64 {
+            u64::MAX
+        } else {
+            (1u64 << cells) - 1
+        };
+        let mut lines = Vec::new();
+        // Rows, then columns, then diagonals down-right, then down-left; each by its first cell.
+        for (step_row, step_column) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+            for row in 0..rows as isize {
+                for column in 0..columns as isize {
+                    let end_row = row + step_row * (k as isize - 1);
+                    let end_column = column + step_column * (k as isize - 1);
+                    if end_row >= rows as isize || end_column < 0 || end_column >= columns as isize
+                    {
+                        continue;
+                    }
+                    let line = (0..k as isize).fold(0u64, |line, i| {
+                        let cell =
+                            (row + step_row * i) * columns as isize + column + step_column * i;
+                        line | 1 << cell
+                    });
+                    if !lines.contains(&line) {
+                        lines.push(line);
+                    }
+                }
+            }
+        }
+        let through = (0..cells)
+            .map(|cell| {
+                lines
+                    .iter()
+                    .copied()
+                    .filter(|line| line >> cell & 1 == 1)
+                    .collect()
+            })
+            .collect();
+        let turns: Vec<Symmetry> = Symmetry::ALL
+            .into_iter()
+            .filter(|&symmetry| game.is_square() || keeps_rectangle(symmetry))
+            .collect();
+        let targets: Vec<Vec<u8>> = turns
+            .iter()
+            .map(|turn| {
+                (0..cells)
+                    .map(|cell| {
+                        let (row, column) =
+                            place(*turn, cell / columns, cell % columns, rows, columns);
+                        (row * columns + column) as u8
+                    })
+                    .collect()
+            })
+            .collect();
+        let bytes = cells.div_ceil(8);
+        let images = targets
+            .iter()
+            .map(|target| {
+                (0..bytes)
+                    .map(|byte| {
+                        let mut table = [0u64; 256];
+                        for (mask, image) in table.iter_mut().enumerate() {
+                            for bit in 0..8 {
+                                let cell = byte * 8 + bit;
+                                if mask >> bit & 1 == 1 && cell < cells {
+                                    *image |= 1 << target[cell];
+                                }
+                            }
+                        }
+                        table
+                    })
+                    .collect()
+            })
+            .collect();
+        Geometry {
+            game,
+            full,
+            lines,
+            through,
+            turns,
+            targets,
+            images,
+        }
+    }
+
+    /// The game this describes.
+    pub fn game(&self) -> Mnk {
+        self.game
+    }
+
+    /// The mask of every cell.
+    pub fn full(&self) -> u64 {
+        self.full
+    }
+
+    /// Every line of k cells, as masks (bit `i` is cell `i + 1`).
+    pub fn lines(&self) -> &[u64] {
+        &self.lines
+    }
+
+    /// The lines through the cell with index `cell`.
+    pub fn lines_through(&self, cell: usize) -> &[u64] {
+        &self.through[cell]
+    }
+
+    /// Whether `marks` holds a whole line.
+    pub fn has_line(&self, marks: u64) -> bool {
+        self.lines.iter().any(|&line| line & !marks == 0)
+    }
+
+    /// Whether `marks`, just after a mark on `cell`, hold a line through that cell.
+    #[inline]
+    pub fn makes_line(&self, marks: u64, cell: usize) -> bool {
+        self.through[cell].iter().any(|&line| line & !marks == 0)
+    }
+
+    /// The symmetries of the board: 8 for a square; for any other rectangle the 4 that keep
+    /// its shape (identity, the half turn and both mirrors). In the order of
+    /// [`Symmetry::ALL`], identity first.
+    pub fn turns(&self) -> &[Symmetry] {
+        &self.turns
+    }
+
+    /// Where the `t`-th turn of [`turns`](Geometry::turns) sends the cell with index `cell`.
+    pub fn turn_cell(&self, t: usize, cell: usize) -> usize {
+        usize::from(self.targets[t][cell])
+    }
+
+    /// The image of the cells of `mask` under the `t`-th turn.
+    #[inline]
+    pub fn turn_mask(&self, t: usize, mask: u64) -> u64 {
+        let mut image = 0;
+        for (byte, table) in self.images[t].iter().enumerate() {
+            image |= table[(mask >> (8 * byte) & 0xff) as usize];
+        }
+        image
+    }
+}

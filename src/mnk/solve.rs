@@ -1,0 +1,245 @@
+//! Exhaustive minimax for any m,n,k game of at most 16 cells, memoised on canonical boards in a
+//! dense array indexed by base-3 code. Pure: no I/O. Shared with `build.rs` (through
+//! `#[path]`), which solves the embedded games with it.
+
+use crate::board::Player;
+use crate::mnk::game::{Geometry, MAX_TABLE_CELLS, Mnk};
+use crate::solve::{Value, move_rank};
+
+/// A value and remoteness in one byte, as the solver and the tables keep them: 0 for a board
+/// not reached, else `1 + 32 * value + remoteness` with the value 0 (loss), 1 (draw) or 2 (win)
+/// for the side to move.
+pub type Entry = u8;
+
+/// The entry for `value` and `remoteness`.
+pub const fn entry(value: Value, remoteness: u8) -> Entry {
+    let value = match value {
+        Value::Loss => 0,
+        Value::Draw => 1,
+        Value::Win => 2,
+    };
+    1 + 32 * value + remoteness
+}
+
+/// The value and remoteness of an entry, `None` for 0 (not reached) or a byte no entry has.
+pub const fn unentry(entry: Entry) -> Option<(Value, u8)> {
+    if entry == 0 {
+        return None;
+    }
+    let remoteness = (entry - 1) % 32;
+    let value = match (entry - 1) / 32 {
+        0 => Value::Loss,
+        1 => Value::Draw,
+        2 => Value::Win,
+        _ => return None,
+    };
+    Some((value, remoteness))
+}
+
+/// Symmetry and base-3 code of a board of at most 16 cells, fused into byte lookups: for each
+/// turn, the code of the image of each byte of a mask.
+pub struct Codes {
+    /// Per turn: low byte, then high byte; 256 codes each.
+    turned: Vec<[[u32; 256]; 2]>,
+    geometry: &'static Geometry,
+}
+
+impl Codes {
+    /// The lookups for `game`, which has at most 16 cells.
+    pub fn new(game: Mnk) -> Codes {
+        assert!(game.has_table(), "codes are for games of at most 16 cells");
+        let geometry = game.geometry();
+        let turned = (0..geometry.turns().len())
+            .map(|t| {
+                let mut tables = [[0u32; 256]; 2];
+                for (byte, table) in tables.iter_mut().enumerate() {
+                    for (mask, code) in table.iter_mut().enumerate() {
+                        let image = geometry.turn_mask(t, (mask as u64) << (8 * byte));
+                        *code = crate::mnk::game::code(image, 0) as u32;
+                    }
+                }
+                tables
+            })
+            .collect();
+        Codes { turned, geometry }
+    }
+
+    /// The code of the board `x`, `o` after the `t`-th turn.
+    #[inline]
+    pub fn turned_code(&self, t: usize, x: u64, o: u64) -> u32 {
+        let [low, high] = &self.turned[t];
+        let marks = |m: u64| low[(m & 0xff) as usize] + high[(m >> 8 & 0xff) as usize];
+        marks(x) + 2 * marks(o)
+    }
+
+    /// The code of the board itself.
+    #[inline]
+    pub fn code(&self, x: u64, o: u64) -> u32 {
+        self.turned_code(0, x, o)
+    }
+
+    /// The canonical form: the smallest code among the board's images, and the first turn (in
+    /// the order of [`Geometry::turns`]) that gives it.
+    #[inline]
+    pub fn canonical(&self, x: u64, o: u64) -> (u32, usize) {
+        let mut best = (self.turned_code(0, x, o), 0);
+        for t in 1..self.turned.len() {
+            let code = self.turned_code(t, x, o);
+            if code < best.0 {
+                best = (code, t);
+            }
+        }
+        best
+    }
+
+    /// The game's lines and turns.
+    pub fn geometry(&self) -> &'static Geometry {
+        self.geometry
+    }
+}
+
+/// A solved game: the entry of every canonical position reachable from the empty board,
+/// terminal ones included, in a dense array indexed by base-3 code (0 elsewhere).
+pub struct MnkSolution {
+    game: Mnk,
+    entries: Vec<Entry>,
+}
+
+impl MnkSolution {
+    /// The game solved.
+    pub fn game(&self) -> Mnk {
+        self.game
+    }
+
+    /// The dense array of entries by code: non-zero exactly at the canonical reachable boards.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+}
+
+/// Solves `game` (at most 16 cells): full minimax from the empty board, memoised on canonical
+/// boards. The winner takes the fastest win, the loser the slowest loss.
+///
+/// # Panics
+///
+/// If the game has more than 16 cells.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Mnk, Value, solve_game, unentry};
+///
+/// let solution = solve_game("3x4".parse()?);
+/// assert_eq!(unentry(solution.entries()[0]), Some((Value::Win, 7)));
+/// # Ok::<(), ttt_oracle::GameError>(())
+/// ```
+pub fn solve_game(game: Mnk) -> MnkSolution {
+    assert!(
+        game.cells() <= MAX_TABLE_CELLS,
+        "only games of at most {MAX_TABLE_CELLS} cells can be solved into a table"
+    );
+    let mut solver = Solver {
+        codes: Codes::new(game),
+        entries: vec![0; 3usize.pow(game.cells() as u32)],
+    };
+    solver.visit(0, 0, 0, Player::X);
+    MnkSolution {
+        game,
+        entries: solver.entries,
+    }
+}
+
+struct Solver {
+    codes: Codes,
+    entries: Vec<Entry>,
+}
+
+impl Solver {
+    /// Solves the canonical board `x`, `o` (code `code`), `mover` to move, and every board
+    /// below it; returns its entry.
+    fn visit(&mut self, x: u64, o: u64, code: u32, mover: Player) -> Entry {
+        let known = self.entries[code as usize];
+        if known != 0 {
+            return known;
+        }
+        let geometry = self.codes.geometry();
+        let (mine, theirs) = match mover {
+            Player::X => (x, o),
+            Player::O => (o, x),
+        };
+        let full = geometry.full();
+        let mut empty = !(x | o) & full;
+        let mut best = (i32::MIN, Value::Loss, 0u8);
+        while empty != 0 {
+            let cell = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            let after = mine | 1 << cell;
+            let (child_x, child_o) = match mover {
+                Player::X => (after, theirs),
+                Player::O => (theirs, after),
+            };
+            let (canonical, t) = self.codes.canonical(child_x, child_o);
+            let (value, remoteness) = if geometry.makes_line(after, cell) {
+                self.entries[canonical as usize] = entry(Value::Loss, 0);
+                (Value::Win, 1)
+            } else if after | theirs == full {
+                self.entries[canonical as usize] = entry(Value::Draw, 0);
+                (Value::Draw, 1)
+            } else {
+                let (turned_x, turned_o) = (
+                    geometry.turn_mask(t, child_x),
+                    geometry.turn_mask(t, child_o),
+                );
+                let child = self.visit(turned_x, turned_o, canonical, !mover);
+                let (value, remoteness) = unentry(child).expect("a visited board has an entry");
+                (-value, remoteness + 1)
+            };
+            let rank = move_rank(value, remoteness);
+            if rank > best.0 {
+                best = (rank, value, remoteness);
+            }
+        }
+        let found = entry(best.1, best.2);
+        self.entries[code as usize] = found;
+        found
+    }
+}
+
+/// The marks of a base-3 code of up to 16 cells, eight cells at a time.
+pub struct Digits {
+    /// For each code below `3^8`, the X byte and the O byte.
+    bytes: Vec<(u8, u8)>,
+}
+
+impl Digits {
+    /// The lookup, made once.
+    pub fn new() -> Digits {
+        let bytes = (0..6561u32)
+            .map(|code| {
+                let (mut x, mut o, mut rest) = (0u8, 0u8, code);
+                for i in 0..8 {
+                    match rest % 3 {
+                        1 => x |= 1 << i,
+                        2 => o |= 1 << i,
+                        _ => {}
+                    }
+                    rest /= 3;
+                }
+                (x, o)
+            })
+            .collect();
+        Digits { bytes }
+    }
+
+    /// The X and O masks of `code`.
+    pub fn marks(&self, code: u32) -> (u64, u64) {
+        let (low, high) = (
+            self.bytes[(code % 6561) as usize],
+            self.bytes[(code / 6561) as usize],
+        );
+        (
+            u64::from(low.0) | u64::from(high.0) << 8,
+            u64::from(low.1) | u64::from(high.1) << 8,
+        )
+    }
+}

@@ -1,0 +1,78 @@
+//! Ground truth for the m,n,k games, read from tests/data/mnk_known.txt, and a plain rules
+//! check written here from scratch, independent of the library's.
+
+/// The figures of tests/data/mnk_known.txt: (game, key, figure).
+pub fn known() -> Vec<(String, String, String)> {
+    include_str!("../data/mnk_known.txt")
+        .lines()
+        .map(|line| line.split('#').next().unwrap().trim())
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            let parts: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(parts.len(), 3, "game, key and figure: {line}");
+            (parts[0].into(), parts[1].into(), parts[2].into())
+        })
+        .collect()
+}
+
+/// Whether the cells of `marks` (bit `row * columns + column`) hold k in a row on a board of
+/// `rows` x `columns`: every cell tried as the start of a run in each of four directions.
+pub fn has_run(marks: u64, rows: usize, columns: usize, k: usize) -> bool {
+    let at = |row: isize, column: isize| {
+        row >= 0
+            && column >= 0
+            && (row as usize) < rows
+            && (column as usize) < columns
+            && marks >> (row as usize * columns + column as usize) & 1 == 1
+    };
+    for row in 0..rows as isize {
+        for column in 0..columns as isize {
+            for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                if (0..k as isize).all(|i| at(row + dr * i, column + dc * i)) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Every position reachable by play from the empty board, as (x, o) masks, found by a
+/// depth-first walk over move sequences that marks each board once in a bit set by base-3 code.
+pub fn reachable(rows: usize, columns: usize, k: usize) -> Vec<(u64, u64)> {
+    let cells = rows * columns;
+    let mut seen = vec![0u64; 3usize.pow(cells as u32).div_ceil(64)];
+    let mut found = Vec::new();
+    let mut stack = vec![(0u64, 0u64)];
+    let powers: Vec<usize> = (0..cells).map(|i| 3usize.pow(i as u32)).collect();
+    let code = |x: u64, o: u64| {
+        (0..cells)
+            .map(|i| powers[i] * ((x >> i & 1) as usize + 2 * (o >> i & 1) as usize))
+            .sum::<usize>()
+    };
+    seen[0] |= 1;
+    while let Some((x, o)) = stack.pop() {
+        found.push((x, o));
+        let x_moves = x.count_ones() == o.count_ones();
+        let last = if x_moves { o } else { x };
+        if has_run(last, rows, columns, k) || (x | o).count_ones() as usize == cells {
+            continue;
+        }
+        for cell in 0..cells {
+            if (x | o) >> cell & 1 == 1 {
+                continue;
+            }
+            let child = if x_moves {
+                (x | 1 << cell, o)
+            } else {
+                (x, o | 1 << cell)
+            };
+            let c = code(child.0, child.1);
+            if seen[c / 64] >> (c % 64) & 1 == 0 {
+                seen[c / 64] |= 1 << (c % 64);
+                stack.push(child);
+            }
+        }
+    }
+    found
+}

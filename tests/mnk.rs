@@ -1,0 +1,343 @@
+//! The m,n,k games: ground truth on the small ones, every position of each small game checked
+//! against its children and its symmetries, the engine against tic-tac-toe's own, bad input,
+//! and `--game` through the real binary. The exhaustive 4x4 checks are in mnk_exhaustive.rs.
+
+mod common;
+
+use assert_cmd::Command;
+use common::mnk::{has_run, known, reachable};
+use ttt_oracle::{
+    Board, IllegalBoard, Mnk, MnkBoard, MnkTable, ParseMnkBoardError, Player, Status, Value,
+    mnk_stats, mnk_table, solve_game, stats, table,
+};
+
+fn ttt() -> Command {
+    Command::cargo_bin("ttt").unwrap()
+}
+
+fn board(game: Mnk, x: u64, o: u64) -> MnkBoard {
+    MnkBoard::from_marks(game, x, o).unwrap()
+}
+
+/// Every position of `game` agrees with a one-ply look at its children, and with each of its
+/// images under the board's symmetries.
+fn check_every_position(game: Mnk, table: &MnkTable) -> usize {
+    let positions = reachable(game.rows(), game.columns(), game.k());
+    for &(x, o) in &positions {
+        let board = board(game, x, o);
+        let probe = table.probe(&board);
+        for t in 0..game.geometry().turns().len() {
+            assert_eq!(table.probe(&board.turned(t)), probe, "{board:?} turned {t}");
+        }
+        if board.is_over() {
+            assert_eq!(probe.remoteness, 0);
+            continue;
+        }
+        // One ply of minimax over the children, written out here.
+        let children: Vec<(Value, u8)> = table
+            .analyze(&board)
+            .iter()
+            .map(|m| {
+                let child = table.probe(&board.play(m.number).unwrap());
+                assert_eq!(
+                    (m.value, m.remoteness),
+                    (-child.value, child.remoteness + 1)
+                );
+                (m.value, m.remoteness)
+            })
+            .collect();
+        let value = children.iter().map(|c| c.0).max().unwrap();
+        let remoteness = match value {
+            Value::Win => children.iter().filter(|c| c.0 == value).map(|c| c.1).min(),
+            _ => children.iter().filter(|c| c.0 == value).map(|c| c.1).max(),
+        }
+        .unwrap();
+        assert_eq!(
+            (probe.value, probe.remoteness),
+            (value, remoteness),
+            "{board:?}"
+        );
+        let best = table.best_moves(&board);
+        for m in table.analyze(&board) {
+            let optimal = m.value == value && (value == Value::Draw || m.remoteness == remoteness);
+            assert_eq!(
+                best >> (m.number - 1) & 1 == 1,
+                optimal,
+                "{board:?} cell {}",
+                m.number
+            );
+        }
+    }
+    positions.len()
+}
+
+#[test]
+fn small_games_match_ground_truth() {
+    let mut checked = 0;
+    for (game, key, figure) in known() {
+        let game: Mnk = game.parse().unwrap();
+        if game.cells() > 12 {
+            continue; // 4x4: mnk_exhaustive.rs, in release
+        }
+        match key.as_str() {
+            "reachable_positions" => {
+                assert_eq!(mnk_stats(game).reachable_positions.to_string(), figure);
+                let independent = reachable(game.rows(), game.columns(), game.k()).len();
+                assert_eq!(independent.to_string(), figure, "{game}");
+            }
+            "value" => {
+                let probe = mnk_table(game).unwrap().probe(&MnkBoard::empty(game));
+                assert_eq!(probe.value.name(), figure, "{game}");
+            }
+            other => panic!("unknown key {other}"),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
+}
+
+#[test]
+fn every_position_of_the_small_games_agrees_with_its_children_and_symmetries() {
+    for (name, positions) in [
+        ("2x2k2", 29),
+        ("3x3", 5478),
+        ("2x4k2", 0),
+        ("3x2", 0),
+        ("1x4k2", 0),
+        ("3x4", 111_973),
+        ("4x3", 111_973),
+    ] {
+        let game: Mnk = name.parse().unwrap();
+        let found = check_every_position(game, mnk_table(game).unwrap());
+        if positions > 0 {
+            assert_eq!(found, positions, "{game}");
+        }
+    }
+}
+
+#[test]
+fn the_engine_on_3x3_agrees_with_tic_tac_toe_everywhere() {
+    let game = Mnk::TIC_TAC_TOE;
+    // A table solved by the m,n,k engine, not the embedded 3x3 one.
+    let mnk = MnkTable::from_solution(&solve_game(game));
+    for board in Board::reachable() {
+        let x = board.marks(Player::X).bits().into();
+        let o = board.marks(Player::O).bits().into();
+        let ours = ttt_oracle::MnkBoard::from_marks(game, x, o).unwrap();
+        assert_eq!(ours.to_string(), board.to_string());
+        assert_eq!(mnk.probe(&ours), table().probe(&board), "{board}");
+        assert_eq!(
+            mnk.best_moves(&ours),
+            u64::from(table().best_moves(&board).bits()),
+            "{board}"
+        );
+        assert_eq!(ours.status(), board.status());
+    }
+    let mut ours = mnk_stats(game);
+    let theirs = stats(table());
+    ours.table_bytes = theirs.table_bytes;
+    assert_eq!(ours, theirs);
+}
+
+#[test]
+fn the_rules_accept_exactly_the_reachable_boards() {
+    for name in ["2x2k2", "3x3", "3x4k2", "2x5k2", "3x4"] {
+        let game: Mnk = name.parse().unwrap();
+        let cells = game.cells();
+        let reachable = reachable(game.rows(), game.columns(), game.k());
+        let mut accepted = 0;
+        for code in 0..3u64.pow(cells as u32) {
+            let (mut x, mut o, mut rest) = (0u64, 0u64, code);
+            for i in 0..cells {
+                match rest % 3 {
+                    1 => x |= 1 << i,
+                    2 => o |= 1 << i,
+                    _ => {}
+                }
+                rest /= 3;
+            }
+            if MnkBoard::from_marks(game, x, o).is_ok() {
+                accepted += 1;
+            }
+        }
+        assert_eq!(accepted, reachable.len(), "{game}");
+        for (x, o) in reachable {
+            let b = board(game, x, o);
+            let won = has_run(x, game.rows(), game.columns(), game.k())
+                || has_run(o, game.rows(), game.columns(), game.k());
+            assert_eq!(b.winner().is_some(), won);
+        }
+    }
+}
+
+#[test]
+fn games_are_read_and_bad_ones_refused() {
+    let game: Mnk = "4X4K3".parse().unwrap();
+    assert_eq!(game.to_string(), "4x4k3");
+    assert_eq!("3x5".parse::<Mnk>().unwrap().k(), 3);
+    assert_eq!("3x5k5".parse::<Mnk>().unwrap().to_string(), "3x5k5");
+    assert_eq!("8x8".parse::<Mnk>().unwrap().cells(), 64);
+    for (bad, says) in [
+        ("", "is not a game"),
+        ("3", "is not a game"),
+        ("3x", "is not a game"),
+        ("x3", "is not a game"),
+        ("3x3k", "is not a game"),
+        ("+3x3", "is not a game"),
+        ("3x3k3k3", "is not a game"),
+        ("99999999999999999999x3", "is not a game"),
+        ("0x3", "at least one row"),
+        ("9x8", "72 cells is too large: at most 64"),
+        ("3x3k4", "k = 4 cannot be played: a line must be 1 to 3"),
+        ("3x3k0", "k = 0"),
+    ] {
+        let error = bad.parse::<Mnk>().unwrap_err().to_string();
+        assert!(error.contains(says), "{bad}: {error}");
+    }
+}
+
+#[test]
+fn boards_name_the_game_and_the_count_when_wrong() {
+    let game: Mnk = "4x4".parse().unwrap();
+    let error = MnkBoard::parse(game, "X........").unwrap_err();
+    assert_eq!(error, ParseMnkBoardError::Length { game, found: 9 });
+    assert_eq!(
+        error.to_string(),
+        "a board of game 4x4 has 16 cells (4 rows of 4), this has 9"
+    );
+    // Digits stand for their own cell only up to 9.
+    assert!(MnkBoard::parse(game, "123456789.......").is_ok());
+    assert!(matches!(
+        MnkBoard::parse(game, "X23456789.1....."),
+        Err(ParseMnkBoardError::MisplacedDigit { cell: 11, .. })
+    ));
+    // Rows may be separated by '/', or not.
+    assert_eq!(
+        MnkBoard::parse(game, "X.../.O../..../....").unwrap(),
+        MnkBoard::parse(game, "X....O..........").unwrap()
+    );
+    assert_eq!(
+        MnkBoard::parse(game, "XXXX/OOOO/XXXX/OOO.").unwrap_err(),
+        ParseMnkBoardError::Illegal(IllegalBoard::BothWin)
+    );
+    // Two separate lines of X: no single move made both.
+    let k3: Mnk = "4x4k3".parse().unwrap();
+    assert_eq!(
+        MnkBoard::parse(k3, "XXX./OO.O/XXX./OO..").unwrap_err(),
+        ParseMnkBoardError::Illegal(IllegalBoard::SeparateLines { winner: Player::X })
+    );
+    // Two lines through one cell are a legal finish.
+    let crossed = MnkBoard::parse(k3, "XXX./X.OO/XO../...O").unwrap();
+    assert_eq!(
+        crossed.status(),
+        Status::Finished(ttt_oracle::Outcome::Win(Player::X))
+    );
+}
+
+#[test]
+fn a_damaged_table_is_an_error_never_a_panic() {
+    let bytes = ttt_oracle::mnk_table_bytes("3x4".parse().unwrap()).unwrap();
+    assert!(MnkTable::from_bytes(bytes).is_ok());
+    for cut in [0, 1, 8, 12, 20, bytes.len() / 2, bytes.len() - 1] {
+        assert!(MnkTable::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+    }
+    for position in (0..bytes.len()).step_by(97) {
+        let mut damaged = bytes.to_vec();
+        damaged[position] ^= 0x24;
+        assert!(MnkTable::from_bytes(&damaged).is_err(), "byte {position}");
+    }
+}
+
+#[test]
+fn best_and_analyze_take_a_game() {
+    ttt()
+        .args(["best", "--game", "4x4k3", "XX../OO../..../...."])
+        .assert()
+        .success()
+        .stdout("3\n");
+    ttt()
+        .args([
+            "best", "--game", "3x4", "--moves", "2 1", "--format", "json",
+        ])
+        .assert()
+        .success()
+        .stdout(
+            "{\"game\":\"3x4\",\"board\":\"OX../..../....\",\"to_move\":\"X\",\"best\":3,\
+             \"value\":\"win\",\"remoteness\":5}\n",
+        );
+    let out = ttt()
+        .args([
+            "analyze", "--game", "4x4", "--moves", "1 6 16", "--format", "json",
+        ])
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(json["game"], "4x4");
+    assert_eq!(json["board"], "X.../.O../..../...X");
+    assert_eq!(json["moves"].as_array().unwrap().len(), 13);
+    // Batch mode: one answer a line, errors in their place.
+    ttt()
+        .args(["best", "--game", "2x2k2", "-"])
+        .write_stdin("X.O.\nXX..\nX...\n")
+        .assert()
+        .code(2)
+        .stdout("2\nerror: line 2: bad board \"XX..\": not a reachable position: impossible counts: 2 X against 0 O; X can be at most one mark ahead\n2\n");
+}
+
+#[test]
+fn bad_games_and_boards_are_usage_errors() {
+    for (args, says) in [
+        (
+            vec!["best", "--game", "5x5", "X"],
+            "game 5x5 has 25 cells; tables exist for games of at most 16 cells",
+        ),
+        (
+            vec!["best", "--game", "4x4q", "X"],
+            "\"4x4q\" is not a game",
+        ),
+        (
+            vec!["best", "--game", "4x4", "X........"],
+            "a board of game 4x4 has 16 cells (4 rows of 4), this has 9",
+        ),
+        (
+            vec!["best", "--game", "4x4", "--moves", "17"],
+            "move 1 is \"17\", not a cell: cells are numbered 1 to 16",
+        ),
+        (
+            vec!["best", "--game", "3x4", "--moves", "1 1"],
+            "move 2: cell 1 is already taken by X",
+        ),
+        (
+            vec!["stats", "--game", "5x4"],
+            "game 5x4 has 20 cells; counts are made for games of at most 16 cells",
+        ),
+        (
+            vec!["verify", "--game", "2x2k2"],
+            "ttt embeds no table for game 2x2",
+        ),
+    ] {
+        ttt()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(says));
+    }
+}
+
+#[test]
+fn stats_and_verify_take_a_game() {
+    let out = ttt()
+        .args(["stats", "--game", "2x2k2", "--format", "json"])
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(json["reachable_positions"], 29);
+    assert_eq!(json["games"]["total"], 24);
+    ttt()
+        .args(["verify", "--game", "4x3"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "ok: the embedded table of 4x3 equals a fresh solve",
+        ));
+}
