@@ -7,7 +7,10 @@ use std::io::{self, BufReader, BufWriter, Write};
 use clap::Args;
 use serde::Serialize;
 use ttt_oracle::quote::{QUOTE_LIMIT, quote};
-use ttt_oracle::{Analysis, Board, Cell, Game, Player, Status, Value, parse_moves, table};
+use ttt_oracle::{
+    Analysis, Board, Cell, Game, Mnk, MnkAnalysis, MnkTable, Player, Status, Value, parse_moves,
+    table,
+};
 
 use super::draw::{Square, board_squares, cells, grid, side_by_side};
 use super::lines::{Line, read_bounded_line};
@@ -40,7 +43,7 @@ pub enum Notation {
 }
 
 impl Notation {
-    fn noun(self) -> &'static str {
+    pub fn noun(self) -> &'static str {
         match self {
             Notation::Board => "board",
             Notation::Moves => "move list",
@@ -111,6 +114,8 @@ struct BestMove {
 enum Answer {
     Analysis(Analysis),
     Best(BestMove),
+    MnkAnalysis(MnkAnalysis),
+    MnkBest(super::mnk::MnkBest),
 }
 
 /// Batch mode with `--format json`: a line that got no answer, and why, in the answer's place.
@@ -132,14 +137,41 @@ pub fn best(args: &PositionArgs) -> Result<(), Failure> {
 
 fn answer(position: &PositionArgs, query: Query) -> Result<(), Failure> {
     let style = Style::for_stdout();
+    let game = position.game;
+    let table = if game == Mnk::TIC_TAC_TOE {
+        None
+    } else {
+        Some(super::mnk::table_of(game)?)
+    };
     if let Some(notation) = position.batch() {
-        return batch(notation, query, position.format, style);
+        return batch(notation, query, position.format, style, table);
     }
-    let board = position.board()?;
-    let answer = ask(query, board).map_err(Failure::usage)?;
+    let (notation, text) = position.given();
+    let answer = answer_text(notation, text, false, query, table).map_err(Failure::usage)?;
     let mut out = io::stdout().lock();
     write_answer(&mut out, &answer, position.format, style)?;
     Ok(())
+}
+
+/// Reads a position of the game of `table` (tic-tac-toe when `None`) and looks it up; the error
+/// is why there is no answer.
+fn answer_text(
+    notation: Notation,
+    text: &str,
+    batch: bool,
+    query: Query,
+    table: Option<&MnkTable>,
+) -> Result<Answer, String> {
+    let Some(table) = table else {
+        return notation
+            .parse(text, batch)
+            .and_then(|board| ask(query, board));
+    };
+    let board = super::mnk::parse(table.game(), notation, text)?;
+    match query {
+        Query::Analyze => Ok(Answer::MnkAnalysis(MnkAnalysis::new(table, board))),
+        Query::Best => super::mnk::best(table, board).map(Answer::MnkBest),
+    }
 }
 
 /// Looks `board` up; the error is why there is no answer (`best` on a finished game).
@@ -188,6 +220,21 @@ fn write_answer(
             writeln!(out)
         }
         (Answer::Best(best), Format::Text) => writeln!(out, "{}", best.best),
+        (Answer::MnkAnalysis(analysis), Format::Json) => {
+            serde_json::to_writer(&mut *out, analysis)?;
+            writeln!(out)
+        }
+        (Answer::MnkAnalysis(analysis), Format::Text) => {
+            for line in super::mnk::text(analysis, style) {
+                writeln!(out, "{line}")?;
+            }
+            Ok(())
+        }
+        (Answer::MnkBest(best), Format::Json) => {
+            serde_json::to_writer(&mut *out, best)?;
+            writeln!(out)
+        }
+        (Answer::MnkBest(best), Format::Text) => writeln!(out, "{}", best.cell()),
     }
 }
 
@@ -197,6 +244,8 @@ struct Batch {
     query: Query,
     format: Format,
     style: Style,
+    /// The table of the game, for games other than tic-tac-toe.
+    table: Option<&'static MnkTable>,
 }
 
 /// Lines read, and those that got an error instead of an answer.
@@ -217,12 +266,19 @@ enum Stopped {
 
 /// Batch mode on standard input and output. Exit code 2 when any line got an error, and
 /// standard error says how many and where the first was.
-fn batch(notation: Notation, query: Query, format: Format, style: Style) -> Result<(), Failure> {
+fn batch(
+    notation: Notation,
+    query: Query,
+    format: Format,
+    style: Style,
+    table: Option<&'static MnkTable>,
+) -> Result<(), Failure> {
     let batch = Batch {
         notation,
         query,
         format,
         style,
+        table,
     };
     let mut input = BufReader::with_capacity(INPUT_BUFFER, io::stdin());
     let mut out = BufWriter::new(io::stdout().lock());
@@ -281,10 +337,7 @@ impl Batch {
             };
             tally.lines += 1;
             let result = match line {
-                Line::Text(text) => self
-                    .notation
-                    .parse(&text, true)
-                    .and_then(|board| ask(self.query, board)),
+                Line::Text(text) => answer_text(self.notation, &text, true, self.query, self.table),
                 Line::TooLong { head, length } => Err(too_long(self.notation, &head, length)),
             };
             if result.is_err() {
@@ -384,40 +437,76 @@ fn text(analysis: &Analysis, style: Style) -> Vec<String> {
     let left = grid(&board_squares(board, style));
     let mover = analysis.to_move;
     let mut lines = Vec::new();
-    match analysis.status {
-        Status::InProgress => {
-            lines.extend(side_by_side(
-                &left,
-                &grid(&outcome_squares(analysis, style)),
-                5,
-            ));
-            lines.push(String::new());
-            let plies = plural(analysis.remoteness);
-            let summary = match analysis.value {
-                Value::Win => format!("{mover} to move wins in {plies}"),
-                Value::Draw => format!("{mover} to move draws ({plies} to a full board)"),
-                Value::Loss => format!("{mover} to move loses in {plies}"),
-            };
-            lines.push(format!(
-                "{}. Best: {}.",
-                style.value(analysis.value, &summary),
-                analysis.best
-            ));
-            lines.push(format!("Perfect play: {}", cells(&analysis.line)));
-            lines.push(style.faint(&format!(
-                "Right: what each move leads to for {mover}: W win, D draw, L loss, plies to the end; * best."
-            )));
-        }
-        Status::Finished(_) => {
-            lines.extend(left);
-            lines.push(String::new());
-            let result = match board.winner() {
-                Some(winner) => format!("Game over: {winner} won."),
-                None => "Game over: a draw.".to_string(),
-            };
-            lines.push(style.strong(&result));
-        }
+    let right = match analysis.status {
+        Status::InProgress => grid(&outcome_squares(analysis, style)),
+        Status::Finished(_) => Vec::new(),
+    };
+    let summary = Summary {
+        value: analysis.value,
+        remoteness: analysis.remoteness,
+        mover,
+        best: analysis.best.to_string(),
+        line: cells(&analysis.line),
+        winner: board.winner(),
+    };
+    lines.extend(layout(left, right, &summary, style));
+    lines
+}
+
+/// What the lines under an analysis's grids say.
+pub struct Summary {
+    /// The value for the side to move.
+    pub value: Value,
+    /// Plies to the end.
+    pub remoteness: u8,
+    /// The side to move.
+    pub mover: Player,
+    /// The optimal moves, as people read them.
+    pub best: String,
+    /// The perfect line, as people read it.
+    pub line: String,
+    /// Who won, on a finished board.
+    pub winner: Option<Player>,
+}
+
+/// An analysis for people: the board beside the map of where each move leads (`right`, empty
+/// for a finished game), then the value, the optimal moves, the perfect line and the key; or
+/// the board and how the game ended.
+pub fn layout(
+    left: Vec<String>,
+    right: Vec<String>,
+    summary: &Summary,
+    style: Style,
+) -> Vec<String> {
+    let mover = summary.mover;
+    let mut lines = Vec::new();
+    if right.is_empty() {
+        lines.extend(left);
+        lines.push(String::new());
+        let result = match summary.winner {
+            Some(winner) => format!("Game over: {winner} won."),
+            None => "Game over: a draw.".to_string(),
+        };
+        lines.push(style.strong(&result));
+        return lines;
     }
+    lines.extend(side_by_side(&left, &right, 5));
+    let plies = plural(summary.remoteness);
+    let said = match summary.value {
+        Value::Win => format!("{mover} to move wins in {plies}"),
+        Value::Draw => format!("{mover} to move draws ({plies} to a full board)"),
+        Value::Loss => format!("{mover} to move loses in {plies}"),
+    };
+    lines.push(String::new());
+    lines.push(format!(
+        "{}. Best: {}.",
+        style.value(summary.value, &said),
+        summary.best
+    ));
+    lines.push(format!("Perfect play: {}", summary.line));
+    lines.push(style.faint(&format!(
+        "Right: what each move leads to for {mover}: W win, D draw, L loss, plies to the end; * best."
+    )));
     lines
 }
 
@@ -442,6 +531,7 @@ mod tests {
             query,
             format,
             style: Style::plain(),
+            table: None,
         };
         let mut input = BufReader::new(Cursor::new(input.as_bytes().to_vec()));
         let mut out = Vec::new();

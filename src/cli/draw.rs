@@ -28,19 +28,25 @@ impl Square {
 /// ---+---+---
 /// ```
 pub fn grid(squares: &[Square; 9]) -> Vec<String> {
+    grid_of(squares, 3)
+}
+
+/// Draws squares as a grid of `columns` columns, as [`grid`] draws nine.
+pub fn grid_of(squares: &[Square], columns: usize) -> Vec<String> {
+    let rows = squares.len() / columns;
     let width = squares
         .iter()
         .map(|s| s.plain.chars().count())
         .max()
         .unwrap_or(1);
-    let mut lines = Vec::with_capacity(5);
-    for row in 0..3 {
+    let mut lines = Vec::with_capacity(2 * rows);
+    for row in 0..rows {
         if row > 0 {
-            lines.push(vec!["-".repeat(width + 2); 3].join("+"));
+            lines.push(vec!["-".repeat(width + 2); columns].join("+"));
         }
-        let cells: Vec<String> = (0..3)
+        let cells: Vec<String> = (0..columns)
             .map(|column| {
-                let square = &squares[row * 3 + column];
+                let square = &squares[row * columns + column];
                 let pad = width - square.plain.chars().count();
                 format!(" {}{} ", square.painted, " ".repeat(pad))
             })

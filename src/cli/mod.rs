@@ -9,6 +9,7 @@ mod generate;
 mod lines;
 mod losing_games;
 mod matchup;
+mod mnk;
 mod named;
 mod play;
 mod progress;
@@ -23,7 +24,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use ttt_oracle::Board;
+use ttt_oracle::Mnk;
 use ttt_oracle::output::{Destination, WriteError};
 
 use style::ColorChoice;
@@ -146,6 +147,10 @@ pub struct PositionArgs {
     /// Output format: text, or json for one compact JSON document a line.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
+    /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
+    /// up to 16 cells. 3x4, 4x3, 4x4 and 4x4k3 are embedded; others are solved first.
+    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    game: Mnk,
 }
 
 impl PositionArgs {
@@ -166,13 +171,6 @@ impl PositionArgs {
             (notation, "-") => Some(notation),
             _ => None,
         }
-    }
-
-    /// The position given as the argument, or a usage error that quotes at most the start of
-    /// it (and suggests `--moves` for a move list given as a board).
-    fn board(&self) -> Result<Board, Failure> {
-        let (notation, text) = self.given();
-        notation.parse(text, false).map_err(Failure::usage)
     }
 }
 
@@ -196,7 +194,7 @@ pub struct Failure {
 }
 
 impl Failure {
-    fn with_code(code: u8, message: impl Into<String>) -> Failure {
+    pub fn with_code(code: u8, message: impl Into<String>) -> Failure {
         Failure {
             code,
             message: message.into(),

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use clap::Args;
-use ttt_oracle::{ByOutcome, stats, table};
+use ttt_oracle::{ByOutcome, Mnk, mnk_stats, stats, table};
 
 use super::{Failure, Format};
 
@@ -13,11 +13,26 @@ pub struct StatsArgs {
     /// Output format.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
+    /// The game: 3x3 (tic-tac-toe), MxN or MxNkK, up to 16 cells (see `ttt best --help`).
+    /// Other games than 3x3 are solved afresh to count them: 4x4 takes about a second.
+    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    game: Mnk,
 }
 
 /// Prints the counts.
 pub fn run(args: &StatsArgs) -> Result<(), Failure> {
-    let stats = stats(table());
+    let game = args.game;
+    let stats = if game == Mnk::TIC_TAC_TOE {
+        stats(table())
+    } else if game.has_table() {
+        mnk_stats(game)
+    } else {
+        return Err(Failure::usage(format!(
+            "game {game} has {} cells; counts are made for games of at most {} cells",
+            game.cells(),
+            ttt_oracle::MAX_TABLE_CELLS
+        )));
+    };
     let mut out = io::stdout().lock();
     if args.format == Format::Json {
         serde_json::to_writer(&mut out, &stats).map_err(io::Error::from)?;
@@ -31,6 +46,13 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
         )
     };
     let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    let by_remoteness = format!("by remoteness 0..{}", game.cells());
+    let by_ply = format!("by ply 0..{}", game.cells());
+    let table_label = if game == Mnk::TIC_TAC_TOE || game.is_embedded() {
+        format!("{} bytes", stats.table_bytes)
+    } else {
+        "none (solved when used)".to_string()
+    };
     let rows = [
         ("reachable positions", stats.reachable_positions.to_string()),
         ("  up to symmetry", stats.canonical_positions.to_string()),
@@ -59,13 +81,13 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
                 stats.canonical_values.loss
             ),
         ),
-        ("by remoteness 0..9", list(&stats.by_remoteness)),
-        ("by ply 0..9", list(&stats.by_ply)),
+        (&*by_remoteness, list(&stats.by_remoteness)),
+        (&*by_ply, list(&stats.by_ply)),
         ("  up to symmetry", list(&stats.canonical_by_ply)),
         ("complete games", outcomes(stats.games)),
         ("  up to symmetry", stats.games_up_to_symmetry.to_string()),
         ("game-tree nodes", stats.game_tree_nodes.to_string()),
-        ("embedded table", format!("{} bytes", stats.table_bytes)),
+        ("embedded table", table_label),
     ];
     for (label, value) in rows {
         writeln!(out, "{label:<24} {value}")?;

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_oracle::{Evaluation, Table, verify_bytes};
+use ttt_oracle::{Evaluation, Mnk, Table, Value, VerifyGameError, verify_bytes, verify_game};
 
 use super::{Failure, Format};
 
@@ -14,6 +14,9 @@ pub struct VerifyArgs {
     /// Output format.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
+    /// The game whose embedded table to check: 3x3 (the default), 3x4, 4x3, 4x4 or 4x4k3.
+    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    game: Mnk,
 }
 
 /// A position where the table and the fresh solve disagree, in JSON.
@@ -40,58 +43,128 @@ fn show(evaluation: Option<Evaluation>) -> Option<String> {
 /// Decodes the embedded bytes, re-solves the game and compares; fails (exit 1) when the bytes
 /// are damaged or differ from a fresh solve.
 pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
+    if args.game != Mnk::TIC_TAC_TOE {
+        return run_game(args);
+    }
     let verification = verify_bytes(Table::embedded_bytes()).map_err(|error| {
         Failure::negative(format!(
             "the embedded table is damaged: {error}; rebuild ttt"
         ))
     })?;
+    let mismatches = verification
+        .mismatches
+        .iter()
+        .map(|m| MismatchJson {
+            board: m.board.board().to_string(),
+            table: show(m.table),
+            fresh: show(m.fresh),
+        })
+        .collect();
+    report(
+        args.format,
+        Report {
+            ok: verification.ok(),
+            compared: verification.compared,
+            table_checksum: verification.table_checksum,
+            fresh_checksum: verification.fresh_checksum,
+            mismatches,
+        },
+        "canonical positions",
+        "the embedded table",
+    )
+}
+
+/// What either check found, ready to print.
+struct Report {
+    ok: bool,
+    compared: usize,
+    table_checksum: u64,
+    fresh_checksum: u64,
+    mismatches: Vec<MismatchJson>,
+}
+
+/// Prints a check's result in `format`; fails (exit 1) when it found a difference. `compared`
+/// names what was compared, `what` the table checked.
+fn report(format: Format, found: Report, compared: &str, what: &str) -> Result<(), Failure> {
     let mut out = super::stdout();
-    let differ = verification.mismatches.len();
-    match args.format {
+    let differ = found.mismatches.len();
+    let (table_checksum, fresh_checksum) = (
+        format!("{:016x}", found.table_checksum),
+        format!("{:016x}", found.fresh_checksum),
+    );
+    match format {
         Format::Json => {
             let json = VerifyJson {
-                ok: verification.ok(),
-                compared: verification.compared,
-                table_checksum: format!("{:016x}", verification.table_checksum),
-                fresh_checksum: format!("{:016x}", verification.fresh_checksum),
-                mismatches: verification
-                    .mismatches
-                    .iter()
-                    .map(|m| MismatchJson {
-                        board: m.board.board().to_string(),
-                        table: show(m.table),
-                        fresh: show(m.fresh),
-                    })
-                    .collect(),
+                ok: found.ok,
+                compared: found.compared,
+                table_checksum,
+                fresh_checksum,
+                mismatches: found.mismatches,
             };
             serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
         Format::Text => {
-            for mismatch in verification.mismatches.iter().take(10) {
+            for mismatch in found.mismatches.iter().take(10) {
                 writeln!(
                     out,
                     "mismatch at {}: table {}, fresh solve {}",
-                    mismatch.board.board(),
-                    show(mismatch.table).as_deref().unwrap_or("nothing"),
-                    show(mismatch.fresh).as_deref().unwrap_or("nothing")
+                    mismatch.board,
+                    mismatch.table.as_deref().unwrap_or("nothing"),
+                    mismatch.fresh.as_deref().unwrap_or("nothing")
                 )?;
             }
             writeln!(
                 out,
-                "compared {} canonical positions; table checksum {:016x}, fresh solve {:016x}",
-                verification.compared, verification.table_checksum, verification.fresh_checksum
+                "compared {} {compared}; table checksum {table_checksum}, fresh solve {fresh_checksum}",
+                found.compared
             )?;
-            if verification.ok() {
-                writeln!(out, "ok: the embedded table equals a fresh solve")?;
+            if found.ok {
+                writeln!(out, "ok: {what} equals a fresh solve")?;
             }
         }
     }
-    if verification.ok() {
+    if found.ok {
         Ok(())
     } else {
         Err(Failure::negative(format!(
-            "the embedded table differs from a fresh solve ({differ} positions differ)"
+            "{what} differs from a fresh solve ({differ} positions differ)"
         )))
     }
+}
+
+fn show_entry(entry: Option<(Value, u8)>) -> Option<String> {
+    entry.map(|(value, remoteness)| format!("{value:?} in {remoteness}"))
+}
+
+/// `ttt verify --game G`: the same check on another embedded game, reported the same way.
+fn run_game(args: &VerifyArgs) -> Result<(), Failure> {
+    let game = args.game;
+    let verification = verify_game(game).map_err(|error| match error {
+        VerifyGameError::NotEmbedded(_) => Failure::usage(error.to_string()),
+        VerifyGameError::Damaged(_) => {
+            Failure::with_code(4, format!("game {game}: {error}; rebuild ttt"))
+        }
+    })?;
+    let mismatches = verification
+        .mismatches
+        .iter()
+        .map(|m| MismatchJson {
+            board: m.board.to_string(),
+            table: show_entry(m.table),
+            fresh: show_entry(m.fresh),
+        })
+        .collect();
+    report(
+        args.format,
+        Report {
+            ok: verification.ok(),
+            compared: verification.compared,
+            table_checksum: verification.table_checksum,
+            fresh_checksum: verification.fresh_checksum,
+            mismatches,
+        },
+        &format!("canonical positions in play of {game}"),
+        &format!("the embedded table of {game}"),
+    )
 }

@@ -1,0 +1,152 @@
+//! `--game`: the commands that take a position (`analyze`, `best`) on m,n,k games other than
+//! tic-tac-toe, through the tables of `ttt_oracle::mnk_table`.
+
+use std::io::{IsTerminal, Write};
+
+use serde::Serialize;
+use ttt_oracle::quote::quote;
+use ttt_oracle::{
+    Mnk, MnkAnalysis, MnkBoard, MnkTable, MnkTableError, Player, Status, Value, mnk_table,
+};
+
+use super::Failure;
+use super::analyze::{Notation, Summary, layout, outcome_label};
+use super::draw::{Square, grid_of};
+use super::style::Style;
+
+/// The table of `game`, solving it first (with a note on a terminal) when none is embedded.
+///
+/// # Errors
+///
+/// A usage error for a game too large for a table; exit code 4 for a damaged embedded table.
+pub fn table_of(game: Mnk) -> Result<&'static MnkTable, Failure> {
+    let note = !game.is_embedded() && std::io::stderr().is_terminal();
+    if note {
+        let mut err = std::io::stderr();
+        let _ = write!(err, "solving {game} (no table is embedded for it)...");
+        let _ = err.flush();
+    }
+    let table = mnk_table(game);
+    if note {
+        // Erase the note: the answer is what stays on the screen.
+        let _ = write!(std::io::stderr(), "\r\x1b[2K");
+    }
+    table.map_err(|error| match error {
+        MnkTableError::TooLarge { .. } => Failure::usage(error.to_string()),
+        MnkTableError::Damaged { .. } => Failure::with_code(4, format!("{error}; rebuild ttt")),
+    })
+}
+
+/// Reads a position of `game` written as `notation`; the error quotes at most the start of
+/// `text`.
+pub fn parse(game: Mnk, notation: Notation, text: &str) -> Result<MnkBoard, String> {
+    let parsed = match notation {
+        Notation::Board => MnkBoard::parse(game, text).map_err(|error| error.to_string()),
+        Notation::Moves => MnkBoard::from_move_list(game, text)
+            .map(|(board, _)| board)
+            .map_err(|error| error.to_string()),
+    };
+    parsed.map_err(|error| format!("bad {} {}: {error}", notation.noun(), quote(text)))
+}
+
+/// `ttt best --game G --format json`.
+#[derive(Debug, Serialize)]
+pub struct MnkBest {
+    #[serde(serialize_with = "display")]
+    game: Mnk,
+    #[serde(serialize_with = "display")]
+    board: MnkBoard,
+    to_move: Player,
+    best: usize,
+    value: Value,
+    remoteness: u8,
+}
+
+impl MnkBest {
+    /// The cell to play.
+    pub fn cell(&self) -> usize {
+        self.best
+    }
+}
+
+fn display<T: std::fmt::Display, S: serde::Serializer>(
+    value: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
+/// The best move on `board`; the error says why there is none.
+pub fn best(table: &MnkTable, board: MnkBoard) -> Result<MnkBest, String> {
+    let best = table.best_move(&board).ok_or_else(|| {
+        format!(
+            "the game on {board} is over ({}): there is no move to make",
+            board.status()
+        )
+    })?;
+    let probe = table.probe(&board);
+    Ok(MnkBest {
+        game: board.game(),
+        board,
+        to_move: board.to_move(),
+        best,
+        value: probe.value,
+        remoteness: probe.remoteness,
+    })
+}
+
+/// The board beside a map of where each empty cell leads, then a summary: the layout of
+/// tic-tac-toe's analysis, on the game's grid.
+pub fn text(analysis: &MnkAnalysis, style: Style) -> Vec<String> {
+    let board = analysis.board;
+    let game = board.game();
+    let squares: Vec<Square> = (0..game.cells())
+        .map(|cell| match board.get(cell) {
+            Some(player) => Square::new(player.to_string(), style.strong(&player.to_string())),
+            None => {
+                let number = (cell + 1).to_string();
+                Square::new(number.clone(), style.faint(&number))
+            }
+        })
+        .collect();
+    let left = grid_of(&squares, game.columns());
+    let outcomes: Vec<Square> = (0..game.cells())
+        .map(
+            |cell| match analysis.moves.iter().find(|m| m.number == cell + 1) {
+                Some(m) => {
+                    let star = if analysis.best.contains(&m.number) {
+                        "*"
+                    } else {
+                        ""
+                    };
+                    let label = format!("{}{star}", outcome_label(m.value, m.remoteness));
+                    Square::new(label.clone(), style.value(m.value, &label))
+                }
+                None => {
+                    let mark = board.get(cell).map(|p| p.to_string()).unwrap_or_default();
+                    Square::new(mark.clone(), style.faint(&mark))
+                }
+            },
+        )
+        .collect();
+    let right = match analysis.status {
+        Status::InProgress => grid_of(&outcomes, game.columns()),
+        Status::Finished(_) => Vec::new(),
+    };
+    let numbers = |cells: &[usize]| {
+        cells
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let summary = Summary {
+        value: analysis.value,
+        remoteness: analysis.remoteness,
+        mover: analysis.to_move,
+        best: numbers(&analysis.best),
+        line: numbers(&analysis.line),
+        winner: board.winner(),
+    };
+    layout(left, right, &summary, style)
+}
