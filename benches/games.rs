@@ -1,0 +1,156 @@
+//! The m,n,k games: queries on 4x4 beside the same queries on 3x3, loading the 4x4 table, and
+//! the build-time solve of every embedded game beside a plain memoised C solver of 4x4's values
+//! alone (benches/mnk_solver.c, built with the machine's C compiler), all in one run.
+//!
+//! `cargo bench --bench games`; `python3 benches/report.py games` prints the medians.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use ttt_oracle::{
+    Board, Mnk, MnkBoard, MnkTable, SplitMix64, Value, mnk_table, mnk_table_bytes, solve_game,
+    table, unentry,
+};
+
+/// 4,520 legal 4x4 positions still in play, most not canonical: random games from a fixed
+/// seed, cut at a random ply.
+fn four_by_four() -> Vec<MnkBoard> {
+    let game: Mnk = "4x4".parse().unwrap();
+    let mut rng = SplitMix64::new(2026);
+    let mut boards = Vec::new();
+    while boards.len() < 4520 {
+        let mut board = MnkBoard::empty(game);
+        let stop = rng.next_u64() % 16;
+        for _ in 0..stop {
+            let moves = board.legal_moves();
+            if moves == 0 {
+                break;
+            }
+            let pick = rng.next_u64() % u64::from(moves.count_ones());
+            let cell = (0..16)
+                .filter(|i| moves >> i & 1 == 1)
+                .nth(pick as usize)
+                .unwrap();
+            board = board.play_unchecked(cell);
+        }
+        if !board.is_over() {
+            boards.push(board);
+        }
+    }
+    boards
+}
+
+fn digest(values: impl Iterator<Item = u64>) -> u64 {
+    values.fold(0, |sum, v| sum.wrapping_mul(31).wrapping_add(v))
+}
+
+fn queries(c: &mut Criterion) {
+    let three: Vec<Board> = Board::reachable()
+        .into_iter()
+        .filter(|b| !b.is_over())
+        .collect();
+    let four = four_by_four();
+    let table4 = mnk_table("4x4".parse().unwrap()).unwrap();
+    let expected3 = digest(
+        three
+            .iter()
+            .map(|b| u64::from(table().best_move(b).unwrap().number())),
+    );
+    let expected4 = digest(four.iter().map(|b| table4.best_move(b).unwrap() as u64));
+    let probes4 = digest(four.iter().map(|b| u64::from(table4.probe(b).remoteness)));
+    let mut group = c.benchmark_group("games_query");
+    group.throughput(Throughput::Elements(4520));
+    group.bench_function("3x3_best_move", |b| {
+        b.iter(|| {
+            let d = digest(
+                black_box(&three)
+                    .iter()
+                    .map(|b| u64::from(table().best_move(b).unwrap().number())),
+            );
+            assert_eq!(d, expected3);
+        })
+    });
+    group.bench_function("4x4_best_move", |b| {
+        b.iter(|| {
+            let d = digest(
+                black_box(&four)
+                    .iter()
+                    .map(|b| table4.best_move(b).unwrap() as u64),
+            );
+            assert_eq!(d, expected4);
+        })
+    });
+    group.bench_function("4x4_value_remoteness", |b| {
+        b.iter(|| {
+            let d = digest(
+                black_box(&four)
+                    .iter()
+                    .map(|b| u64::from(table4.probe(b).remoteness)),
+            );
+            assert_eq!(d, probes4);
+        })
+    });
+    group.finish();
+}
+
+fn load(c: &mut Criterion) {
+    let game: Mnk = "4x4".parse().unwrap();
+    let bytes = mnk_table_bytes(game).unwrap();
+    let mut group = c.benchmark_group("games_load");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(5));
+    group.bench_function("4x4", |b| {
+        b.iter(|| {
+            let table = MnkTable::from_bytes(black_box(bytes)).unwrap();
+            assert_eq!(table.probe(&MnkBoard::empty(game)).value, Value::Draw);
+        })
+    });
+    group.finish();
+}
+
+/// Builds benches/mnk_solver.c with `cc -O2`; `None` when there is no C compiler.
+fn c_solver() -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = root.join("target").join("mnk_solver");
+    let built = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&out)
+        .arg(root.join("benches/mnk_solver.c"))
+        .status()
+        .ok()?;
+    built.success().then_some(out)
+}
+
+fn solve(c: &mut Criterion) {
+    let mut group = c.benchmark_group("games_solve");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(20));
+    group.bench_function("every_embedded_game", |b| {
+        b.iter(|| {
+            for game in Mnk::EMBEDDED {
+                let solution = solve_game(black_box(game));
+                let (value, _) = unentry(solution.entries()[0]).unwrap();
+                assert_eq!(value == Value::Draw, game.k() == 4);
+            }
+        })
+    });
+    if let Some(solver) = c_solver() {
+        group.bench_function("c_memoised_4x4_values", |b| {
+            b.iter(|| {
+                let out = Command::new(&solver).output().unwrap();
+                assert_eq!(out.stdout, b"0\n");
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default();
+    targets = queries, load, solve
+}
+criterion_main!(benches);
