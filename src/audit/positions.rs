@@ -83,6 +83,8 @@ struct Buffers {
     next: Vec<Node>,
     /// Every position's moves, for the odds worked out backwards.
     graph: Graph,
+    /// The memory of the backward pass.
+    scratch: odds::Scratch,
 }
 
 thread_local! {
@@ -214,7 +216,9 @@ impl Walk<'_> {
             }
             for node in &nodes {
                 self.visit(node)?;
+                self.buffers.graph.end_node();
             }
+            self.buffers.graph.end_ply(self.multiple.value);
             let next_denominator = times(denominator, u128::from(self.multiple.value))?;
             let (ends, odds) = (&self.ends, &mut self.report.vs_random);
             odds.win += Ratio::new(ends.win, next_denominator);
@@ -233,7 +237,6 @@ impl Walk<'_> {
     /// Plays on from `node`, a game in progress: every reply of the opponent, or every choice
     /// of the bot, asked once here.
     fn visit(&mut self, node: &Node) -> Result<(), Stop> {
-        self.buffers.graph.begin_node();
         if mover(self.ply) == self.side {
             return self.bot_turn(node);
         }
@@ -267,11 +270,11 @@ impl Walk<'_> {
         match outcome {
             Outcome::Draw => {
                 ends.draw = plus(ends.draw, chance)?;
-                Ok(To::Draw)
+                Ok(To::DRAW)
             }
             Outcome::Win(winner) if winner == self.side => {
                 ends.win = plus(ends.win, chance)?;
-                Ok(To::Win)
+                Ok(To::WIN)
             }
             Outcome::Win(_) => {
                 ends.loss = plus(ends.loss, chance)?;
@@ -281,7 +284,7 @@ impl Walk<'_> {
                     line.push(cell);
                     report.shortest_loss = Some(LosingLine::new(line, self.side));
                 }
-                Ok(To::Loss)
+                Ok(To::LOSS)
             }
         }
     }
@@ -331,7 +334,7 @@ impl Walk<'_> {
                     self.report.illegal_games += u64::from(node.histories);
                     self.ends.illegal = plus(self.ends.illegal, chance)?;
                     self.first_forfeit(node, || Forfeit::Turn(turn.clone()));
-                    (Cell::ALL[0], To::Forfeit)
+                    (Cell::ALL[0], To::FORFEIT)
                 }
             };
             self.buffers.graph.push(Edge {
@@ -349,7 +352,7 @@ impl Walk<'_> {
     fn forfeit(&mut self, node: &Node, what: impl FnOnce() -> Forfeit) -> Result<(), Overflow> {
         self.buffers.graph.push(Edge {
             cell: Cell::ALL[0],
-            to: To::Forfeit,
+            to: To::FORFEIT,
             numerator: 1,
             denominator: 1,
             optimal: false,
@@ -401,7 +404,7 @@ impl Walk<'_> {
             // A game that ends is counted as it ends, never listed.
             Step::End(outcome) => self.finish(node, cell, outcome, chance),
             // A ply lists at most 1,520 positions.
-            Step::At(place) => Ok(To::Node(place as u16)),
+            Step::At(place) => Ok(To::node(place)),
         }
     }
 
@@ -412,11 +415,12 @@ impl Walk<'_> {
             self.report.vs_perfect.draw = crate::ratio::Ratio::ONE;
             return Ok(());
         }
-        let graph = &self.buffers.graph;
+        let buffers = &mut self.buffers;
         let first = self.side == Player::X;
-        let (loss, line) = odds::worst_case(graph, first).ok_or(Stop::Overflow)?;
+        let (loss, line, odds) =
+            odds::backwards(&buffers.graph, first, &mut buffers.scratch).ok_or(Stop::Overflow)?;
         self.report.worst_case = WorstCase { loss, line };
-        self.report.vs_perfect = odds::against_perfect(graph, first).ok_or(Stop::Overflow)?;
+        self.report.vs_perfect = odds;
         Ok(())
     }
 }
