@@ -280,9 +280,7 @@ impl Walk<'_> {
                 ends.loss = plus(ends.loss, chance)?;
                 report.losing_games += u64::from(node.histories);
                 if report.shortest_loss.is_none() {
-                    let mut line = node.line.to_vec(self.ply);
-                    line.push(cell);
-                    report.shortest_loss = Some(LosingLine::new(line, self.side));
+                    self.first_loss(node, cell);
                 }
                 Ok(To::LOSS)
             }
@@ -305,7 +303,7 @@ impl Walk<'_> {
         if choices.is_empty() {
             self.forfeit(node, || Forfeit::Turn(Turn::Nothing))?;
         }
-        let graph_weight = |p: crate::ratio::Ratio| -> Result<(u32, u32), Overflow> {
+        let graph_weight = |p: Ratio| -> Result<(u32, u32), Overflow> {
             Ok((
                 u32::try_from(p.numer()).map_err(|_| Overflow)?,
                 u32::try_from(p.denom()).map_err(|_| Overflow)?,
@@ -315,10 +313,19 @@ impl Walk<'_> {
         let optimal = self.table.best_moves(&board);
         let empty = board.empty_cells();
         let mut before = None;
+        // The choices of a position mostly share their probability, and so their chance.
+        let mut last: Option<(Ratio, u128, (u32, u32))> = None;
         for choice in &choices {
             let p = choice.probability;
-            let chance = times(node.chance, self.weight(p.numer(), p.denom())?)?;
-            let (numerator, denominator) = graph_weight(p)?;
+            let (chance, (numerator, denominator)) = match last {
+                Some((q, chance, weight)) if q == p => (chance, weight),
+                _ => {
+                    let chance = times(node.chance, self.weight(p.numer(), p.denom())?)?;
+                    let weight = graph_weight(p)?;
+                    last = Some((p, chance, weight));
+                    (chance, weight)
+                }
+            };
             let (cell, to) = match choice.turn {
                 Turn::Mark(cell) if empty.contains(cell) => {
                     if !optimal.contains(cell) {
@@ -346,6 +353,15 @@ impl Walk<'_> {
             });
         }
         Ok(())
+    }
+
+    /// Keeps the game that `cell` ends at `node` as the shortest loss: the first met.
+    #[cold]
+    #[inline(never)]
+    fn first_loss(&mut self, node: &Node, cell: Cell) {
+        let mut line = node.line.to_vec(self.ply);
+        line.push(cell);
+        self.report.shortest_loss = Some(LosingLine::new(line, self.side));
     }
 
     /// Every game through `node` forfeited, with `what`.
@@ -397,6 +413,7 @@ impl Walk<'_> {
 
     /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
     /// of their games, with `chance` over the next ply's denominator.
+    #[inline(always)]
     fn reach(&mut self, node: &Node, cell: Cell, chance: u128) -> Result<To, Overflow> {
         let buffers = &mut self.buffers;
         let place = Some(&mut buffers.place[..]);
