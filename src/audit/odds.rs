@@ -313,10 +313,15 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
             ];
         }
         let zero = T::default();
-        worst.clear();
-        worst.resize(self.reached.len(), zero);
-        perfect.clear();
-        perfect.resize(self.reached.len(), [zero; 2]);
+        // Every value is written before it is read (those of the positions the perfect style
+        // does not reach are never read): what the last audit left needs no clearing.
+        let len = self.reached.len();
+        if worst.len() < len {
+            worst.resize(len, zero);
+        }
+        if perfect.len() < len {
+            perfect.resize(len, [zero; 2]);
+        }
         for p in (0..=plies.len()).rev() {
             // The ends of the games that end with the ply before, over this ply's denominators.
             let [one, perfect_one] = denominators[p];
