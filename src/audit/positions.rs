@@ -48,7 +48,7 @@ pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<Option<SideReport
         side,
         table: table(),
         report: SideReport::empty(side),
-        game: Game::new(),
+        shown: Shown::new(),
         ply: 0,
         multiple: Multiple::ONE,
         ends: Ends::default(),
@@ -184,7 +184,7 @@ struct Walk<'a> {
     table: &'a Table,
     report: SideReport,
     /// The game last shown to the bot, moved to the next position asked about.
-    game: Game,
+    shown: Shown,
     /// The ply being walked.
     ply: usize,
     /// The least common multiple of the denominators of this ply's moves so far: the next
@@ -290,12 +290,12 @@ impl Walk<'_> {
     fn bot_turn(&mut self, node: &Node) -> Result<(), Stop> {
         let board = node.board;
         self.report.decision_points += u64::from(node.histories);
-        show(&mut self.game, node.line, self.ply);
-        let game = &self.game;
+        self.shown.show(node.line, self.ply);
+        let game = &self.shown.game;
         let choices = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(game))) {
             Ok(answer) => answer?,
             Err(payload) => {
-                let message = panic_message(payload, &self.game);
+                let message = panic_message(payload, &self.shown.game);
                 self.forfeit(node, || Forfeit::Panic(message))?;
                 return Ok(());
             }
@@ -520,21 +520,35 @@ pub(crate) fn prepare(bot: &mut dyn Bot, nodes: &[Node], ply: usize) -> Result<(
     Ok(())
 }
 
-/// Moves `game`, the game shown to a bot, to the first `ply` moves of `line`, taking back only
-/// what differs: a ply's positions come in the order of their lines, so neighbours share most
-/// of theirs.
-#[inline]
-pub(crate) fn show(game: &mut Game, line: Line, ply: usize) {
-    let shown = game.moves();
-    let mut shared = 0;
-    while shared < shown.len().min(ply) && shown[shared] == line.get(shared) {
-        shared += 1;
+/// The game last shown to a bot, and its moves as a [`Line`].
+pub(crate) struct Shown {
+    pub(crate) game: Game,
+    line: Line,
+}
+
+impl Shown {
+    pub(crate) fn new() -> Shown {
+        Shown {
+            game: Game::new(),
+            line: Line(0),
+        }
     }
-    for _ in shared..shown.len() {
-        game.undo();
-    }
-    for i in shared..ply {
-        game.play_unchecked(line.get(i));
+
+    /// Moves the game to the first `ply` moves of `line`, taking back only what differs: a
+    /// ply's positions come in the order of their lines, so neighbours share most of theirs,
+    /// and the first move where two lines differ is in their lowest differing bits.
+    #[inline]
+    pub(crate) fn show(&mut self, line: Line, ply: usize) {
+        let shown = self.game.moves().len();
+        let differ = ((self.line.0 ^ line.0).trailing_zeros() / 4) as usize;
+        let shared = differ.min(shown).min(ply);
+        for _ in shared..shown {
+            self.game.undo();
+        }
+        for i in shared..ply {
+            self.game.play_unchecked(line.get(i));
+        }
+        self.line = line;
     }
 }
 
