@@ -159,7 +159,6 @@ trait Int:
     + Ord
     + std::ops::Add<Output = Self>
     + std::ops::AddAssign
-    + std::ops::Sub<Output = Self>
     + std::ops::Mul<Output = Self>
     + From<u32>
     + Into<u128>
@@ -256,7 +255,10 @@ fn factors(
 ) -> Option<Vec<[u64; 2]>> {
     reached.clear();
     reached.resize(bases[plies.len()] + To::ENDS, false);
-    reached[To::ENDS] = !plies.is_empty();
+    // The first position, if the walk listed any.
+    if let Some(root) = reached.get_mut(To::ENDS) {
+        *root = true;
+    }
     let mut factors = vec![[1u64; 2]; plies.len()];
     for (p, ply) in plies.iter().enumerate() {
         let (this, next) = reached.split_at_mut(bases[p + 1]);
