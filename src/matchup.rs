@@ -23,11 +23,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::audit::positions::{
-    Multiple, Node, Overflow, Step, UNSEEN, mover, plus, prepare, show, step, times,
+    Multiple, Node, Overflow, Shown, Step, UNSEEN, mover, plus, prepare, step, times,
 };
 use crate::board::{CODES, Cell, Outcome, Player};
 use crate::bots::{Bot, BotError, Turn};
-use crate::game::Game;
 use crate::ratio::Ratio;
 
 /// Plays `x` as X against `o` as O over every choice of both, each weighted by its
@@ -68,7 +67,7 @@ pub fn matchup(x: &mut dyn Bot, o: &mut dyn Bot) -> Result<MatchReport, MatchErr
     let walked = Walk {
         bots: [&mut *x, &mut *o],
         merge,
-        game: Game::new(),
+        shown: Shown::new(),
         ply: 0,
         multiple: Multiple::ONE,
         ended: [0; 5],
@@ -271,7 +270,7 @@ struct Walk<'a> {
     /// Whether histories that reach one board are merged there (both bots are memoryless).
     merge: bool,
     /// The game last shown to a bot, moved to the next position asked about.
-    game: Game,
+    shown: Shown,
     /// The ply being walked.
     ply: usize,
     /// The least common multiple of the denominators of this ply's choices so far: the next
@@ -319,8 +318,8 @@ impl Walk<'_> {
     /// Asks the side to move at `node` what it does, and follows each choice.
     fn visit(&mut self, node: &Node) -> Result<(), MatchError> {
         let side = mover(self.ply);
-        show(&mut self.game, node.line, self.ply);
-        let (bot, game) = (&mut *self.bots[seat(side)], &self.game);
+        self.shown.show(node.line, self.ply);
+        let (bot, game) = (&mut *self.bots[seat(side)], &self.shown.game);
         // A panic forfeits every game through here, as no choice at all does.
         let choices = match catch_unwind(AssertUnwindSafe(|| bot.choose(game))) {
             Ok(answer) => answer?,
@@ -386,6 +385,7 @@ impl Walk<'_> {
 mod tests {
     use super::*;
     use crate::bots::{self, Choice};
+    use crate::game::Game;
 
     /// What a rogue bot does instead of playing the first empty cell, where it does.
     type Quirk = fn(&Game) -> Option<Vec<Choice>>;

@@ -87,6 +87,13 @@ impl Ratio {
     /// If `den` is zero.
     pub const fn new(num: u128, den: u128) -> Ratio {
         assert!(den != 0, "a fraction needs a non-zero denominator");
+        // The chances an audit multiplies mostly have 1 for numerator: nothing to divide out.
+        if num <= 1 || den == 1 {
+            return Ratio {
+                num,
+                den: if num == 0 { 1 } else { den },
+            };
+        }
         // `den` is not zero, so neither is the gcd.
         let g = gcd(num, den);
         Ratio {
@@ -121,6 +128,74 @@ impl Ratio {
     /// The nearest `f64`.
     pub fn to_f64(self) -> f64 {
         self.num as f64 / self.den as f64
+    }
+}
+
+/// A sum of many fractions, kept over a multiple of their denominators and reduced once, when
+/// read: adding a fraction whose denominator divides the multiple, as nearly every chance of an
+/// audit's games does, takes a multiplication and an addition, not two gcds. When the multiple
+/// would outgrow 128 bits the sum so far is reduced and added as [`Ratio`]s are, with the same
+/// result and the same limits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sum {
+    num: u128,
+    den: u128,
+}
+
+impl Sum {
+    pub(crate) const ZERO: Sum = Sum { num: 0, den: 1 };
+
+    /// The sum, in lowest terms.
+    pub(crate) const fn value(self) -> Ratio {
+        Ratio::new(self.num, self.den)
+    }
+}
+
+/// `a / b` when `b` divides `a`.
+fn quotient(a: u128, b: u128) -> Option<u128> {
+    if a == b {
+        return Some(1);
+    }
+    let q = div(a, b);
+    (q * b == a).then_some(q)
+}
+
+impl AddAssign<Ratio> for Sum {
+    fn add_assign(&mut self, other: Ratio) {
+        if other.num == 0 {
+            return;
+        }
+        // Mostly everything fits in 64 bits and the denominator divides the multiple: the
+        // product of two 64-bit numbers cannot overflow.
+        if (self.den | other.den | other.num) >> 64 == 0 {
+            let (mine, theirs) = (self.den as u64, other.den as u64);
+            if mine % theirs == 0 {
+                let scaled = other.num * u128::from(mine / theirs);
+                if let Some(num) = self.num.checked_add(scaled) {
+                    self.num = num;
+                    return;
+                }
+            }
+        }
+        let den = match quotient(self.den, other.den) {
+            Some(_) => Some(self.den),
+            None => div(self.den, gcd(self.den, other.den)).checked_mul(other.den),
+        };
+        let num = den.and_then(|den| {
+            let mine = self.num.checked_mul(div(den, self.den))?;
+            let theirs = other.num.checked_mul(div(den, other.den))?;
+            mine.checked_add(theirs)
+        });
+        *self = match (num, den) {
+            (Some(num), Some(den)) => Sum { num, den },
+            _ => {
+                let sum = self.value() + other;
+                Sum {
+                    num: sum.num,
+                    den: sum.den,
+                }
+            }
+        };
     }
 }
 
@@ -208,5 +283,49 @@ fn wide_mul(a: u128, b: u128) -> (u128, u128) {
 impl fmt::Display for Ratio {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Ratio, Sum};
+
+    /// Adds `terms` both ways: as a sum over a multiple, and reduced one by one.
+    fn both(terms: &[Ratio]) -> (Ratio, Ratio) {
+        let mut sum = Sum::ZERO;
+        let mut reduced = Ratio::ZERO;
+        for &term in terms {
+            sum += term;
+            reduced += term;
+        }
+        (sum.value(), reduced)
+    }
+
+    #[test]
+    fn a_sum_over_a_multiple_is_the_sum_reduced_one_by_one() {
+        let mut terms = Vec::new();
+        for den in 1..=40u128 {
+            for num in 0..=den.min(3) {
+                terms.push(Ratio::new(num, den * 7 * 9));
+            }
+        }
+        let (sum, reduced) = both(&terms);
+        assert_eq!(sum, reduced);
+        // Denominators past 64 bits.
+        let big = 1u128 << 100;
+        let terms = [
+            Ratio::new(1, 3),
+            Ratio::new(1, big),
+            Ratio::new(3, big * 4),
+            Ratio::new(1, 6),
+            Ratio::new(1, big),
+        ];
+        let (sum, reduced) = both(&terms);
+        assert_eq!(sum, reduced);
+        // A multiple of the denominators past 128 bits, where the reduced sum is not.
+        let p = 3u128.pow(63);
+        let (sum, reduced) = both(&[Ratio::new(1, p), Ratio::new(p - 1, p), Ratio::new(1, big)]);
+        assert_eq!(reduced, Ratio::new(big + 1, big));
+        assert_eq!(sum, reduced);
     }
 }

@@ -6,7 +6,7 @@ use super::{Forfeit, IllegalLine, LosingLine, Odds, SideReport, WorstCase, panic
 use crate::board::{Cell, Outcome, Player, Status};
 use crate::bots::{Bot, BotError, Turn};
 use crate::game::Game;
-use crate::ratio::Ratio;
+use crate::ratio::{Ratio, Sum};
 use crate::table::{Table, table};
 
 /// Audits `bot` playing `side` by walking every history, depth first: the opponent's replies
@@ -19,8 +19,16 @@ pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotEr
         table: table(),
         report: SideReport::empty(side),
         lines: [Line::EMPTY; 10],
+        vs_random: [Sum::ZERO; 4],
     };
     let root = walk.visit(&mut Game::new(), Ratio::ONE, true)?;
+    let [win, draw, loss, illegal] = walk.vs_random.map(Sum::value);
+    walk.report.vs_random = Odds {
+        win,
+        draw,
+        loss,
+        illegal,
+    };
     let line = &walk.lines[0];
     walk.report.worst_case = WorstCase {
         loss: root.worst,
@@ -48,6 +56,9 @@ struct Walk<'a> {
     report: SideReport,
     /// For each depth, the worst-case line from the position being walked there.
     lines: [Line; 10],
+    /// The chances against a random opponent of a win, a draw, a loss and a forfeit, summed
+    /// over the games as they end.
+    vs_random: [Sum; 4],
 }
 
 /// Moves from a position to the end of a game.
@@ -223,7 +234,7 @@ impl Walk<'_> {
     fn forfeit(&mut self, game: &Game, what: Forfeit, chance: Ratio) {
         self.report.games += 1;
         self.report.illegal_games += 1;
-        self.report.vs_random.illegal += chance;
+        self.vs_random[3] += chance;
         let shorter = self
             .report
             .shortest_illegal
@@ -239,18 +250,18 @@ impl Walk<'_> {
 
     fn finish(&mut self, game: &Game, outcome: Outcome, chance: Ratio) -> Backed {
         self.report.games += 1;
-        let odds = &mut self.report.vs_random;
+        let [win, draw, loss, _] = &mut self.vs_random;
         match outcome {
             Outcome::Draw => {
-                odds.draw += chance;
+                *draw += chance;
                 Backed::end(1)
             }
             Outcome::Win(winner) if winner == self.side => {
-                odds.win += chance;
+                *win += chance;
                 Backed::end(0)
             }
             Outcome::Win(_) => {
-                odds.loss += chance;
+                *loss += chance;
                 self.report.losing_games += 1;
                 let shorter = self
                     .report

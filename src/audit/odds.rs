@@ -5,11 +5,13 @@
 //! The walk records each position's moves as it goes ([`Graph`]): the opponent's replies, each
 //! marked optimal or not, and the bot's choices with their probabilities. A position's figures
 //! are the same however it was reached (the bot is memoryless), so each is worked out once,
-//! from the last ply back to the first. As in the forward walk, no fraction is reduced on the
-//! way: every figure of a ply is an integer over one denominator, the product of the least
-//! common multiples of the denominators met at that ply and every later one, and a fraction is
-//! made only at the start. When a denominator would outgrow its integer the answer is `None`,
-//! and the caller walks the histories instead. Nothing else can: every figure is a probability
+//! from the last ply back to the first, both figures in one pass. As in the forward walk, no
+//! fraction is reduced on the way: every figure of a ply is an integer over one denominator
+//! (one for each figure), the product of the least common multiples of the denominators met at
+//! that ply and every later one, and a fraction is made only at the start. The integers are of
+//! 64 bits when the first ply's denominators fit in them, as they do for every built-in bot,
+//! and of 128 otherwise; when a denominator would outgrow those the answer is `None`, and the
+//! caller walks the histories instead. Nothing else can overflow: every figure is a probability
 //! times its ply's denominator, and each term of a sum is at most the sum.
 
 use super::Odds;
@@ -27,12 +29,14 @@ pub(super) struct Graph {
 
 #[derive(Default)]
 struct Ply {
-    /// Where each position's moves start in `edges`.
+    /// Where each position's moves start in `edges`, and one more: where the ply's end.
     starts: Vec<u32>,
     edges: Vec<Edge>,
+    /// The least common multiple of the edges' denominators.
+    multiple: u64,
 }
 
-/// A move from a position, in 16 bytes: a walk records tens of thousands.
+/// A move from a position, in 12 bytes: a walk records tens of thousands.
 #[derive(Clone, Copy)]
 pub(super) struct Edge {
     pub cell: Cell,
@@ -44,20 +48,33 @@ pub(super) struct Edge {
     pub optimal: bool,
 }
 
-const _: () = assert!(std::mem::size_of::<Edge>() == 16);
+const _: () = assert!(std::mem::size_of::<Edge>() == 12);
 
-/// Where a move leads.
+/// Where a move leads: to a position of the next ply, by its place in that ply's list, or to
+/// the end of the game. Its number is the move's place among the next ply's values, which
+/// start with the four ends.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum To {
-    /// A position of the next ply, by its place in that ply's list.
-    Node(u16),
+pub(super) struct To(u16);
+
+impl To {
     /// The end of the game, won by the bot.
-    Win,
-    Draw,
+    pub const WIN: To = To(0);
+    pub const DRAW: To = To(1);
     /// The end of the game, lost by the bot on the board.
-    Loss,
+    pub const LOSS: To = To(2);
     /// The bot broke the rules (or panicked): the game ends, lost.
-    Forfeit,
+    pub const FORFEIT: To = To(3);
+    const ENDS: usize = 4;
+
+    /// The position at `place` in the next ply's list (a ply lists at most 1,520).
+    pub fn node(place: usize) -> To {
+        To((place + To::ENDS) as u16)
+    }
+
+    /// The position's place in the next ply's list, if the move leads to one.
+    fn place(self) -> Option<usize> {
+        usize::from(self.0).checked_sub(To::ENDS)
+    }
 }
 
 impl Graph {
@@ -73,17 +90,26 @@ impl Graph {
         }
         let ply = &mut self.plies[self.used];
         ply.starts.clear();
+        ply.starts.push(0);
         ply.edges.clear();
         self.used += 1;
     }
 
-    /// The next position of the ply begins.
-    pub fn begin_node(&mut self) {
+    /// The ply ends; `multiple` is the least common multiple of the denominators of its
+    /// moves' probabilities, which the walk has worked out already.
+    pub fn end_ply(&mut self, multiple: u64) {
+        self.plies[self.used - 1].multiple = multiple;
+    }
+
+    /// The current position of the ply ends.
+    #[inline]
+    pub fn end_node(&mut self) {
         let ply = &mut self.plies[self.used - 1];
         ply.starts.push(ply.edges.len() as u32);
     }
 
     /// A move from the current position.
+    #[inline]
     pub fn push(&mut self, edge: Edge) {
         self.plies[self.used - 1].edges.push(edge);
     }
@@ -94,15 +120,14 @@ impl Graph {
 }
 
 impl Ply {
-    fn nodes(&self) -> impl Iterator<Item = &[Edge]> {
-        let ends = self.starts[1..]
-            .iter()
-            .copied()
-            .chain([self.edges.len() as u32]);
-        self.starts
-            .iter()
-            .zip(ends)
-            .map(|(&start, end)| &self.edges[start as usize..end as usize])
+    /// How many positions the ply lists.
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The moves of position `i`.
+    fn node(&self, i: usize) -> &[Edge] {
+        &self.edges[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 }
 
@@ -110,10 +135,13 @@ impl Ply {
 /// of `b`, as it nearly always is.
 fn lcm(a: u64, b: u64) -> Option<u64> {
     // Divisions are slow: most denominators are 1, or the multiple itself.
+    if a == b || b == 1 {
+        return Some(a);
+    }
     if a == 1 {
         return Some(b);
     }
-    if b == 1 || a == b || a % b == 0 {
+    if a % b == 0 {
         return Some(a);
     }
     let (mut x, mut y) = (a, b);
@@ -123,247 +151,327 @@ fn lcm(a: u64, b: u64) -> Option<u64> {
     (a / x).checked_mul(b)
 }
 
-/// Each ply's factor, the least common multiple of what `weight` says each position of the ply
-/// divides by, and its denominator, the product of the factors of that ply and every later one;
-/// one denominator more at the end: 1, for the games' ends.
-fn denominators(
+/// An unsigned integer the backward pass works in: `u64` when the denominators fit in it, and
+/// `u128` otherwise, where each operation costs more.
+trait Int:
+    Copy
+    + Default
+    + Ord
+    + std::ops::Add<Output = Self>
+    + std::ops::AddAssign
+    + std::ops::Mul<Output = Self>
+    + From<u32>
+    + Into<u128>
+{
+    fn from_u64(value: u64) -> Self;
+    fn checked_mul(self, other: Self) -> Option<Self>;
+}
+
+impl Int for u64 {
+    fn from_u64(value: u64) -> u64 {
+        value
+    }
+
+    fn checked_mul(self, other: u64) -> Option<u64> {
+        u64::checked_mul(self, other)
+    }
+}
+
+impl Int for u128 {
+    fn from_u64(value: u64) -> u128 {
+        u128::from(value)
+    }
+
+    fn checked_mul(self, other: u128) -> Option<u128> {
+        u128::checked_mul(self, other)
+    }
+}
+
+/// The memory of the backward pass, kept from one audit to the next as the walk's is. Each
+/// array holds every ply's positions in turn, each ply's after the four ends of the games that
+/// end with the ply before (see [`To`]), and four more ends after the last ply.
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// Whether the perfect style lets the game reach each position.
+    reached: Vec<bool>,
+    /// The worst case from each position, over its ply's worst-case denominator.
+    worst: Vec<u64>,
+    /// The chances of losing on the board and of forfeiting against the perfect style, over
+    /// the ply's perfect-style denominator; only positions the perfect style reaches are set.
+    perfect: Vec<[u64; 2]>,
+}
+
+/// Both figures worked out backwards: the worst case and one line of it, and the odds against
+/// the `perfect` style; `None` when a denominator outgrows 128 bits.
+///
+/// The worst case is the highest chance with which an opponent who knows the bot (every choice
+/// it may make, and how likely, but not which it will make) makes it lose or forfeit; its line
+/// is such an opponent's play against the bot's most damaging choices: the opponent's first
+/// best reply at each of its turns, the bot's choice that loses most at each of its own (the
+/// first among equals). The line is empty when the chance is 0. The odds are those of the bot
+/// against an opponent who picks uniformly among its optimal moves.
+pub(super) fn backwards(
     graph: &Graph,
-    weight: impl Fn(usize, usize, &[Edge]) -> Option<u64>,
-) -> Option<(Vec<u64>, Vec<u128>)> {
+    bot_moves_first: bool,
+    scratch: &mut Scratch,
+) -> Option<(Ratio, Vec<Cell>, Odds)> {
+    let Scratch {
+        reached,
+        worst,
+        perfect,
+    } = scratch;
     let plies = graph.plies();
-    let mut factors = vec![1u64; plies.len()];
-    let mut denominators = vec![1u128; plies.len() + 1];
-    for (p, ply) in plies.iter().enumerate().rev() {
-        let mut multiple = 1u64;
-        for (i, edges) in ply.nodes().enumerate() {
-            multiple = lcm(multiple, weight(p, i, edges)?)?;
-        }
-        factors[p] = multiple;
-        denominators[p] = u128::from(multiple).checked_mul(denominators[p + 1])?;
-    }
-    Some((factors, denominators))
-}
-
-/// The lcm of the bot's probabilities' denominators at a position.
-fn choice_denominators(edges: &[Edge]) -> Option<u64> {
-    edges
-        .iter()
-        .try_fold(1, |m, edge| lcm(m, u64::from(edge.denominator)))
-}
-
-/// The highest chance with which an opponent who knows the bot (every choice it may make, and
-/// how likely, but not which it will make) makes it lose or forfeit, and one line of such an
-/// opponent's play against the bot's most damaging choices: the opponent's first best reply
-/// at each of its turns, the bot's choice that loses most at each of its own (the first among
-/// equals). The line is empty when the chance is 0.
-pub(super) fn worst_case(graph: &Graph, bot_moves_first: bool) -> Option<(Ratio, Vec<Cell>)> {
     let bots_ply = |p: usize| (p % 2 == 0) == bot_moves_first;
-    let (factors, denominators) = denominators(graph, |p, _, edges| {
-        if bots_ply(p) {
-            choice_denominators(edges)
-        } else {
-            Some(1)
-        }
-    })?;
-    let plies = graph.plies();
-    // Each position's chance, over its ply's denominator.
-    let mut values: Vec<Vec<u128>> = vec![Vec::new(); plies.len()];
-    for (p, ply) in plies.iter().enumerate().rev() {
-        let factor = factors[p];
-        let (one, next) = (denominators[p + 1], values.get(p + 1));
-        let mut ply_values = Vec::with_capacity(ply.starts.len());
-        for edges in ply.nodes() {
-            let value = if bots_ply(p) {
-                let mut sum = 0u128;
-                let mut scaled = Scaled::new(factor);
-                for edge in edges {
-                    let child = edge_value(edge, next, one);
-                    if child != 0 {
-                        sum += scaled.weight(edge) * child;
-                    }
-                }
-                sum
-            } else {
-                let mut most = 0;
-                for edge in edges {
-                    most = most.max(edge_value(edge, next, one));
-                    // Nothing leaves more to lose than a certain loss.
-                    if most == one {
-                        break;
-                    }
-                }
-                most
-            };
-            ply_values.push(value);
-        }
-        values[p] = ply_values;
+    // Where each ply's values start, and the ends after the last ply.
+    let mut bases = Vec::with_capacity(plies.len() + 1);
+    let mut base = 0;
+    for ply in plies {
+        bases.push(base);
+        base += To::ENDS + ply.len();
     }
-    let loss = Ratio::new(*values.first()?.first()?, denominators[0]);
-    let mut line = Vec::new();
-    if loss != Ratio::ZERO {
-        let mut node = 0usize;
-        for (p, ply) in plies.iter().enumerate() {
-            let edges = ply.nodes().nth(node)?;
-            let next = values.get(p + 1);
-            // The first of the moves that leave the bot the most to lose.
-            let edge = edges
-                .iter()
-                .fold(None, |best: Option<(&Edge, u128)>, edge| {
-                    let value = edge_value(edge, next, denominators[p + 1]);
-                    match best {
-                        Some((_, top)) if top >= value => best,
-                        _ => Some((edge, value)),
-                    }
-                })?;
-            match edge.0.to {
-                To::Node(next) => {
-                    line.push(edge.0.cell);
-                    node = usize::from(next);
+    bases.push(base);
+    let factors = factors(plies, &bases, bots_ply, reached)?;
+    let pass = Pass {
+        plies,
+        bases: &bases,
+        factors: &factors,
+        bots_ply: &bots_ply,
+        reached,
+    };
+    pass.run::<u64>(worst, perfect)
+        .or_else(|| pass.run::<u128>(&mut Vec::new(), &mut Vec::new()))
+}
+
+/// Each ply's worst-case and perfect-style factors: the least common multiples of what its
+/// positions divide by (the bot's probabilities' denominators, at every position for the worst
+/// case and at the positions the perfect style reaches for its odds; and for the perfect style
+/// the number of its optimal replies at the positions it reaches). Also marks the positions the
+/// perfect style reaches, working forwards.
+fn factors(
+    plies: &[Ply],
+    bases: &[usize],
+    bots_ply: impl Fn(usize) -> bool,
+    reached: &mut Vec<bool>,
+) -> Option<Vec<[u64; 2]>> {
+    reached.clear();
+    reached.resize(bases[plies.len()] + To::ENDS, false);
+    // The first position, if the walk listed any.
+    if let Some(root) = reached.get_mut(To::ENDS) {
+        *root = true;
+    }
+    let mut factors = vec![[1u64; 2]; plies.len()];
+    for (p, ply) in plies.iter().enumerate() {
+        let (this, next) = reached.split_at_mut(bases[p + 1]);
+        let this = &this[bases[p] + To::ENDS..];
+        let [worst, perfect] = &mut factors[p];
+        if bots_ply(p) {
+            *worst = ply.multiple;
+        }
+        for (i, _) in this.iter().enumerate().filter(|(_, on_path)| **on_path) {
+            let edges = ply.node(i);
+            if bots_ply(p) {
+                for edge in edges {
+                    *perfect = lcm(*perfect, u64::from(edge.denominator))?;
+                    next[usize::from(edge.to.0)] = true;
                 }
-                To::Forfeit => break,
-                _ => {
-                    line.push(edge.0.cell);
-                    break;
+            } else {
+                let mut optimal = 0;
+                for edge in edges.iter().filter(|edge| edge.optimal) {
+                    optimal += 1;
+                    next[usize::from(edge.to.0)] = true;
                 }
+                *perfect = lcm(*perfect, optimal.max(1))?;
             }
         }
     }
-    Some((loss, line))
+    Some(factors)
+}
+
+/// The backward pass, in integers of one width or another.
+struct Pass<'a, F> {
+    plies: &'a [Ply],
+    bases: &'a [usize],
+    factors: &'a [[u64; 2]],
+    bots_ply: &'a F,
+    reached: &'a [bool],
+}
+
+impl<F: Fn(usize) -> bool> Pass<'_, F> {
+    fn run<T: Int>(
+        &self,
+        worst: &mut Vec<T>,
+        perfect: &mut Vec<[T; 2]>,
+    ) -> Option<(Ratio, Vec<Cell>, Odds)> {
+        let (plies, bases) = (self.plies, self.bases);
+        // Each ply's denominators, the products of the factors of that ply and every later
+        // one; one more at the end, 1, for the games' ends.
+        let mut denominators = vec![[T::from(1); 2]; plies.len() + 1];
+        for p in (0..plies.len()).rev() {
+            let [worst, perfect] = self.factors[p].map(T::from_u64);
+            let [worst_later, perfect_later] = denominators[p + 1];
+            denominators[p] = [
+                worst.checked_mul(worst_later)?,
+                perfect.checked_mul(perfect_later)?,
+            ];
+        }
+        let zero = T::default();
+        // Every value is written before it is read (those of the positions the perfect style
+        // does not reach are never read): what the last audit left needs no clearing.
+        let len = self.reached.len();
+        if worst.len() < len {
+            worst.resize(len, zero);
+        }
+        if perfect.len() < len {
+            perfect.resize(len, [zero; 2]);
+        }
+        for p in (0..=plies.len()).rev() {
+            // The ends of the games that end with the ply before, over this ply's denominators.
+            let [one, perfect_one] = denominators[p];
+            let ends = bases[p]..bases[p] + To::ENDS;
+            worst[ends.clone()].copy_from_slice(&[zero, zero, one, one]);
+            perfect[ends].copy_from_slice(&[
+                [zero; 2],
+                [zero; 2],
+                [perfect_one, zero],
+                [zero, perfect_one],
+            ]);
+            let Some(ply) = plies.get(p) else {
+                continue;
+            };
+            let [worst_factor, perfect_factor] = self.factors[p];
+            let nodes = bases[p] + To::ENDS..bases[p + 1];
+            let (worst_here, worst_next) = worst.split_at_mut(bases[p + 1]);
+            let (perfect_here, perfect_next) = perfect.split_at_mut(bases[p + 1]);
+            let worst_here = &mut worst_here[nodes.clone()];
+            let perfect_here = &mut perfect_here[nodes.clone()];
+            let reached = &self.reached[nodes];
+            let bots = (self.bots_ply)(p);
+            for (i, value) in worst_here.iter_mut().enumerate() {
+                let edges = ply.node(i);
+                let mut sum = zero;
+                if bots {
+                    let mut weights = Scaled::<T>::new(worst_factor);
+                    for edge in edges {
+                        let child = worst_next[usize::from(edge.to.0)];
+                        if child != zero {
+                            sum += weights.weight(edge) * child;
+                        }
+                    }
+                } else {
+                    for edge in edges {
+                        sum = sum.max(worst_next[usize::from(edge.to.0)]);
+                    }
+                }
+                *value = sum;
+                if !reached[i] {
+                    continue;
+                }
+                let mut sum = [zero; 2];
+                if bots {
+                    let mut weights = Scaled::<T>::new(perfect_factor);
+                    for edge in edges {
+                        let [loss, illegal] = perfect_next[usize::from(edge.to.0)];
+                        if loss != zero || illegal != zero {
+                            let weight = weights.weight(edge);
+                            sum = [sum[0] + weight * loss, sum[1] + weight * illegal];
+                        }
+                    }
+                } else {
+                    let mut optimal = 0;
+                    for edge in edges.iter().filter(|edge| edge.optimal) {
+                        let [loss, illegal] = perfect_next[usize::from(edge.to.0)];
+                        optimal += 1;
+                        sum = [sum[0] + loss, sum[1] + illegal];
+                    }
+                    let each = T::from_u64(scale(perfect_factor, optimal.max(1)));
+                    sum = [sum[0] * each, sum[1] * each];
+                }
+                perfect_here[i] = sum;
+            }
+        }
+        let root = bases[0] + To::ENDS;
+        let [worst_denominator, denominator] = denominators[0].map(Into::into);
+        let loss = Ratio::new((*worst.get(root)?).into(), worst_denominator);
+        let line = if loss == Ratio::ZERO {
+            Vec::new()
+        } else {
+            self.line(worst)
+        };
+        // The bot never wins against the perfect style, which never loses: the rest is a draw.
+        let [lost, illegal] = perfect[root].map(Into::into);
+        let odds = Odds {
+            win: Ratio::ZERO,
+            draw: Ratio::new(denominator - lost - illegal, denominator),
+            loss: Ratio::new(lost, denominator),
+            illegal: Ratio::new(illegal, denominator),
+        };
+        Some((loss, line, odds))
+    }
+
+    /// The worst-case line, from the worst case of every position.
+    fn line<T: Int>(&self, worst: &[T]) -> Vec<Cell> {
+        let mut line = Vec::new();
+        let mut node = 0usize;
+        for (p, ply) in self.plies.iter().enumerate() {
+            let next = &worst[self.bases[p + 1]..];
+            // The first of the moves that leave the bot the most to lose.
+            let mut best: Option<(&Edge, T)> = None;
+            for edge in ply.node(node) {
+                let value = next[usize::from(edge.to.0)];
+                if best.is_none_or(|(_, top)| value > top) {
+                    best = Some((edge, value));
+                }
+            }
+            let Some((edge, _)) = best else {
+                break;
+            };
+            if edge.to == To::FORFEIT {
+                break;
+            }
+            line.push(edge.cell);
+            match edge.to.place() {
+                Some(place) => node = place,
+                None => break,
+            }
+        }
+        line
+    }
 }
 
 /// `factor` over `denominator`, which divides it: the integer weight of a probability's
 /// numerator at a ply whose positions' probabilities are all over `factor`.
-fn scale(factor: u64, denominator: u64) -> u128 {
-    u128::from(if denominator == 1 {
+fn scale(factor: u64, denominator: u64) -> u64 {
+    if denominator == 1 {
         factor
     } else {
         factor / denominator
-    })
+    }
 }
 
 /// The integer weights of a position's choices at a ply whose probabilities are all over
 /// `factor`: the choices of one position mostly share a denominator, divided into `factor`
 /// once.
-struct Scaled {
+struct Scaled<T> {
     factor: u64,
-    last: (u32, u128),
+    last: (u32, T),
 }
 
-impl Scaled {
-    fn new(factor: u64) -> Scaled {
+impl<T: Int> Scaled<T> {
+    fn new(factor: u64) -> Scaled<T> {
         Scaled {
             factor,
-            last: (1, u128::from(factor)),
+            last: (1, T::from_u64(factor)),
         }
     }
 
     /// The weight of `edge`'s probability.
-    fn weight(&mut self, edge: &Edge) -> u128 {
+    fn weight(&mut self, edge: &Edge) -> T {
         if edge.denominator != self.last.0 {
             self.last = (
                 edge.denominator,
-                scale(self.factor, u64::from(edge.denominator)),
+                T::from_u64(scale(self.factor, u64::from(edge.denominator))),
             );
         }
-        u128::from(edge.numerator) * self.last.1
+        T::from(edge.numerator) * self.last.1
     }
-}
-
-/// What a move leaves the bot to lose, over the next ply's denominator.
-fn edge_value(edge: &Edge, next: Option<&Vec<u128>>, denominator: u128) -> u128 {
-    match edge.to {
-        To::Node(i) => next.map_or(0, |values| values[usize::from(i)]),
-        To::Loss | To::Forfeit => denominator,
-        To::Win | To::Draw => 0,
-    }
-}
-
-/// The exact odds of the bot against the `perfect` style: an opponent who picks uniformly among
-/// its optimal moves.
-pub(super) fn against_perfect(graph: &Graph, bot_moves_first: bool) -> Option<Odds> {
-    let bots_ply = |p: usize| (p % 2 == 0) == bot_moves_first;
-    let optimal = |edges: &[Edge]| edges.iter().filter(|e| e.optimal).count() as u64;
-    let plies = graph.plies();
-    // Only the positions the perfect style lets the game reach count, a few of them all.
-    let mut reached: Vec<Vec<bool>> = plies
-        .iter()
-        .map(|ply| vec![false; ply.starts.len()])
-        .collect();
-    if let Some(root) = reached.first_mut().and_then(|ply| ply.first_mut()) {
-        *root = true;
-    }
-    for (p, ply) in plies.iter().enumerate() {
-        let (this, next) = reached.split_at_mut(p + 1);
-        for (i, edges) in ply.nodes().enumerate() {
-            if !this[p][i] {
-                continue;
-            }
-            for edge in edges {
-                if let To::Node(child) = edge.to {
-                    if bots_ply(p) || edge.optimal {
-                        next[0][usize::from(child)] = true;
-                    }
-                }
-            }
-        }
-    }
-    let (factors, denominators) = denominators(graph, |p, i, edges| {
-        if !reached[p][i] {
-            Some(1)
-        } else if bots_ply(p) {
-            choice_denominators(edges)
-        } else {
-            Some(optimal(edges).max(1))
-        }
-    })?;
-    // The bot's chances of losing on the board and of forfeiting: it never wins against the
-    // perfect style, which never loses, so the rest is a draw.
-    let mut values: Vec<Vec<[u128; 2]>> = vec![Vec::new(); plies.len()];
-    for (p, ply) in plies.iter().enumerate().rev() {
-        let factor = factors[p];
-        let mut ply_values = Vec::with_capacity(ply.starts.len());
-        for (i, edges) in ply.nodes().enumerate() {
-            let mut sum = [0u128; 2];
-            let mut scaled = Scaled::new(factor);
-            if !reached[p][i] {
-                ply_values.push(sum);
-                continue;
-            }
-            let each = if bots_ply(p) {
-                0
-            } else {
-                scale(factor, optimal(edges).max(1))
-            };
-            for edge in edges {
-                let weight = if bots_ply(p) {
-                    scaled.weight(edge)
-                } else if edge.optimal {
-                    each
-                } else {
-                    continue;
-                };
-                match edge.to {
-                    To::Node(i) => {
-                        let [loss, illegal] = values[p + 1][usize::from(i)];
-                        sum[0] += weight * loss;
-                        sum[1] += weight * illegal;
-                    }
-                    To::Loss => sum[0] += weight * denominators[p + 1],
-                    To::Forfeit => sum[1] += weight * denominators[p + 1],
-                    To::Win => unreachable!("the perfect style never loses"),
-                    To::Draw => {}
-                }
-            }
-            ply_values.push(sum);
-        }
-        values[p] = ply_values;
-    }
-    let [loss, illegal] = *values.first()?.first()?;
-    let denominator = denominators[0];
-    Some(Odds {
-        win: Ratio::ZERO,
-        draw: Ratio::new(denominator - loss - illegal, denominator),
-        loss: Ratio::new(loss, denominator),
-        illegal: Ratio::new(illegal, denominator),
-    })
 }

@@ -48,7 +48,7 @@ pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<Option<SideReport
         side,
         table: table(),
         report: SideReport::empty(side),
-        game: Game::new(),
+        shown: Shown::new(),
         ply: 0,
         multiple: Multiple::ONE,
         ends: Ends::default(),
@@ -83,6 +83,8 @@ struct Buffers {
     next: Vec<Node>,
     /// Every position's moves, for the odds worked out backwards.
     graph: Graph,
+    /// The memory of the backward pass.
+    scratch: odds::Scratch,
 }
 
 thread_local! {
@@ -182,7 +184,7 @@ struct Walk<'a> {
     table: &'a Table,
     report: SideReport,
     /// The game last shown to the bot, moved to the next position asked about.
-    game: Game,
+    shown: Shown,
     /// The ply being walked.
     ply: usize,
     /// The least common multiple of the denominators of this ply's moves so far: the next
@@ -214,7 +216,9 @@ impl Walk<'_> {
             }
             for node in &nodes {
                 self.visit(node)?;
+                self.buffers.graph.end_node();
             }
+            self.buffers.graph.end_ply(self.multiple.value);
             let next_denominator = times(denominator, u128::from(self.multiple.value))?;
             let (ends, odds) = (&self.ends, &mut self.report.vs_random);
             odds.win += Ratio::new(ends.win, next_denominator);
@@ -233,7 +237,6 @@ impl Walk<'_> {
     /// Plays on from `node`, a game in progress: every reply of the opponent, or every choice
     /// of the bot, asked once here.
     fn visit(&mut self, node: &Node) -> Result<(), Stop> {
-        self.buffers.graph.begin_node();
         if mover(self.ply) == self.side {
             return self.bot_turn(node);
         }
@@ -267,21 +270,19 @@ impl Walk<'_> {
         match outcome {
             Outcome::Draw => {
                 ends.draw = plus(ends.draw, chance)?;
-                Ok(To::Draw)
+                Ok(To::DRAW)
             }
             Outcome::Win(winner) if winner == self.side => {
                 ends.win = plus(ends.win, chance)?;
-                Ok(To::Win)
+                Ok(To::WIN)
             }
             Outcome::Win(_) => {
                 ends.loss = plus(ends.loss, chance)?;
                 report.losing_games += u64::from(node.histories);
                 if report.shortest_loss.is_none() {
-                    let mut line = node.line.to_vec(self.ply);
-                    line.push(cell);
-                    report.shortest_loss = Some(LosingLine::new(line, self.side));
+                    self.first_loss(node, cell);
                 }
-                Ok(To::Loss)
+                Ok(To::LOSS)
             }
         }
     }
@@ -289,12 +290,12 @@ impl Walk<'_> {
     fn bot_turn(&mut self, node: &Node) -> Result<(), Stop> {
         let board = node.board;
         self.report.decision_points += u64::from(node.histories);
-        show(&mut self.game, node.line, self.ply);
-        let game = &self.game;
+        self.shown.show(node.line, self.ply);
+        let game = &self.shown.game;
         let choices = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(game))) {
             Ok(answer) => answer?,
             Err(payload) => {
-                let message = panic_message(payload, &self.game);
+                let message = panic_message(payload, &self.shown.game);
                 self.forfeit(node, || Forfeit::Panic(message))?;
                 return Ok(());
             }
@@ -302,7 +303,7 @@ impl Walk<'_> {
         if choices.is_empty() {
             self.forfeit(node, || Forfeit::Turn(Turn::Nothing))?;
         }
-        let graph_weight = |p: crate::ratio::Ratio| -> Result<(u32, u32), Overflow> {
+        let graph_weight = |p: Ratio| -> Result<(u32, u32), Overflow> {
             Ok((
                 u32::try_from(p.numer()).map_err(|_| Overflow)?,
                 u32::try_from(p.denom()).map_err(|_| Overflow)?,
@@ -312,10 +313,19 @@ impl Walk<'_> {
         let optimal = self.table.best_moves(&board);
         let empty = board.empty_cells();
         let mut before = None;
+        // The choices of a position mostly share their probability, and so their chance.
+        let mut last: Option<(Ratio, u128, (u32, u32))> = None;
         for choice in &choices {
             let p = choice.probability;
-            let chance = times(node.chance, self.weight(p.numer(), p.denom())?)?;
-            let (numerator, denominator) = graph_weight(p)?;
+            let (chance, (numerator, denominator)) = match last {
+                Some((q, chance, weight)) if q == p => (chance, weight),
+                _ => {
+                    let chance = times(node.chance, self.weight(p.numer(), p.denom())?)?;
+                    let weight = graph_weight(p)?;
+                    last = Some((p, chance, weight));
+                    (chance, weight)
+                }
+            };
             let (cell, to) = match choice.turn {
                 Turn::Mark(cell) if empty.contains(cell) => {
                     if !optimal.contains(cell) {
@@ -331,7 +341,7 @@ impl Walk<'_> {
                     self.report.illegal_games += u64::from(node.histories);
                     self.ends.illegal = plus(self.ends.illegal, chance)?;
                     self.first_forfeit(node, || Forfeit::Turn(turn.clone()));
-                    (Cell::ALL[0], To::Forfeit)
+                    (Cell::ALL[0], To::FORFEIT)
                 }
             };
             self.buffers.graph.push(Edge {
@@ -345,11 +355,20 @@ impl Walk<'_> {
         Ok(())
     }
 
+    /// Keeps the game that `cell` ends at `node` as the shortest loss: the first met.
+    #[cold]
+    #[inline(never)]
+    fn first_loss(&mut self, node: &Node, cell: Cell) {
+        let mut line = node.line.to_vec(self.ply);
+        line.push(cell);
+        self.report.shortest_loss = Some(LosingLine::new(line, self.side));
+    }
+
     /// Every game through `node` forfeited, with `what`.
     fn forfeit(&mut self, node: &Node, what: impl FnOnce() -> Forfeit) -> Result<(), Overflow> {
         self.buffers.graph.push(Edge {
             cell: Cell::ALL[0],
-            to: To::Forfeit,
+            to: To::FORFEIT,
             numerator: 1,
             denominator: 1,
             optimal: false,
@@ -394,6 +413,7 @@ impl Walk<'_> {
 
     /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
     /// of their games, with `chance` over the next ply's denominator.
+    #[inline(always)]
     fn reach(&mut self, node: &Node, cell: Cell, chance: u128) -> Result<To, Overflow> {
         let buffers = &mut self.buffers;
         let place = Some(&mut buffers.place[..]);
@@ -401,7 +421,7 @@ impl Walk<'_> {
             // A game that ends is counted as it ends, never listed.
             Step::End(outcome) => self.finish(node, cell, outcome, chance),
             // A ply lists at most 1,520 positions.
-            Step::At(place) => Ok(To::Node(place as u16)),
+            Step::At(place) => Ok(To::node(place)),
         }
     }
 
@@ -412,11 +432,12 @@ impl Walk<'_> {
             self.report.vs_perfect.draw = crate::ratio::Ratio::ONE;
             return Ok(());
         }
-        let graph = &self.buffers.graph;
+        let buffers = &mut self.buffers;
         let first = self.side == Player::X;
-        let (loss, line) = odds::worst_case(graph, first).ok_or(Stop::Overflow)?;
+        let (loss, line, odds) =
+            odds::backwards(&buffers.graph, first, &mut buffers.scratch).ok_or(Stop::Overflow)?;
         self.report.worst_case = WorstCase { loss, line };
-        self.report.vs_perfect = odds::against_perfect(graph, first).ok_or(Stop::Overflow)?;
+        self.report.vs_perfect = odds;
         Ok(())
     }
 }
@@ -499,21 +520,35 @@ pub(crate) fn prepare(bot: &mut dyn Bot, nodes: &[Node], ply: usize) -> Result<(
     Ok(())
 }
 
-/// Moves `game`, the game shown to a bot, to the first `ply` moves of `line`, taking back only
-/// what differs: a ply's positions come in the order of their lines, so neighbours share most
-/// of theirs.
-#[inline]
-pub(crate) fn show(game: &mut Game, line: Line, ply: usize) {
-    let shown = game.moves();
-    let mut shared = 0;
-    while shared < shown.len().min(ply) && shown[shared] == line.get(shared) {
-        shared += 1;
+/// The game last shown to a bot, and its moves as a [`Line`].
+pub(crate) struct Shown {
+    pub(crate) game: Game,
+    line: Line,
+}
+
+impl Shown {
+    pub(crate) fn new() -> Shown {
+        Shown {
+            game: Game::new(),
+            line: Line(0),
+        }
     }
-    for _ in shared..shown.len() {
-        game.undo();
-    }
-    for i in shared..ply {
-        game.play_unchecked(line.get(i));
+
+    /// Moves the game to the first `ply` moves of `line`, taking back only what differs: a
+    /// ply's positions come in the order of their lines, so neighbours share most of theirs,
+    /// and the first move where two lines differ is in their lowest differing bits.
+    #[inline]
+    pub(crate) fn show(&mut self, line: Line, ply: usize) {
+        let shown = self.game.moves().len();
+        let differ = ((self.line.0 ^ line.0).trailing_zeros() / 4) as usize;
+        let shared = differ.min(shown).min(ply);
+        for _ in shared..shown {
+            self.game.undo();
+        }
+        for i in shared..ply {
+            self.game.play_unchecked(line.get(i));
+        }
+        self.line = line;
     }
 }
 
