@@ -817,43 +817,89 @@ impl FromStr for Board {
 
     fn from_str(text: &str) -> Result<Board, ParseBoardError> {
         let (mut x, mut o) = (Cells::EMPTY, Cells::EMPTY);
-        let mut cells = 0usize;
-        for (i, ch) in text.chars().enumerate() {
-            let position = i + 1;
-            if ch.is_whitespace() || ch == '|' || ch == '/' {
-                continue;
-            }
-            let mark = match ch {
-                'X' | 'x' => Some(Player::X),
-                'O' | 'o' => Some(Player::O),
-                '.' | '-' | '_' => None,
-                '1'..='9' => {
-                    let digit = ch as usize - '0' as usize;
-                    if digit != cells + 1 {
-                        return Err(ParseBoardError::MisplacedDigit {
-                            position,
-                            digit: ch,
-                            cell: cells + 1,
-                        });
-                    }
-                    None
-                }
-                _ => return Err(ParseBoardError::InvalidChar { position, ch }),
-            };
-            if let Some(cell) = Cell::from_index(cells) {
-                match mark {
-                    Some(Player::X) => x.insert(cell),
-                    Some(Player::O) => o.insert(cell),
-                    None => {}
+        let cells = read_cells(text, |index, player| {
+            if let Some(cell) = Cell::from_index(index) {
+                match player {
+                    Player::X => x.insert(cell),
+                    Player::O => o.insert(cell),
                 }
             }
-            cells += 1;
-        }
+        })
+        .map_err(|error| match error {
+            CellTextError::InvalidChar { position, ch } => {
+                ParseBoardError::InvalidChar { position, ch }
+            }
+            CellTextError::MisplacedDigit {
+                position,
+                digit,
+                cell,
+            } => ParseBoardError::MisplacedDigit {
+                position,
+                digit,
+                cell,
+            },
+        })?;
         if cells != 9 {
             return Err(ParseBoardError::Length { found: cells });
         }
         Board::from_marks(x, o).map_err(ParseBoardError::Illegal)
     }
+}
+
+/// What is wrong with a character of a board's text (see [`read_cells`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CellTextError {
+    /// Neither a mark, an empty cell nor a separator, at this position (counting from 1).
+    InvalidChar {
+        /// Where it stands in the text, counting characters from 1.
+        position: usize,
+        /// The character.
+        ch: char,
+    },
+    /// A digit away from its own cell.
+    MisplacedDigit {
+        /// Where it stands in the text, counting characters from 1.
+        position: usize,
+        /// The digit.
+        digit: char,
+        /// The cell it stands at, counting from 1.
+        cell: usize,
+    },
+}
+
+/// Reads the cells of a board's text, for every game: `X`/`x` and `O`/`o` are marks (handed
+/// to `mark` with the cell's index), `.`, `-`, `_` or the cell's own digit `1`..`9` are empty,
+/// and `|`, `/` and whitespace are skipped. Returns how many cells there were; the caller
+/// checks that against its board.
+///
+/// # Errors
+///
+/// [`CellTextError`] for the first character that is not a cell or a separator.
+pub(crate) fn read_cells(
+    text: &str,
+    mut mark: impl FnMut(usize, Player),
+) -> Result<usize, CellTextError> {
+    let mut cells = 0usize;
+    for (i, ch) in text.chars().enumerate() {
+        let position = i + 1;
+        match ch {
+            _ if ch.is_whitespace() || ch == '|' || ch == '/' => continue,
+            'X' | 'x' => mark(cells, Player::X),
+            'O' | 'o' => mark(cells, Player::O),
+            '.' | '-' | '_' => {}
+            '1'..='9' if ch as usize - '0' as usize == cells + 1 => {}
+            '1'..='9' => {
+                return Err(CellTextError::MisplacedDigit {
+                    position,
+                    digit: ch,
+                    cell: cells + 1,
+                });
+            }
+            _ => return Err(CellTextError::InvalidChar { position, ch }),
+        }
+        cells += 1;
+    }
+    Ok(cells)
 }
 
 /// Why a set of marks is not a position that play can reach.

@@ -6,7 +6,9 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use crate::board::{IllegalBoard, MoveListError, Outcome, Player, Status, for_each_move};
+use crate::board::{
+    CellTextError, IllegalBoard, MoveListError, Outcome, Player, Status, for_each_move, read_cells,
+};
 use crate::mnk::game::{Geometry, MAX_CODE_CELLS, Mnk, code};
 use crate::quote::quote;
 
@@ -226,31 +228,27 @@ impl MnkBoard {
     /// why play cannot reach the board.
     pub fn parse(game: Mnk, text: &str) -> Result<MnkBoard, ParseMnkBoardError> {
         let (mut x, mut o) = (0u64, 0u64);
-        let mut cells = 0usize;
-        for (i, ch) in text.chars().enumerate() {
-            let position = i + 1;
-            if ch.is_whitespace() || ch == '|' || ch == '/' {
-                continue;
+        let cells = read_cells(text, |cell, player| {
+            let bit = if cell < 64 { 1u64 << cell } else { 0 };
+            match player {
+                Player::X => x |= bit,
+                Player::O => o |= bit,
             }
-            let bit = if cells < 64 { 1u64 << cells } else { 0 };
-            match ch {
-                'X' | 'x' => x |= bit,
-                'O' | 'o' => o |= bit,
-                '.' | '-' | '_' => {}
-                '1'..='9' => {
-                    let digit = ch as usize - '0' as usize;
-                    if digit != cells + 1 {
-                        return Err(ParseMnkBoardError::MisplacedDigit {
-                            position,
-                            digit: ch,
-                            cell: cells + 1,
-                        });
-                    }
-                }
-                _ => return Err(ParseMnkBoardError::InvalidChar { position, ch }),
+        })
+        .map_err(|error| match error {
+            CellTextError::InvalidChar { position, ch } => {
+                ParseMnkBoardError::InvalidChar { position, ch }
             }
-            cells += 1;
-        }
+            CellTextError::MisplacedDigit {
+                position,
+                digit,
+                cell,
+            } => ParseMnkBoardError::MisplacedDigit {
+                position,
+                digit,
+                cell,
+            },
+        })?;
         if cells != game.cells() {
             return Err(ParseMnkBoardError::Length { game, found: cells });
         }
