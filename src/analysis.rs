@@ -83,10 +83,8 @@ impl Analysis {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MnkAnalysis {
     /// The game.
-    #[serde(serialize_with = "display")]
     pub game: Mnk,
     /// The position.
-    #[serde(serialize_with = "display")]
     pub board: MnkBoard,
     /// The side to move (on a finished board, whose turn it would be).
     pub to_move: Player,
@@ -102,13 +100,6 @@ pub struct MnkAnalysis {
     pub line: Vec<usize>,
     /// Every legal move, by cell, valued from the view of the player making it.
     pub moves: Vec<MnkMove>,
-}
-
-fn display<T: std::fmt::Display, S: serde::Serializer>(
-    value: &T,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(value)
 }
 
 impl MnkAnalysis {

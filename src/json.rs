@@ -3,16 +3,31 @@
 //! A board is its 9-character text (`X`, `O`, `.`), a player `"X"` or `"O"`, a cell its number
 //! 1..9, a set of cells a list of numbers, a value `"win"`/`"draw"`/`"loss"`, a status
 //! `"in_progress"`/`"x_wins"`/`"o_wins"`/`"draw"`, a symmetry its name. Each reads back
-//! from the same form.
+//! from the same form. An m,n,k game is its name (`"4x4k3"`), and its board its text, rows
+//! separated by `/`.
 
 use serde::de::{self, Deserialize, Deserializer};
 use serde::{Serialize, Serializer};
 
 use crate::board::{Board, Cell, Cells, Outcome, Player, Status};
+use crate::mnk::board::MnkBoard;
+use crate::mnk::game::Mnk;
 use crate::solve::Value;
 use crate::symmetry::Symmetry;
 
 impl Serialize for Board {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl Serialize for Mnk {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl Serialize for MnkBoard {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }

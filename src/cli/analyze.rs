@@ -174,18 +174,20 @@ fn answer_text(
     }
 }
 
+/// Why a finished game has no best move.
+pub fn no_move(board: &dyn std::fmt::Display, status: Status) -> String {
+    format!("the game on {board} is over ({status}): there is no move to make")
+}
+
 /// Looks `board` up; the error is why there is no answer (`best` on a finished game).
 fn ask(query: Query, board: Board) -> Result<Answer, String> {
     let table = table();
     match query {
         Query::Analyze => Ok(Answer::Analysis(Analysis::new(table, board))),
         Query::Best => {
-            let best = table.best_move(&board).ok_or_else(|| {
-                format!(
-                    "the game on {board} is over ({}): there is no move to make",
-                    board.status()
-                )
-            })?;
+            let best = table
+                .best_move(&board)
+                .ok_or_else(|| no_move(&board, board.status()))?;
             let probe = table.probe(&board);
             Ok(Answer::Best(BestMove {
                 board,

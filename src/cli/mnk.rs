@@ -10,7 +10,7 @@ use ttt_oracle::{
 };
 
 use super::Failure;
-use super::analyze::{Notation, Summary, layout, outcome_label};
+use super::analyze::{Notation, Summary, layout, no_move, outcome_label};
 use super::draw::{Square, grid_of};
 use super::style::Style;
 
@@ -52,9 +52,7 @@ pub fn parse(game: Mnk, notation: Notation, text: &str) -> Result<MnkBoard, Stri
 /// `ttt best --game G --format json`.
 #[derive(Debug, Serialize)]
 pub struct MnkBest {
-    #[serde(serialize_with = "display")]
     game: Mnk,
-    #[serde(serialize_with = "display")]
     board: MnkBoard,
     to_move: Player,
     best: usize,
@@ -69,21 +67,11 @@ impl MnkBest {
     }
 }
 
-fn display<T: std::fmt::Display, S: serde::Serializer>(
-    value: &T,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(value)
-}
-
 /// The best move on `board`; the error says why there is none.
 pub fn best(table: &MnkTable, board: MnkBoard) -> Result<MnkBest, String> {
-    let best = table.best_move(&board).ok_or_else(|| {
-        format!(
-            "the game on {board} is over ({}): there is no move to make",
-            board.status()
-        )
-    })?;
+    let best = table
+        .best_move(&board)
+        .ok_or_else(|| no_move(&board, board.status()))?;
     let probe = table.probe(&board);
     Ok(MnkBest {
         game: board.game(),
