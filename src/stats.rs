@@ -52,11 +52,11 @@ pub struct ByValue {
 }
 
 impl ByValue {
-    pub(crate) fn add(&mut self, value: Value) {
+    pub(crate) fn add(&mut self, value: Value, n: u64) {
         match value {
-            Value::Win => self.win += 1,
-            Value::Draw => self.draw += 1,
-            Value::Loss => self.loss += 1,
+            Value::Win => self.win += n,
+            Value::Draw => self.draw += n,
+            Value::Loss => self.loss += n,
         }
     }
 }
@@ -136,11 +136,11 @@ pub fn stats(table: &Table) -> Stats {
         stats.reachable_positions += 1;
         stats.by_ply[board.ply()] += 1;
         stats.by_remoteness[usize::from(probe.remoteness)] += 1;
-        stats.values.add(probe.value);
+        stats.values.add(probe.value, 1);
         if canonical {
             stats.canonical_positions += 1;
             stats.canonical_by_ply[board.ply()] += 1;
-            stats.canonical_values.add(probe.value);
+            stats.canonical_values.add(probe.value, 1);
         }
         match board.status() {
             Status::InProgress => stats.non_terminal_positions += 1,

@@ -14,7 +14,7 @@ pub struct StatsArgs {
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// The game: 3x3 (tic-tac-toe), MxN or MxNkK, up to 16 cells (see `ttt best --help`).
-    /// Other games than 3x3 are solved afresh to count them: 4x4 takes about a second.
+    /// Other games than 3x3 are solved afresh to count them: 4x4 takes a few seconds.
     #[arg(long, value_name = "GAME", default_value = "3x3")]
     game: Mnk,
 }
