@@ -11,7 +11,7 @@ use crate::mnk::board::MnkBoard;
 use crate::mnk::format::{self, MnkFormatError, Stored};
 use crate::mnk::game::{Geometry, MAX_TABLE_CELLS, Mnk};
 use crate::mnk::solve::{Codes, Digits, Entry, MnkSolution, solve_game, unentry};
-use crate::solve::Value;
+use crate::solve::{Value, move_rank};
 use crate::table::Probe;
 
 /// The tables `build.rs` wrote, by game, as embedded in this binary.
@@ -263,83 +263,70 @@ impl MnkTable {
         Probe { value, remoteness }
     }
 
-    /// Every legal move with the rank of where it leads, by cell.
-    fn ranked(&self, board: &MnkBoard) -> impl Iterator<Item = (usize, Value, u8)> + '_ {
+    /// The legal moves of `board` (none when the game is over) and the entry of the position
+    /// each leads to, read in one pass.
+    fn children(&self, board: &MnkBoard) -> Children {
         self.check(board);
-        let over = board.is_over();
         let mover = board.to_move();
         let (x, o) = (board.marks(Player::X), board.marks(Player::O));
-        let mine = board.marks(mover);
+        let mut children = Children {
+            cells: 0,
+            mine: board.marks(mover),
+            taken: x | o,
+            entries: [0; MAX_TABLE_CELLS],
+        };
+        // A finished game has no moves: the last mover made a line, or the board is full.
+        let full = self.geometry.full();
+        if self.geometry.has_line(board.marks(!mover)) || x | o == full {
+            return children;
+        }
+        children.cells = !(x | o) & full;
         let code = self.codes.code(x, o);
         let steps = &self.steps[usize::from(mover == Player::O)];
-        let full = self.geometry.full();
-        let mut empty = if over { 0 } else { !(x | o) & full };
-        std::iter::from_fn(move || {
-            if empty == 0 {
-                return None;
-            }
-            let cell = empty.trailing_zeros() as usize;
-            empty &= empty - 1;
-            let after = mine | 1 << cell;
-            if self.geometry.makes_line(after, cell) {
-                return Some((cell, Value::Win, 1));
-            }
-            if (x | o | 1 << cell) == full {
-                return Some((cell, Value::Draw, 1));
-            }
-            let child = self.dense[(code + steps[cell]) as usize];
-            let (value, remoteness) =
-                unentry(child).expect("every board in play has an entry in a checked table");
-            Some((cell, -value, remoteness + 1))
-        })
+        // Every child's entry first, with no branch between the reads, so that they are all
+        // in flight at once: the reads, not the arithmetic, are what a query waits for. A child
+        // that ends the game has no entry, but its code is still a board's.
+        let (mut cells, mut n) = (children.cells, 0);
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            children.entries[n] = self.dense[(code + steps[cell]) as usize];
+            n += 1;
+        }
+        children
+    }
+
+    /// Where the move on `cell`, the `n`-th of `children`, leads for the mover.
+    #[inline]
+    fn outcome(&self, children: &Children, cell: usize, n: usize) -> (Value, u8) {
+        if self.geometry.makes_line(children.mine | 1 << cell, cell) {
+            (Value::Win, 1)
+        } else if children.taken | 1 << cell == self.geometry.full() {
+            (Value::Draw, 1)
+        } else {
+            let (value, remoteness) = unentry(children.entries[n])
+                .expect("every board in play has an entry in a checked table");
+            (-value, remoteness + 1)
+        }
     }
 
     /// The optimal moves as a mask (bit `i` is cell `i + 1`): the best value, then the fastest
     /// win or the slowest loss; every drawing move when the value is a draw. 0 when the game is
     /// over.
     pub fn best_moves(&self, board: &MnkBoard) -> u64 {
-        self.check(board);
-        let mover = board.to_move();
-        let (x, o) = (board.marks(Player::X), board.marks(Player::O));
-        let mine = board.marks(mover);
-        let theirs = board.marks(!mover);
-        // A finished game has no moves: the last mover made a line, or the board is full.
-        let full = self.geometry.full();
-        if self.geometry.has_line(theirs) || x | o == full {
-            return 0;
-        }
-        let code = self.codes.code(x, o);
-        let steps = &self.steps[usize::from(mover == Player::O)];
-        let empty = !(x | o) & full;
-        // Every child's entry first, with no branch between the reads, so that they are all
-        // in flight at once: the reads, not the arithmetic, are what a query waits for.
-        let mut entries = [0u8; MAX_TABLE_CELLS];
-        let mut cells = empty;
-        let mut n = 0;
+        let children = self.children(board);
+        let (mut top, mut best) = (i32::MIN, 0u64);
+        let (mut cells, mut n) = (children.cells, 0);
         while cells != 0 {
             let cell = cells.trailing_zeros() as usize;
             cells &= cells - 1;
-            // A child that ends the game has no entry; its code is still a board's.
-            entries[n] = self.dense[(code + steps[cell]) as usize];
+            let (value, remoteness) = self.outcome(&children, cell, n);
             n += 1;
-        }
-        let (mut top, mut best) = (i16::MIN, 0u64);
-        let mut cells = empty;
-        for &entry in &entries[..n] {
-            let cell = cells.trailing_zeros() as usize;
-            let bit = cells & cells.wrapping_neg();
-            cells &= cells - 1;
-            let rank = if self.geometry.makes_line(mine | bit, cell) {
-                WIN_NOW
-            } else if x | o | bit == full {
-                0
-            } else {
-                MOVE_RANK[usize::from(entry)]
-            };
+            let rank = move_rank(value, remoteness);
             if rank > top {
-                (top, best) = (rank, bit);
+                (top, best) = (rank, 1 << cell);
             } else if rank == top {
-                best |= bit;
+                best |= 1 << cell;
             }
         }
         best
@@ -365,13 +352,20 @@ impl MnkTable {
 
     /// Every legal move with its value and remoteness, by cell. Empty when the game is over.
     pub fn analyze(&self, board: &MnkBoard) -> Vec<MnkMove> {
-        self.ranked(board)
-            .map(|(cell, value, remoteness)| MnkMove {
+        let children = self.children(board);
+        let mut cells = children.cells;
+        let mut moves = Vec::with_capacity(cells.count_ones() as usize);
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let (value, remoteness) = self.outcome(&children, cell, moves.len());
+            moves.push(MnkMove {
                 number: cell + 1,
                 value,
                 remoteness,
-            })
-            .collect()
+            });
+        }
+        moves
     }
 
     /// The perfect line from `board`: both sides playing [`best_move`](MnkTable::best_move)
@@ -387,28 +381,17 @@ impl MnkTable {
     }
 }
 
-/// The rank of a move whose position after it has this entry, as the solver ranks moves (the
-/// mover's value, then the faster win or the slower loss): a best move has the largest rank.
-const MOVE_RANK: [i16; 256] = {
-    let mut ranks = [i16::MIN; 256];
-    let mut entry = 1;
-    while entry < 256 {
-        if let Some((value, remoteness)) = unentry(entry as u8) {
-            let plies = remoteness as i16 + 1;
-            ranks[entry] = match value {
-                // The position after the move is lost for the opponent: a win for the mover.
-                Value::Loss => 100 - plies,
-                Value::Draw => 0,
-                Value::Win => -100 + plies,
-            };
-        }
-        entry += 1;
-    }
-    ranks
-};
-
-/// The rank of a move that makes a line.
-const WIN_NOW: i16 = 99;
+/// The legal moves of a position and the entries of where they lead, in cell order.
+struct Children {
+    /// The legal moves.
+    cells: u64,
+    /// The mover's marks.
+    mine: u64,
+    /// Every mark.
+    taken: u64,
+    /// The entry of the position after each legal move, the lowest cell first.
+    entries: [Entry; MAX_TABLE_CELLS],
+}
 
 /// A zeroed array of `len` bytes, backed by huge pages where the system allows: a table of 43
 /// million bytes read at random then needs 22 entries of the processor's address cache, not
