@@ -5,10 +5,10 @@
 mod common;
 
 use assert_cmd::Command;
-use common::mnk::{has_run, known, reachable};
+use common::mnk::{check_position, has_run, known, reachable};
 use ttt_oracle::{
-    Board, IllegalBoard, Mnk, MnkBoard, MnkTable, ParseMnkBoardError, Player, Status, Value,
-    mnk_stats, mnk_table, solve_game, stats, table,
+    Board, IllegalBoard, Mnk, MnkBoard, MnkTable, ParseMnkBoardError, Player, Status, mnk_stats,
+    mnk_table, solve_game, stats, table,
 };
 
 fn ttt() -> Command {
@@ -24,49 +24,7 @@ fn board(game: Mnk, x: u64, o: u64) -> MnkBoard {
 fn check_every_position(game: Mnk, table: &MnkTable) -> usize {
     let positions = reachable(game.rows(), game.columns(), game.k());
     for &(x, o) in &positions {
-        let board = board(game, x, o);
-        let probe = table.probe(&board);
-        for t in 0..game.geometry().turns().len() {
-            assert_eq!(table.probe(&board.turned(t)), probe, "{board:?} turned {t}");
-        }
-        if board.is_over() {
-            assert_eq!(probe.remoteness, 0);
-            continue;
-        }
-        // One ply of minimax over the children, written out here.
-        let children: Vec<(Value, u8)> = table
-            .analyze(&board)
-            .iter()
-            .map(|m| {
-                let child = table.probe(&board.play(m.number).unwrap());
-                assert_eq!(
-                    (m.value, m.remoteness),
-                    (-child.value, child.remoteness + 1)
-                );
-                (m.value, m.remoteness)
-            })
-            .collect();
-        let value = children.iter().map(|c| c.0).max().unwrap();
-        let remoteness = match value {
-            Value::Win => children.iter().filter(|c| c.0 == value).map(|c| c.1).min(),
-            _ => children.iter().filter(|c| c.0 == value).map(|c| c.1).max(),
-        }
-        .unwrap();
-        assert_eq!(
-            (probe.value, probe.remoteness),
-            (value, remoteness),
-            "{board:?}"
-        );
-        let best = table.best_moves(&board);
-        for m in table.analyze(&board) {
-            let optimal = m.value == value && (value == Value::Draw || m.remoteness == remoteness);
-            assert_eq!(
-                best >> (m.number - 1) & 1 == 1,
-                optimal,
-                "{board:?} cell {}",
-                m.number
-            );
-        }
+        check_position(table, &board(game, x, o));
     }
     positions.len()
 }

@@ -1,5 +1,8 @@
-//! Ground truth for the m,n,k games, read from tests/data/mnk_known.txt, and a plain rules
-//! check written here from scratch, independent of the library's.
+//! Ground truth for the m,n,k games, read from tests/data/mnk_known.txt; a plain rules check
+//! written here from scratch, independent of the library's; and the check of one table entry
+//! against its children and its symmetries.
+
+use ttt_oracle::{MnkBoard, MnkTable, Value};
 
 /// The figures of tests/data/mnk_known.txt: (game, key, figure).
 pub fn known() -> Vec<(String, String, String)> {
@@ -75,4 +78,53 @@ pub fn reachable(rows: usize, columns: usize, k: usize) -> Vec<(u64, u64)> {
         }
     }
     found
+}
+
+/// `board`'s entry in `table` equals each of its images' and a one-ply look at its children
+/// (minimax written out here: the best value, then the fastest win or the slowest loss), and
+/// its optimal moves are exactly the moves that reach it.
+pub fn check_position(table: &MnkTable, board: &MnkBoard) {
+    let probe = table.probe(board);
+    for t in 1..board.geometry().turns().len() {
+        assert_eq!(table.probe(&board.turned(t)), probe, "{board:?} turned {t}");
+    }
+    if board.is_over() {
+        assert_eq!(probe.remoteness, 0, "{board:?}");
+        assert_eq!(table.best_moves(board), 0, "{board:?}");
+        return;
+    }
+    let moves = table.analyze(board);
+    for m in &moves {
+        let child = table.probe(&board.play(m.number).unwrap());
+        assert_eq!(
+            (m.value, m.remoteness),
+            (-child.value, child.remoteness + 1),
+            "{board:?}"
+        );
+    }
+    let value = moves.iter().map(|m| m.value).max().unwrap();
+    let same = moves
+        .iter()
+        .filter(|m| m.value == value)
+        .map(|m| m.remoteness);
+    let remoteness = match value {
+        Value::Win => same.min(),
+        _ => same.max(),
+    }
+    .unwrap();
+    assert_eq!(
+        (probe.value, probe.remoteness),
+        (value, remoteness),
+        "{board:?}"
+    );
+    let best = table.best_moves(board);
+    for m in &moves {
+        let optimal = m.value == value && (value == Value::Draw || m.remoteness == remoteness);
+        assert_eq!(
+            best >> (m.number - 1) & 1 == 1,
+            optimal,
+            "{board:?} cell {}",
+            m.number
+        );
+    }
 }
