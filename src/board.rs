@@ -824,47 +824,12 @@ impl FromStr for Board {
                     Player::O => o.insert(cell),
                 }
             }
-        })
-        .map_err(|error| match error {
-            CellTextError::InvalidChar { position, ch } => {
-                ParseBoardError::InvalidChar { position, ch }
-            }
-            CellTextError::MisplacedDigit {
-                position,
-                digit,
-                cell,
-            } => ParseBoardError::MisplacedDigit {
-                position,
-                digit,
-                cell,
-            },
         })?;
         if cells != 9 {
             return Err(ParseBoardError::Length { found: cells });
         }
         Board::from_marks(x, o).map_err(ParseBoardError::Illegal)
     }
-}
-
-/// What is wrong with a character of a board's text (see [`read_cells`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CellTextError {
-    /// Neither a mark, an empty cell nor a separator, at this position (counting from 1).
-    InvalidChar {
-        /// Where it stands in the text, counting characters from 1.
-        position: usize,
-        /// The character.
-        ch: char,
-    },
-    /// A digit away from its own cell.
-    MisplacedDigit {
-        /// Where it stands in the text, counting characters from 1.
-        position: usize,
-        /// The digit.
-        digit: char,
-        /// The cell it stands at, counting from 1.
-        cell: usize,
-    },
 }
 
 /// Reads the cells of a board's text, for every game: `X`/`x` and `O`/`o` are marks (handed
@@ -874,11 +839,12 @@ pub(crate) enum CellTextError {
 ///
 /// # Errors
 ///
-/// [`CellTextError`] for the first character that is not a cell or a separator.
+/// [`ParseBoardError::InvalidChar`] or [`ParseBoardError::MisplacedDigit`] for the first
+/// character that is not a cell or a separator.
 pub(crate) fn read_cells(
     text: &str,
     mut mark: impl FnMut(usize, Player),
-) -> Result<usize, CellTextError> {
+) -> Result<usize, ParseBoardError> {
     let mut cells = 0usize;
     for (i, ch) in text.chars().enumerate() {
         let position = i + 1;
@@ -889,13 +855,13 @@ pub(crate) fn read_cells(
             '.' | '-' | '_' => {}
             '1'..='9' if ch as usize - '0' as usize == cells + 1 => {}
             '1'..='9' => {
-                return Err(CellTextError::MisplacedDigit {
+                return Err(ParseBoardError::MisplacedDigit {
                     position,
                     digit: ch,
                     cell: cells + 1,
                 });
             }
-            _ => return Err(CellTextError::InvalidChar { position, ch }),
+            _ => return Err(ParseBoardError::InvalidChar { position, ch }),
         }
         cells += 1;
     }

@@ -167,7 +167,9 @@ fn boards_name_the_game_and_the_count_when_wrong() {
     assert!(MnkBoard::parse(game, "123456789.......").is_ok());
     assert!(matches!(
         MnkBoard::parse(game, "X23456789.1....."),
-        Err(ParseMnkBoardError::MisplacedDigit { cell: 11, .. })
+        Err(ParseMnkBoardError::Text(
+            ttt_oracle::ParseBoardError::MisplacedDigit { cell: 11, .. }
+        ))
     ));
     // Rows may be separated by '/', or not.
     assert_eq!(

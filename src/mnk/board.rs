@@ -7,7 +7,8 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use crate::board::{
-    CellTextError, IllegalBoard, MoveListError, Outcome, Player, Status, for_each_move, read_cells,
+    IllegalBoard, MoveListError, Outcome, ParseBoardError, Player, Status, for_each_move,
+    read_cells,
 };
 use crate::mnk::game::{Geometry, MAX_CODE_CELLS, Mnk, code};
 use crate::quote::quote;
@@ -114,22 +115,9 @@ pub enum ParseMnkBoardError {
         /// How many cells there were.
         found: usize,
     },
-    /// A character that is neither a mark, an empty cell nor a separator.
-    InvalidChar {
-        /// Where it stands in the text, counting characters from 1.
-        position: usize,
-        /// The character.
-        ch: char,
-    },
-    /// A digit marks an empty cell only at its own place, and only for cells 1 to 9.
-    MisplacedDigit {
-        /// Where it stands in the text, counting characters from 1.
-        position: usize,
-        /// The digit.
-        digit: char,
-        /// The cell it stands at, 1-based.
-        cell: usize,
-    },
+    /// A character that is not a cell or a separator, or a digit away from its own cell
+    /// ([`ParseBoardError::InvalidChar`] or [`ParseBoardError::MisplacedDigit`], as on 3x3).
+    Text(ParseBoardError),
     /// The text is a board, but not one that play can reach.
     Illegal(IllegalBoard),
 }
@@ -144,21 +132,7 @@ impl fmt::Display for ParseMnkBoardError {
                 game.rows(),
                 game.columns()
             ),
-            ParseMnkBoardError::InvalidChar { position, ch } => write!(
-                f,
-                "unknown character {} at position {position} (cells are X, O, or . - _ for empty; \
-                 | / and spaces are ignored)",
-                quote(ch.encode_utf8(&mut [0; 4]))
-            ),
-            ParseMnkBoardError::MisplacedDigit {
-                position,
-                digit,
-                cell,
-            } => write!(
-                f,
-                "digit {digit:?} at position {position} stands for cell {cell}; a digit marks an \
-                 empty cell only at its own place, and only for cells 1 to 9"
-            ),
+            ParseMnkBoardError::Text(error) => error.fmt(f),
             ParseMnkBoardError::Illegal(error) => write!(f, "not a reachable position: {error}"),
         }
     }
@@ -235,20 +209,7 @@ impl MnkBoard {
                 Player::O => o |= bit,
             }
         })
-        .map_err(|error| match error {
-            CellTextError::InvalidChar { position, ch } => {
-                ParseMnkBoardError::InvalidChar { position, ch }
-            }
-            CellTextError::MisplacedDigit {
-                position,
-                digit,
-                cell,
-            } => ParseMnkBoardError::MisplacedDigit {
-                position,
-                digit,
-                cell,
-            },
-        })?;
+        .map_err(ParseMnkBoardError::Text)?;
         if cells != game.cells() {
             return Err(ParseMnkBoardError::Length { game, found: cells });
         }
