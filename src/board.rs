@@ -313,6 +313,13 @@ impl Cells {
         self.0 == 0
     }
 
+    /// Whether the set has exactly one cell: cheaper than `len() == 1` where the processor
+    /// has no instruction for counting bits (the portable build's case), and the bots' rules
+    /// ask it of every line at every move.
+    pub const fn is_single(self) -> bool {
+        self.0 != 0 && self.0 & (self.0 - 1) == 0
+    }
+
     /// The lowest-numbered cell of the set.
     pub const fn first(self) -> Option<Cell> {
         if self.0 == 0 {

@@ -8,21 +8,23 @@ pub fn winning_cells(board: Board, player: Player) -> Cells {
     let empty = board.empty_cells();
     LINES
         .iter()
-        .filter(|line| line.intersection(mine).len() == 2)
-        .map(|line| line.intersection(empty))
+        .map(|line| Cells::from_bits(line.bits() & !mine.bits()))
+        // Two of the line's three cells are `player`'s: the rest is one cell.
+        .filter(|rest| rest.is_single())
+        .map(|rest| rest.intersection(empty))
         .fold(Cells::EMPTY, Cells::union)
 }
 
 /// How many lines through `cell` hold one mark of `player` and two empty cells.
 pub fn open_lines_through(board: Board, player: Player, cell: Cell) -> usize {
     let mine = board.marks(player);
-    let empty = board.empty_cells();
+    let theirs = board.marks(!player);
     LINES
         .iter()
         .filter(|line| {
             line.contains(cell)
-                && line.intersection(mine).len() == 1
-                && line.intersection(empty).len() == 2
+                && line.intersection(theirs).is_empty()
+                && line.intersection(mine).is_single()
         })
         .count()
 }
