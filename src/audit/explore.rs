@@ -4,7 +4,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::{Forfeit, IllegalLine, LosingLine, Odds, SideReport, WorstCase, panic_message};
 use crate::board::{Cell, Outcome, Player, Status};
-use crate::bots::{Bot, BotError, Turn};
+use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
 use crate::ratio::{Ratio, Sum};
 use crate::table::{Table, table};
@@ -20,6 +20,7 @@ pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotEr
         report: SideReport::empty(side),
         lines: [Line::EMPTY; 10],
         vs_random: [Sum::ZERO; 4],
+        choices: Default::default(),
     };
     let root = walk.visit(&mut Game::new(), Ratio::ONE, true)?;
     let [win, draw, loss, illegal] = walk.vs_random.map(Sum::value);
@@ -59,6 +60,8 @@ struct Walk<'a> {
     /// The chances against a random opponent of a win, a draw, a loss and a forfeit, summed
     /// over the games as they end.
     vs_random: [Sum; 4],
+    /// For each depth, the bot's answer at the position being walked there.
+    choices: [Vec<Choice>; 10],
 }
 
 /// Moves from a position to the end of a game.
@@ -177,7 +180,11 @@ impl Walk<'_> {
     ) -> Result<Backed, BotError> {
         self.report.decision_points += 1;
         let depth = game.moves().len();
-        let choices = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(&*game))) {
+        let mut choices = std::mem::take(&mut self.choices[depth]);
+        choices.clear();
+        match catch_unwind(AssertUnwindSafe(|| {
+            self.bot.choose_into(game, &mut choices)
+        })) {
             Ok(answer) => answer?,
             Err(payload) => {
                 let message = panic_message(payload, game);
@@ -196,7 +203,7 @@ impl Walk<'_> {
             perfect: [Ratio::ZERO; 2],
         };
         let mut most: Option<Ratio> = None;
-        for choice in choices {
+        for choice in &choices {
             let p = chance * choice.probability;
             let child = match choice.turn {
                 Turn::Mark(cell) if board.get(cell).is_none() => {
@@ -212,8 +219,8 @@ impl Walk<'_> {
                     }
                     child
                 }
-                turn => {
-                    self.forfeit(game, Forfeit::Turn(turn), p);
+                ref turn => {
+                    self.forfeit(game, Forfeit::Turn(turn.clone()), p);
                     if most.is_none_or(|most| Ratio::ONE > most) {
                         most = Some(Ratio::ONE);
                         self.lines[depth].len = 0;
@@ -228,6 +235,7 @@ impl Walk<'_> {
                 }
             }
         }
+        self.choices[depth] = choices;
         Ok(backed)
     }
 

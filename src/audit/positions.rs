@@ -30,7 +30,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use super::odds::{self, Edge, Graph, To};
 use super::{Forfeit, IllegalLine, LosingLine, SideReport, WorstCase, panic_message};
 use crate::board::{Board, CODES, Cell, Cells, Outcome, Player, has_line};
-use crate::bots::{Bot, BotError, Turn};
+use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
 use crate::ratio::Ratio;
 use crate::table::{Table, table};
@@ -85,6 +85,8 @@ struct Buffers {
     graph: Graph,
     /// The memory of the backward pass.
     scratch: odds::Scratch,
+    /// The bot's answer at the position being walked.
+    choices: Vec<Choice>,
 }
 
 thread_local! {
@@ -292,7 +294,11 @@ impl Walk<'_> {
         self.report.decision_points += u64::from(node.histories);
         self.shown.show(node.line, self.ply);
         let game = &self.shown.game;
-        let choices = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(game))) {
+        let mut choices = std::mem::take(&mut self.buffers.choices);
+        choices.clear();
+        match catch_unwind(AssertUnwindSafe(|| {
+            self.bot.choose_into(game, &mut choices)
+        })) {
             Ok(answer) => answer?,
             Err(payload) => {
                 let message = panic_message(payload, &self.shown.game);
@@ -352,6 +358,7 @@ impl Walk<'_> {
                 optimal: false,
             });
         }
+        self.buffers.choices = choices;
         Ok(())
     }
 

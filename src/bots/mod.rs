@@ -91,18 +91,28 @@ impl Choice {
 
     /// One mark on each of `cells`, all equally likely; no choice at all for no cells.
     pub fn uniform(cells: Cells) -> Vec<Choice> {
-        if cells.is_empty() {
-            return Vec::new();
-        }
-        let p = ONE_IN[cells.len()];
-        cells
-            .iter()
-            .map(|cell| Choice {
-                turn: Turn::Mark(cell),
-                probability: p,
-            })
-            .collect()
+        let mut choices = Vec::with_capacity(cells.len());
+        Choice::add_uniform(cells, &mut choices);
+        choices
     }
+
+    /// What [`Choice::uniform`] returns, appended to `choices`.
+    pub fn add_uniform(cells: Cells, choices: &mut Vec<Choice>) {
+        let p = ONE_IN[cells.len()];
+        choices.extend(cells.iter().map(|cell| Choice {
+            turn: Turn::Mark(cell),
+            probability: p,
+        }));
+    }
+}
+
+/// [`Bot::choose`] for a bot that writes its choices in [`Bot::choose_into`].
+fn collect(
+    choose_into: impl FnOnce(&mut Vec<Choice>) -> Result<(), BotError>,
+) -> Result<Vec<Choice>, BotError> {
+    let mut choices = Vec::new();
+    choose_into(&mut choices)?;
+    Ok(choices)
 }
 
 /// `1/n` for each number of cells `n` (zero for none), reduced once at compile time: an audit
@@ -186,6 +196,20 @@ pub trait Bot {
     ///
     /// [`BotError`] when the bot cannot answer at all.
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError>;
+
+    /// What [`Bot::choose`] returns, appended to `choices`: the auditor asks thousands of
+    /// times an audit, and keeps one vector for the answers rather than a new one each time.
+    /// The default appends `choose`'s vector; the built-in bots that audits ask most write
+    /// their choices here and make `choose` of it.
+    ///
+    /// # Errors
+    ///
+    /// [`BotError`] when the bot cannot answer at all, as from `choose`. What was appended
+    /// before the error is not an answer.
+    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+        choices.extend(self.choose(game)?);
+        Ok(())
+    }
 
     /// Whether the bot's answer depends on the board alone: the same choices, in the same
     /// order, with the same probabilities, whatever history reached the board (and whatever

@@ -15,7 +15,12 @@ impl Bot for Perfect {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        Ok(Choice::uniform(table().best_moves(&game.board())))
+        super::collect(|choices| self.choose_into(game, choices))
+    }
+
+    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+        Choice::add_uniform(table().best_moves(&game.board()), choices);
+        Ok(())
     }
 
     fn memoryless(&self) -> bool {

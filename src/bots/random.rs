@@ -13,7 +13,12 @@ impl Bot for RandomBot {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        Ok(Choice::uniform(game.board().legal_moves()))
+        super::collect(|choices| self.choose_into(game, choices))
+    }
+
+    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+        Choice::add_uniform(game.board().legal_moves(), choices);
+        Ok(())
     }
 
     fn memoryless(&self) -> bool {

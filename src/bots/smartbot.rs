@@ -35,7 +35,7 @@
 //! - The random choices are uniform: the report uses C's `rand()` and does not say more.
 
 use super::{Bot, BotError, Choice, Turn, sides};
-use crate::board::{Board, Cell, LINES, Player};
+use crate::board::{Board, Cell, Cells, LINES, Player};
 use crate::game::Game;
 use crate::ratio::Ratio;
 
@@ -54,10 +54,11 @@ fn cell(number: u32) -> Cell {
 /// two of `player`'s marks.
 fn two_in_a_line(board: Board, player: Player) -> Option<Cell> {
     let (mine, empty) = (board.marks(player), board.empty_cells());
+    // Two of the line's three cells are `player`'s and the third is empty: what is not
+    // `player`'s is a single cell, and an empty one.
     LINES.iter().find_map(|line| {
-        (line.intersection(mine).len() == 2 && line.intersection(empty).len() == 1)
-            .then(|| line.intersection(empty).first())
-            .flatten()
+        let rest = Cells::from_bits(line.bits() & !mine.bits());
+        (rest.is_single() && !rest.intersection(empty).is_empty()).then(|| rest.first())?
     })
 }
 
@@ -109,33 +110,33 @@ impl Bot for Smartbot {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        super::collect(|choices| self.choose_into(game, choices))
+    }
+
+    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         let board = game.board();
         let (me, them) = sides(board);
         if game.moves().is_empty() {
             let half = Ratio::new(1, 2);
-            return Ok(vec![
-                Choice {
-                    turn: Turn::Mark(cell(5)),
-                    probability: half,
-                },
-                Choice {
-                    turn: Turn::Mark(cell(1)),
-                    probability: half,
-                },
-            ]);
+            choices.extend([cell(5), cell(1)].map(|c| Choice {
+                turn: Turn::Mark(c),
+                probability: half,
+            }));
+            return Ok(());
         }
         let planned = two_in_a_line(board, me)
             .or_else(|| two_in_a_line(board, them))
             .or_else(|| scripted(board, game.moves(), me))
             .filter(|&c| board.get(c).is_none());
-        if let Some(c) = planned {
-            return Ok(vec![Choice::certain(Turn::Mark(c))]);
-        }
         let empty = board.empty_cells();
-        if me == Player::O && empty.contains(cell(5)) {
-            return Ok(vec![Choice::certain(Turn::Mark(cell(5)))]);
+        match planned {
+            Some(c) => choices.push(Choice::certain(Turn::Mark(c))),
+            None if me == Player::O && empty.contains(cell(5)) => {
+                choices.push(Choice::certain(Turn::Mark(cell(5))));
+            }
+            None => Choice::add_uniform(empty, choices),
         }
-        Ok(Choice::uniform(empty))
+        Ok(())
     }
 }
 

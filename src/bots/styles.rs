@@ -51,7 +51,12 @@ impl Bot for Tricky {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        Ok(Choice::uniform(Tricky::candidates(game.board())))
+        super::collect(|choices| self.choose_into(game, choices))
+    }
+
+    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+        Choice::add_uniform(Tricky::candidates(game.board()), choices);
+        Ok(())
     }
 
     fn memoryless(&self) -> bool {
@@ -59,8 +64,8 @@ impl Bot for Tricky {
     }
 }
 
-/// Adds up choices that name the same move.
-fn merge(parts: impl IntoIterator<Item = (Cells, Ratio)>) -> Vec<Choice> {
+/// Adds up choices that name the same move, and appends them to `choices`.
+fn merge(parts: impl IntoIterator<Item = (Cells, Ratio)>, choices: &mut Vec<Choice>) {
     let mut weights = [Ratio::ZERO; 9];
     for (cells, weight) in parts {
         if cells.is_empty() {
@@ -71,14 +76,15 @@ fn merge(parts: impl IntoIterator<Item = (Cells, Ratio)>) -> Vec<Choice> {
             weights[cell.index()] += each;
         }
     }
-    Cell::ALL
-        .into_iter()
-        .filter(|cell| weights[cell.index()] != Ratio::ZERO)
-        .map(|cell| Choice {
-            turn: Turn::Mark(cell),
-            probability: weights[cell.index()],
-        })
-        .collect()
+    choices.extend(
+        Cell::ALL
+            .into_iter()
+            .filter(|cell| weights[cell.index()] != Ratio::ZERO)
+            .map(|cell| Choice {
+                turn: Turn::Mark(cell),
+                probability: weights[cell.index()],
+            }),
+    );
 }
 
 /// A probability as a person would write it: a decimal when it has one of at most three
@@ -119,6 +125,10 @@ impl Bot for Casual {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        super::collect(|choices| self.choose_into(game, choices))
+    }
+
+    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         let board = game.board();
         let table = table();
         let value = table.probe(&board).value;
@@ -128,10 +138,14 @@ impl Bot for Casual {
             .filter(|m| m.value == value)
             .map(|m| m.cell)
             .collect();
-        Ok(merge([
-            (table.best_moves(&board), self.p.complement()),
-            (keeping, self.p),
-        ]))
+        merge(
+            [
+                (table.best_moves(&board), self.p.complement()),
+                (keeping, self.p),
+            ],
+            choices,
+        );
+        Ok(())
     }
 
     fn memoryless(&self) -> bool {
@@ -163,11 +177,19 @@ impl Bot for Epsilon {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        super::collect(|choices| self.choose_into(game, choices))
+    }
+
+    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         let board = game.board();
-        Ok(merge([
-            (table().best_moves(&board), self.p.complement()),
-            (board.legal_moves(), self.p),
-        ]))
+        merge(
+            [
+                (table().best_moves(&board), self.p.complement()),
+                (board.legal_moves(), self.p),
+            ],
+            choices,
+        );
+        Ok(())
     }
 
     fn memoryless(&self) -> bool {

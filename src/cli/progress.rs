@@ -104,19 +104,30 @@ pub struct Counted<'a> {
     bar: Option<&'a ProgressBar>,
 }
 
+impl Counted<'_> {
+    /// One more question asked.
+    fn count(&self) {
+        // A bot that asks ahead was counted as it was told its questions.
+        if let Some(bar) = self.bar.filter(|_| !self.bot.asks_ahead()) {
+            // Cheap: an atomic add; indicatif redraws at most HZ times a second.
+            bar.inc(1);
+        }
+    }
+}
+
 impl Bot for Counted<'_> {
     fn name(&self) -> &str {
         self.bot.name()
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        let choices = self.bot.choose(game);
-        // A bot that asks ahead was counted as it was told its questions.
-        if let Some(bar) = self.bar.filter(|_| !self.bot.asks_ahead()) {
-            // Cheap: an atomic add; indicatif redraws at most HZ times a second.
-            bar.inc(1);
-        }
-        choices
+        self.count();
+        self.bot.choose(game)
+    }
+
+    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+        self.count();
+        self.bot.choose_into(game, choices)
     }
 
     fn finish(&mut self) -> Result<(), BotError> {
