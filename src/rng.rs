@@ -43,6 +43,23 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
+    /// A uniform integer in `[0, n)`, without the bias of `next_u64() % n` (Lemire's
+    /// multiply-and-reject).
+    ///
+    /// # Panics
+    ///
+    /// If `n` is zero.
+    pub fn below(&mut self, n: u64) -> u64 {
+        assert!(n > 0, "a uniform integer below 0 does not exist");
+        let threshold = n.wrapping_neg() % n;
+        loop {
+            let product = u128::from(self.next_u64()) * u128::from(n);
+            if product as u64 >= threshold {
+                return (product >> 64) as u64;
+            }
+        }
+    }
+
     /// A uniform number in `[0, 1)`.
     pub fn next_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64

@@ -50,7 +50,8 @@ pub enum Sides {
 }
 
 impl Sides {
-    fn players(self) -> &'static [Player] {
+    /// The players, X first.
+    pub fn players(self) -> &'static [Player] {
         match self {
             Sides::X => &[Player::X],
             Sides::O => &[Player::O],

@@ -15,6 +15,7 @@ mod play;
 mod progress;
 mod result_line;
 mod review;
+mod simulate;
 mod stats;
 mod style;
 mod text;
@@ -110,6 +111,9 @@ enum Command {
     /// `ttt match A B` plays A as X against B as O, then B as X against A as O; with --all,
     /// every ordered pair of the bots named, each against itself too.
     Match(matchup::MatchArgs),
+    /// Play a bot against a uniformly random opponent many times, and set the rates beside the
+    /// exact odds of its audit.
+    Simulate(simulate::SimulateArgs),
     /// List the built-in bots and where each was published.
     Bots(bots::BotsArgs),
     /// Export the solved table: every position with its value, remoteness and moves.
@@ -416,6 +420,7 @@ fn command(cli: Cli) -> Result<(), Failure> {
         Command::Best(args) => analyze::best(&args),
         Command::Audit(args) => audit::run(&args),
         Command::Match(args) => matchup::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
         Command::Bots(args) => bots::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Play(args) => play::run(&args),

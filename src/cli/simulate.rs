@@ -1,0 +1,311 @@
+//! `ttt simulate`: sampled games against a random opponent, beside the audit's exact odds.
+
+use std::io::Write;
+
+use clap::Args;
+use serde::Serialize;
+use ttt_oracle::bots::{self, Published};
+use ttt_oracle::quote::escape;
+use ttt_oracle::{Player, Rate, Ratio, SplitMix64, Tally, audit, simulate};
+
+use super::audit::Sides;
+use super::named::{ExternalArgs, Named};
+use super::progress::Progress;
+use super::text::fit;
+use super::{Failure, Format};
+
+/// How many columns of the bot's name the heading shows.
+const NAME_IN_HEADING: usize = 40;
+
+/// Arguments of `ttt simulate`.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The bot: a built-in name, casual:P, epsilon:P or cmd:COMMAND (see `ttt bots`); or
+    /// --cmd COMMAND instead.
+    #[arg(value_name = "BOT")]
+    bot: Option<String>,
+    #[command(flatten)]
+    external: ExternalArgs,
+    /// How many games to play on each side.
+    #[arg(long, value_name = "N", default_value_t = 50_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    games: u64,
+    /// Seed the random choices of both players, to replay the same games (default: a seed
+    /// from the clock, printed with the results).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Which side the bot plays.
+    #[arg(long = "as", value_enum, ignore_case = true, default_value_t = Sides::Both)]
+    side: Sides,
+    /// Output format.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// One side's games, and what the audit says they should give.
+struct SideResult {
+    side: Player,
+    tally: Tally,
+    exact: [Ratio; 4],
+    published: Option<Published>,
+}
+
+/// The four ends, in the order of every report.
+const ENDS: [&str; 4] = ["win", "draw", "loss", "forfeit"];
+
+impl SideResult {
+    /// The sampled rate of each end.
+    fn rates(&self) -> [Rate; 4] {
+        let t = &self.tally;
+        [t.wins, t.draws, t.losses, t.forfeits].map(|count| Rate {
+            count,
+            games: t.games(),
+        })
+    }
+}
+
+/// Plays the games, works out the exact odds, and prints both.
+pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
+    let names: Vec<String> = args.bot.iter().cloned().collect();
+    let named = args.external.named(&names)?;
+    let bot = match named.as_slice() {
+        [bot] => bot,
+        [] => {
+            return Err(Failure::usage(
+                "name the bot to simulate: a built-in one (`ttt bots` lists them) or --cmd \
+                 COMMAND",
+            ));
+        }
+        _ => {
+            return Err(Failure::usage(format!(
+                "ttt simulate plays one bot at a time, and {} were named",
+                named.len()
+            )));
+        }
+    };
+    let seed = args
+        .seed
+        .unwrap_or_else(|| SplitMix64::from_entropy().next_u64());
+    let mut rng = SplitMix64::new(seed);
+    let published = bots::CATALOG
+        .iter()
+        .find(|info| bot.command.is_none() && info.name == bot.name)
+        .map_or(&[][..], |info| info.published);
+    let mut results = Vec::new();
+    for &side in args.side.players() {
+        results.push(SideResult {
+            side,
+            exact: exact(args, bot, side)?,
+            tally: sampled(args, bot, side, &mut rng)?,
+            published: published.iter().find(|p| p.side == side).copied(),
+        });
+    }
+    let mut out = super::stdout();
+    match args.format {
+        Format::Text => write!(out, "{}", text(&bot.name, args.games, seed, &results))?,
+        Format::Json => {
+            serde_json::to_writer(&mut out, &json(&bot.name, args.games, seed, &results))
+                .map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The exact chances of each end against a uniformly random opponent, from an audit of a
+/// fresh copy of the bot.
+fn exact(args: &SimulateArgs, bot: &Named, side: Player) -> Result<[Ratio; 4], Failure> {
+    let mut fresh = args.external.make(bot)?;
+    let odds = audit(fresh.as_mut(), side)
+        .map_err(Failure::protocol)?
+        .vs_random;
+    Ok([odds.win, odds.draw, odds.loss, odds.illegal])
+}
+
+/// The sampled games, with a progress line on a terminal.
+fn sampled(
+    args: &SimulateArgs,
+    bot: &Named,
+    side: Player,
+    rng: &mut SplitMix64,
+) -> Result<Tally, Failure> {
+    let mut fresh = args.external.make(bot)?;
+    let progress = Progress::start(&fit(&escape(&bot.name), 28), &side.to_string());
+    let tally = simulate(&mut progress.count(fresh.as_mut()), side, args.games, rng);
+    progress.finish();
+    tally.map_err(Failure::protocol)
+}
+
+/// A fraction as a percentage with two places.
+fn percent(fraction: f64) -> String {
+    format!("{:.2}%", fraction * 100.0)
+}
+
+/// How far a rate lies from its exact value, in standard errors, signed.
+fn apart(rate: &Rate, exact: Ratio) -> String {
+    match rate.standard_errors(exact.to_f64()) {
+        Some(z) if z.abs() < 0.05 => "0.0 se".to_string(),
+        Some(z) => format!("{z:+.1} se"),
+        None => "impossible".to_string(),
+    }
+}
+
+/// A count with its thousands grouped, `50,000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// The report for people: a table a side, with the author's published rates where there are
+/// some.
+fn text(name: &str, games: u64, seed: u64, results: &[SideResult]) -> String {
+    let name = fit(&escape(name), NAME_IN_HEADING);
+    let mut out = String::new();
+    let mut authors = None;
+    for (i, result) in results.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "{name} as {}: {} games against a uniformly random opponent\n",
+            result.side,
+            grouped(games)
+        ));
+        let mut heading =
+            "           games     rate    95% interval        exact     apart".to_string();
+        if result.published.is_some() {
+            heading.push_str("  author's     apart");
+        }
+        out.push_str(&heading);
+        out.push('\n');
+        for (i, (rate, exact)) in result.rates().into_iter().zip(result.exact).enumerate() {
+            let (low, high) = rate.interval();
+            let mut row = format!(
+                "  {:<7} {:>7} {:>8}  {:>7} to {:>7}  {:>7}  {:>8}",
+                ENDS[i],
+                grouped(rate.count),
+                percent(rate.value()),
+                percent(low),
+                percent(high),
+                percent(exact.to_f64()),
+                apart(&rate, exact),
+            );
+            if let Some(p) = &result.published {
+                authors = Some(p.games);
+                // The author counted no forfeits: the listing lets every turn stand.
+                let count = [Some(p.wins), Some(p.draws), Some(p.losses), None][i];
+                let (theirs, apart) = count.map_or(("-".to_string(), "-".to_string()), |count| {
+                    let rate = Rate {
+                        count,
+                        games: p.games,
+                    };
+                    (percent(rate.value()), apart(&rate, exact))
+                });
+                row.push_str(&format!("  {theirs:>8}  {apart:>8}"));
+            }
+            out.push_str(row.trim_end());
+            out.push('\n');
+        }
+    }
+    out.push_str(&format!(
+        "\nseed {seed} (--seed {seed} plays the same games); exact: the audit's odds against \
+         random;\napart: the distance from them, in standard errors of that many games"
+    ));
+    if let Some(games) = authors {
+        out.push_str(&format!(
+            ";\nauthor's: the rates the bot's author published from {} games",
+            grouped(games)
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+#[derive(Serialize)]
+struct SimulationJson<'a> {
+    bot: &'a str,
+    opponent: &'static str,
+    games: u64,
+    seed: u64,
+    sides: Vec<SideJson>,
+}
+
+#[derive(Serialize)]
+struct SideJson {
+    side: Player,
+    games: u64,
+    win: EndJson,
+    draw: EndJson,
+    loss: EndJson,
+    forfeit: EndJson,
+    published: Option<Published>,
+}
+
+#[derive(Serialize)]
+struct EndJson {
+    count: u64,
+    rate: f64,
+    low: f64,
+    high: f64,
+    exact: f64,
+    exact_fraction: String,
+    standard_errors: Option<f64>,
+}
+
+fn json<'a>(name: &'a str, games: u64, seed: u64, results: &[SideResult]) -> SimulationJson<'a> {
+    let sides = results
+        .iter()
+        .map(|result| {
+            let [win, draw, loss, forfeit] = std::array::from_fn(|i| {
+                let rate = result.rates()[i];
+                let exact = result.exact[i];
+                let (low, high) = rate.interval();
+                EndJson {
+                    count: rate.count,
+                    rate: rate.value(),
+                    low,
+                    high,
+                    exact: exact.to_f64(),
+                    exact_fraction: exact.to_string(),
+                    standard_errors: rate.standard_errors(exact.to_f64()),
+                }
+            });
+            SideJson {
+                side: result.side,
+                games: result.tally.games(),
+                win,
+                draw,
+                loss,
+                forfeit,
+                published: result.published,
+            }
+        })
+        .collect();
+    SimulationJson {
+        bot: name,
+        opponent: "random",
+        games,
+        seed,
+        sides,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_read_with_their_thousands_grouped() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(50_000), "50,000");
+        assert_eq!(grouped(1_000_000_000), "1,000,000,000");
+    }
+}

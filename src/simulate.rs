@@ -1,0 +1,192 @@
+//! Sampled games against a uniformly random opponent: the way bot authors measure their bots
+//! (Marcelo's post reports 50,000 such games a side), to set beside the audit's exact odds.
+//!
+//! A simulation plays whole games: the bot's move drawn from its choices by their
+//! probabilities, the opponent's uniformly among the empty cells, both from one seeded
+//! generator, so that a seed replays every game. It counts how the games end and gives each
+//! rate a 95% interval; [`Rate::standard_errors`] says how far a rate lies from the exact
+//! probability that the audit works out.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::board::{Outcome, Player, Status};
+use crate::bots::{Bot, BotError, Choice, Turn, sample};
+use crate::game::Game;
+use crate::rng::SplitMix64;
+
+/// How the simulated games of one side ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// The games the bot won.
+    pub wins: u64,
+    /// The games drawn.
+    pub draws: u64,
+    /// The games the bot lost on the board.
+    pub losses: u64,
+    /// The games the bot lost by breaking the rules: a taken cell, no move, several marks in
+    /// one turn, or a panic.
+    pub forfeits: u64,
+}
+
+impl Tally {
+    /// Every game counted.
+    pub const fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses + self.forfeits
+    }
+}
+
+/// Plays `games` games of `bot` on `side` against a uniformly random opponent, drawing every
+/// choice from `rng`. The bot is told [`Bot::finish`] at the end, as after an audited side.
+///
+/// # Errors
+///
+/// [`BotError`] when the bot cannot answer at all (an external program that broke the
+/// protocol): no tally then, as an audit gives no report.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Player, SplitMix64, bots, simulate};
+///
+/// let mut bot = bots::builtin("perfect").unwrap();
+/// let tally = simulate(bot.as_mut(), Player::X, 1000, &mut SplitMix64::new(7))?;
+/// assert_eq!(tally.games(), 1000);
+/// assert_eq!(tally.losses + tally.forfeits, 0);
+/// # Ok::<(), ttt_oracle::bots::BotError>(())
+/// ```
+pub fn simulate(
+    bot: &mut dyn Bot,
+    side: Player,
+    games: u64,
+    rng: &mut SplitMix64,
+) -> Result<Tally, BotError> {
+    let mut tally = Tally::default();
+    let mut choices = Vec::new();
+    for _ in 0..games {
+        match play_one(bot, side, rng, &mut choices)? {
+            End::Finished(Outcome::Draw) => tally.draws += 1,
+            End::Finished(Outcome::Win(winner)) if winner == side => tally.wins += 1,
+            End::Finished(Outcome::Win(_)) => tally.losses += 1,
+            End::Forfeit => tally.forfeits += 1,
+        }
+    }
+    bot.finish()?;
+    Ok(tally)
+}
+
+/// How one simulated game ended.
+enum End {
+    Finished(Outcome),
+    Forfeit,
+}
+
+/// One game, to its end.
+fn play_one(
+    bot: &mut dyn Bot,
+    side: Player,
+    rng: &mut SplitMix64,
+    choices: &mut Vec<Choice>,
+) -> Result<End, BotError> {
+    let mut game = Game::new();
+    loop {
+        let board = game.board();
+        if let Status::Finished(outcome) = board.status() {
+            return Ok(End::Finished(outcome));
+        }
+        let cell = if board.to_move() == side {
+            choices.clear();
+            match catch_unwind(AssertUnwindSafe(|| bot.choose_into(&game, choices))) {
+                Ok(answer) => answer?,
+                // A panic forfeits the game, as in an audit.
+                Err(_) => return Ok(End::Forfeit),
+            }
+            match sample(choices, rng) {
+                Some(&Turn::Mark(cell)) if board.get(cell).is_none() => cell,
+                _ => return Ok(End::Forfeit),
+            }
+        } else {
+            let empty = board.empty_cells();
+            let pick = rng.below(empty.len() as u64) as usize;
+            empty
+                .iter()
+                .nth(pick)
+                .expect("a game in progress has an empty cell")
+        };
+        game.play(cell)
+            .expect("an empty cell of a game in progress");
+    }
+}
+
+/// A rate measured over sampled games, with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    /// How many games had the result.
+    pub count: u64,
+    /// Out of how many.
+    pub games: u64,
+}
+
+/// The normal quantile of a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+impl Rate {
+    /// The fraction of games, 0 to 1 (0 for no games).
+    pub fn value(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.count as f64 / self.games as f64
+        }
+    }
+
+    /// The 95% Wilson score interval: unlike the textbook `p ± 1.96·se`, it stays within 0
+    /// and 1 and does not shrink to a point when no game (or every game) had the result.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::Rate;
+    ///
+    /// let (low, high) = Rate { count: 0, games: 50_000 }.interval();
+    /// assert_eq!(low, 0.0);
+    /// assert!(high > 0.0 && high < 0.0001);
+    /// ```
+    pub fn interval(&self) -> (f64, f64) {
+        if self.games == 0 {
+            return (0.0, 1.0);
+        }
+        let n = self.games as f64;
+        let p = self.value();
+        let z2 = Z95 * Z95;
+        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        ((centre - half).max(0.0), (centre + half).min(1.0))
+    }
+
+    /// How many standard errors the rate lies from `exact`, the true probability: the
+    /// standard error of a rate over this many games when the probability is `exact`.
+    /// `None` where that error is zero (an exact probability of 0 or 1) and the rate differs
+    /// from it: a result that cannot happen did.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::Rate;
+    ///
+    /// let rate = Rate { count: 5_100, games: 10_000 };
+    /// assert!((rate.standard_errors(0.5).unwrap() - 2.0).abs() < 1e-9);
+    /// assert_eq!(Rate { count: 0, games: 10 }.standard_errors(0.0), Some(0.0));
+    /// assert_eq!(Rate { count: 1, games: 10 }.standard_errors(0.0), None);
+    /// ```
+    pub fn standard_errors(&self, exact: f64) -> Option<f64> {
+        let difference = self.value() - exact;
+        let error = (exact * (1.0 - exact) / self.games as f64).sqrt();
+        if error > 0.0 {
+            Some(difference / error)
+        } else if difference == 0.0 {
+            Some(0.0)
+        } else {
+            None
+        }
+    }
+}
