@@ -239,7 +239,10 @@ fn keys(json: &Json) -> Vec<&str> {
 #[test]
 fn review_json_has_exactly_the_documented_keys() {
     let v = review_json(&["--moves", "5 3 9 1 4 2"], "");
-    assert_eq!(keys(&v), ["mistakes", "moves", "plies", "status"]);
+    assert_eq!(
+        keys(&v),
+        ["forfeit", "mistakes", "moves", "plies", "status"]
+    );
     assert_eq!(v["moves"], json!([5, 3, 9, 1, 4, 2]));
     assert_eq!(v["status"], "o_wins");
     assert_eq!(v["mistakes"], 1);
@@ -271,7 +274,7 @@ fn review_json_has_exactly_the_documented_keys() {
     let empty = review_json(&["--moves", ""], "");
     assert_eq!(
         empty,
-        json!({"moves": [], "status": "in_progress", "plies": [], "mistakes": 0})
+        json!({"moves": [], "status": "in_progress", "plies": [], "mistakes": 0, "forfeit": null})
     );
 }
 
@@ -336,6 +339,9 @@ fn review_reads_back_the_game_ttt_play_printed() {
     // A forfeit stops the moves where the bot broke the rules: the game is unfinished.
     let forfeit = review_json(&[], "result: o_wins_by_forfeit moves: 5 1 9 3\n");
     assert_eq!(forfeit["status"], "in_progress");
+    assert_eq!(forfeit["forfeit"], "X", "the side that broke the rules");
+    assert_eq!(whole["forfeit"], Json::Null);
+    assert_eq!(given["forfeit"], Json::Null);
     let text = run(&[], "result: o_wins_by_forfeit moves: 5 1 9 3\n");
     assert!(
         String::from_utf8_lossy(&text.stdout)

@@ -4,8 +4,9 @@
 use std::io::{self, BufReader, IsTerminal, Read, Write};
 
 use clap::Args;
+use serde::Serialize;
 use ttt_oracle::{
-    Analysis, Board, Game, MoveVerdict, Outcome, PlyReview, Review, Status, Value, table,
+    Analysis, Board, Game, MoveVerdict, Outcome, Player, PlyReview, Review, Status, Value, table,
 };
 
 use super::analyze::{outcome_label, outcome_squares, parse_game};
@@ -53,7 +54,15 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     match args.format {
         Format::Json => {
-            serde_json::to_writer(&mut out, &review).map_err(io::Error::from)?;
+            let forfeit = match result {
+                Some(GameResult::Forfeit(winner)) => Some(!winner),
+                _ => None,
+            };
+            let json = ReviewJson {
+                review: &review,
+                forfeit,
+            };
+            serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;
             writeln!(out)?;
         }
         Format::Text => {
@@ -63,6 +72,15 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// The review as programs read it: the game's keys, then who forfeited, if the result line
+/// said a side did (the board alone cannot say it: the game stops in progress).
+#[derive(Serialize)]
+struct ReviewJson<'a> {
+    #[serde(flatten)]
+    review: &'a Review,
+    forfeit: Option<Player>,
 }
 
 /// On a terminal, standard input would wait in silence: say what it waits for.
