@@ -457,7 +457,7 @@ pub const CATALOG: &[BotInfo] = &[
         source: Some(MARCELO),
         part: "",
         published: marcelo::PUBLISHED,
-        make: || Box::new(Marcelo),
+        make: || Box::new(Marcelo::default()),
     },
     BotInfo {
         name: "c-minimax",

@@ -181,7 +181,7 @@ fn escape_line(line: &str) -> String {
     }
 }
 
-/// A line of running text: escaped, `code` and **bold** in bold, [links](to) as their text.
+/// A line of running text: escaped, `code` and **bold** in bold, `[links](to)` as their text.
 fn inline(text: &str) -> String {
     let mut out = String::new();
     let mut bold = false;
