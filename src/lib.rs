@@ -74,7 +74,7 @@ pub use mnk_table::{MnkMove, MnkTable, MnkTableError, mnk_table, mnk_table_bytes
 pub use ratio::Ratio;
 pub use review::{MoveVerdict, PlyReview, Review};
 pub use rng::SplitMix64;
-pub use simulate::{Rate, Tally, simulate};
+pub use simulate::{Rate, Tally, simulate, simulate_reporting};
 pub use solve::{Evaluation, Solution, Value, solve};
 pub use stats::{ByOutcome, ByValue, Stats, stats};
 pub use symmetry::{Canonical, Symmetry, canonicalize};

@@ -60,15 +60,32 @@ pub fn simulate(
     games: u64,
     rng: &mut SplitMix64,
 ) -> Result<Tally, BotError> {
+    simulate_reporting(bot, side, games, rng, &mut |_| {})
+}
+
+/// [`simulate`], telling `played` after each game how many have been played: for a progress
+/// line.
+///
+/// # Errors
+///
+/// As [`simulate`].
+pub fn simulate_reporting(
+    bot: &mut dyn Bot,
+    side: Player,
+    games: u64,
+    rng: &mut SplitMix64,
+    played: &mut dyn FnMut(u64),
+) -> Result<Tally, BotError> {
     let mut tally = Tally::default();
     let mut choices = Vec::new();
-    for _ in 0..games {
+    for game in 1..=games {
         match play_one(bot, side, rng, &mut choices)? {
             End::Finished(Outcome::Draw) => tally.draws += 1,
             End::Finished(Outcome::Win(winner)) if winner == side => tally.wins += 1,
             End::Finished(Outcome::Win(_)) => tally.losses += 1,
             End::Forfeit => tally.forfeits += 1,
         }
+        played(game);
     }
     bot.finish()?;
     Ok(tally)
@@ -120,7 +137,7 @@ fn play_one(
 /// A rate measured over sampled games, with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rate {
-    /// How many games had the result.
+    /// How many games had the result: at most `games`.
     pub count: u64,
     /// Out of how many.
     pub games: u64,
@@ -140,16 +157,24 @@ impl Rate {
     }
 
     /// The 95% Wilson score interval: unlike the textbook `p ± 1.96·se`, it stays within 0
-    /// and 1 and does not shrink to a point when no game (or every game) had the result.
+    /// and 1 and does not shrink to a point when no game (or every game) had the result. It
+    /// starts at exactly 0 when no game had the result, and ends at exactly 1 when all had.
     ///
     /// # Examples
+    ///
+    /// Newcombe's worked examples (Statistics in Medicine 17, 1998, pp. 857-872, table II):
     ///
     /// ```
     /// use ttt_oracle::Rate;
     ///
-    /// let (low, high) = Rate { count: 0, games: 50_000 }.interval();
-    /// assert_eq!(low, 0.0);
-    /// assert!(high > 0.0 && high < 0.0001);
+    /// let near = |(low, high): (f64, f64), (a, b): (f64, f64)| {
+    ///     (low - a).abs() < 5e-5 && (high - b).abs() < 5e-5
+    /// };
+    /// assert!(near(Rate { count: 81, games: 263 }.interval(), (0.2553, 0.3662)));
+    /// assert!(near(Rate { count: 1, games: 10 }.interval(), (0.0179, 0.4042)));
+    /// assert!(near(Rate { count: 0, games: 10 }.interval(), (0.0, 0.2775)));
+    /// assert_eq!(Rate { count: 0, games: 50_000 }.interval().0, 0.0);
+    /// assert_eq!(Rate { count: 7, games: 7 }.interval().1, 1.0);
     /// ```
     pub fn interval(&self) -> (f64, f64) {
         if self.games == 0 {
@@ -160,13 +185,24 @@ impl Rate {
         let z2 = Z95 * Z95;
         let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
         let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-        ((centre - half).max(0.0), (centre + half).min(1.0))
+        // Rounding would leave a sliver at either end.
+        let low = if self.count == 0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        };
+        let high = if self.count >= self.games {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        };
+        (low, high)
     }
 
     /// How many standard errors the rate lies from `exact`, the true probability: the
     /// standard error of a rate over this many games when the probability is `exact`.
     /// `None` where that error is zero (an exact probability of 0 or 1) and the rate differs
-    /// from it: a result that cannot happen did.
+    /// from it: a result that cannot happen did; and for no games at all.
     ///
     /// # Examples
     ///
@@ -179,6 +215,9 @@ impl Rate {
     /// assert_eq!(Rate { count: 1, games: 10 }.standard_errors(0.0), None);
     /// ```
     pub fn standard_errors(&self, exact: f64) -> Option<f64> {
+        if self.games == 0 {
+            return None;
+        }
         let difference = self.value() - exact;
         let error = (exact * (1.0 - exact) / self.games as f64).sqrt();
         if error > 0.0 {

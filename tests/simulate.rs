@@ -115,7 +115,7 @@ fn a_seed_replays_the_same_games_and_another_seed_other_ones() {
     assert_eq!(first, run("42"));
     assert_ne!(first, run("43"));
     assert!(
-        first.contains("seed 42 (--seed 42 plays the same games)"),
+        first.contains("seed 42: --seed 42 plays the same games"),
         "{first}"
     );
 }
@@ -129,7 +129,7 @@ fn without_a_seed_the_report_names_the_one_it_used() {
     let seed = text
         .split("seed ")
         .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|rest| rest.split(':').next())
         .expect(&text);
     let again = ttt(&["perfect", "--games", "100", "--as", "x", "--seed", seed])
         .output()
@@ -138,11 +138,21 @@ fn without_a_seed_the_report_names_the_one_it_used() {
 }
 
 #[test]
-fn one_side_only() {
-    let v = json(&["smartbot", "--as", "o", "--games", "100", "--seed", "1"]);
-    let sides = v["sides"].as_array().unwrap();
+fn one_side_only_playing_the_games_it_plays_beside_the_other() {
+    let both = json(&["smartbot", "--games", "500", "--seed", "1"]);
+    let o = json(&["smartbot", "--as", "o", "--games", "500", "--seed", "1"]);
+    let sides = o["sides"].as_array().unwrap();
     assert_eq!(sides.len(), 1);
     assert_eq!(sides[0]["side"], "O");
+    assert_eq!(
+        sides[0], both["sides"][1],
+        "each side has a stream of its own"
+    );
+    // `--side`, as `ttt audit` names it, is the same option.
+    assert_eq!(
+        json(&["smartbot", "--side", "o", "--games", "500", "--seed", "1"]),
+        o
+    );
 }
 
 #[test]
@@ -150,10 +160,10 @@ fn the_authors_published_figures_are_set_beside_the_exact_odds() {
     ttt(&["marcelo", "--games", "1000", "--seed", "1", "--as", "o"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("author's     apart"))
+        .stdout(predicate::str::contains("apart  author's     apart"))
         .stdout(predicate::str::contains("85.97%"))
         .stdout(predicate::str::contains(
-            "author's: the rates the bot's author published from 50,000 games",
+            "author's: the rates the bot's author published from 50,000 games (no forfeits: -)",
         ));
     let v = json(&["marcelo", "--games", "1000", "--seed", "1", "--as", "x"]);
     assert_eq!(v["sides"][0]["published"]["wins"], 48306);
@@ -220,7 +230,8 @@ fn a_bot_that_breaks_the_protocol_stops_the_simulation_with_exit_code_3() {
     .assert()
     .code(3)
     .stdout("")
-    .stderr(predicate::str::contains("error:"));
+    .stderr(predicate::str::contains("error:"))
+    .stderr(predicate::str::contains("(during its audit)"));
     assert_none_left(&pids);
 }
 

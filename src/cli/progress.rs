@@ -49,12 +49,39 @@ impl Progress {
         ))
     }
 
+    /// Starts the line of `total` simulated games of `name` (escaped and cut to fit) playing
+    /// `side`, moved on by [`Progress::played`].
+    pub fn start_games(name: &str, side: &str, total: u64) -> Progress {
+        let style = Style::for_stderr();
+        let prefix = format!("{} as {side}", style.strong(name));
+        let template = "{spinner} {prefix}  {human_pos}/{human_len} games  {per_sec:0}  {took}, about {eta} left";
+        let progress = Progress::drawn(prefix, template);
+        if let Some(bar) = &progress.bar {
+            bar.set_length(total);
+        }
+        progress
+    }
+
+    /// Sets the number of games played.
+    pub fn played(&self, games: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(games);
+        }
+    }
+
     /// Starts the line, which `prefix` opens.
     fn labelled(prefix: String) -> Progress {
+        Progress::drawn(
+            prefix,
+            "{spinner} {prefix}  {human_pos} positions asked  {per_sec:0}  {took}",
+        )
+    }
+
+    /// Starts the line, which `prefix` opens, drawn by `template`.
+    fn drawn(prefix: String, template: &str) -> Progress {
         if !wanted() {
             return Progress { bar: None };
         }
-        let template = "{spinner} {prefix}  {human_pos} positions asked  {per_sec:0}  {took}";
         let look = ProgressStyle::with_template(template)
             .expect("the template is valid")
             .with_key(

@@ -4,9 +4,9 @@ use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_oracle::bots::{self, Published};
+use ttt_oracle::bots::{self, BotError, Published};
 use ttt_oracle::quote::escape;
-use ttt_oracle::{Player, Rate, Ratio, SplitMix64, Tally, audit, simulate};
+use ttt_oracle::{Player, Rate, Ratio, SplitMix64, Tally, audit, simulate_reporting};
 
 use super::audit::Sides;
 use super::named::{ExternalArgs, Named};
@@ -33,8 +33,8 @@ pub struct SimulateArgs {
     /// from the clock, printed with the results).
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
-    /// Which side the bot plays.
-    #[arg(long = "as", value_enum, ignore_case = true, default_value_t = Sides::Both)]
+    /// Which side the bot plays (`--side` is accepted too, as `ttt audit` names it).
+    #[arg(long = "as", alias = "side", value_enum, ignore_case = true, default_value_t = Sides::Both)]
     side: Sides,
     /// Output format.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
@@ -85,7 +85,6 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
     let seed = args
         .seed
         .unwrap_or_else(|| SplitMix64::from_entropy().next_u64());
-    let mut rng = SplitMix64::new(seed);
     let published = bots::CATALOG
         .iter()
         .find(|info| bot.command.is_none() && info.name == bot.name)
@@ -95,7 +94,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
         results.push(SideResult {
             side,
             exact: exact(args, bot, side)?,
-            tally: sampled(args, bot, side, &mut rng)?,
+            tally: sampled(args, bot, side, &mut stream(seed, side))?,
             published: published.iter().find(|p| p.side == side).copied(),
         });
     }
@@ -112,12 +111,29 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The random choices of `side`'s games: a stream of its own for each side, so that `--as o`
+/// replays the O games of a run of both sides with the same seed.
+fn stream(seed: u64, side: Player) -> SplitMix64 {
+    match side {
+        Player::X => SplitMix64::new(seed),
+        // Any fixed constant will do: the two sides' streams start far apart.
+        Player::O => SplitMix64::new(seed ^ 0x6a09_e667_f3bc_c909),
+    }
+}
+
+/// How many columns of the bot's name a progress line shows.
+const NAME_IN_PROGRESS: usize = 28;
+
 /// The exact chances of each end against a uniformly random opponent, from an audit of a
-/// fresh copy of the bot.
+/// fresh copy of the bot, with the audit's progress line on a terminal.
 fn exact(args: &SimulateArgs, bot: &Named, side: Player) -> Result<[Ratio; 4], Failure> {
     let mut fresh = args.external.make(bot)?;
-    let odds = audit(fresh.as_mut(), side)
-        .map_err(Failure::protocol)?
+    let label = format!("{} (exact odds)", fit(&escape(&bot.name), NAME_IN_PROGRESS));
+    let progress = Progress::start(&label, &side.to_string());
+    let audited = audit(&mut progress.count(fresh.as_mut()), side);
+    progress.finish();
+    let odds = audited
+        .map_err(|error| Failure::protocol(during("its audit", error)))?
         .vs_random;
     Ok([odds.win, odds.draw, odds.loss, odds.illegal])
 }
@@ -130,10 +146,20 @@ fn sampled(
     rng: &mut SplitMix64,
 ) -> Result<Tally, Failure> {
     let mut fresh = args.external.make(bot)?;
-    let progress = Progress::start(&fit(&escape(&bot.name), 28), &side.to_string());
-    let tally = simulate(&mut progress.count(fresh.as_mut()), side, args.games, rng);
+    let name = fit(&escape(&bot.name), NAME_IN_PROGRESS);
+    let progress = Progress::start_games(&name, &side.to_string(), args.games);
+    let tally = simulate_reporting(fresh.as_mut(), side, args.games, rng, &mut |played| {
+        progress.played(played);
+    });
     progress.finish();
-    tally.map_err(Failure::protocol)
+    tally.map_err(|error| Failure::protocol(during("the games", error)))
+}
+
+/// `error`, saying in which part of the simulation it came.
+fn during(part: &str, error: BotError) -> BotError {
+    BotError {
+        message: format!("{} (during {part})", error.message),
+    }
 }
 
 /// A fraction as a percentage with two places.
@@ -167,19 +193,25 @@ fn grouped(n: u64) -> String {
 /// some.
 fn text(name: &str, games: u64, seed: u64, results: &[SideResult]) -> String {
     let name = fit(&escape(name), NAME_IN_HEADING);
+    // The counts' column holds the largest count, the number of games.
+    let width = grouped(games).len().max(7);
     let mut out = String::new();
     let mut authors = None;
+    let mut impossible = false;
     for (i, result) in results.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
+        let noun = if games == 1 { "game" } else { "games" };
         out.push_str(&format!(
-            "{name} as {}: {} games against a uniformly random opponent\n",
+            "{name} as {}: {} {noun} against a uniformly random opponent\n",
             result.side,
             grouped(games)
         ));
-        let mut heading =
-            "           games     rate    95% interval        exact     apart".to_string();
+        let mut heading = format!(
+            "         {:>width$}     rate    95% interval        exact       apart",
+            "games"
+        );
         if result.published.is_some() {
             heading.push_str("  author's     apart");
         }
@@ -187,15 +219,17 @@ fn text(name: &str, games: u64, seed: u64, results: &[SideResult]) -> String {
         out.push('\n');
         for (i, (rate, exact)) in result.rates().into_iter().zip(result.exact).enumerate() {
             let (low, high) = rate.interval();
+            let distance = apart(&rate, exact);
+            impossible |= rate.standard_errors(exact.to_f64()).is_none();
             let mut row = format!(
-                "  {:<7} {:>7} {:>8}  {:>7} to {:>7}  {:>7}  {:>8}",
+                "  {:<7} {:>width$} {:>8}  {:>7} to {:>7}  {:>7}  {:>10}",
                 ENDS[i],
                 grouped(rate.count),
                 percent(rate.value()),
                 percent(low),
                 percent(high),
                 percent(exact.to_f64()),
-                apart(&rate, exact),
+                distance,
             );
             if let Some(p) = &result.published {
                 authors = Some(p.games);
@@ -214,16 +248,26 @@ fn text(name: &str, games: u64, seed: u64, results: &[SideResult]) -> String {
             out.push('\n');
         }
     }
-    out.push_str(&format!(
-        "\nseed {seed} (--seed {seed} plays the same games); exact: the audit's odds against \
-         random;\napart: the distance from them, in standard errors of that many games"
-    ));
+    let mut notes = vec![
+        format!("seed {seed}: --seed {seed} plays the same games"),
+        "exact: the audit's odds against random".to_string(),
+        "apart: the distance from them, in standard errors of that many games".to_string(),
+    ];
+    if impossible {
+        notes.push(
+            "impossible: a result the audit gives no chance at all happened (a bot whose \
+             answers change from one run to the next?)"
+                .to_string(),
+        );
+    }
     if let Some(games) = authors {
-        out.push_str(&format!(
-            ";\nauthor's: the rates the bot's author published from {} games",
+        notes.push(format!(
+            "author's: the rates the bot's author published from {} games (no forfeits: -)",
             grouped(games)
         ));
     }
+    out.push('\n');
+    out.push_str(&notes.join("\n"));
     out.push('\n');
     out
 }
