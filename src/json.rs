@@ -29,13 +29,13 @@ impl Serialize for Mnk {
 
 impl Serialize for MnkBoard {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        serializer.serialize_str(self.text(&mut [0; 2 * crate::mnk::game::MAX_CELLS]))
     }
 }
 
 impl Serialize for Player {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        serializer.serialize_str(self.name())
     }
 }
 

@@ -356,17 +356,31 @@ impl MnkBoard {
     }
 }
 
+impl MnkBoard {
+    /// The board's text (see [`Display`](fmt::Display)), written into `buffer`: an export
+    /// writes millions of boards, each in one piece, without the formatting machinery.
+    pub(crate) fn text<'a>(&self, buffer: &'a mut [u8; 2 * MAX_CELLS]) -> &'a str {
+        let game = self.game();
+        let slashes = game != Mnk::TIC_TAC_TOE;
+        let mut len = 0;
+        for row in 0..game.rows() {
+            if slashes && row > 0 {
+                buffer[len] = b'/';
+                len += 1;
+            }
+            for cell in row * game.columns()..(row + 1) * game.columns() {
+                let digit = (self.x >> cell & 1) + 2 * (self.o >> cell & 1);
+                buffer[len] = [b'.', b'X', b'O'][digit as usize];
+                len += 1;
+            }
+        }
+        std::str::from_utf8(&buffer[..len]).expect("marks are ASCII")
+    }
+}
+
 impl fmt::Display for MnkBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let game = self.game();
-        for cell in 0..game.cells() {
-            if cell > 0 && cell % game.columns() == 0 && game != Mnk::TIC_TAC_TOE {
-                f.write_str("/")?;
-            }
-            let mark = self.get(cell).map_or('.', Player::mark);
-            write!(f, "{mark}")?;
-        }
-        Ok(())
+        f.write_str(self.text(&mut [0; 2 * MAX_CELLS]))
     }
 }
 
