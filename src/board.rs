@@ -38,6 +38,14 @@ impl Player {
             Player::O => 'O',
         }
     }
+
+    /// The name programs see: `"X"` or `"O"`, the mark as a string.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Player::X => "X",
+            Player::O => "O",
+        }
+    }
 }
 
 impl Not for Player {

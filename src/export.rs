@@ -1,7 +1,10 @@
 //! The writers behind `ttt export`: the solved table as JSON Lines, JSON, CSV or bincode.
 //!
 //! Every format holds the same records, one per position, in one stable order: by ply, then
-//! by the board's text (`.` < `O` < `X`). Output is byte-identical from run to run.
+//! by the board's text (`.` < `O` < `X`) for tic-tac-toe, by base-3 code for the other m,n,k
+//! games. Output is byte-identical from run to run. Tic-tac-toe's 5,478 [`Record`]s are made in
+//! memory; the other games' [`MnkRecord`]s (9,722,011 for 4x4) are made and written one at a
+//! time, in constant memory.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -9,11 +12,19 @@ use std::io::{self, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
-use crate::board::{Board, Cell, Cells, Player, Status};
+use crate::board::{Board, Cells, Player, Status};
 use crate::format::BINCODE_CONFIG;
+use crate::mnk::game::MAX_TABLE_CELLS;
 use crate::solve::Value;
 use crate::symmetry::{Symmetry, canonicalize};
 use crate::table::{MoveAnalysis, Table};
+
+mod mnk;
+
+pub use mnk::{
+    MNK_EXPORT_MAGIC, MnkBincodeReader, MnkRecord, MnkRecords, mnk_records, read_mnk_bincode,
+    write_mnk,
+};
 
 /// One position of the exported table.
 ///
@@ -95,7 +106,8 @@ pub enum ExportFormat {
 /// The first eight bytes of a bincode export.
 pub const EXPORT_MAGIC: [u8; 8] = *b"TTTEXPRT";
 
-/// The version of the bincode export layout; [`read_bincode`] refuses any other.
+/// The version of the bincode export layouts, tic-tac-toe's and the m,n,k games'; [`read_bincode`]
+/// and [`read_mnk_bincode`] refuse any other.
 pub const EXPORT_VERSION: u32 = 1;
 
 #[derive(Serialize, Deserialize)]
@@ -107,7 +119,13 @@ struct BincodeExport {
 
 /// The CSV header: every column, in order.
 pub fn csv_header() -> String {
-    let mut columns: Vec<String> = [
+    csv_columns(&[], 9)
+}
+
+/// The CSV columns: `first` (what identifies the game, if anything), the record's fields, then
+/// the value and the remoteness of playing each of `cells` cells.
+fn csv_columns(first: &[&str], cells: usize) -> String {
+    let fields = [
         "board",
         "to_move",
         "ply",
@@ -117,34 +135,121 @@ pub fn csv_header() -> String {
         "best",
         "canonical",
         "symmetry",
-    ]
-    .map(String::from)
-    .to_vec();
-    columns.extend((1..=9).map(|n| format!("value_{n}")));
-    columns.extend((1..=9).map(|n| format!("remoteness_{n}")));
+    ];
+    let mut columns: Vec<String> = first.iter().chain(&fields).map(|c| c.to_string()).collect();
+    columns.extend((1..=cells).map(|n| format!("value_{n}")));
+    columns.extend((1..=cells).map(|n| format!("remoteness_{n}")));
     columns.join(",")
 }
 
-fn csv_row(record: &Record) -> String {
-    let mut fields = vec![
-        record.board.to_string(),
-        record.to_move.to_string(),
-        record.ply.to_string(),
-        record.status.to_string(),
-        record.value.to_string(),
-        record.remoteness.to_string(),
-        record.best.to_string(),
-        record.canonical.to_string(),
-        record.symmetry.to_string(),
-    ];
-    let by_cell = |cell: Cell| record.moves.iter().find(|m| m.cell == cell);
-    fields.extend(Cell::ALL.map(|c| by_cell(c).map(|m| m.value.to_string()).unwrap_or_default()));
-    fields.extend(Cell::ALL.map(|c| {
-        by_cell(c)
-            .map(|m| m.remoteness.to_string())
-            .unwrap_or_default()
-    }));
-    fields.join(",")
+/// Appends the CSV columns of each cell's move, `value_1..` then `remoteness_1..`, each after
+/// a comma; empty for a cell with no move. `moves` gives (cell number, value, remoteness).
+fn csv_moves(out: &mut Vec<u8>, cells: usize, moves: impl Iterator<Item = (usize, Value, u8)>) {
+    let mut by_cell = [None; MAX_TABLE_CELLS];
+    for (number, value, remoteness) in moves {
+        by_cell[number - 1] = Some((value, remoteness));
+    }
+    let by_cell = &by_cell[..cells];
+    for m in by_cell {
+        push_field(out, m.map_or("", |(value, _)| value.name()));
+    }
+    for m in by_cell {
+        out.push(b',');
+        if let Some((_, remoteness)) = m {
+            push_number(out, usize::from(*remoteness));
+        }
+    }
+}
+
+/// Appends a comma, then `text`, to a CSV row.
+fn push_field(out: &mut Vec<u8>, text: &str) {
+    out.push(b',');
+    out.extend_from_slice(text.as_bytes());
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut Vec<u8>, n: usize) {
+    if n >= 10 {
+        push_number(out, n / 10);
+    }
+    out.push(b'0' + (n % 10) as u8);
+}
+
+/// What a record needs to be written in every text format: serde for JSON, and its CSV row.
+trait Row: Serialize {
+    /// Writes the record's CSV row, without the line's end.
+    fn csv(&self, out: &mut Vec<u8>) -> io::Result<()>;
+}
+
+impl Row for Record {
+    fn csv(&self, out: &mut Vec<u8>) -> io::Result<()> {
+        write!(
+            out,
+            "{},{},{},{},{},{},{},{},{}",
+            self.board,
+            self.to_move,
+            self.ply,
+            self.status,
+            self.value,
+            self.remoteness,
+            self.best,
+            self.canonical,
+            self.symmetry,
+        )?;
+        let moves = self.moves.iter().map(|m| {
+            let number = usize::from(m.cell.number());
+            (number, m.value, m.remoteness)
+        });
+        csv_moves(out, 9, moves);
+        Ok(())
+    }
+}
+
+impl<R: Row> Row for &R {
+    fn csv(&self, out: &mut Vec<u8>) -> io::Result<()> {
+        (*self).csv(out)
+    }
+}
+
+/// Writes `records` as JSON Lines, one JSON array or CSV under `header`, one record at a time:
+/// each is put together in a buffer and written whole, so that nothing but the record being
+/// written is held.
+///
+/// # Panics
+///
+/// For [`ExportFormat::Bincode`], whose layout each kind of record has its own writer for.
+fn write_rows<R: Row>(
+    out: &mut dyn Write,
+    format: ExportFormat,
+    header: &str,
+    records: impl IntoIterator<Item = R>,
+) -> io::Result<()> {
+    match format {
+        ExportFormat::Json => out.write_all(b"[")?,
+        ExportFormat::Csv => writeln!(out, "{header}")?,
+        ExportFormat::Jsonl => {}
+        ExportFormat::Bincode => unreachable!("bincode is written by each record's own writer"),
+    }
+    let mut line = Vec::new();
+    for (n, record) in records.into_iter().enumerate() {
+        line.clear();
+        match format {
+            ExportFormat::Json if n > 0 => line.push(b','),
+            _ => {}
+        }
+        match format {
+            ExportFormat::Csv => record.csv(&mut line)?,
+            _ => serde_json::to_writer(&mut line, &record)?,
+        }
+        if format != ExportFormat::Json {
+            line.push(b'\n');
+        }
+        out.write_all(&line)?;
+    }
+    if format == ExportFormat::Json {
+        out.write_all(b"]\n")?;
+    }
+    out.flush()
 }
 
 /// Writes `records` in `format`. To write them to a file, standard output or a device as
@@ -168,34 +273,17 @@ fn csv_row(record: &Record) -> String {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn write(out: &mut dyn Write, format: ExportFormat, records: &[Record]) -> io::Result<()> {
-    match format {
-        ExportFormat::Jsonl => {
-            for record in records {
-                serde_json::to_writer(&mut *out, record)?;
-                out.write_all(b"\n")?;
-            }
-        }
-        ExportFormat::Json => {
-            serde_json::to_writer(&mut *out, records)?;
-            out.write_all(b"\n")?;
-        }
-        ExportFormat::Csv => {
-            writeln!(out, "{}", csv_header())?;
-            for record in records {
-                writeln!(out, "{}", csv_row(record))?;
-            }
-        }
-        ExportFormat::Bincode => {
-            let file = BincodeExport {
-                magic: EXPORT_MAGIC,
-                version: EXPORT_VERSION,
-                records: records.to_vec(),
-            };
-            let bytes = bincode::serde::encode_to_vec(&file, BINCODE_CONFIG)
-                .map_err(|error| io::Error::other(error.to_string()))?;
-            out.write_all(&bytes)?;
-        }
+    if format != ExportFormat::Bincode {
+        return write_rows(out, format, &csv_header(), records);
     }
+    let file = BincodeExport {
+        magic: EXPORT_MAGIC,
+        version: EXPORT_VERSION,
+        records: records.to_vec(),
+    };
+    let bytes = bincode::serde::encode_to_vec(&file, BINCODE_CONFIG)
+        .map_err(|error| io::Error::other(error.to_string()))?;
+    out.write_all(&bytes)?;
     out.flush()
 }
 

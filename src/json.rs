@@ -4,7 +4,7 @@
 //! 1..9, a set of cells a list of numbers, a value `"win"`/`"draw"`/`"loss"`, a status
 //! `"in_progress"`/`"x_wins"`/`"o_wins"`/`"draw"`, a symmetry its name. Each reads back
 //! from the same form. An m,n,k game is its name (`"4x4k3"`), and its board its text, rows
-//! separated by `/`.
+//! separated by `/`; a board reads back only with its game (see `export::MnkRecord`).
 
 use serde::de::{self, Deserialize, Deserializer};
 use serde::{Serialize, Serializer};
@@ -29,13 +29,13 @@ impl Serialize for Mnk {
 
 impl Serialize for MnkBoard {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        serializer.serialize_str(self.text(&mut [0; 2 * crate::mnk::game::MAX_CELLS]))
     }
 }
 
 impl Serialize for Player {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        serializer.serialize_str(self.name())
     }
 }
 
@@ -87,6 +87,14 @@ impl<'de> Deserialize<'de> for Board {
         let text = String::deserialize(deserializer)?;
         text.parse()
             .map_err(|error| de::Error::custom(format!("board {text:?}: {error}")))
+    }
+}
+
+impl<'de> Deserialize<'de> for Mnk {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Mnk, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse()
+            .map_err(|error: crate::mnk::game::GameError| de::Error::custom(error.to_string()))
     }
 }
 

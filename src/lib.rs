@@ -65,7 +65,7 @@ pub use board::{
 pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
 pub use game::Game;
 pub use matchup::{MatchError, MatchReport, matchup};
-pub use mnk::board::{MnkBoard, MnkMoveError, MnkMoveListError, ParseMnkBoardError};
+pub use mnk::board::{MnkBoard, MnkMoveError, MnkMoveListError, MnkReachable, ParseMnkBoardError};
 pub use mnk::format::MnkFormatError;
 pub use mnk::game::{GameError, Geometry, MAX_CELLS, MAX_TABLE_CELLS, Mnk};
 pub use mnk::solve::{Entry, MnkSolution, entry, solve_game, unentry};

@@ -130,8 +130,9 @@ pub fn mnk_table(game: Mnk) -> Result<&'static MnkTable, MnkTableError> {
 
 /// One legal move and where it leads, from the view of the player making it.
 ///
-/// Serializes as `{"cell", "value", "remoteness"}`, as tic-tac-toe's moves do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+/// Serializes as `{"cell", "value", "remoteness"}`, as tic-tac-toe's moves do, and reads back
+/// from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct MnkMove {
     #[serde(rename = "cell")]
     /// The cell, numbered from 1.

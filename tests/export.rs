@@ -1,11 +1,13 @@
-//! `ttt export`: every format round-trips to the table, in a stable order, written safely.
+//! `ttt export`: every format round-trips to the table, in a stable order, written safely;
+//! tic-tac-toe's and, with `--game`, the small m,n,k games'. 4x4's is in mnk_exhaustive.rs.
 
 mod common;
 
 use assert_cmd::Command;
+use common::mnk::check_all_mnk;
 use predicates::prelude::*;
-use ttt_oracle::export::{self, ExportFormat, Record};
-use ttt_oracle::{Board, Cell, Value, canonicalize, table};
+use ttt_oracle::export::{self, ExportFormat, MnkRecord, Record};
+use ttt_oracle::{Board, Cell, Mnk, Value, canonicalize, table};
 
 fn ttt() -> Command {
     Command::cargo_bin("ttt").unwrap()
@@ -238,4 +240,202 @@ fn a_closed_pipe_ends_quietly_with_success() {
 
 fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
+}
+
+// The m,n,k games: `--game G`.
+
+/// The games checked record by record in a debug build: the smallest with a known count, a
+/// rectangle either way round (4 symmetries) and a square other than tic-tac-toe (8). The
+/// embedded games are checked in release, in mnk_exhaustive.rs.
+const MNK_GAMES: [&str; 4] = ["2x2k2", "2x3", "3x2", "3x3k2"];
+
+fn mnk_export(game: &str, extra: &[&str]) -> Vec<u8> {
+    let mut args = vec!["export", "--game", game];
+    args.extend(extra);
+    stdout(&args)
+}
+
+fn mnk_jsonl(game: &str, extra: &[&str]) -> Vec<MnkRecord> {
+    String::from_utf8(mnk_export(game, extra))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+#[test]
+fn mnk_exports_hold_every_position_once_in_order_and_agree_with_the_table() {
+    for name in MNK_GAMES {
+        let game: Mnk = name.parse().unwrap();
+        for canonical in [false, true] {
+            let extra: &[&str] = if canonical { &["--canonical"] } else { &[] };
+            let records = mnk_jsonl(name, extra);
+            check_all_mnk(game, &records, canonical);
+            if canonical {
+                let all = mnk_jsonl(name, &[]);
+                let canonical_ones: Vec<&MnkRecord> =
+                    all.iter().filter(|r| r.board == r.canonical).collect();
+                assert_eq!(canonical_ones, records.iter().collect::<Vec<_>>(), "{game}");
+            }
+        }
+    }
+    let known = common::mnk::known();
+    let figure = known
+        .iter()
+        .find(|(game, key, _)| game == "2x2k2" && key == "reachable_positions")
+        .map(|(.., figure)| figure.clone());
+    assert_eq!(Some(mnk_jsonl("2x2k2", &[]).len().to_string()), figure);
+}
+
+#[test]
+fn every_mnk_format_holds_the_same_records() {
+    for name in ["2x3", "3x3k2"] {
+        let game: Mnk = name.parse().unwrap();
+        let records = mnk_jsonl(name, &[]);
+
+        let json: Vec<MnkRecord> =
+            serde_json::from_slice(&mnk_export(name, &["--format", "json"])).unwrap();
+        assert_eq!(json, records, "{game}");
+
+        let bytes = mnk_export(name, &["--format", "bincode"]);
+        let reader = export::read_mnk_bincode(bytes.as_slice()).unwrap();
+        assert_eq!(reader.game(), game);
+        let read: Vec<MnkRecord> = reader.collect::<Result<_, _>>().unwrap();
+        assert_eq!(read, records, "{game}");
+
+        let csv = String::from_utf8(mnk_export(name, &["--format", "csv"])).unwrap();
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        assert_eq!(header.len(), 10 + 2 * game.cells());
+        assert_eq!(header[..2], ["game", "board"]);
+        let rows: Vec<&str> = lines.collect();
+        assert_eq!(rows.len(), records.len());
+        for (row, record) in rows.iter().zip(&records) {
+            let fields: Vec<&str> = row.split(',').collect();
+            assert_eq!(fields.len(), header.len(), "{row}");
+            let best: Vec<String> = record.best.iter().map(usize::to_string).collect();
+            let expected = [
+                record.game.to_string(),
+                record.board.to_string(),
+                record.to_move.to_string(),
+                record.ply.to_string(),
+                record.status.name().to_string(),
+                record.value.name().to_string(),
+                record.remoteness.to_string(),
+                best.join(" "),
+                record.canonical.to_string(),
+                record.symmetry.name().to_string(),
+            ];
+            assert_eq!(fields[..10], expected, "{row}");
+            for number in 1..=game.cells() {
+                let played = record.moves.iter().find(|m| m.number == number);
+                let value = played
+                    .map(|m| m.value.name().to_string())
+                    .unwrap_or_default();
+                let remoteness = played.map(|m| m.remoteness.to_string()).unwrap_or_default();
+                assert_eq!(fields[9 + number], value, "{row}");
+                assert_eq!(fields[9 + game.cells() + number], remoteness, "{row}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_damaged_mnk_bincode_export_is_an_error() {
+    let bytes = mnk_export("2x2k2", &["--format", "bincode"]);
+    assert!(bytes.starts_with(&export::MNK_EXPORT_MAGIC));
+    let read = |bytes: &[u8]| -> Result<Vec<MnkRecord>, export::ReadExportError> {
+        export::read_mnk_bincode(bytes)?.collect()
+    };
+    assert_eq!(read(&bytes).unwrap().len(), 29);
+    // Cut short anywhere: an error, never fewer records.
+    for end in [0, 8, 12, bytes.len() / 2, bytes.len() - 1] {
+        assert!(read(&bytes[..end]).is_err(), "cut at {end}");
+    }
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(b"??");
+    assert_eq!(read(&longer), Err(export::ReadExportError::Trailing(2)));
+    let mut wrong = bytes.clone();
+    wrong[0] = b'X';
+    assert_eq!(read(&wrong), Err(export::ReadExportError::Magic));
+    // Tic-tac-toe's layout and the m,n,k one are told apart by their magic.
+    let tic_tac_toe = stdout(&["export", "--format", "bincode"]);
+    assert!(export::read_mnk_bincode(tic_tac_toe.as_slice()).is_err());
+    assert!(export::read_bincode(&bytes).is_err());
+}
+
+#[test]
+fn mnk_exports_are_byte_identical_from_run_to_run_and_3x3_is_tic_tac_toe() {
+    for format in ["jsonl", "json", "csv", "bincode"] {
+        let run = || mnk_export("3x3k2", &["--format", format]);
+        assert_eq!(run(), run(), "{format}");
+        // Naming tic-tac-toe changes nothing.
+        assert_eq!(
+            mnk_export("3x3", &["--format", format]),
+            stdout(&["export", "--format", format]),
+            "{format}"
+        );
+    }
+}
+
+#[test]
+fn bad_mnk_exports_are_usage_errors_and_leave_nothing_behind() {
+    let dir = tempdir();
+    let path = dir.path().join("t.jsonl");
+    for (game, says) in [
+        ("0x3", "a board needs at least one row and one column"),
+        ("3x3k9", "k = 9 cannot be played"),
+        ("9x9", "a board of 81 cells is too large: at most 64 cells"),
+        (
+            "5x4",
+            "game 5x4 has 20 cells; tables exist for games of at most 16 cells",
+        ),
+        ("4x4q", "\"4x4q\" is not a game"),
+    ] {
+        ttt()
+            .args(["export", "--game", game, "-o"])
+            .arg(&path)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(says));
+    }
+    ttt()
+        .args(["export", "--game", "2x3", "-o"])
+        .arg(dir.path().join("missing").join("t.jsonl"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot write"));
+    ttt()
+        .args(["export", "--game", "2x3", "-o", "/dev/full"])
+        .assert()
+        .code(1)
+        .stderr("error: cannot write \"/dev/full\": No space left on device (os error 28)\n");
+    assert_eq!(common::names(dir.path()), Vec::<String>::new());
+    // Written whole, or not at all.
+    ttt()
+        .args(["export", "--game", "2x3", "--format", "csv", "-o"])
+        .arg(&path)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        mnk_export("2x3", &["--format", "csv"])
+    );
+    assert_eq!(common::names(dir.path()), ["t.jsonl"]);
+}
+
+#[test]
+fn a_closed_pipe_ends_a_4x4_export_quietly_with_success() {
+    for format in ["jsonl", "csv", "bincode"] {
+        let (first, out) =
+            common::close_after_64_bytes(&["export", "--game", "4x4", "--format", format]);
+        assert!(out.status.success(), "{format}: {:?}", out.status);
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{format}");
+        assert!(
+            first.starts_with(b"{\"game\":\"4x4\"")
+                || first.starts_with(b"game,board")
+                || first.starts_with(b"TTTMNKEX")
+        );
+    }
 }

@@ -129,6 +129,38 @@ fn the_rules_accept_exactly_the_reachable_boards() {
 }
 
 #[test]
+fn reachable_yields_every_position_once_by_ply_then_code() {
+    for name in ["2x2k2", "3x3", "3x4k2", "2x5k2"] {
+        let game: Mnk = name.parse().unwrap();
+        let boards: Vec<MnkBoard> = MnkBoard::reachable(game).collect();
+        let keys: Vec<(usize, u64)> = boards
+            .iter()
+            .map(|b| (b.ply(), b.code().unwrap()))
+            .collect();
+        assert!(
+            keys.windows(2).all(|w| w[0] < w[1]),
+            "{game}: in order, each once"
+        );
+        let mut ours: Vec<(u64, u64)> = boards
+            .iter()
+            .map(|b| (b.marks(Player::X), b.marks(Player::O)))
+            .collect();
+        ours.sort();
+        let mut walked = reachable(game.rows(), game.columns(), game.k());
+        walked.sort();
+        assert_eq!(ours, walked, "{game}");
+    }
+    // A board of 64 cells, too large for a table, starts as any other.
+    let game: Mnk = "8x8".parse().unwrap();
+    let first: Vec<MnkBoard> = MnkBoard::reachable(game).take(66).collect();
+    assert_eq!(first[0], MnkBoard::empty(game));
+    for (cell, board) in first[1..65].iter().enumerate() {
+        assert_eq!(*board, MnkBoard::empty(game).play(cell + 1).unwrap());
+    }
+    assert_eq!(first[65].ply(), 2);
+}
+
+#[test]
 fn games_are_read_and_bad_ones_refused() {
     let game: Mnk = "4X4K3".parse().unwrap();
     assert_eq!(game.to_string(), "4x4k3");

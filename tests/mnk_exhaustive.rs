@@ -1,11 +1,16 @@
 //! Every position of the embedded 4x4 games, checked: the count of 4x4's reachable positions
-//! by an independent walk, every entry against its children and its symmetries, and each
-//! embedded table against a fresh solve. Too slow for a debug build: `.ci/run` runs this file
-//! in release (`cargo test --release --test mnk_exhaustive`).
+//! by an independent walk, every entry against its children and its symmetries, each
+//! embedded table against a fresh solve, and the exports of the embedded games through the
+//! real binary (4x4's streamed: 9,722,011 lines). Too slow for a debug build: `.ci/run` runs
+//! this file in release (`cargo test --release --test mnk_exhaustive`).
 
 mod common;
 
-use common::mnk::{check_position, known, reachable};
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+use common::mnk::{check_all_mnk, check_position, known, reachable};
+use ttt_oracle::export::MnkRecord;
 use ttt_oracle::{Mnk, MnkBoard, mnk_stats, mnk_table, verify_game};
 
 #[test]
@@ -76,5 +81,120 @@ fn every_embedded_table_equals_a_fresh_solve() {
             verification.mismatches.first()
         );
         assert!(verification.compared > 0);
+    }
+}
+
+/// `ttt export` with `args`, its standard output read a line at a time as it comes: the 4x4
+/// export is gigabytes, never held whole. Returns the number of lines, after `each` has seen
+/// every one (without its line end), and the export's peak memory in kilobytes as the
+/// kernel's high-water mark had it at the last of its lines read every million.
+fn export_lines(args: &[&str], mut each: impl FnMut(&[u8])) -> (usize, u64) {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+        .arg("export")
+        .args(args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Not getrusage's figure for children: Linux counts in it the memory of this process,
+    // which started the child.
+    let status = format!("/proc/{}/status", child.id());
+    let high_water = || {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let line = text.lines().find(|line| line.starts_with("VmHWM:"));
+        line.and_then(|line| line.split_whitespace().nth(1)?.parse().ok())
+    };
+    let mut out = BufReader::with_capacity(1 << 20, child.stdout.take().unwrap());
+    let (mut lines, mut line, mut peak_kb) = (0, Vec::new(), 0);
+    while out.read_until(b'\n', &mut line).unwrap() > 0 {
+        assert_eq!(line.pop(), Some(b'\n'));
+        each(&line);
+        line.clear();
+        lines += 1;
+        if lines % 1_000_000 == 0 {
+            peak_kb = peak_kb.max(high_water().unwrap_or(0));
+        }
+    }
+    assert!(child.wait().unwrap().success(), "ttt export {args:?}");
+    (lines, peak_kb)
+}
+
+/// The marks of a board's text (`.`, `X`, `O`, rows separated by `/`), read here rather than
+/// by the library, which would check the rules again at every one of 9.7 million lines.
+fn marks(text: &[u8]) -> (u64, u64) {
+    let cells = text.iter().filter(|&&c| c != b'/');
+    cells.enumerate().fold((0, 0), |(x, o), (i, c)| match c {
+        b'X' => (x | 1 << i, o),
+        b'O' => (x, o | 1 << i),
+        _ => (x, o),
+    })
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "exhaustive over 4x4; .ci/run runs it in release"
+)]
+fn the_4x4_export_streams_every_position_in_order_in_bounded_memory() {
+    // Each line is checked lightly: the records of the smaller games are checked in full.
+    let game: Mnk = "4x4".parse().unwrap();
+    let table = mnk_table(game).unwrap();
+    let figure = known()
+        .into_iter()
+        .find(|(name, key, _)| name == "4x4" && key == "reachable_positions")
+        .map(|(.., figure)| figure)
+        .unwrap();
+    let (mut last, mut canonical) = (None, 0);
+    let (lines, peak_kb) = export_lines(&["--game", "4x4", "--format", "csv"], |line| {
+        if line.starts_with(b"game,") {
+            return;
+        }
+        let text = String::from_utf8_lossy(line);
+        let mut fields = line.split(|&c| c == b',');
+        let mut field = || fields.next().unwrap();
+        let (_game, board, _to_move, _ply, _status) = (field(), field(), field(), field(), field());
+        let (value, remoteness, _best, canonical_board) = (field(), field(), field(), field());
+        let (x, o) = marks(board);
+        let board = MnkBoard::from_marks(game, x, o).unwrap();
+        let key = (board.ply(), board.code().unwrap());
+        assert!(last < Some(key), "{text}: by ply, then code, each once");
+        last = Some(key);
+        let probe = table.probe(&board);
+        assert_eq!(value, probe.value.name().as_bytes(), "{text}");
+        assert_eq!(
+            remoteness,
+            probe.remoteness.to_string().as_bytes(),
+            "{text}"
+        );
+        canonical += usize::from(marks(canonical_board) == (x, o));
+    });
+    assert_eq!((lines - 1).to_string(), figure, "one line a position");
+    // The table (43 MB) and little else: the export is never in memory.
+    assert!(
+        (40_000..128 * 1024).contains(&peak_kb),
+        "peak memory {peak_kb} kB"
+    );
+    let (lines, _) = export_lines(&["--game", "4x4", "--canonical"], |_| {});
+    assert_eq!(lines, canonical, "the canonical ones, and only those");
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "every record of the embedded rectangles; .ci/run runs it in release"
+)]
+fn the_exports_of_3x4_and_4x3_agree_with_their_tables_record_by_record() {
+    for name in ["3x4", "4x3"] {
+        let game: Mnk = name.parse().unwrap();
+        for canonical in [false, true] {
+            let mut args = vec!["--game", name];
+            if canonical {
+                args.push("--canonical");
+            }
+            let mut records: Vec<MnkRecord> = Vec::new();
+            export_lines(&args, |line| {
+                records.push(serde_json::from_slice(line).unwrap())
+            });
+            check_all_mnk(game, &records, canonical);
+        }
     }
 }

@@ -6,7 +6,7 @@ use clap::{Args, ValueEnum};
 use ttt_oracle::export::{self, ExportFormat};
 use ttt_oracle::output::Destination;
 use ttt_oracle::quote::quote;
-use ttt_oracle::table;
+use ttt_oracle::{Mnk, table};
 
 use super::Failure;
 
@@ -30,9 +30,14 @@ pub struct ExportArgs {
     /// or .bincode); otherwise JSON Lines.
     #[arg(long, value_enum, ignore_case = true)]
     format: Option<Format>,
-    /// Only the 765 canonical positions instead of all 5,478.
+    /// Only the canonical positions (765 of tic-tac-toe's 5,478).
     #[arg(long)]
     canonical: bool,
+    /// The game: 3x3 (tic-tac-toe), MxN or MxNkK, up to 16 cells (see `ttt best --help`).
+    /// Other games than 3x3 have a `game` key or column and are written as they are made: 4x4
+    /// is 9,722,011 positions.
+    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    game: Mnk,
     /// Write to FILE instead of standard output ("-" is standard output). A regular file is
     /// replaced atomically, keeping its permissions; a symbolic link's target is replaced; a
     /// device, a FIFO or /dev/stdout is written in place.
@@ -68,7 +73,11 @@ pub fn run(args: &ExportArgs) -> Result<(), Failure> {
         Some(path) => Destination::from_arg(path),
         None => Destination::Stdout,
     };
-    let records = export::records(table(), args.canonical);
+    // Another game's table first: a game too large for one is refused before any file is made.
+    let mnk = match args.game {
+        Mnk::TIC_TAC_TOE => None,
+        game => Some(super::mnk::table_of(game)?),
+    };
     let output = destination.open()?;
     if format == ExportFormat::Bincode && output.is_terminal() {
         return Err(Failure::usage(match &destination {
@@ -81,6 +90,12 @@ pub fn run(args: &ExportArgs) -> Result<(), Failure> {
             ),
         }));
     }
-    output.write(|out| export::write(out, format, &records))?;
+    output.write(|out| match mnk {
+        None => export::write(out, format, &export::records(table(), args.canonical)),
+        Some(table) => {
+            let records = export::mnk_records(table, args.canonical);
+            export::write_mnk(out, format, args.game, records)
+        }
+    })?;
     Ok(())
 }

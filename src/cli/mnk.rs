@@ -1,5 +1,5 @@
 //! `--game`: the commands that take a position (`analyze`, `best`) on m,n,k games other than
-//! tic-tac-toe, through the tables of `ttt_oracle::mnk_table`.
+//! tic-tac-toe, through the tables of `ttt_oracle::mnk_table`, and the table `export` writes.
 
 use std::io::{IsTerminal, Write};
 

@@ -10,7 +10,7 @@ use crate::board::{
     IllegalBoard, MoveListError, Outcome, ParseBoardError, Player, Status, for_each_move,
     read_cells,
 };
-use crate::mnk::game::{Geometry, MAX_CODE_CELLS, Mnk, code};
+use crate::mnk::game::{Geometry, MAX_CELLS, MAX_CODE_CELLS, Mnk, code};
 use crate::quote::quote;
 
 /// A legal position of an m,n,k game: one that play from the empty board can reach.
@@ -159,7 +159,12 @@ impl MnkBoard {
     /// impossible, both players hold a line, play went on after a win, or the winner's lines
     /// share no cell (no last move made them all).
     pub fn from_marks(game: Mnk, x: u64, o: u64) -> Result<MnkBoard, IllegalBoard> {
-        let geometry = game.geometry();
+        MnkBoard::checked(game.geometry(), x, o)
+    }
+
+    /// [`from_marks`](MnkBoard::from_marks) with the game's geometry at hand: looking it up
+    /// takes a lock, which a walk over millions of boards does once.
+    fn checked(geometry: &'static Geometry, x: u64, o: u64) -> Result<MnkBoard, IllegalBoard> {
         if x & o != 0 || (x | o) & !geometry.full() != 0 {
             return Err(IllegalBoard::Overlap);
         }
@@ -351,17 +356,31 @@ impl MnkBoard {
     }
 }
 
+impl MnkBoard {
+    /// The board's text (see [`Display`](fmt::Display)), written into `buffer`: an export
+    /// writes millions of boards, each in one piece, without the formatting machinery.
+    pub(crate) fn text<'a>(&self, buffer: &'a mut [u8; 2 * MAX_CELLS]) -> &'a str {
+        let game = self.game();
+        let slashes = game != Mnk::TIC_TAC_TOE;
+        let mut len = 0;
+        for row in 0..game.rows() {
+            if slashes && row > 0 {
+                buffer[len] = b'/';
+                len += 1;
+            }
+            for cell in row * game.columns()..(row + 1) * game.columns() {
+                let digit = (self.x >> cell & 1) + 2 * (self.o >> cell & 1);
+                buffer[len] = [b'.', b'X', b'O'][digit as usize];
+                len += 1;
+            }
+        }
+        std::str::from_utf8(&buffer[..len]).expect("marks are ASCII")
+    }
+}
+
 impl fmt::Display for MnkBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let game = self.game();
-        for cell in 0..game.cells() {
-            if cell > 0 && cell % game.columns() == 0 && game != Mnk::TIC_TAC_TOE {
-                f.write_str("/")?;
-            }
-            let mark = self.get(cell).map_or('.', Player::mark);
-            write!(f, "{mark}")?;
-        }
-        Ok(())
+        f.write_str(self.text(&mut [0; 2 * MAX_CELLS]))
     }
 }
 
@@ -462,6 +481,117 @@ impl MnkBoard {
             Ok::<(), MnkMoveListError>(())
         })?;
         Ok((board, moves))
+    }
+}
+
+impl MnkBoard {
+    /// Every position of `game` that play can reach, one at a time, ordered by ply and then by
+    /// base-3 code (cell `i` weighs `3^(i-1)`; empty 0, X 1, O 2), the order in which a table
+    /// is laid out. Nothing is kept but the board being looked at, so a game of millions of
+    /// positions is walked in constant memory.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::MnkBoard;
+    ///
+    /// let boards: Vec<String> = MnkBoard::reachable("2x2k2".parse()?)
+    ///     .map(|board| board.to_string())
+    ///     .collect();
+    /// assert_eq!(boards.len(), 29);
+    /// assert_eq!(boards[..4], ["../..", "X./..", ".X/..", "../X."]);
+    /// # Ok::<(), ttt_oracle::GameError>(())
+    /// ```
+    pub fn reachable(game: Mnk) -> MnkReachable {
+        let mut reachable = MnkReachable {
+            geometry: game.geometry(),
+            digits: [0; MAX_CELLS],
+            x: 0,
+            o: 0,
+            ply: 0,
+        };
+        reachable.start_ply();
+        reachable
+    }
+}
+
+/// The iterator of [`MnkBoard::reachable`].
+#[derive(Clone, Debug)]
+pub struct MnkReachable {
+    geometry: &'static Geometry,
+    /// The board to look at next, as its base-3 digits from the last cell's to the first's:
+    /// the order in which codes compare. Within a ply the boards are the arrangements of a
+    /// fixed number of each digit, so the next code is the next permutation.
+    digits: [u8; MAX_CELLS],
+    /// The same board as masks, kept in step with `digits`.
+    x: u64,
+    o: u64,
+    /// The ply of `digits`; past the number of cells when every board has been looked at.
+    ply: usize,
+}
+
+impl MnkReachable {
+    /// Sets the board to the smallest code of its ply: the empty cells, then X's, then O's,
+    /// from the last cell down.
+    fn start_ply(&mut self) {
+        let (cells, ply) = (self.geometry.game().cells(), self.ply);
+        // X moves first, so it has the extra mark of an odd ply.
+        let o = ply / 2;
+        self.digits[..cells - ply].fill(0);
+        self.digits[cells - ply..cells - o].fill(1);
+        self.digits[cells - o..cells].fill(2);
+        self.set_marks(0);
+    }
+
+    /// Brings the masks in step with `digits[from..]`, the digits of the cells below
+    /// `cells - from`: a permutation changes the end of the digits, the low cells, most often
+    /// only a few.
+    fn set_marks(&mut self, from: usize) {
+        let cells = self.geometry.game().cells();
+        let low = u64::MAX >> (64 - (cells - from));
+        let (mut x, mut o) = (self.x & !low, self.o & !low);
+        for (i, &digit) in self.digits[from..cells].iter().enumerate() {
+            let cell = cells - 1 - from - i;
+            x |= u64::from(digit == 1) << cell;
+            o |= u64::from(digit == 2) << cell;
+        }
+        (self.x, self.o) = (x, o);
+    }
+
+    /// Moves on to the next board in order: the next arrangement of the same marks, or the
+    /// first board of the next ply.
+    fn advance(&mut self) {
+        let cells = self.geometry.game().cells();
+        let digits = &mut self.digits[..cells];
+        match (1..cells).rev().find(|&i| digits[i - 1] < digits[i]) {
+            Some(i) => {
+                let j = (i..cells).rev().find(|&j| digits[j] > digits[i - 1]);
+                digits.swap(i - 1, j.expect("digits[i] is larger"));
+                digits[i..].reverse();
+                self.set_marks(i - 1);
+            }
+            None => {
+                self.ply += 1;
+                if self.ply <= cells {
+                    self.start_ply();
+                }
+            }
+        }
+    }
+}
+
+impl Iterator for MnkReachable {
+    type Item = MnkBoard;
+
+    fn next(&mut self) -> Option<MnkBoard> {
+        while self.ply <= self.geometry.game().cells() {
+            let (x, o) = (self.x, self.o);
+            self.advance();
+            if let Ok(board) = MnkBoard::checked(self.geometry, x, o) {
+                return Some(board);
+            }
+        }
+        None
     }
 }
 

@@ -1,8 +1,9 @@
 //! Ground truth for the m,n,k games, read from tests/data/mnk_known.txt; a plain rules check
-//! written here from scratch, independent of the library's; and the check of one table entry
-//! against its children and its symmetries.
+//! written here from scratch, independent of the library's; the check of one table entry
+//! against its children and its symmetries; and the check of an export's records.
 
-use ttt_oracle::{MnkBoard, MnkTable, Value};
+use ttt_oracle::export::MnkRecord;
+use ttt_oracle::{Mnk, MnkBoard, MnkTable, Player, Value, mnk_stats, mnk_table};
 
 /// The figures of tests/data/mnk_known.txt: (game, key, figure).
 pub fn known() -> Vec<(String, String, String)> {
@@ -126,5 +127,71 @@ pub fn check_position(table: &MnkTable, board: &MnkBoard) {
             "{board:?} cell {}",
             m.number
         );
+    }
+}
+
+/// Checks one record against the table of its game, field by field; the canonical form and
+/// the symmetry are worked out here from the board's images.
+pub fn check_mnk(table: &MnkTable, record: &MnkRecord) {
+    let board = record.board;
+    assert_eq!(record.game, table.game());
+    assert_eq!(record.to_move, board.to_move());
+    assert_eq!(usize::from(record.ply), board.ply());
+    assert_eq!(record.status, board.status());
+    let probe = table.probe(&board);
+    assert_eq!(
+        (record.value, record.remoteness),
+        (probe.value, probe.remoteness)
+    );
+    let best = table.best_moves(&board);
+    let numbers: Vec<usize> = (1..=64).filter(|n| best >> (n - 1) & 1 == 1).collect();
+    assert_eq!(record.best, numbers, "{board:?}");
+    assert_eq!(record.moves, table.analyze(&board));
+    let turns = board.geometry().turns();
+    let images: Vec<MnkBoard> = (0..turns.len()).map(|t| board.turned(t)).collect();
+    let smallest = images.iter().map(|image| image.code().unwrap()).min();
+    let first = images
+        .iter()
+        .position(|image| image.code() == smallest)
+        .unwrap();
+    assert_eq!(record.canonical, images[first], "{board:?}");
+    assert_eq!(record.symmetry, turns[first], "{board:?}");
+}
+
+/// Every record of `game` (only the canonical ones with `canonical`): each position the game
+/// can reach once, found by an independent walk, in order of ply then base-3 code, each
+/// agreeing with the table.
+pub fn check_all_mnk(game: Mnk, records: &[MnkRecord], canonical: bool) {
+    let table = mnk_table(game).unwrap();
+    let stats = mnk_stats(game);
+    let expected = if canonical {
+        stats.canonical_positions
+    } else {
+        stats.reachable_positions
+    };
+    assert_eq!(records.len() as u64, expected, "{game}");
+    let keys: Vec<(u8, u64)> = records
+        .iter()
+        .map(|r| (r.ply, r.board.code().unwrap()))
+        .collect();
+    assert!(keys.is_sorted(), "{game}: by ply, then code");
+    let mut walked: Vec<(u64, u64)> = reachable(game.rows(), game.columns(), game.k())
+        .into_iter()
+        .filter(|&(x, o)| {
+            let board = MnkBoard::from_marks(game, x, o).unwrap();
+            !canonical
+                || (0..board.geometry().turns().len())
+                    .all(|t| board.turned(t).code() >= board.code())
+        })
+        .collect();
+    walked.sort();
+    let mut exported: Vec<(u64, u64)> = records
+        .iter()
+        .map(|r| (r.board.marks(Player::X), r.board.marks(Player::O)))
+        .collect();
+    exported.sort();
+    assert_eq!(exported, walked, "{game}: each position once");
+    for record in records {
+        check_mnk(table, record);
     }
 }
