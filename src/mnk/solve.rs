@@ -2,7 +2,7 @@
 //! dense array indexed by base-3 code. Pure: no I/O. Shared with `build.rs` (through
 //! `#[path]`), which solves the embedded games with it.
 
-use crate::board::Player;
+use crate::board::{Player, code_marks};
 use crate::mnk::game::{Geometry, MAX_TABLE_CELLS, Mnk};
 use crate::solve::{Value, move_rank};
 
@@ -49,13 +49,20 @@ impl Codes {
     pub fn new(game: Mnk) -> Codes {
         assert!(game.has_table(), "codes are for games of at most 16 cells");
         let geometry = game.geometry();
+        let powers: Vec<u32> = (0..game.cells()).map(|i| 3u32.pow(i as u32)).collect();
         let turned = (0..geometry.turns().len())
             .map(|t| {
                 let mut tables = [[0u32; 256]; 2];
                 for (byte, table) in tables.iter_mut().enumerate() {
-                    for (mask, code) in table.iter_mut().enumerate() {
-                        let image = geometry.turn_mask(t, (mask as u64) << (8 * byte));
-                        *code = crate::mnk::game::code(image, 0) as u32;
+                    // Each mask's code is its lowest cell's added to the rest's.
+                    for mask in 1..256 {
+                        let cell = byte * 8 + (mask as u32).trailing_zeros() as usize;
+                        let weight = if cell < game.cells() {
+                            powers[geometry.turn_cell(t, cell)]
+                        } else {
+                            0
+                        };
+                        table[mask] = table[mask & (mask - 1)] + weight;
                     }
                 }
                 tables
@@ -205,30 +212,31 @@ impl Solver {
     }
 }
 
+/// For each base-3 code of 8 cells, the X byte and the O byte: made at compile time, so that
+/// reading a table in a new process costs no time making it.
+static DIGIT_BYTES: [(u8, u8); 6561] = {
+    let mut bytes = [(0u8, 0u8); 6561];
+    let mut code = 0;
+    while code < 6561 {
+        let (x, o) = code_marks(code, 8);
+        bytes[code] = (x as u8, o as u8);
+        code += 1;
+    }
+    bytes
+};
+
 /// The marks of a base-3 code of up to 16 cells, eight cells at a time.
 pub struct Digits {
     /// For each code below `3^8`, the X byte and the O byte.
-    bytes: Vec<(u8, u8)>,
+    bytes: &'static [(u8, u8); 6561],
 }
 
 impl Digits {
-    /// The lookup, made once.
+    /// The lookup.
     pub fn new() -> Digits {
-        let bytes = (0..6561u32)
-            .map(|code| {
-                let (mut x, mut o, mut rest) = (0u8, 0u8, code);
-                for i in 0..8 {
-                    match rest % 3 {
-                        1 => x |= 1 << i,
-                        2 => o |= 1 << i,
-                        _ => {}
-                    }
-                    rest /= 3;
-                }
-                (x, o)
-            })
-            .collect();
-        Digits { bytes }
+        Digits {
+            bytes: &DIGIT_BYTES,
+        }
     }
 
     /// The X and O masks of `code`.
