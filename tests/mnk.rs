@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use common::mnk::{check_position, has_run, known, reachable};
 use ttt_oracle::{
     Board, IllegalBoard, Mnk, MnkBoard, MnkTable, ParseMnkBoardError, Player, Status, mnk_stats,
-    mnk_table, solve_game, stats, table,
+    mnk_table, solve_game, stats, table, unentry,
 };
 
 fn ttt() -> Command {
@@ -98,6 +98,46 @@ fn the_engine_on_3x3_agrees_with_tic_tac_toe_everywhere() {
 }
 
 #[test]
+fn the_solver_keeps_the_optimal_moves_of_each_position_in_play() {
+    for name in ["3x3", "2x4k2", "3x4", "4x3"] {
+        let game: Mnk = name.parse().unwrap();
+        let solution = solve_game(game);
+        let table = MnkTable::from_solution(&solution);
+        let in_play = solution
+            .entries()
+            .iter()
+            .filter(|&&entry| unentry(entry).is_some_and(|(_, remoteness)| remoteness > 0))
+            .count();
+        assert_eq!(solution.best_moves().len(), in_play, "{game}");
+        let mut last = None;
+        for &(code, best) in solution.best_moves() {
+            assert!(last < Some(code), "{game}: by ascending code");
+            last = Some(code);
+            let (x, o) = marks(code.into(), game.cells());
+            assert_eq!(
+                u64::from(best),
+                table.best_moves(&board(game, x, o)),
+                "{game} {code}"
+            );
+        }
+    }
+}
+
+/// The X and O masks of a base-3 code of `cells` cells.
+fn marks(code: u64, cells: usize) -> (u64, u64) {
+    let (mut x, mut o, mut rest) = (0u64, 0u64, code);
+    for i in 0..cells {
+        match rest % 3 {
+            1 => x |= 1 << i,
+            2 => o |= 1 << i,
+            _ => {}
+        }
+        rest /= 3;
+    }
+    (x, o)
+}
+
+#[test]
 fn the_rules_accept_exactly_the_reachable_boards() {
     for name in ["2x2k2", "3x3", "3x4k2", "2x5k2", "3x4"] {
         let game: Mnk = name.parse().unwrap();
@@ -105,15 +145,7 @@ fn the_rules_accept_exactly_the_reachable_boards() {
         let reachable = reachable(game.rows(), game.columns(), game.k());
         let mut accepted = 0;
         for code in 0..3u64.pow(cells as u32) {
-            let (mut x, mut o, mut rest) = (0u64, 0u64, code);
-            for i in 0..cells {
-                match rest % 3 {
-                    1 => x |= 1 << i,
-                    2 => o |= 1 << i,
-                    _ => {}
-                }
-                rest /= 3;
-            }
+            let (x, o) = marks(code, cells);
             if MnkBoard::from_marks(game, x, o).is_ok() {
                 accepted += 1;
             }

@@ -106,10 +106,12 @@ impl Codes {
 }
 
 /// A solved game: the entry of every canonical position reachable from the empty board,
-/// terminal ones included, in a dense array indexed by base-3 code (0 elsewhere).
+/// terminal ones included, in a dense array indexed by base-3 code (0 elsewhere); and the
+/// optimal moves of each canonical position in play.
 pub struct MnkSolution {
     game: Mnk,
     entries: Vec<Entry>,
+    best: Vec<(u32, u16)>,
 }
 
 impl MnkSolution {
@@ -121,6 +123,13 @@ impl MnkSolution {
     /// The dense array of entries by code: non-zero exactly at the canonical reachable boards.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
+    }
+
+    /// The optimal moves of each canonical position in play, as (code, mask) by ascending
+    /// code: bit `i` of the mask is cell `i + 1`, set for every move of the best value, then
+    /// the fastest win or the slowest loss.
+    pub fn best_moves(&self) -> &[(u32, u16)] {
+        &self.best
     }
 }
 
@@ -148,17 +157,23 @@ pub fn solve_game(game: Mnk) -> MnkSolution {
     let mut solver = Solver {
         codes: Codes::new(game),
         entries: vec![0; 3usize.pow(game.cells() as u32)],
+        best: Vec::new(),
     };
     solver.visit(0, 0, 0, Player::X);
+    // Visited in depth-first order; a table is read by code.
+    solver.best.sort_unstable_by_key(|&(code, _)| code);
     MnkSolution {
         game,
         entries: solver.entries,
+        best: solver.best,
     }
 }
 
 struct Solver {
     codes: Codes,
     entries: Vec<Entry>,
+    /// The optimal moves of each board visited.
+    best: Vec<(u32, u16)>,
 }
 
 impl Solver {
@@ -177,6 +192,7 @@ impl Solver {
         let full = geometry.full();
         let mut empty = !(x | o) & full;
         let mut best = (i32::MIN, Value::Loss, 0u8);
+        let mut optimal = 0u16;
         while empty != 0 {
             let cell = empty.trailing_zeros() as usize;
             empty &= empty - 1;
@@ -204,10 +220,14 @@ impl Solver {
             let rank = move_rank(value, remoteness);
             if rank > best.0 {
                 best = (rank, value, remoteness);
+                optimal = 1 << cell;
+            } else if rank == best.0 {
+                optimal |= 1 << cell;
             }
         }
         let found = entry(best.1, best.2);
         self.entries[code as usize] = found;
+        self.best.push((code, optimal));
         found
     }
 }
