@@ -6,9 +6,10 @@ mod common;
 
 use assert_cmd::Command;
 use common::mnk::{check_position, has_run, known, reachable};
+use proptest::prelude::*;
 use ttt_oracle::{
-    Board, IllegalBoard, Mnk, MnkBoard, MnkTable, ParseMnkBoardError, Player, Status, mnk_stats,
-    mnk_table, solve_game, stats, table, unentry,
+    Board, IllegalBoard, Mnk, MnkBoard, MnkFormatError, MnkTable, ParseMnkBoardError, Player,
+    Status, mnk_stats, mnk_table, solve_game, stats, table, unentry,
 };
 
 fn ttt() -> Command {
@@ -238,6 +239,68 @@ fn a_damaged_table_is_an_error_never_a_panic() {
         damaged[position] ^= 0x24;
         assert!(MnkTable::from_bytes(&damaged).is_err(), "byte {position}");
     }
+}
+
+#[test]
+fn a_table_of_another_format_version_is_refused_by_its_version() {
+    let mut bytes = ttt_oracle::mnk_table_bytes("3x4".parse().unwrap())
+        .unwrap()
+        .to_vec();
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let error = MnkTable::from_bytes(&bytes).unwrap_err();
+    assert_eq!(error, MnkFormatError::Version(1));
+    assert_eq!(
+        error.to_string(),
+        "table format version 1, this build reads version 2"
+    );
+}
+
+/// The checksum of an m,n,k table as its format defines it (`src/mnk/format.rs`): FNV-1a's
+/// step on the 64-bit words, taken in turn by four lanes, then the lanes and the length. Written
+/// here so that a test can damage a table and mend the checksum, as a careful forger would.
+fn reseal(bytes: &mut [u8]) {
+    const PRIME: u64 = 0x0100_0000_01b3;
+    const BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    let body = bytes.len() - 8;
+    let mut lanes = [BASIS, BASIS ^ 1, BASIS ^ 2, BASIS ^ 3];
+    for (i, chunk) in bytes[..body].chunks(8).enumerate() {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        lanes[i % 4] = (lanes[i % 4] ^ u64::from_le_bytes(word)).wrapping_mul(PRIME);
+    }
+    let sum = lanes
+        .into_iter()
+        .chain([body as u64])
+        .fold(BASIS, |hash, word| (hash ^ word).wrapping_mul(PRIME));
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Damage behind a mended checksum is refused with a reason or decodes to some table,
+    /// never a panic.
+    #[test]
+    fn damage_behind_a_mended_checksum_never_makes_the_decoder_panic(
+        damage in prop::collection::vec((0..28_000usize, any::<u8>()), 1..6),
+    ) {
+        let mut bytes = ttt_oracle::mnk_table_bytes("3x4".parse().unwrap())
+            .unwrap()
+            .to_vec();
+        for (index, value) in damage {
+            bytes[index] = value;
+        }
+        reseal(&mut bytes);
+        let _ = MnkTable::from_bytes(&bytes);
+    }
+}
+
+#[test]
+fn the_checksum_written_here_is_the_formats() {
+    let bytes = ttt_oracle::mnk_table_bytes("3x4".parse().unwrap()).unwrap();
+    let mut resealed = bytes.to_vec();
+    reseal(&mut resealed);
+    assert_eq!(resealed, bytes);
 }
 
 #[test]

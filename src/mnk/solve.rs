@@ -79,12 +79,6 @@ impl Codes {
         marks(x) + 2 * marks(o)
     }
 
-    /// The code of the board itself.
-    #[inline]
-    pub fn code(&self, x: u64, o: u64) -> u32 {
-        self.turned_code(0, x, o)
-    }
-
     /// The canonical form: the smallest code among the board's images, and the first turn (in
     /// the order of [`Geometry::turns`]) that gives it.
     #[inline]
