@@ -1,13 +1,17 @@
 //! The tables of the m,n,k games: embedded for the games `build.rs` solves, solved in the
 //! process on first use for any other game of at most 16 cells.
 //!
-//! A table is unpacked once into memory: a bit per base-3 code, set for the canonical
-//! positions in play, and a record per position, its entry (value and remoteness) and its
-//! optimal moves. A query turns the board to its canonical form, reads that position's
-//! record, and turns the optimal moves back.
+//! A query turns the board to its canonical form, reads that position's record, its entry
+//! (value and remoteness) and its optimal moves, and turns the moves back. An embedded table
+//! answers its first lookups from its compressed form, decoding the block of the record it
+//! wants, so that a process that asks one question does not pay for the whole table. Once a
+//! process has asked as many as [`UNPACK_AFTER`], the table unpacks itself into memory: a bit
+//! per base-3 code, set for the stored positions, with a count every 64 codes, and the records
+//! in order, so that a record is two reads.
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::board::Player;
@@ -91,8 +95,9 @@ pub fn mnk_table_bytes(game: Mnk) -> Option<&'static [u8]> {
         .map(|(_, bytes)| *bytes)
 }
 
-/// The table of `game`, made once per process: decoded from the binary for an embedded game,
-/// solved on first use for any other game of at most 16 cells.
+/// The table of `game`, made once per process: read in place from the binary for an embedded
+/// game ([`MnkTable::compressed`], unpacking after [`UNPACK_AFTER`] lookups), solved on first
+/// use for any other game of at most 16 cells.
 ///
 /// # Errors
 ///
@@ -122,7 +127,7 @@ pub fn mnk_table(game: Mnk) -> Result<&'static MnkTable, MnkTableError> {
     made.entry(game)
         .or_insert_with(|| {
             let table = match mnk_table_bytes(game) {
-                Some(bytes) => MnkTable::from_bytes(bytes)
+                Some(bytes) => MnkTable::compressed(bytes, UNPACK_AFTER)
                     .map_err(|error| MnkTableError::Damaged { game, error })?,
                 None => MnkTable::from_solution(&solve_game(game)),
             };
@@ -146,6 +151,12 @@ pub struct MnkMove {
     pub remoteness: u8,
 }
 
+/// Lookups an embedded table answers from its compressed form before it unpacks itself. A
+/// lookup there decodes part of a block, about 2 µs; unpacking 4x4 takes about 60 ms, the cost
+/// of some 30,000 lookups. After as many as unpacking costs, a process has paid at most twice
+/// what it would have paid knowing in advance how many queries it would make.
+pub const UNPACK_AFTER: usize = 30_000;
+
 /// The solved game, ready for queries.
 pub struct MnkTable {
     game: Mnk,
@@ -153,7 +164,16 @@ pub struct MnkTable {
     codes: Codes,
     /// For each turn of the geometry, the index of the turn that undoes it.
     undo: Vec<usize>,
-    unpacked: Unpacked,
+    /// The compressed table, for a table read in place.
+    packed: Option<Packed<'static>>,
+    /// The table in memory, once unpacked.
+    unpacked: OnceLock<Unpacked>,
+    /// Lookups made in the compressed form so far.
+    lookups: AtomicUsize,
+    /// How many the compressed form makes before the table unpacks.
+    unpack_after: usize,
+    /// Canonical positions in play.
+    stored: usize,
     size: usize,
 }
 
@@ -161,17 +181,14 @@ impl fmt::Debug for MnkTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MnkTable")
             .field("game", &self.game)
-            .field("stored", &self.stored_positions())
+            .field("stored", &self.stored)
+            .field("unpacked", &self.is_unpacked())
             .finish_non_exhaustive()
     }
 }
 
 impl MnkTable {
-    fn new(
-        game: Mnk,
-        size: usize,
-        unpack: impl FnOnce(&Codes) -> Result<Unpacked, MnkFormatError>,
-    ) -> Result<MnkTable, MnkFormatError> {
+    fn new(game: Mnk, stored: usize, size: usize, packed: Option<Packed<'static>>) -> MnkTable {
         let geometry = game.geometry();
         let turns = geometry.turns();
         let undo = turns
@@ -183,16 +200,30 @@ impl MnkTable {
                     .expect("the symmetries of a board are a group")
             })
             .collect();
-        let codes = Codes::new(game);
-        let unpacked = unpack(&codes)?;
-        Ok(MnkTable {
+        MnkTable {
             game,
             geometry,
-            codes,
+            codes: Codes::new(game),
             undo,
-            unpacked,
+            packed,
+            unpacked: OnceLock::new(),
+            lookups: AtomicUsize::new(0),
+            unpack_after: usize::MAX,
+            stored,
             size,
-        })
+        }
+    }
+
+    /// This table, with `positions` unpacked into memory, checked.
+    fn unpacked_from(
+        self,
+        positions: impl Iterator<Item = Result<Position, MnkFormatError>>,
+    ) -> Result<MnkTable, MnkFormatError> {
+        let unpacked = Unpacked::new(positions, self.stored, &self.codes)?;
+        self.unpacked
+            .set(unpacked)
+            .unwrap_or_else(|_| unreachable!("a new table is not unpacked yet"));
+        Ok(self)
     }
 
     /// Decodes a table written by `build.rs`, checking every position, and unpacks it.
@@ -202,12 +233,49 @@ impl MnkTable {
     /// [`MnkFormatError`] when the bytes are not a complete, undamaged table.
     pub fn from_bytes(bytes: &[u8]) -> Result<MnkTable, MnkFormatError> {
         let packed = Packed::open(bytes)?;
-        MnkTable::new(packed.game(), bytes.len(), |codes| {
-            Unpacked::new(packed.positions(), packed.count(), codes)
+        MnkTable::new(packed.game(), packed.count(), bytes.len(), None)
+            .unpacked_from(packed.positions())
+    }
+
+    /// Opens a table written by `build.rs` in place: the checksum, the header and the index are
+    /// checked, and a lookup decodes the block of the position it wants, until the table has
+    /// made `unpack_after` lookups; it then unpacks itself, checking every position, as
+    /// [`from_bytes`](MnkTable::from_bytes) does at once. With `usize::MAX` it never does.
+    ///
+    /// # Errors
+    ///
+    /// [`MnkFormatError`] when the bytes are not a complete, undamaged table.
+    ///
+    /// # Panics
+    ///
+    /// A query panics if the block it decodes, or the table as it unpacks, turns out damaged in
+    /// a way the checksum let through.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{MnkBoard, MnkTable, mnk_table_bytes};
+    ///
+    /// let game = "4x4k3".parse()?;
+    /// let table = MnkTable::compressed(mnk_table_bytes(game).unwrap(), usize::MAX)?;
+    /// let board = MnkBoard::parse(game, "XX../OO../..../....")?;
+    /// assert_eq!(table.best_move(&board), Some(3));
+    /// assert!(!table.is_unpacked());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn compressed(
+        bytes: &'static [u8],
+        unpack_after: usize,
+    ) -> Result<MnkTable, MnkFormatError> {
+        let packed = Packed::open(bytes)?;
+        let (game, stored) = (packed.game(), packed.count());
+        Ok(MnkTable {
+            unpack_after,
+            ..MnkTable::new(game, stored, bytes.len(), Some(packed))
         })
     }
 
-    /// The table of a solution made in this process.
+    /// The table of a solution made in this process, unpacked.
     pub fn from_solution(solution: &MnkSolution) -> MnkTable {
         let entries = solution.entries();
         let positions = solution.best_moves().iter().map(|&(code, best)| {
@@ -217,11 +285,9 @@ impl MnkTable {
                 best,
             })
         });
-        let count = solution.best_moves().len();
-        MnkTable::new(solution.game(), 0, |codes| {
-            Unpacked::new(positions, count, codes)
-        })
-        .expect("a fresh solution stores only canonical boards, in order")
+        MnkTable::new(solution.game(), solution.best_moves().len(), 0, None)
+            .unpacked_from(positions)
+            .expect("a fresh solution stores only canonical boards, in order")
     }
 
     /// The game.
@@ -231,12 +297,17 @@ impl MnkTable {
 
     /// How many canonical positions in play the table stores.
     pub fn stored_positions(&self) -> usize {
-        self.unpacked.records.len()
+        self.stored
     }
 
     /// The size in bytes of the serialized table (0 for a table solved in this process).
     pub fn size_bytes(&self) -> usize {
         self.size
+    }
+
+    /// Whether the table is unpacked in memory, rather than read from its compressed form.
+    pub fn is_unpacked(&self) -> bool {
+        self.unpacked.get().is_some()
     }
 
     fn check(&self, board: &MnkBoard) {
@@ -247,9 +318,35 @@ impl MnkTable {
     /// optimal moves.
     #[inline]
     fn record(&self, code: u32) -> Record {
-        self.unpacked
-            .find(code)
-            .expect("every board in play has a record in a checked table")
+        let found = match self.unpacked.get() {
+            Some(unpacked) => unpacked.find(code),
+            None => self.find_packed(code),
+        };
+        found.expect("every board in play has a record in a checked table")
+    }
+
+    /// [`record`](MnkTable::record) from the compressed form, or from memory once this lookup
+    /// is the one that unpacks the table.
+    #[cold]
+    fn find_packed(&self, code: u32) -> Option<Record> {
+        let packed = self
+            .packed
+            .as_ref()
+            .expect("a table not in memory is read in place");
+        let damaged = |error| -> ! { panic!("the table of {} is damaged: {error}", self.game) };
+        if self.lookups.fetch_add(1, Ordering::Relaxed) >= self.unpack_after {
+            // Other threads asking meanwhile wait for this one to finish.
+            let unpacked = self.unpacked.get_or_init(|| {
+                Unpacked::new(packed.positions(), self.stored, &self.codes)
+                    .unwrap_or_else(|error| damaged(error))
+            });
+            return unpacked.find(code);
+        }
+        let position = packed.find(code).unwrap_or_else(|error| damaged(error));
+        position.map(|position| Record {
+            entry: position.entry,
+            best: position.best,
+        })
     }
 
     /// The value and remoteness of the position in play `x`, `o`.

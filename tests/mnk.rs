@@ -5,7 +5,7 @@
 mod common;
 
 use assert_cmd::Command;
-use common::mnk::{check_position, has_run, known, reachable};
+use common::mnk::{check_compressed, check_position, has_run, known, marks, reachable};
 use proptest::prelude::*;
 use ttt_oracle::{
     Board, IllegalBoard, Mnk, MnkBoard, MnkFormatError, MnkTable, ParseMnkBoardError, Player,
@@ -124,20 +124,6 @@ fn the_solver_keeps_the_optimal_moves_of_each_position_in_play() {
     }
 }
 
-/// The X and O masks of a base-3 code of `cells` cells.
-fn marks(code: u64, cells: usize) -> (u64, u64) {
-    let (mut x, mut o, mut rest) = (0u64, 0u64, code);
-    for i in 0..cells {
-        match rest % 3 {
-            1 => x |= 1 << i,
-            2 => o |= 1 << i,
-            _ => {}
-        }
-        rest /= 3;
-    }
-    (x, o)
-}
-
 #[test]
 fn the_rules_accept_exactly_the_reachable_boards() {
     for name in ["2x2k2", "3x3", "3x4k2", "2x5k2", "3x4"] {
@@ -231,14 +217,43 @@ fn boards_name_the_game_and_the_count_when_wrong() {
 fn a_damaged_table_is_an_error_never_a_panic() {
     let bytes = ttt_oracle::mnk_table_bytes("3x4".parse().unwrap()).unwrap();
     assert!(MnkTable::from_bytes(bytes).is_ok());
+    // Both ways in: decoded and unpacked at once, and read in place.
+    let refused = |damaged: Vec<u8>, what: String| {
+        assert!(MnkTable::from_bytes(&damaged).is_err(), "{what}");
+        let leaked: &'static [u8] = Vec::leak(damaged);
+        assert!(MnkTable::compressed(leaked, usize::MAX).is_err(), "{what}");
+    };
     for cut in [0, 1, 8, 12, 20, bytes.len() / 2, bytes.len() - 1] {
-        assert!(MnkTable::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+        refused(bytes[..cut].to_vec(), format!("cut at {cut}"));
     }
     for position in (0..bytes.len()).step_by(97) {
         let mut damaged = bytes.to_vec();
         damaged[position] ^= 0x24;
-        assert!(MnkTable::from_bytes(&damaged).is_err(), "byte {position}");
+        refused(damaged, format!("byte {position}"));
     }
+}
+
+#[test]
+fn a_table_read_in_place_answers_as_unpacked_everywhere_on_the_small_games() {
+    // 4x4 and 4x4k3 in mnk_exhaustive.rs, in release.
+    for game in ["3x4", "4x3"] {
+        check_compressed(game.parse().unwrap());
+    }
+}
+
+#[test]
+fn a_table_read_in_place_unpacks_itself_after_so_many_lookups() {
+    let game: Mnk = "4x3".parse().unwrap();
+    let table = MnkTable::compressed(ttt_oracle::mnk_table_bytes(game).unwrap(), 3).unwrap();
+    let (board, _) = MnkBoard::from_move_list(game, "2 1 6").unwrap();
+    let answers = |table: &MnkTable| (table.probe(&board), table.best_moves(&board));
+    let first = answers(&table);
+    assert!(!table.is_unpacked(), "two lookups");
+    answers(&table);
+    assert!(table.is_unpacked(), "the fourth lookup unpacks");
+    assert_eq!(answers(&table), first);
+    // The tables of the library are read in place at first.
+    assert!(!mnk_table("4x4k3".parse().unwrap()).unwrap().is_unpacked());
 }
 
 #[test]

@@ -1,11 +1,11 @@
 //! Every position of the embedded 4x4 games, checked: the count of 4x4's reachable positions
-//! by an independent walk, every entry against its children and its symmetries, and each
-//! embedded table against a fresh solve. Too slow for a debug build: `.ci/run` runs this file
+//! by an independent walk, every entry against its children and its symmetries, each
+//! embedded table against a fresh solve, and read in place against the same table unpacked. Too slow for a debug build: `.ci/run` runs this file
 //! in release (`cargo test --release --test mnk_exhaustive`).
 
 mod common;
 
-use common::mnk::{check_position, known, reachable};
+use common::mnk::{check_compressed, check_position, known, reachable};
 use ttt_oracle::{Mnk, MnkBoard, mnk_stats, mnk_table, verify_game};
 
 #[test]
@@ -76,5 +76,16 @@ fn every_embedded_table_equals_a_fresh_solve() {
             verification.mismatches.first()
         );
         assert!(verification.compared > 0);
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "exhaustive over 4x4; .ci/run runs it in release"
+)]
+fn every_position_of_the_4x4_games_is_read_in_place_as_unpacked() {
+    for game in ["4x4", "4x4k3"] {
+        check_compressed(game.parse().unwrap());
     }
 }

@@ -665,6 +665,35 @@ impl<'a> Packed<'a> {
         }
     }
 
+    /// The position with code `code`, if stored: one block decoded.
+    ///
+    /// # Errors
+    ///
+    /// [`MnkFormatError`] when that block is damaged.
+    pub fn find(&self, code: u32) -> Result<Option<Position>, MnkFormatError> {
+        // The last block whose first code is at most `code`.
+        let (mut low, mut high) = (0, self.blocks());
+        while low < high {
+            let middle = (low + high) / 2;
+            if self.record(middle).0 <= code {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        let Some(b) = low.checked_sub(1) else {
+            return Ok(None);
+        };
+        let mut block = self.block(b);
+        while let Some(coded) = block.next_coded() {
+            let coded = coded?;
+            if coded.code >= code {
+                return Ok((coded.code == code).then(|| coded.position()));
+            }
+        }
+        Ok(None)
+    }
+
     /// Every position, in order.
     pub fn positions(&self) -> impl Iterator<Item = Result<Position, MnkFormatError>> + '_ {
         (0..self.blocks()).flat_map(|b| self.block(b))
@@ -726,8 +755,41 @@ pub struct Block<'p, 'a> {
     reader: BitReader<'a>,
 }
 
+/// A position as the stream holds it: its optimal moves still a rank among the sets of as many
+/// of its empty cells, which only the position looked for needs unranked.
+struct Coded {
+    code: u32,
+    entry: Entry,
+    optimal: u8,
+    rank: u32,
+    empty: u64,
+}
+
+impl Coded {
+    fn position(&self) -> Position {
+        Position {
+            code: self.code,
+            entry: self.entry,
+            best: subset_unrank(self.empty, self.optimal.into(), self.rank) as u16,
+        }
+    }
+}
+
 impl Block<'_, '_> {
-    fn decode(&mut self) -> Result<Position, MnkFormatError> {
+    /// The next position, if the block has one left; nothing after a damaged one.
+    fn next_coded(&mut self) -> Option<Result<Coded, MnkFormatError>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let coded = self.decode();
+        if coded.is_err() {
+            self.left = 0;
+        }
+        Some(coded)
+    }
+
+    fn decode(&mut self) -> Result<Coded, MnkFormatError> {
         let packed = self.packed;
         let reader = &mut self.reader;
         let code = match self.last {
@@ -775,8 +837,13 @@ impl Block<'_, '_> {
         }
         let rank = read_truncated(reader, choices);
         reader.past_end()?;
-        let best = subset_unrank(empty, optimal.into(), rank) as u16;
-        Ok(Position { code, entry, best })
+        Ok(Coded {
+            code,
+            entry,
+            optimal,
+            rank,
+            empty,
+        })
     }
 }
 
@@ -784,16 +851,8 @@ impl Iterator for Block<'_, '_> {
     type Item = Result<Position, MnkFormatError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.left == 0 {
-            return None;
-        }
-        self.left -= 1;
-        let position = self.decode();
-        if position.is_err() {
-            // Nothing after a damaged position can be trusted.
-            self.left = 0;
-        }
-        Some(position)
+        self.next_coded()
+            .map(|coded| coded.map(|coded| coded.position()))
     }
 }
 
@@ -899,6 +958,31 @@ mod tests {
             // At most one bit more than the fewest a fixed width could spend.
             let width = u64::from(32 - (choices - 1).leading_zeros());
             assert!(bits <= u64::from(choices) * (width + 3), "of {choices}");
+        }
+    }
+
+    #[test]
+    fn find_reads_each_stored_position_and_nothing_else() {
+        let game: Mnk = "4x3".parse().unwrap();
+        let bytes = crate::mnk_table::mnk_table_bytes(game).unwrap();
+        let packed = Packed::open(bytes).unwrap();
+        let all: Vec<Position> = packed.positions().map(Result::unwrap).collect();
+        assert_eq!(all.len(), packed.count());
+        // Every position of the first, a middle and the last block, and the codes between.
+        for b in [0, packed.blocks() / 2, packed.blocks() - 1] {
+            let block = &all[b * BLOCK..all.len().min((b + 1) * BLOCK)];
+            for (i, position) in block.iter().enumerate() {
+                assert_eq!(packed.find(position.code), Ok(Some(*position)));
+                let next = all.get(b * BLOCK + i + 1).map_or(u32::MAX, |p| p.code);
+                for code in position.code + 1..next.min(position.code + 4) {
+                    assert_eq!(packed.find(code), Ok(None), "{code}");
+                }
+            }
+        }
+        // The empty board is code 0; the last boards are full ones, and past them no code.
+        assert_eq!(all[0].code, 0);
+        for code in [3u32.pow(12) - 1, 3u32.pow(12), u32::MAX] {
+            assert_eq!(packed.find(code), Ok(None), "{code}");
         }
     }
 
