@@ -370,21 +370,21 @@ impl MnkTable {
     /// If `board` belongs to another game.
     pub fn probe(&self, board: &MnkBoard) -> Probe {
         self.check(board);
-        if let Some(winner) = board.winner() {
-            debug_assert_eq!(winner, !board.to_move());
-            return Probe {
-                value: Value::Loss,
-                remoteness: 0,
-            };
+        if self.in_play(board) {
+            let (value, remoteness) = self.entry(board.marks(Player::X), board.marks(Player::O));
+            return Probe { value, remoteness };
         }
-        if board.empty_cells() == 0 {
-            return Probe {
-                value: Value::Draw,
-                remoteness: 0,
-            };
+        // Over: the last mover made a line (on a legal board, no one else can have), or the
+        // board is full.
+        let value = if self.geometry.has_line(board.marks(!board.to_move())) {
+            Value::Loss
+        } else {
+            Value::Draw
+        };
+        Probe {
+            value,
+            remoteness: 0,
         }
-        let (value, remoteness) = self.entry(board.marks(Player::X), board.marks(Player::O));
-        Probe { value, remoteness }
     }
 
     /// The optimal moves as a mask (bit `i` is cell `i + 1`): the best value, then the fastest
