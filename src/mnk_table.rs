@@ -5,7 +5,7 @@
 //! (value and remoteness) and its optimal moves, and turns the moves back. An embedded table
 //! answers its first lookups from its compressed form, decoding the block of the record it
 //! wants, so that a process that asks one question does not pay for the whole table. Once a
-//! process has asked as many as [`UNPACK_AFTER`], the table unpacks itself into memory: a bit
+//! process has asked as many as [`MNK_UNPACK_AFTER`], the table unpacks itself into memory: a bit
 //! per base-3 code, set for the stored positions, with a count every 64 codes, and the records
 //! in order, so that a record is two reads.
 
@@ -96,7 +96,7 @@ pub fn mnk_table_bytes(game: Mnk) -> Option<&'static [u8]> {
 }
 
 /// The table of `game`, made once per process: read in place from the binary for an embedded
-/// game ([`MnkTable::compressed`], unpacking after [`UNPACK_AFTER`] lookups), solved on first
+/// game ([`MnkTable::compressed`], unpacking after [`MNK_UNPACK_AFTER`] lookups), solved on first
 /// use for any other game of at most 16 cells.
 ///
 /// # Errors
@@ -127,7 +127,7 @@ pub fn mnk_table(game: Mnk) -> Result<&'static MnkTable, MnkTableError> {
     made.entry(game)
         .or_insert_with(|| {
             let table = match mnk_table_bytes(game) {
-                Some(bytes) => MnkTable::compressed(bytes, UNPACK_AFTER)
+                Some(bytes) => MnkTable::compressed(bytes, MNK_UNPACK_AFTER)
                     .map_err(|error| MnkTableError::Damaged { game, error })?,
                 None => MnkTable::from_solution(&solve_game(game)),
             };
@@ -152,10 +152,11 @@ pub struct MnkMove {
 }
 
 /// Lookups an embedded table answers from its compressed form before it unpacks itself. A
-/// lookup there decodes part of a block, about 2 µs; unpacking 4x4 takes about 60 ms, the cost
-/// of some 30,000 lookups. After as many as unpacking costs, a process has paid at most twice
-/// what it would have paid knowing in advance how many queries it would make.
-pub const UNPACK_AFTER: usize = 30_000;
+/// lookup there decodes part of a block, 2.6 µs on 4x4 (a median in `cargo bench --bench
+/// games`); unpacking 4x4 takes 67 ms, the cost of some 26,000 lookups. After as many as
+/// unpacking costs, a process has paid at most twice what it would have paid knowing in advance
+/// how many queries it would make.
+pub const MNK_UNPACK_AFTER: usize = 25_000;
 
 /// The solved game, ready for queries.
 pub struct MnkTable {

@@ -17,12 +17,16 @@
 //! | count | 4 | canonical positions in play stored |
 //! | block | 2 | positions a block |
 //! | rice | 1 | the Rice parameter of the gaps |
-//! | symbols | 2 + 3 each | how many distinct (entry, number of optimal moves) pairs, then per pair its entry, its number and its code length |
-//! | index | 8 a block | the block's first code, and the bit of the positions where the block starts |
-//! | positions | 4 + bytes | per position: but for a block's first, its code less the one before, less one, Rice-coded; the Huffman code of its pair; which of the C(e, n) sets of n of its e empty cells are its optimal moves, as a colex rank in truncated binary |
+//! | symbols | 2 + 3 each | how many pairs, then each pair's entry, move count and code length |
+//! | index | 8 a block | the block's first code, and the bit where the block starts |
+//! | positions | 4 + bytes | a bit stream, a record per position |
 //! | checksum | 8 | [`checksum`] of everything before it |
 //!
-//! Bit streams are read from the low bit of each byte up.
+//! A pair is an entry and a number of optimal moves, as one Huffman symbol. A position's record
+//! is: but for a block's first, its code less the one before, less one, Rice-coded; the Huffman
+//! code of its pair (entry, n); and which of the C(e, n) sets of n of its e empty cells are its
+//! optimal moves, as their colex rank in truncated binary. Bit streams are read from the low
+//! bit of each byte up.
 
 use std::fmt;
 
