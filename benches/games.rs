@@ -1,6 +1,7 @@
-//! The m,n,k games: queries on 4x4 beside the same queries on 3x3, loading the 4x4 table, and
-//! the build-time solve of every embedded game beside a plain memoised C solver of 4x4's values
-//! alone (benches/mnk_solver.c, built with the machine's C compiler), all in one run.
+//! The m,n,k games: queries on 4x4 beside the same queries on 3x3, from the table unpacked and
+//! read in place; opening the 4x4 table for a first query, and unpacking it; and the build-time
+//! solve of every embedded game beside a plain memoised C solver of 4x4's values alone
+//! (benches/mnk_solver.c, built with the machine's C compiler), all in one run.
 //!
 //! `cargo bench --bench games`; `python3 benches/report.py games` prints the medians.
 
@@ -11,8 +12,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ttt_oracle::{
-    Board, Mnk, MnkBoard, MnkTable, SplitMix64, Value, mnk_table, mnk_table_bytes, solve_game,
-    table, unentry,
+    Board, Mnk, MnkBoard, MnkTable, SplitMix64, Value, mnk_table_bytes, solve_game, table, unentry,
 };
 
 /// 4,520 legal 4x4 positions still in play, most not canonical: random games from a fixed
@@ -53,13 +53,20 @@ fn queries(c: &mut Criterion) {
         .filter(|b| !b.is_over())
         .collect();
     let four = four_by_four();
-    let table4 = mnk_table("4x4".parse().unwrap()).unwrap();
+    let bytes = mnk_table_bytes("4x4".parse().unwrap()).unwrap();
+    let table4 = MnkTable::from_bytes(bytes).unwrap();
+    assert!(table4.is_unpacked());
+    // What `mnk_table` gives a process at first: the table read in place, here never unpacked.
+    let in_place = MnkTable::compressed(bytes, usize::MAX).unwrap();
     let expected3 = digest(
         three
             .iter()
             .map(|b| u64::from(table().best_move(b).unwrap().number())),
     );
-    let expected4 = digest(four.iter().map(|b| table4.best_move(b).unwrap() as u64));
+    let best4 = |table: &MnkTable, boards: &[MnkBoard]| {
+        digest(boards.iter().map(|b| table.best_move(b).unwrap() as u64))
+    };
+    let expected4 = best4(&table4, &four);
     let probes4 = digest(four.iter().map(|b| u64::from(table4.probe(b).remoteness)));
     let mut group = c.benchmark_group("games_query");
     group.throughput(Throughput::Elements(4520));
@@ -74,14 +81,7 @@ fn queries(c: &mut Criterion) {
         })
     });
     group.bench_function("4x4_best_move", |b| {
-        b.iter(|| {
-            let d = digest(
-                black_box(&four)
-                    .iter()
-                    .map(|b| table4.best_move(b).unwrap() as u64),
-            );
-            assert_eq!(d, expected4);
-        })
+        b.iter(|| assert_eq!(best4(&table4, black_box(&four)), expected4))
     });
     group.bench_function("4x4_value_remoteness", |b| {
         b.iter(|| {
@@ -94,6 +94,14 @@ fn queries(c: &mut Criterion) {
         })
     });
     group.finish();
+    let mut group = c.benchmark_group("games_query_in_place");
+    group.throughput(Throughput::Elements(4520));
+    group.sample_size(10);
+    group.bench_function("4x4_best_move", |b| {
+        b.iter(|| assert_eq!(best4(&in_place, black_box(&four)), expected4))
+    });
+    group.finish();
+    assert!(!in_place.is_unpacked());
 }
 
 fn load(c: &mut Criterion) {
@@ -102,10 +110,20 @@ fn load(c: &mut Criterion) {
     let mut group = c.benchmark_group("games_load");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(5));
-    group.bench_function("4x4", |b| {
+    // Decode, check and unpack every position.
+    group.bench_function("4x4_unpack", |b| {
         b.iter(|| {
             let table = MnkTable::from_bytes(black_box(bytes)).unwrap();
             assert_eq!(table.probe(&MnkBoard::empty(game)).value, Value::Draw);
+        })
+    });
+    // What a new process does for its first query: open the table in place (checksum, header,
+    // index) and read one position and its optimal moves.
+    let board = MnkBoard::parse(game, "X.../.O../..../....").unwrap();
+    group.bench_function("4x4_first_query", |b| {
+        b.iter(|| {
+            let table = MnkTable::compressed(black_box(bytes), usize::MAX).unwrap();
+            assert_eq!(table.best_move(&board), Some(2));
         })
     });
     group.finish();

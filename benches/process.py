@@ -7,6 +7,7 @@ Builds the release binary, then times (median of RUNS runs, default 51, the comm
 the audits taken in turn):
   - `true`, the cost of starting any process (the baseline);
   - `ttt best BOARD` on a few boards, and `ttt analyze` (with its perfect line) on one;
+  - the same on 4x4 (`--game 4x4`), whose table is read in place for so few lookups;
   - `ttt review` of a six-move game with a mistake, from --moves (text and JSON) and from the
     transcript of `ttt play` on standard input;
   - `ttt audit perfect random`, built-in bots;
@@ -69,8 +70,12 @@ def main():
     measures = [("true (process start, baseline)", ["true"], None)]
     for board in [".........", "X...O....", "XO..X...."]:
         measures.append((f"ttt best {board}", [ttt, "best", board], None))
+    for board in ["..../..../..../....", "X.../.O../..../...."]:
+        measures.append((f"ttt best --game 4x4 {board}", [ttt, "best", "--game", "4x4", board], None))
     measures += [
         ("ttt analyze XO..X....", [ttt, "analyze", "XO..X...."], None),
+        ("ttt analyze --game 4x4 X.../.O../..../....",
+         [ttt, "analyze", "--game", "4x4", "X.../.O../..../...."], None),
         (f'ttt review --moves "{game}"', [ttt, "review", "--moves", game], None),
         (f'ttt review --moves "{game}" --format json',
          [ttt, "review", "--moves", game, "--format", "json"], None),

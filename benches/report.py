@@ -2,8 +2,10 @@
 """Prints criterion's medians from the last `cargo bench --bench oracle` as the table in docs/performance.md.
 
   python3 benches/report.py
+  python3 benches/report.py games   # the last `cargo bench --bench games`: the m,n,k figures
 """
 import json
+import sys
 from pathlib import Path
 
 CRITERION = Path(__file__).resolve().parent.parent / "target" / "criterion"
@@ -21,7 +23,33 @@ def fmt(ns):
     return f"{ns:.3g} ns"
 
 
+def games():
+    """The m,n,k benchmarks: each median, per position where a run asks 4,520, and the 4x4
+    queries against 3x3's best move of the same run."""
+    print("| benchmark | median | per query |")
+    print("| --- | --- | --- |")
+    for group in ("games_query", "games_query_in_place", "games_load", "games_solve"):
+        if not (CRITERION / group).exists():
+            continue
+        for path in sorted((CRITERION / group).iterdir()):
+            if not (path / "new" / "estimates.json").exists():
+                continue
+            ns = median_ns(group, path.name)
+            per = fmt(ns / 4520) if group.startswith("games_query") else ""
+            print(f"| {group}/{path.name} | {fmt(ns)} | {per} |")
+    baseline = median_ns("games_query", "3x3_best_move")
+    for group, bench in (("games_query", "4x4_best_move"), ("games_query", "4x4_value_remoteness"),
+                         ("games_query_in_place", "4x4_best_move")):
+        try:
+            print(f"{group}/{bench}: {median_ns(group, bench) / baseline:,.1f} times 3x3's best move")
+        except FileNotFoundError:
+            continue
+
+
 def main():
+    if sys.argv[1:] == ["games"]:
+        games()
+        return
     per = {"best_move": 4520, "best_move_opening": 10, "analyze": 4520}
     print("| benchmark | median | per query, or the baseline by histories |")
     print("| --- | --- | --- |")

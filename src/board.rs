@@ -443,6 +443,22 @@ pub const fn has_line(cells: Cells) -> bool {
     false
 }
 
+/// The X and O masks of the first `cells` base-3 digits of `code` (cell `i` weighs `3^i`; 1 for
+/// X, 2 for O): what [`Board::code`] and the m,n,k codes undo.
+pub const fn code_marks(code: usize, cells: usize) -> (u64, u64) {
+    let (mut x, mut o, mut rest, mut i) = (0u64, 0u64, code, 0);
+    while i < cells {
+        match rest % 3 {
+            1 => x |= 1 << i,
+            2 => o |= 1 << i,
+            _ => {}
+        }
+        rest /= 3;
+        i += 1;
+    }
+    (x, o)
+}
+
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -585,19 +601,8 @@ impl Board {
         if code >= CODES {
             return None;
         }
-        let (mut x, mut o) = (0u16, 0u16);
-        let mut rest = code;
-        let mut i = 0;
-        while i < 9 {
-            match rest % 3 {
-                1 => x |= 1 << i,
-                2 => o |= 1 << i,
-                _ => {}
-            }
-            rest /= 3;
-            i += 1;
-        }
-        match Board::from_marks(Cells(x), Cells(o)) {
+        let (x, o) = code_marks(code, 9);
+        match Board::from_marks(Cells(x as u16), Cells(o as u16)) {
             Ok(board) => Some(board),
             Err(_) => None,
         }

@@ -70,7 +70,9 @@ pub use mnk::format::MnkFormatError;
 pub use mnk::game::{GameError, Geometry, MAX_CELLS, MAX_TABLE_CELLS, Mnk};
 pub use mnk::solve::{Entry, MnkSolution, entry, solve_game, unentry};
 pub use mnk_stats::mnk_stats;
-pub use mnk_table::{MnkMove, MnkTable, MnkTableError, mnk_table, mnk_table_bytes};
+pub use mnk_table::{
+    MNK_UNPACK_AFTER, MnkMove, MnkTable, MnkTableError, mnk_table, mnk_table_bytes,
+};
 pub use ratio::Ratio;
 pub use review::{MoveVerdict, PlyReview, Review};
 pub use rng::SplitMix64;

@@ -113,10 +113,11 @@ pub fn verify(table: &Table) -> Verification {
 pub struct MnkMismatch {
     /// The position.
     pub board: MnkBoard,
-    /// What the table says (value and remoteness), if it has the position.
-    pub table: Option<(Value, u8)>,
+    /// What the table says (value, remoteness and the optimal moves as a mask, bit `i` for
+    /// cell `i + 1`), if it has the position.
+    pub table: Option<(Value, u8, u64)>,
     /// What the fresh solve says, if it has the position.
-    pub fresh: Option<(Value, u8)>,
+    pub fresh: Option<(Value, u8, u64)>,
 }
 
 /// What [`verify_game`] found.
@@ -208,8 +209,12 @@ pub fn verify_game(game: Mnk) -> Result<MnkVerification, VerifyGameError> {
             (None, Some(b)) => b,
             (None, None) => break,
         };
-        let table_entry = (ours == Some(code)).then(|| table.entries[i]);
-        let fresh_entry = (theirs == Some(code)).then(|| fresh.entries[j]);
+        let said = |stored: &mnk_format::Stored, at: usize| {
+            unentry(stored.entries[at])
+                .map(|(value, remoteness)| (value, remoteness, u64::from(stored.best[at])))
+        };
+        let table_entry = (ours == Some(code)).then(|| said(&table, i));
+        let fresh_entry = (theirs == Some(code)).then(|| said(&fresh, j));
         if ours == Some(code) {
             i += 1;
         }
@@ -221,8 +226,8 @@ pub fn verify_game(game: Mnk) -> Result<MnkVerification, VerifyGameError> {
             let (x, o) = digits.marks(code);
             mismatches.push(MnkMismatch {
                 board: MnkBoard::from_marks_unchecked(geometry, x, o),
-                table: table_entry.and_then(unentry),
-                fresh: fresh_entry.and_then(unentry),
+                table: table_entry.flatten(),
+                fresh: fresh_entry.flatten(),
             });
         }
     }

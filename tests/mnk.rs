@@ -5,10 +5,11 @@
 mod common;
 
 use assert_cmd::Command;
-use common::mnk::{check_position, has_run, known, reachable};
+use common::mnk::{check_compressed, check_position, has_run, known, marks, reachable};
+use proptest::prelude::*;
 use ttt_oracle::{
-    Board, IllegalBoard, Mnk, MnkBoard, MnkTable, ParseMnkBoardError, Player, Status, mnk_stats,
-    mnk_table, solve_game, stats, table,
+    Board, IllegalBoard, Mnk, MnkBoard, MnkFormatError, MnkTable, ParseMnkBoardError, Player,
+    Status, mnk_stats, mnk_table, solve_game, stats, table, unentry,
 };
 
 fn ttt() -> Command {
@@ -98,6 +99,32 @@ fn the_engine_on_3x3_agrees_with_tic_tac_toe_everywhere() {
 }
 
 #[test]
+fn the_solver_keeps_the_optimal_moves_of_each_position_in_play() {
+    for name in ["3x3", "2x4k2", "3x4", "4x3"] {
+        let game: Mnk = name.parse().unwrap();
+        let solution = solve_game(game);
+        let table = MnkTable::from_solution(&solution);
+        let in_play = solution
+            .entries()
+            .iter()
+            .filter(|&&entry| unentry(entry).is_some_and(|(_, remoteness)| remoteness > 0))
+            .count();
+        assert_eq!(solution.best_moves().len(), in_play, "{game}");
+        let mut last = None;
+        for &(code, best) in solution.best_moves() {
+            assert!(last < Some(code), "{game}: by ascending code");
+            last = Some(code);
+            let (x, o) = marks(code.into(), game.cells());
+            assert_eq!(
+                u64::from(best),
+                table.best_moves(&board(game, x, o)),
+                "{game} {code}"
+            );
+        }
+    }
+}
+
+#[test]
 fn the_rules_accept_exactly_the_reachable_boards() {
     for name in ["2x2k2", "3x3", "3x4k2", "2x5k2", "3x4"] {
         let game: Mnk = name.parse().unwrap();
@@ -105,15 +132,7 @@ fn the_rules_accept_exactly_the_reachable_boards() {
         let reachable = reachable(game.rows(), game.columns(), game.k());
         let mut accepted = 0;
         for code in 0..3u64.pow(cells as u32) {
-            let (mut x, mut o, mut rest) = (0u64, 0u64, code);
-            for i in 0..cells {
-                match rest % 3 {
-                    1 => x |= 1 << i,
-                    2 => o |= 1 << i,
-                    _ => {}
-                }
-                rest /= 3;
-            }
+            let (x, o) = marks(code, cells);
             if MnkBoard::from_marks(game, x, o).is_ok() {
                 accepted += 1;
             }
@@ -230,14 +249,105 @@ fn boards_name_the_game_and_the_count_when_wrong() {
 fn a_damaged_table_is_an_error_never_a_panic() {
     let bytes = ttt_oracle::mnk_table_bytes("3x4".parse().unwrap()).unwrap();
     assert!(MnkTable::from_bytes(bytes).is_ok());
+    // Both ways in: decoded and unpacked at once, and read in place.
+    let refused = |damaged: Vec<u8>, what: String| {
+        assert!(MnkTable::from_bytes(&damaged).is_err(), "{what}");
+        let leaked: &'static [u8] = Vec::leak(damaged);
+        assert!(MnkTable::compressed(leaked, usize::MAX).is_err(), "{what}");
+    };
     for cut in [0, 1, 8, 12, 20, bytes.len() / 2, bytes.len() - 1] {
-        assert!(MnkTable::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+        refused(bytes[..cut].to_vec(), format!("cut at {cut}"));
     }
     for position in (0..bytes.len()).step_by(97) {
         let mut damaged = bytes.to_vec();
         damaged[position] ^= 0x24;
-        assert!(MnkTable::from_bytes(&damaged).is_err(), "byte {position}");
+        refused(damaged, format!("byte {position}"));
     }
+}
+
+#[test]
+fn a_table_read_in_place_answers_as_unpacked_everywhere_on_the_small_games() {
+    // 4x4 and 4x4k3 in mnk_exhaustive.rs, in release.
+    for game in ["3x4", "4x3"] {
+        check_compressed(game.parse().unwrap());
+    }
+}
+
+#[test]
+fn a_table_read_in_place_unpacks_itself_after_so_many_lookups() {
+    let game: Mnk = "4x3".parse().unwrap();
+    let table = MnkTable::compressed(ttt_oracle::mnk_table_bytes(game).unwrap(), 3).unwrap();
+    let (board, _) = MnkBoard::from_move_list(game, "2 1 6").unwrap();
+    let answers = |table: &MnkTable| (table.probe(&board), table.best_moves(&board));
+    let first = answers(&table);
+    assert!(!table.is_unpacked(), "two lookups");
+    answers(&table);
+    assert!(table.is_unpacked(), "the fourth lookup unpacks");
+    assert_eq!(answers(&table), first);
+    // The tables of the library are read in place at first.
+    assert!(!mnk_table("4x4k3".parse().unwrap()).unwrap().is_unpacked());
+}
+
+#[test]
+fn a_table_of_another_format_version_is_refused_by_its_version() {
+    let mut bytes = ttt_oracle::mnk_table_bytes("3x4".parse().unwrap())
+        .unwrap()
+        .to_vec();
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let error = MnkTable::from_bytes(&bytes).unwrap_err();
+    assert_eq!(error, MnkFormatError::Version(1));
+    assert_eq!(
+        error.to_string(),
+        "table format version 1, this build reads version 2"
+    );
+}
+
+/// The checksum of an m,n,k table as its format defines it (`src/mnk/format.rs`): FNV-1a's
+/// step on the 64-bit words, taken in turn by four lanes, then the lanes and the length. Written
+/// here so that a test can damage a table and mend the checksum, as a careful forger would.
+fn reseal(bytes: &mut [u8]) {
+    const PRIME: u64 = 0x0100_0000_01b3;
+    const BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    let body = bytes.len() - 8;
+    let mut lanes = [BASIS, BASIS ^ 1, BASIS ^ 2, BASIS ^ 3];
+    for (i, chunk) in bytes[..body].chunks(8).enumerate() {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        lanes[i % 4] = (lanes[i % 4] ^ u64::from_le_bytes(word)).wrapping_mul(PRIME);
+    }
+    let sum = lanes
+        .into_iter()
+        .chain([body as u64])
+        .fold(BASIS, |hash, word| (hash ^ word).wrapping_mul(PRIME));
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Damage behind a mended checksum is refused with a reason or decodes to some table,
+    /// never a panic.
+    #[test]
+    fn damage_behind_a_mended_checksum_never_makes_the_decoder_panic(
+        damage in prop::collection::vec((0..28_000usize, any::<u8>()), 1..6),
+    ) {
+        let mut bytes = ttt_oracle::mnk_table_bytes("3x4".parse().unwrap())
+            .unwrap()
+            .to_vec();
+        for (index, value) in damage {
+            bytes[index] = value;
+        }
+        reseal(&mut bytes);
+        let _ = MnkTable::from_bytes(&bytes);
+    }
+}
+
+#[test]
+fn the_checksum_written_here_is_the_formats() {
+    let bytes = ttt_oracle::mnk_table_bytes("3x4".parse().unwrap()).unwrap();
+    let mut resealed = bytes.to_vec();
+    reseal(&mut resealed);
+    assert_eq!(resealed, bytes);
 }
 
 #[test]

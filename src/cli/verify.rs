@@ -133,8 +133,14 @@ fn report(format: Format, found: Report, compared: &str, what: &str) -> Result<(
     }
 }
 
-fn show_entry(entry: Option<(Value, u8)>) -> Option<String> {
-    entry.map(|(value, remoteness)| format!("{value:?} in {remoteness}"))
+fn show_entry(entry: Option<(Value, u8, u64)>) -> Option<String> {
+    entry.map(|(value, remoteness, best)| {
+        let cells: Vec<String> = (0..64)
+            .filter(|i| best >> i & 1 == 1)
+            .map(|i| (i + 1).to_string())
+            .collect();
+        format!("{value:?} in {remoteness}, best {}", cells.join(" "))
+    })
 }
 
 /// `ttt verify --game G`: the same check on another embedded game, reported the same way.

@@ -408,14 +408,12 @@ impl Geometry {
             .map(|target| {
                 (0..bytes)
                     .map(|byte| {
+                        // Each mask's image is its lowest cell's added to the rest's.
                         let mut table = [0u64; 256];
-                        for (mask, image) in table.iter_mut().enumerate() {
-                            for bit in 0..8 {
-                                let cell = byte * 8 + bit;
-                                if mask >> bit & 1 == 1 && cell < cells {
-                                    *image |= 1 << target[cell];
-                                }
-                            }
+                        for mask in 1..256 {
+                            let cell = byte * 8 + (mask as u32).trailing_zeros() as usize;
+                            let image = if cell < cells { 1 << target[cell] } else { 0 };
+                            table[mask] = table[mask & (mask - 1)] | image;
                         }
                         table
                     })

@@ -2,7 +2,7 @@
 //! dense array indexed by base-3 code. Pure: no I/O. Shared with `build.rs` (through
 //! `#[path]`), which solves the embedded games with it.
 
-use crate::board::Player;
+use crate::board::{Player, code_marks};
 use crate::mnk::game::{Geometry, MAX_TABLE_CELLS, Mnk};
 use crate::solve::{Value, move_rank};
 
@@ -49,13 +49,20 @@ impl Codes {
     pub fn new(game: Mnk) -> Codes {
         assert!(game.has_table(), "codes are for games of at most 16 cells");
         let geometry = game.geometry();
+        let powers: Vec<u32> = (0..game.cells()).map(|i| 3u32.pow(i as u32)).collect();
         let turned = (0..geometry.turns().len())
             .map(|t| {
                 let mut tables = [[0u32; 256]; 2];
                 for (byte, table) in tables.iter_mut().enumerate() {
-                    for (mask, code) in table.iter_mut().enumerate() {
-                        let image = geometry.turn_mask(t, (mask as u64) << (8 * byte));
-                        *code = crate::mnk::game::code(image, 0) as u32;
+                    // Each mask's code is its lowest cell's added to the rest's.
+                    for mask in 1..256 {
+                        let cell = byte * 8 + (mask as u32).trailing_zeros() as usize;
+                        let weight = if cell < game.cells() {
+                            powers[geometry.turn_cell(t, cell)]
+                        } else {
+                            0
+                        };
+                        table[mask] = table[mask & (mask - 1)] + weight;
                     }
                 }
                 tables
@@ -70,12 +77,6 @@ impl Codes {
         let [low, high] = &self.turned[t];
         let marks = |m: u64| low[(m & 0xff) as usize] + high[(m >> 8 & 0xff) as usize];
         marks(x) + 2 * marks(o)
-    }
-
-    /// The code of the board itself.
-    #[inline]
-    pub fn code(&self, x: u64, o: u64) -> u32 {
-        self.turned_code(0, x, o)
     }
 
     /// The canonical form: the smallest code among the board's images, and the first turn (in
@@ -99,10 +100,12 @@ impl Codes {
 }
 
 /// A solved game: the entry of every canonical position reachable from the empty board,
-/// terminal ones included, in a dense array indexed by base-3 code (0 elsewhere).
+/// terminal ones included, in a dense array indexed by base-3 code (0 elsewhere); and the
+/// optimal moves of each canonical position in play.
 pub struct MnkSolution {
     game: Mnk,
     entries: Vec<Entry>,
+    best: Vec<(u32, u16)>,
 }
 
 impl MnkSolution {
@@ -114,6 +117,13 @@ impl MnkSolution {
     /// The dense array of entries by code: non-zero exactly at the canonical reachable boards.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
+    }
+
+    /// The optimal moves of each canonical position in play, as (code, mask) by ascending
+    /// code: bit `i` of the mask is cell `i + 1`, set for every move of the best value, then
+    /// the fastest win or the slowest loss.
+    pub fn best_moves(&self) -> &[(u32, u16)] {
+        &self.best
     }
 }
 
@@ -141,17 +151,23 @@ pub fn solve_game(game: Mnk) -> MnkSolution {
     let mut solver = Solver {
         codes: Codes::new(game),
         entries: vec![0; 3usize.pow(game.cells() as u32)],
+        best: Vec::new(),
     };
     solver.visit(0, 0, 0, Player::X);
+    // Visited in depth-first order; a table is read by code.
+    solver.best.sort_unstable_by_key(|&(code, _)| code);
     MnkSolution {
         game,
         entries: solver.entries,
+        best: solver.best,
     }
 }
 
 struct Solver {
     codes: Codes,
     entries: Vec<Entry>,
+    /// The optimal moves of each board visited.
+    best: Vec<(u32, u16)>,
 }
 
 impl Solver {
@@ -170,6 +186,7 @@ impl Solver {
         let full = geometry.full();
         let mut empty = !(x | o) & full;
         let mut best = (i32::MIN, Value::Loss, 0u8);
+        let mut optimal = 0u16;
         while empty != 0 {
             let cell = empty.trailing_zeros() as usize;
             empty &= empty - 1;
@@ -197,38 +214,43 @@ impl Solver {
             let rank = move_rank(value, remoteness);
             if rank > best.0 {
                 best = (rank, value, remoteness);
+                optimal = 1 << cell;
+            } else if rank == best.0 {
+                optimal |= 1 << cell;
             }
         }
         let found = entry(best.1, best.2);
         self.entries[code as usize] = found;
+        self.best.push((code, optimal));
         found
     }
 }
 
+/// For each base-3 code of 8 cells, the X byte and the O byte: made at compile time, so that
+/// reading a table in a new process costs no time making it.
+static DIGIT_BYTES: [(u8, u8); 6561] = {
+    let mut bytes = [(0u8, 0u8); 6561];
+    let mut code = 0;
+    while code < 6561 {
+        let (x, o) = code_marks(code, 8);
+        bytes[code] = (x as u8, o as u8);
+        code += 1;
+    }
+    bytes
+};
+
 /// The marks of a base-3 code of up to 16 cells, eight cells at a time.
 pub struct Digits {
     /// For each code below `3^8`, the X byte and the O byte.
-    bytes: Vec<(u8, u8)>,
+    bytes: &'static [(u8, u8); 6561],
 }
 
 impl Digits {
-    /// The lookup, made once.
+    /// The lookup.
     pub fn new() -> Digits {
-        let bytes = (0..6561u32)
-            .map(|code| {
-                let (mut x, mut o, mut rest) = (0u8, 0u8, code);
-                for i in 0..8 {
-                    match rest % 3 {
-                        1 => x |= 1 << i,
-                        2 => o |= 1 << i,
-                        _ => {}
-                    }
-                    rest /= 3;
-                }
-                (x, o)
-            })
-            .collect();
-        Digits { bytes }
+        Digits {
+            bytes: &DIGIT_BYTES,
+        }
     }
 
     /// The X and O masks of `code`.

@@ -1,9 +1,12 @@
 //! Ground truth for the m,n,k games, read from tests/data/mnk_known.txt; a plain rules check
 //! written here from scratch, independent of the library's; the check of one table entry
-//! against its children and its symmetries; and the check of an export's records.
+//! against its children and its symmetries; of a table read in place against the same table
+//! unpacked; and of an export's records.
 
 use ttt_oracle::export::MnkRecord;
-use ttt_oracle::{Mnk, MnkBoard, MnkTable, Player, Value, mnk_stats, mnk_table};
+use ttt_oracle::{
+    Mnk, MnkBoard, MnkTable, Player, Value, mnk_stats, mnk_table, mnk_table_bytes, solve_game,
+};
 
 /// The figures of tests/data/mnk_known.txt: (game, key, figure).
 pub fn known() -> Vec<(String, String, String)> {
@@ -194,4 +197,54 @@ pub fn check_all_mnk(game: Mnk, records: &[MnkRecord], canonical: bool) {
     for record in records {
         check_mnk(table, record);
     }
+}
+
+/// The X and O masks of a base-3 code of `cells` cells.
+pub fn marks(code: u64, cells: usize) -> (u64, u64) {
+    let (mut x, mut o, mut rest) = (0u64, 0u64, code);
+    for i in 0..cells {
+        match rest % 3 {
+            1 => x |= 1 << i,
+            2 => o |= 1 << i,
+            _ => {}
+        }
+        rest /= 3;
+    }
+    (x, o)
+}
+
+/// The embedded table of `game`, read in place and never unpacked, gives every canonical
+/// position in play the value and remoteness of the same table unpacked, and an image of each
+/// the same optimal moves, those the solver found turned with it.
+pub fn check_compressed(game: Mnk) {
+    let bytes = mnk_table_bytes(game).unwrap();
+    let compressed = MnkTable::compressed(bytes, usize::MAX).unwrap();
+    let unpacked = MnkTable::from_bytes(bytes).unwrap();
+    let solution = solve_game(game);
+    assert_eq!(
+        compressed.stored_positions(),
+        solution.best_moves().len(),
+        "{game}"
+    );
+    let turns = game.geometry().turns().len();
+    for &(code, best) in solution.best_moves() {
+        let (x, o) = marks(code.into(), game.cells());
+        let canonical = MnkBoard::from_marks(game, x, o).unwrap();
+        assert_eq!(
+            compressed.probe(&canonical),
+            unpacked.probe(&canonical),
+            "{canonical:?}"
+        );
+        // One lookup each, since a lookup in place decodes part of a block: an image, so that
+        // the moves are turned back.
+        let turn = code as usize % turns;
+        let turned = canonical.turned(turn);
+        let moves = compressed.best_moves(&turned);
+        assert_eq!(moves, unpacked.best_moves(&turned), "{turned:?}");
+        let back = (0..game.cells())
+            .filter(|&cell| moves >> game.geometry().turn_cell(turn, cell) & 1 == 1)
+            .fold(0, |mask, cell| mask | 1 << cell);
+        assert_eq!(back, u64::from(best), "{canonical:?} turned {turn}");
+    }
+    assert!(!compressed.is_unpacked());
 }
