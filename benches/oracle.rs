@@ -7,13 +7,18 @@
 //! Run with `cargo bench --bench oracle`; `benches/report.py` turns criterion's estimates into
 //! the table in docs/performance.md (medians per query, and ratios to the baselines).
 
+#[path = "../tests/common/by_histories.rs"]
+mod by_histories;
+
 use std::hint::black_box;
 use std::time::Duration;
 
+use by_histories::ByHistories;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ttt_oracle::bots::{self, Bot, BotError, Choice};
+use ttt_oracle::bots::{self, Bot};
 use ttt_oracle::{
-    Board, Cell, Game, MatchReport, Player, SideReport, Table, audit, matchup, solve, table,
+    Board, Cell, MatchReport, Player, SideReport, Table, audit, matchup, solve, table,
 };
 
 /// The 4,520 positions where the game goes on, most of them not canonical.
@@ -167,20 +172,6 @@ fn load_and_solve(c: &mut Criterion) {
             assert_eq!(black_box(&fresh), &expected);
         })
     });
-}
-
-/// A bot asked the same questions, but not saying that it is memoryless: the auditor walks
-/// its histories, as it did for every bot before it learnt to walk positions. The baseline.
-struct ByHistories(Box<dyn Bot + Send>);
-
-impl Bot for ByHistories {
-    fn name(&self) -> &str {
-        self.0.name()
-    }
-
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        self.0.choose(game)
-    }
 }
 
 /// Both sides of `bot`'s audit.

@@ -8,9 +8,10 @@ use std::time::Duration;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value as Json;
-use ttt_oracle::bots::{self, Bot, BotError, CATALOG, Choice, Turn};
+use ttt_oracle::bots::{self, Bot, CATALOG, Choice, Turn};
 use ttt_oracle::{Game, MatchReport, Outcome, Player, Ratio, Status, audit, matchup};
 
+use common::by_histories::ByHistories;
 use common::{assert_none_left, misbehave, pidfile, root};
 
 /// Every built-in bot, and styles with coarse and fine probabilities.
@@ -171,19 +172,6 @@ fn every_history(x: &mut dyn Bot, o: &mut dyn Bot) -> (u64, [Ratio; 5]) {
     let mut tally = (0, [Ratio::ZERO; 5]);
     visit(&mut [x, o], &mut Game::new(), Ratio::ONE, &mut tally);
     tally
-}
-
-/// A bot that does not say it is memoryless, so that a match with it walks every history.
-struct ByHistories(Box<dyn Bot + Send>);
-
-impl Bot for ByHistories {
-    fn name(&self) -> &str {
-        self.0.name()
-    }
-
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        self.0.choose(game)
-    }
 }
 
 #[test]

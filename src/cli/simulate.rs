@@ -307,9 +307,9 @@ fn json<'a>(name: &'a str, games: u64, seed: u64, results: &[SideResult]) -> Sim
     let sides = results
         .iter()
         .map(|result| {
+            let rates = result.rates();
             let [win, draw, loss, forfeit] = std::array::from_fn(|i| {
-                let rate = result.rates()[i];
-                let exact = result.exact[i];
+                let (rate, exact) = (rates[i], result.exact[i]);
                 let (low, high) = rate.interval();
                 EndJson {
                     count: rate.count,

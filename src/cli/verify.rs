@@ -148,8 +148,10 @@ fn run_game(args: &VerifyArgs) -> Result<(), Failure> {
     let game = args.game;
     let verification = verify_game(game).map_err(|error| match error {
         VerifyGameError::NotEmbedded(_) => Failure::usage(error.to_string()),
+        // As for tic-tac-toe's table: `verify` answers "damaged" with exit code 1, where
+        // every other command stops with 4.
         VerifyGameError::Damaged(_) => {
-            Failure::with_code(4, format!("game {game}: {error}; rebuild ttt"))
+            Failure::negative(format!("game {game}: {error}; rebuild ttt"))
         }
     })?;
     let mismatches = verification

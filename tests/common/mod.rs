@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod by_histories;
 pub mod mnk;
 
 use std::io::Read;
