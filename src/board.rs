@@ -7,6 +7,7 @@ use std::fmt;
 use std::ops::Not;
 use std::str::FromStr;
 
+use crate::mnk::game::MAX_CELLS;
 use crate::quote::quote;
 
 /// One of the two players. X always moves first.
@@ -174,7 +175,17 @@ impl Cell {
         Cell(8 - self.0)
     }
 
-    const fn bit(self) -> u16 {
+    /// The cell with index `index` on a board of any game (0..64, the largest board a
+    /// [`Cells`] holds), if there is one. [`Cell::from_index`] is tic-tac-toe's.
+    pub const fn new(index: usize) -> Option<Cell> {
+        if index < MAX_CELLS {
+            Some(Cell(index as u8))
+        } else {
+            None
+        }
+    }
+
+    const fn bit(self) -> u64 {
         1 << self.0
     }
 }
@@ -258,7 +269,8 @@ impl fmt::Display for ParseCellError {
 
 impl std::error::Error for ParseCellError {}
 
-/// A set of cells, kept as a 9-bit mask. Iterates in order 1..9.
+/// A set of cells, kept as a 64-bit mask: tic-tac-toe's nine, or the cells of any board up to
+/// [`MAX_CELLS`]. Iterates in order of cell number.
 ///
 /// # Examples
 ///
@@ -271,21 +283,21 @@ impl std::error::Error for ParseCellError {}
 /// assert_eq!(corners.to_string(), "1 3 7 9");
 /// ```
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Cells(u16);
+pub struct Cells(u64);
 
 impl Cells {
     /// No cells.
     pub const EMPTY: Cells = Cells(0);
-    /// All nine cells.
+    /// All nine cells of tic-tac-toe.
     pub const ALL: Cells = Cells(0x1ff);
 
-    /// The set whose mask is `bits` (bit `i` is the cell with index `i`); bits above 8 are dropped.
-    pub const fn from_bits(bits: u16) -> Cells {
-        Cells(bits & 0x1ff)
+    /// The set whose mask is `bits`: bit `i` is the cell with index `i`.
+    pub const fn from_bits(bits: u64) -> Cells {
+        Cells(bits)
     }
 
     /// The mask of this set: bit `i` is the cell with index `i`.
-    pub const fn bits(self) -> u16 {
+    pub const fn bits(self) -> u64 {
         self.0
     }
 
@@ -397,7 +409,7 @@ impl IntoIterator for Cells {
 
 /// The iterator behind [`Cells::iter`].
 #[derive(Clone, Debug)]
-pub struct CellsIter(u16);
+pub struct CellsIter(u64);
 
 impl Iterator for CellsIter {
     type Item = Cell;
@@ -544,16 +556,14 @@ pub const CODES: usize = 19_683;
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
-    x: Cells,
-    o: Cells,
+    // Nine bits each: a tic-tac-toe board stays 4 bytes, where the auditor lists thousands.
+    x: u16,
+    o: u16,
 }
 
 impl Board {
     /// The empty board, X to move.
-    pub const EMPTY: Board = Board {
-        x: Cells::EMPTY,
-        o: Cells::EMPTY,
-    };
+    pub const EMPTY: Board = Board { x: 0, o: 0 };
 
     /// The board with X on `x` and O on `o`, if that position is legal.
     ///
@@ -575,6 +585,9 @@ impl Board {
         if x.0 & o.0 != 0 {
             return Err(IllegalBoard::Overlap);
         }
+        if (x.0 | o.0) & !Cells::ALL.0 != 0 {
+            return Err(IllegalBoard::OffBoard { cells: 9 });
+        }
         let (nx, no) = (x.len(), o.len());
         if no > nx {
             return Err(IllegalBoard::TooManyO { x: nx, o: no });
@@ -586,14 +599,20 @@ impl Board {
             (true, true) => Err(IllegalBoard::BothWin),
             (true, false) if nx == no => Err(IllegalBoard::PlayAfterWin { winner: Player::X }),
             (false, true) if nx > no => Err(IllegalBoard::PlayAfterWin { winner: Player::O }),
-            _ => Ok(Board { x, o }),
+            _ => Ok(Board {
+                x: x.0 as u16,
+                o: o.0 as u16,
+            }),
         }
     }
 
     /// The board with X on `x` and O on `o`; the caller guarantees the position is legal (for
     /// example, the image of a legal board under a symmetry).
     pub(crate) const fn from_marks_unchecked(x: Cells, o: Cells) -> Board {
-        Board { x, o }
+        Board {
+            x: x.0 as u16,
+            o: o.0 as u16,
+        }
     }
 
     /// The board whose base-3 code is `code` (see [`Board::code`]), if that code is a legal board.
@@ -602,7 +621,7 @@ impl Board {
             return None;
         }
         let (x, o) = code_marks(code, 9);
-        match Board::from_marks(Cells(x as u16), Cells(o as u16)) {
+        match Board::from_marks(Cells(x), Cells(o)) {
             Ok(board) => Some(board),
             Err(_) => None,
         }
@@ -611,14 +630,14 @@ impl Board {
     /// The board's base-3 code: the sum over cells `i` of `3^i` times 0 (empty), 1 (X) or 2 (O).
     /// Every board has its own code below `3^9` = 19,683.
     pub const fn code(self) -> usize {
-        TERNARY[self.x.0 as usize] as usize + 2 * TERNARY[self.o.0 as usize] as usize
+        TERNARY[self.x as usize] as usize + 2 * TERNARY[self.o as usize] as usize
     }
 
     /// The mark on `cell`, if any.
     pub const fn get(self, cell: Cell) -> Option<Player> {
-        if self.x.contains(cell) {
+        if self.xs().contains(cell) {
             Some(Player::X)
-        } else if self.o.contains(cell) {
+        } else if self.os().contains(cell) {
             Some(Player::O)
         } else {
             None
@@ -628,24 +647,24 @@ impl Board {
     /// The cells holding `player`'s marks.
     pub const fn marks(self, player: Player) -> Cells {
         match player {
-            Player::X => self.x,
-            Player::O => self.o,
+            Player::X => self.xs(),
+            Player::O => self.os(),
         }
     }
 
     /// The cells holding no mark.
     pub const fn empty_cells(self) -> Cells {
-        Cells(!(self.x.0 | self.o.0) & 0x1ff)
+        Cells(!(self.x | self.o) as u64 & 0x1ff)
     }
 
     /// How many moves have been played.
     pub const fn ply(self) -> usize {
-        self.x.len() + self.o.len()
+        (self.x.count_ones() + self.o.count_ones()) as usize
     }
 
     /// The player whose turn it is (on a finished board, whose turn it would be).
     pub const fn to_move(self) -> Player {
-        if self.x.len() > self.o.len() {
+        if self.x.count_ones() > self.o.count_ones() {
             Player::O
         } else {
             Player::X
@@ -654,9 +673,9 @@ impl Board {
 
     /// The player who made a line, if any.
     pub const fn winner(self) -> Option<Player> {
-        if has_line(self.x) {
+        if has_line(self.xs()) {
             Some(Player::X)
-        } else if has_line(self.o) {
+        } else if has_line(self.os()) {
             Some(Player::O)
         } else {
             None
@@ -744,12 +763,12 @@ impl Board {
     pub(crate) const fn play_unchecked(self, cell: Cell) -> Board {
         match self.to_move() {
             Player::X => Board {
-                x: self.x.with(cell),
+                x: self.x | cell.bit() as u16,
                 o: self.o,
             },
             Player::O => Board {
                 x: self.x,
-                o: self.o.with(cell),
+                o: self.o | cell.bit() as u16,
             },
         }
     }
@@ -758,8 +777,8 @@ impl Board {
     /// the last move of a legal game).
     pub(crate) const fn unplay_unchecked(self, cell: Cell) -> Board {
         Board {
-            x: self.x.without(cell),
-            o: self.o.without(cell),
+            x: self.x & !(cell.bit() as u16),
+            o: self.o & !(cell.bit() as u16),
         }
     }
 
@@ -804,6 +823,16 @@ impl Board {
         let mut boards: Vec<Board> = (0..CODES).filter_map(Board::from_code).collect();
         boards.sort_by_cached_key(|board| (board.ply(), board.to_string()));
         boards
+    }
+}
+
+impl Board {
+    const fn xs(self) -> Cells {
+        Cells(self.x as u64)
+    }
+
+    const fn os(self) -> Cells {
+        Cells(self.o as u64)
     }
 }
 
@@ -893,6 +922,11 @@ pub(crate) fn read_cells(
 pub enum IllegalBoard {
     /// A cell holds both marks.
     Overlap,
+    /// A mark lies beyond the board's last cell.
+    OffBoard {
+        /// The board's cells.
+        cells: usize,
+    },
     /// O has more marks than X, but X moves first.
     TooManyO {
         /// X's marks.
@@ -926,6 +960,9 @@ impl fmt::Display for IllegalBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             IllegalBoard::Overlap => write!(f, "a cell holds both X and O"),
+            IllegalBoard::OffBoard { cells } => {
+                write!(f, "a mark lies beyond the board's {cells} cells")
+            }
             IllegalBoard::TooManyO { x, o } => write!(
                 f,
                 "impossible counts: {o} O against {x} X, but X moves first, so O can never be ahead"
@@ -1018,6 +1055,13 @@ impl std::error::Error for ParseBoardError {
 /// Why a move cannot be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveError {
+    /// The board has no such cell.
+    NoSuchCell {
+        /// The move.
+        cell: Cell,
+        /// The board's cells.
+        cells: usize,
+    },
     /// The game had already ended.
     GameOver {
         /// The move.
@@ -1046,6 +1090,12 @@ impl fmt::Display for MoveError {
             }
             MoveError::Occupied { cell, owner } => {
                 write!(f, "cell {cell} is already taken by {owner}")
+            }
+            MoveError::NoSuchCell { cell, cells } => {
+                write!(
+                    f,
+                    "there is no cell {cell}: cells are numbered 1 to {cells}"
+                )
             }
         }
     }

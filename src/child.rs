@@ -181,11 +181,18 @@ impl Process {
     /// Starts `sh -c command`; what it writes to its standard error is passed on to ours, each
     /// line after `[label]` (see [`relay`]). Lines longer than `limit` bytes are refused, and no
     /// more than `limit + 2` bytes are ever held.
-    pub(crate) fn start(command: &str, label: &str, limit: usize) -> io::Result<Process> {
+    /// `env` is added to the command's environment.
+    pub(crate) fn start(
+        command: &str,
+        label: &str,
+        limit: usize,
+        env: &[(&str, String)],
+    ) -> io::Result<Process> {
         let mut shell = Command::new("sh");
         shell
             .arg("-c")
             .arg(shell_line(command))
+            .envs(env.iter().map(|(key, value)| (key, value)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

@@ -59,7 +59,7 @@ pub const fn pack(evaluation: Evaluation) -> u16 {
         Value::Draw => 1,
         Value::Win => 2,
     };
-    value << 13 | (evaluation.remoteness as u16) << 9 | evaluation.best.bits()
+    value << 13 | (evaluation.remoteness as u16) << 9 | evaluation.best.bits() as u16
 }
 
 /// Unpacks what [`pack`] made, if the bits are a valid evaluation.
@@ -77,7 +77,7 @@ pub const fn unpack(packed: u16) -> Option<Evaluation> {
     Some(Evaluation {
         value,
         remoteness,
-        best: Cells::from_bits(packed),
+        best: Cells::from_bits((packed & 0x1ff) as u64),
     })
 }
 

@@ -138,7 +138,7 @@ impl Symmetry {
 
     /// Where this symmetry sends each of `cells`.
     pub const fn apply_cells(self, cells: Cells) -> Cells {
-        Cells::from_bits(MASKS[self as usize][cells.bits() as usize])
+        Cells::from_bits(MASKS[self as usize][cells.bits() as usize] as u64)
     }
 
     /// The board with every mark moved by this symmetry.

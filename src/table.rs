@@ -211,7 +211,7 @@ impl Table {
         // The hot path: the low nine bits of the word are the moves, nothing to unpack.
         let word = self.dense[board.code()];
         debug_assert!(word & PRESENT != 0, "every legal board is in the table");
-        Cells::from_bits(word)
+        Cells::from_bits((word & 0x1ff) as u64)
     }
 
     /// One optimal move, chosen deterministically: the fastest win, else the slowest loss, and

@@ -80,14 +80,14 @@ fn the_engine_on_3x3_agrees_with_tic_tac_toe_everywhere() {
     // A table solved by the m,n,k engine, not the embedded 3x3 one.
     let mnk = MnkTable::from_solution(&solve_game(game));
     for board in Board::reachable() {
-        let x = board.marks(Player::X).bits().into();
-        let o = board.marks(Player::O).bits().into();
+        let x = board.marks(Player::X).bits();
+        let o = board.marks(Player::O).bits();
         let ours = ttt_oracle::MnkBoard::from_marks(game, x, o).unwrap();
         assert_eq!(ours.to_string(), board.to_string());
         assert_eq!(mnk.probe(&ours), table().probe(&board), "{board}");
         assert_eq!(
             mnk.best_moves(&ours),
-            u64::from(table().best_moves(&board).bits()),
+            table().best_moves(&board).bits(),
             "{board}"
         );
         assert_eq!(ours.status(), board.status());

@@ -464,7 +464,7 @@ pub(crate) fn step(
     place: Option<&mut [u16]>,
 ) -> Result<Step, Overflow> {
     let mover = mover(ply);
-    if HAS_LINE[usize::from(node.board.marks(mover).with(cell).bits())] {
+    if HAS_LINE[node.board.marks(mover).with(cell).bits() as usize] {
         return Ok(Step::End(Outcome::Win(mover)));
     }
     if ply == 8 {
@@ -519,7 +519,7 @@ pub(crate) fn prepare(bot: &mut dyn Bot, nodes: &[Node], ply: usize) -> Result<(
     }
     let games: Vec<Game> = nodes
         .iter()
-        .map(|node| Game::replay(&node.line.to_vec(ply)))
+        .map(|node| Game::replay(crate::Mnk::TIC_TAC_TOE, &node.line.to_vec(ply)))
         .collect();
     for batch in games.chunks(super::ahead::BATCH) {
         bot.prepare(batch)?;
@@ -569,7 +569,7 @@ const HAS_LINE: [bool; 512] = {
     let mut table = [false; 512];
     let mut bits = 0;
     while bits < 512 {
-        table[bits] = has_line(Cells::from_bits(bits as u16));
+        table[bits] = has_line(Cells::from_bits(bits as u64));
         bits += 1;
     }
     table

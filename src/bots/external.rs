@@ -5,11 +5,14 @@
 //! - The bot is started as `sh -c "COMMAND"`, afresh for each audited side, in a process
 //!   group of its own. Each request is one line on its standard input; it answers each with
 //!   exactly one line on its standard output.
-//! - A request is `<board> <mark> <moves>`: the board as 9 characters of `X`, `O`, `.`
-//!   row-major; the bot's mark, which is the side to move; then every move so far as cells
-//!   1..9 separated by single spaces (nothing after the mark at the start of a game). For
-//!   example `X...O.... X 1 5`.
-//! - A reply is one cell `1`..`9`, or several separated by spaces, meaning "any of these",
+//! - The game comes in the environment, set before the bot starts: `TTT_GAME` (its name,
+//!   `3x3`, `4x4`, `4x4k3`...), `TTT_ROWS`, `TTT_COLUMNS` and `TTT_K`. A tic-tac-toe bot may
+//!   ignore them: on 3x3 nothing else differs from before the variables existed.
+//! - A request is `<board> <mark> <moves>`: the board as rows * columns characters of `X`,
+//!   `O`, `.` row-major (9 on 3x3, no separators); the bot's mark, which is the side to move;
+//!   then every move so far as cells 1..rows * columns separated by single spaces (nothing
+//!   after the mark at the start of a game). For example `X...O.... X 1 5`.
+//! - A reply is one cell (`1`..`9` on 3x3), or several separated by spaces, meaning "any of these",
 //!   which the audit explores as equally likely; at most [`MAX_REPLY`] bytes before its
 //!   newline. Surrounding spaces are ignored.
 //! - Requests come in any order and each distinct request is sent at most once.
@@ -31,6 +34,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Bot, BotError, Choice, Turn};
+use crate::Mnk;
 use crate::board::{Cell, Cells};
 use crate::child::{Clock, Deadline, Leftover, Line, Pending, Process, SendError};
 use crate::game::Game;
@@ -73,7 +77,7 @@ pub const MAX_REPLY: usize = 4096;
 /// # Ok::<(), ttt_oracle::MoveListError>(())
 /// ```
 pub fn request(game: &Game) -> String {
-    let mut line = format!("{} {}", game.board(), game.board().to_move());
+    let mut line = format!("{} {}", board_text(game), game.position().to_move());
     for cell in game.moves() {
         line.push(' ');
         line.push_str(&cell.to_string());
@@ -81,8 +85,38 @@ pub fn request(game: &Game) -> String {
     line
 }
 
-/// Reads a reply: one or more cells `1`..`9` (each exactly one digit) separated by spaces
-/// (ASCII spaces, nothing else); repeated cells count once.
+/// The board of a request: rows * columns characters, no separators.
+fn board_text(game: &Game) -> String {
+    if game.is_tic_tac_toe() {
+        game.board().to_string()
+    } else {
+        game.position().to_string().replace('/', "")
+    }
+}
+
+/// The environment that tells an external bot its game.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::bots::external::environment;
+///
+/// let env = environment("4x4k3".parse()?);
+/// assert_eq!(env[0], ("TTT_GAME", "4x4k3".to_string()));
+/// assert_eq!(env[3], ("TTT_K", "3".to_string()));
+/// # Ok::<(), ttt_oracle::GameError>(())
+/// ```
+pub fn environment(game: Mnk) -> [(&'static str, String); 4] {
+    [
+        ("TTT_GAME", game.to_string()),
+        ("TTT_ROWS", game.rows().to_string()),
+        ("TTT_COLUMNS", game.columns().to_string()),
+        ("TTT_K", game.k().to_string()),
+    ]
+}
+
+/// Reads a tic-tac-toe reply: one or more cells `1`..`9` (each exactly one digit) separated by
+/// spaces (ASCII spaces, nothing else); repeated cells count once.
 ///
 /// # Errors
 ///
@@ -99,7 +133,31 @@ pub fn request(game: &Game) -> String {
 /// assert!(parse_reply("").is_err());
 /// ```
 pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
-    let expected = "one or more cells 1..9 separated by spaces";
+    parse_reply_in(Mnk::TIC_TAC_TOE, reply)
+}
+
+/// Reads a reply in `game`: one or more cells `1`..rows * columns, written in decimal with no
+/// sign or leading zero, separated by spaces (ASCII spaces, nothing else); repeated cells count
+/// once.
+///
+/// # Errors
+///
+/// What was wrong and what was expected, when the reply is anything else.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::bots::external::parse_reply_in;
+///
+/// let game = "4x4".parse()?;
+/// assert_eq!(parse_reply_in(game, "16 1").unwrap().len(), 2);
+/// assert!(parse_reply_in(game, "17").is_err());
+/// assert!(parse_reply_in(game, "016").is_err());
+/// # Ok::<(), ttt_oracle::GameError>(())
+/// ```
+pub fn parse_reply_in(game: Mnk, reply: &str) -> Result<Vec<Cell>, String> {
+    let count = game.cells();
+    let expected = format!("one or more cells 1..{count} separated by spaces");
     let tokens: Vec<&str> = reply.split(' ').filter(|t| !t.is_empty()).collect();
     if tokens.is_empty() {
         return Err(format!("an empty line; expected {expected}"));
@@ -107,15 +165,29 @@ pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
     let mut seen = Cells::EMPTY;
     let mut cells = Vec::new();
     for token in tokens {
-        let cell: Cell = token
-            .parse()
-            .map_err(|_| format!("{} is not a cell; expected {expected}", quote(token)))?;
+        let cell = cell_of(token, count)
+            .ok_or_else(|| format!("{} is not a cell; expected {expected}", quote(token)))?;
         if !seen.contains(cell) {
             seen.insert(cell);
             cells.push(cell);
         }
     }
     Ok(cells)
+}
+
+/// The cell written `token` on a board of `count` cells: decimal digits, no leading zero.
+fn cell_of(token: &str, count: usize) -> Option<Cell> {
+    if token.is_empty() || token.len() > 2 || token.starts_with('0') {
+        return None;
+    }
+    if !token.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let number: usize = token.parse().ok()?;
+    if number > count {
+        return None;
+    }
+    Cell::new(number - 1)
 }
 
 /// A bot run as an external program, speaking the line protocol.
@@ -131,6 +203,8 @@ pub struct External {
     stateless: bool,
     /// How many requests may be written ahead of the reply awaited.
     in_flight: usize,
+    /// The game the running process was told; a question about another starts it afresh.
+    game: Mnk,
     /// Every answer, by request, or by board for a stateless bot.
     answers: HashMap<String, Vec<Cell>>,
     /// Set by someone else when the answers are no longer wanted.
@@ -165,6 +239,7 @@ impl External {
             last_request: None,
             stateless: false,
             in_flight: DEFAULT_IN_FLIGHT,
+            game: Mnk::TIC_TAC_TOE,
             answers: HashMap::new(),
             cancel: None,
             broke: None,
@@ -217,10 +292,21 @@ impl External {
     /// board alone.
     fn key(&self, game: &Game) -> String {
         if self.stateless {
-            game.board().to_string()
+            board_text(game)
         } else {
             request(game)
         }
+    }
+
+    /// Readies the bot to be asked about `game`: a process told another game is stopped
+    /// (its answers checked, as at the end of a side), to start afresh with this one.
+    fn switch_to(&mut self, game: Mnk) -> Result<(), BotError> {
+        if game != self.game {
+            self.finish()?;
+            self.answers.clear();
+            self.game = game;
+        }
+        Ok(())
     }
 
     /// The error for `message`; every protocol error of the bot is made here.
@@ -287,7 +373,8 @@ impl External {
             // and at least the timeout from the moment it reads the request.
             let deadline = if self.process.is_none() {
                 let label: String = crate::quote::escape(&self.name).chars().take(30).collect();
-                let process = match Process::start(&self.command, &label, MAX_REPLY) {
+                let env = environment(self.game);
+                let process = match Process::start(&self.command, &label, MAX_REPLY, &env) {
                     Ok(process) => process,
                     // Refused when a signal is ending the program: `abandon` waits for the end.
                     Err(error) => {
@@ -462,7 +549,7 @@ impl External {
             }
         };
         let text = String::from_utf8_lossy(&reply);
-        let cells = parse_reply(&text)
+        let cells = parse_reply_in(self.game, &text)
             .map_err(|expected| format!("{to}: it replied {}: {expected}", quote(&text)))?;
         // More output with no later request written cannot be an answer; with one written,
         // it is that request's reply, checked when its turn comes.
@@ -580,6 +667,7 @@ impl Bot for External {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        self.switch_to(game.mnk())?;
         let key = self.key(game);
         let cells = match self.answers.get(&key) {
             Some(cells) => cells.clone(),
@@ -600,6 +688,11 @@ impl Bot for External {
             .collect())
     }
 
+    /// Every game: the program is told which, and answers with its cells.
+    fn plays(&self, _game: Mnk) -> Result<(), BotError> {
+        Ok(())
+    }
+
     /// As the bot was declared: [`External::stateless`] or not.
     fn memoryless(&self) -> bool {
         self.stateless
@@ -611,6 +704,9 @@ impl Bot for External {
 
     /// Asks every game not answered yet, in order, pipelined.
     fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
+        if let Some(first) = games.first() {
+            self.switch_to(first.mnk())?;
+        }
         let mut keys = Vec::new();
         let mut requests = Vec::new();
         let mut asked = std::collections::HashSet::new();

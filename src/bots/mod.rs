@@ -16,13 +16,16 @@ mod newell_simon;
 mod perfect;
 mod random;
 mod smartbot;
+mod solved;
 mod styles;
 pub mod tactics;
 
 use std::fmt;
 
+use crate::Mnk;
 use crate::board::{Board, Cell, Cells};
 use crate::game::Game;
+use crate::mnk::game::MAX_CELLS;
 use crate::ratio::Ratio;
 
 pub use c_minimax::CMinimax;
@@ -117,10 +120,10 @@ fn collect(
 
 /// `1/n` for each number of cells `n` (zero for none), reduced once at compile time: an audit
 /// asks for uniform choices at every position.
-const ONE_IN: [Ratio; 10] = {
-    let mut table = [Ratio::ZERO; 10];
+const ONE_IN: [Ratio; MAX_CELLS + 1] = {
+    let mut table = [Ratio::ZERO; MAX_CELLS + 1];
     let mut n = 1;
-    while n < 10 {
+    while n <= MAX_CELLS {
         table[n] = Ratio::new(1, n as u128);
         n += 1;
     }
@@ -209,6 +212,43 @@ pub trait Bot {
     fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         choices.extend(self.choose(game)?);
         Ok(())
+    }
+
+    /// Whether the bot plays `game`: `Ok`, or a [`BotError`] saying why not. Callers ask
+    /// before the first move and never ask a bot about a game it refuses.
+    ///
+    /// The default plays tic-tac-toe only, which is what a bot that reads [`Game::board`]
+    /// can play. The built-in bots that make sense on any board say so: `random` plays every
+    /// game, the table-backed styles every game of at most 16 cells, external programs every
+    /// game (they are told which).
+    ///
+    /// # Errors
+    ///
+    /// [`BotError`] naming the bot, the game and what it plays instead.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Mnk, bots};
+    ///
+    /// let four = "4x4".parse::<Mnk>()?;
+    /// assert!(bots::builtin("perfect").unwrap().plays(four).is_ok());
+    /// assert!(bots::builtin("smartbot").unwrap().plays(four).is_err());
+    /// assert!(bots::builtin("smartbot").unwrap().plays(Mnk::TIC_TAC_TOE).is_ok());
+    /// # Ok::<(), ttt_oracle::GameError>(())
+    /// ```
+    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+        if game == Mnk::TIC_TAC_TOE {
+            Ok(())
+        } else {
+            Err(BotError {
+                message: format!(
+                    "{} plays tic-tac-toe (3x3) only, not {game}: its rules were written for \
+                     that board",
+                    self.name()
+                ),
+            })
+        }
     }
 
     /// Whether the bot's answer depends on the board alone: the same choices, in the same

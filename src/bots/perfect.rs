@@ -1,6 +1,8 @@
-//! `perfect`: the solved table itself.
+//! `perfect`: the solved table itself, of tic-tac-toe or any game of at most 16 cells.
 
+use super::solved::{self, Solved};
 use super::{Bot, BotError, Choice};
+use crate::Mnk;
 use crate::game::Game;
 use crate::table::table;
 
@@ -19,8 +21,17 @@ impl Bot for Perfect {
     }
 
     fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
-        Choice::add_uniform(table().best_moves(&game.board()), choices);
+        let best = if game.is_tic_tac_toe() {
+            table().best_moves(&game.board())
+        } else {
+            Solved::of(game, self.name())?.best_moves()
+        };
+        Choice::add_uniform(best, choices);
         Ok(())
+    }
+
+    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+        solved::plays(self.name(), game)
     }
 
     fn memoryless(&self) -> bool {

@@ -1,9 +1,10 @@
 //! `random`: a uniformly random legal move, like the "dumb bot" of Nath and Mittal's smart-bot report.
 
 use super::{Bot, BotError, Choice};
+use crate::Mnk;
 use crate::game::Game;
 
-/// Plays any legal move, each equally likely.
+/// Plays any legal move, each equally likely, on any board.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomBot;
 
@@ -17,7 +18,12 @@ impl Bot for RandomBot {
     }
 
     fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
-        Choice::add_uniform(game.board().legal_moves(), choices);
+        Choice::add_uniform(game.legal_moves(), choices);
+        Ok(())
+    }
+
+    /// Every game: it needs nothing but the empty cells.
+    fn plays(&self, _game: Mnk) -> Result<(), BotError> {
         Ok(())
     }
 

@@ -1,23 +1,19 @@
-//! Playing styles built on the table: `tricky`, `casual:P` and `epsilon:P`. (`perfect` and
-//! `random` have files of their own.) Each is a bot, so the auditor can judge it too.
+//! Playing styles built on the table: `tricky`, `casual:P` and `epsilon:P`, on tic-tac-toe or
+//! any game of at most 16 cells. (`perfect` and `random` have files of their own.) Each is a
+//! bot, so the auditor can judge it too.
 
+use super::solved::{self, Solved};
 use super::{Bot, BotError, Choice, Turn};
+use crate::Mnk;
 use crate::board::{Board, Cell, Cells};
 use crate::game::Game;
+use crate::mnk::game::MAX_CELLS;
 use crate::ratio::Ratio;
-use crate::table::table;
 
-/// How many replies of the opponent, in the position after `cell`, would lower the
-/// opponent's own game-theoretic value: its ways to go wrong.
+/// How many replies of the opponent, in the tic-tac-toe position after `cell`, would lower
+/// the opponent's own game-theoretic value: its ways to go wrong.
 pub fn ways_to_go_wrong(board: Board, cell: Cell) -> usize {
-    let table = table();
-    let after = board.play_unchecked(cell);
-    let holds = table.probe(&after).value;
-    table
-        .analyze(&after)
-        .iter()
-        .filter(|reply| reply.value < holds)
-        .count()
+    Solved::TicTacToe(board).ways_to_go_wrong(cell)
 }
 
 /// Perfect, and among the optimal moves the ones that leave the opponent the most ways to go
@@ -30,12 +26,16 @@ pub fn ways_to_go_wrong(board: Board, cell: Cell) -> usize {
 pub struct Tricky;
 
 impl Tricky {
-    /// The optimal moves that leave the most ways to go wrong.
+    /// The optimal moves that leave the most ways to go wrong, on a tic-tac-toe board.
     pub fn candidates(board: Board) -> Cells {
-        let ways: Vec<(Cell, usize)> = table()
-            .best_moves(&board)
+        Tricky::candidates_in(Solved::TicTacToe(board))
+    }
+
+    fn candidates_in(solved: Solved) -> Cells {
+        let ways: Vec<(Cell, usize)> = solved
+            .best_moves()
             .iter()
-            .map(|cell| (cell, ways_to_go_wrong(board, cell)))
+            .map(|cell| (cell, solved.ways_to_go_wrong(cell)))
             .collect();
         let most = ways.iter().map(|&(_, n)| n).max().unwrap_or(0);
         ways.into_iter()
@@ -55,8 +55,13 @@ impl Bot for Tricky {
     }
 
     fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
-        Choice::add_uniform(Tricky::candidates(game.board()), choices);
+        let solved = Solved::of(game, self.name())?;
+        Choice::add_uniform(Tricky::candidates_in(solved), choices);
         Ok(())
+    }
+
+    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+        solved::plays(self.name(), game)
     }
 
     fn memoryless(&self) -> bool {
@@ -66,7 +71,7 @@ impl Bot for Tricky {
 
 /// Adds up choices that name the same move, and appends them to `choices`.
 fn merge(parts: impl IntoIterator<Item = (Cells, Ratio)>, choices: &mut Vec<Choice>) {
-    let mut weights = [Ratio::ZERO; 9];
+    let mut weights = [Ratio::ZERO; MAX_CELLS];
     for (cells, weight) in parts {
         if cells.is_empty() {
             continue;
@@ -77,12 +82,13 @@ fn merge(parts: impl IntoIterator<Item = (Cells, Ratio)>, choices: &mut Vec<Choi
         }
     }
     choices.extend(
-        Cell::ALL
-            .into_iter()
-            .filter(|cell| weights[cell.index()] != Ratio::ZERO)
-            .map(|cell| Choice {
-                turn: Turn::Mark(cell),
-                probability: weights[cell.index()],
+        (0..MAX_CELLS)
+            .filter(|&index| weights[index] != Ratio::ZERO)
+            .filter_map(|index| {
+                Some(Choice {
+                    turn: Turn::Mark(Cell::new(index)?),
+                    probability: weights[index],
+                })
             }),
     );
 }
@@ -129,23 +135,26 @@ impl Bot for Casual {
     }
 
     fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
-        let board = game.board();
-        let table = table();
-        let value = table.probe(&board).value;
-        let keeping: Cells = table
-            .analyze(&board)
-            .iter()
-            .filter(|m| m.value == value)
-            .map(|m| m.cell)
+        let solved = Solved::of(game, &self.name)?;
+        let value = solved.value();
+        let keeping: Cells = solved
+            .moves()
+            .into_iter()
+            .filter(|&(_, worth)| worth == value)
+            .map(|(cell, _)| cell)
             .collect();
         merge(
             [
-                (table.best_moves(&board), self.p.complement()),
+                (solved.best_moves(), self.p.complement()),
                 (keeping, self.p),
             ],
             choices,
         );
         Ok(())
+    }
+
+    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+        solved::plays(self.name(), game)
     }
 
     fn memoryless(&self) -> bool {
@@ -181,15 +190,19 @@ impl Bot for Epsilon {
     }
 
     fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
-        let board = game.board();
+        let solved = Solved::of(game, &self.name)?;
         merge(
             [
-                (table().best_moves(&board), self.p.complement()),
-                (board.legal_moves(), self.p),
+                (solved.best_moves(), self.p.complement()),
+                (solved.legal_moves(), self.p),
             ],
             choices,
         );
         Ok(())
+    }
+
+    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+        solved::plays(self.name(), game)
     }
 
     fn memoryless(&self) -> bool {

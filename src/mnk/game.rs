@@ -193,6 +193,12 @@ impl Mnk {
 
     /// The lines, symmetries and lookup tables of this game, made once per process.
     pub fn geometry(self) -> &'static Geometry {
+        // Tic-tac-toe's without the lock: every tic-tac-toe game a bot is asked about starts
+        // from its empty board.
+        static TIC_TAC_TOE: OnceLock<Geometry> = OnceLock::new();
+        if self == Mnk::TIC_TAC_TOE {
+            return TIC_TAC_TOE.get_or_init(|| Geometry::new(self));
+        }
         static MADE: OnceLock<Mutex<HashMap<Mnk, &'static Geometry>>> = OnceLock::new();
         let mut made = MADE
             .get_or_init(Mutex::default)
