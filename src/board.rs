@@ -443,6 +443,18 @@ pub const LINES: [Cells; 8] = [
     Cells(0b001_010_100),
 ];
 
+/// Whether each of the 512 sets of tic-tac-toe cells holds a line: one load where every
+/// position of an audit asks who won.
+pub(crate) const HAS_LINE: [bool; 512] = {
+    let mut table = [false; 512];
+    let mut bits = 0;
+    while bits < 512 {
+        table[bits] = has_line(Cells(bits as u64));
+        bits += 1;
+    }
+    table
+};
+
 /// Whether `cells` holds a whole line.
 pub const fn has_line(cells: Cells) -> bool {
     let mut i = 0;
@@ -673,9 +685,9 @@ impl Board {
 
     /// The player who made a line, if any.
     pub const fn winner(self) -> Option<Player> {
-        if has_line(self.xs()) {
+        if HAS_LINE[self.x as usize] {
             Some(Player::X)
-        } else if has_line(self.os()) {
+        } else if HAS_LINE[self.o as usize] {
             Some(Player::O)
         } else {
             None
@@ -720,6 +732,7 @@ impl Board {
     /// assert!(won.legal_moves().is_empty());
     /// # Ok::<(), ttt_oracle::ParseBoardError>(())
     /// ```
+    #[inline]
     pub const fn legal_moves(self) -> Cells {
         if self.is_over() {
             Cells::EMPTY

@@ -94,6 +94,7 @@ impl Game {
     }
 
     /// Whether the game is tic-tac-toe, whose board [`Game::board`] gives.
+    #[inline]
     pub fn is_tic_tac_toe(&self) -> bool {
         matches!(self.position, Position::TicTacToe(_))
     }
@@ -120,6 +121,7 @@ impl Game {
     /// When the game is not tic-tac-toe: a bot that calls it declares, by
     /// [`Bot::plays`](crate::bots::Bot::plays), that it plays only tic-tac-toe, and is never
     /// asked about another game.
+    #[inline]
     pub fn board(&self) -> Board {
         match self.position {
             Position::TicTacToe(board) => board,
@@ -133,11 +135,13 @@ impl Game {
     }
 
     /// Every move so far, in order.
+    #[inline]
     pub fn moves(&self) -> &[Cell] {
         &self.moves
     }
 
     /// The cells the side to move may play: the empty cells, or none once the game is over.
+    #[inline]
     pub fn legal_moves(&self) -> Cells {
         match self.position {
             Position::TicTacToe(board) => board.legal_moves(),
@@ -174,6 +178,7 @@ impl Game {
     }
 
     /// Plays `cell`, which the caller knows is legal (the auditor, walking legal moves).
+    #[inline]
     pub(crate) fn play_unchecked(&mut self, cell: Cell) {
         debug_assert!(self.legal_moves().contains(cell));
         match &mut self.position {
@@ -193,6 +198,7 @@ impl Game {
     }
 
     /// Takes back the last move, if there is one.
+    #[inline]
     pub fn undo(&mut self) -> Option<Cell> {
         let last = self.moves.pop()?;
         // The last move of a legal game comes off to leave a legal game.

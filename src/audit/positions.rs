@@ -29,7 +29,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::odds::{self, Edge, Graph, To};
 use super::{Forfeit, IllegalLine, LosingLine, SideReport, WorstCase, panic_message};
-use crate::board::{Board, CODES, Cell, Cells, Outcome, Player, has_line};
+use crate::board::{Board, CODES, Cell, HAS_LINE, Outcome, Player};
 use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
 use crate::ratio::Ratio;
@@ -563,17 +563,6 @@ impl Shown {
 pub(crate) fn mover(ply: usize) -> Player {
     if ply % 2 == 0 { Player::X } else { Player::O }
 }
-
-/// Whether each of the 512 sets of cells holds a line.
-const HAS_LINE: [bool; 512] = {
-    let mut table = [false; 512];
-    let mut bits = 0;
-    while bits < 512 {
-        table[bits] = has_line(Cells::from_bits(bits as u64));
-        bits += 1;
-    }
-    table
-};
 
 /// `3^i` for each cell `i`: what a mark there adds to a board's base-3 code, once for X and
 /// twice for O.
