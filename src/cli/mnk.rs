@@ -1,5 +1,6 @@
 //! `--game`: the commands that take a position (`analyze`, `best`) on m,n,k games other than
-//! tic-tac-toe, through the tables of `ttt_oracle::mnk_table`, and the table `export` writes.
+//! tic-tac-toe, through the tables of `ttt_oracle::mnk_table`, and the table `export` writes;
+//! the boards of any game as `play` and `review` draw them.
 
 use std::io::{IsTerminal, Write};
 
@@ -88,37 +89,9 @@ pub fn best(table: &MnkTable, board: MnkBoard) -> Result<MnkBest, String> {
 pub fn text(analysis: &MnkAnalysis, style: Style) -> Vec<String> {
     let board = analysis.board;
     let game = board.game();
-    let squares: Vec<Square> = (0..game.cells())
-        .map(|cell| match board.get(cell) {
-            Some(player) => Square::new(player.to_string(), style.strong(&player.to_string())),
-            None => {
-                let number = (cell + 1).to_string();
-                Square::new(number.clone(), style.faint(&number))
-            }
-        })
-        .collect();
-    let left = grid_of(&squares, game.columns());
-    let outcomes: Vec<Square> = (0..game.cells())
-        .map(
-            |cell| match analysis.moves.iter().find(|m| m.number == cell + 1) {
-                Some(m) => {
-                    let star = if analysis.best.contains(&m.number) {
-                        "*"
-                    } else {
-                        ""
-                    };
-                    let label = format!("{}{star}", outcome_label(m.value, m.remoteness));
-                    Square::new(label.clone(), style.value(m.value, &label))
-                }
-                None => {
-                    let mark = board.get(cell).map(|p| p.to_string()).unwrap_or_default();
-                    Square::new(mark.clone(), style.faint(&mark))
-                }
-            },
-        )
-        .collect();
+    let left = grid_of(&board_squares(&board, style), game.columns());
     let right = match analysis.status {
-        Status::InProgress => grid_of(&outcomes, game.columns()),
+        Status::InProgress => grid_of(&outcome_squares(analysis, style), game.columns()),
         Status::Finished(_) => Vec::new(),
     };
     let numbers = |cells: &[usize]| {
@@ -137,4 +110,42 @@ pub fn text(analysis: &MnkAnalysis, style: Style) -> Vec<String> {
         winner: board.winner(),
     };
     layout(left, right, &summary, style)
+}
+
+/// The squares of a board of any game: marks in bold, empty cells as their dimmed number.
+pub fn board_squares(board: &MnkBoard, style: Style) -> Vec<Square> {
+    (0..board.game().cells())
+        .map(|cell| match board.get(cell) {
+            Some(player) => Square::new(player.to_string(), style.strong(&player.to_string())),
+            None => {
+                let number = (cell + 1).to_string();
+                Square::new(number.clone(), style.faint(&number))
+            }
+        })
+        .collect()
+}
+
+/// What each empty cell leads to for the side to move, as tic-tac-toe's
+/// [`outcome_squares`](super::analyze::outcome_squares) shows it.
+pub fn outcome_squares(analysis: &MnkAnalysis, style: Style) -> Vec<Square> {
+    let board = analysis.board;
+    (0..board.game().cells())
+        .map(
+            |cell| match analysis.moves.iter().find(|m| m.number == cell + 1) {
+                Some(m) => {
+                    let star = if analysis.best.contains(&m.number) {
+                        "*"
+                    } else {
+                        ""
+                    };
+                    let label = format!("{}{star}", outcome_label(m.value, m.remoteness));
+                    Square::new(label.clone(), style.value(m.value, &label))
+                }
+                None => {
+                    let mark = board.get(cell).map(|p| p.to_string()).unwrap_or_default();
+                    Square::new(mark.clone(), style.faint(&mark))
+                }
+            },
+        )
+        .collect()
 }
