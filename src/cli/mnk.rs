@@ -7,7 +7,8 @@ use std::io::{IsTerminal, Write};
 use serde::Serialize;
 use ttt_oracle::quote::quote;
 use ttt_oracle::{
-    Mnk, MnkAnalysis, MnkBoard, MnkTable, MnkTableError, Player, Status, Value, mnk_table,
+    Cell, Game, Mnk, MnkAnalysis, MnkBoard, MnkTable, MnkTableError, Player, Status, Value,
+    mnk_table,
 };
 
 use super::Failure;
@@ -148,4 +149,20 @@ pub fn outcome_squares(analysis: &MnkAnalysis, style: Style) -> Vec<Square> {
             },
         )
         .collect()
+}
+/// Reads a move list of `game` into the game it plays; tic-tac-toe's as
+/// [`parse_game`](super::analyze::parse_game) reads it. The error is one line that quotes at
+/// most the start of `text`, as `ttt analyze --game G --moves` gives it.
+pub fn parse_game(game: Mnk, text: &str) -> Result<Game, String> {
+    if game == Mnk::TIC_TAC_TOE {
+        return super::analyze::parse_game(text);
+    }
+    let (_, numbers) = MnkBoard::from_move_list(game, text)
+        .map_err(|error| format!("bad {} {}: {error}", Notation::Moves.noun(), quote(text)))?;
+    let mut played = Game::empty(game);
+    for number in numbers {
+        let cell = Cell::new(number - 1).expect("a cell of the game");
+        played.play(cell).expect("a move list that replays");
+    }
+    Ok(played)
 }
