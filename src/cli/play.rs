@@ -149,7 +149,7 @@ impl Oracle {
             let table = try_table().map_err(|error| Failure::damaged(&error))?;
             Ok(Oracle::TicTacToe(table))
         } else if game.has_table() {
-            super::mnk::table_of(game).map(Oracle::Mnk)
+            mnk::table_of(game).map(Oracle::Mnk)
         } else {
             Ok(Oracle::Nothing)
         }
