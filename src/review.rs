@@ -6,8 +6,10 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::board::{Board, Cell, Cells, Player, Status};
 use crate::game::Game;
+use crate::mnk_table::MnkTable;
 use crate::solve::Value;
 use crate::table::{MoveAnalysis, Probe, Table};
+use crate::{Mnk, MnkBoard};
 
 /// How a move compares with the best the position allowed, for the player making it.
 ///
@@ -151,10 +153,33 @@ pub struct PlyReview {
     pub verdict: MoveVerdict,
 }
 
+impl PlyReview {
+    /// The move `(ply, player, cell)` judged from the value and remoteness before it and its
+    /// own, both for `player`, and the optimal moves there.
+    fn judged(
+        (ply, player, cell): (usize, Player, Cell),
+        before: (Value, u8),
+        made: (Value, u8),
+        best: Cells,
+    ) -> PlyReview {
+        PlyReview {
+            ply,
+            player,
+            cell,
+            value_before: before.0,
+            remoteness_before: before.1,
+            value: made.0,
+            remoteness: made.1,
+            best,
+            verdict: MoveVerdict::of(before, made),
+        }
+    }
+}
+
 /// A game with every move judged against the table.
 ///
 /// Serializes to exactly the keys of `ttt review --format json`: `{"moves", "status", "plies",
-/// "mistakes"}`.
+/// "mistakes"}`, after a first key `"game"` on games other than tic-tac-toe.
 ///
 /// # Examples
 ///
@@ -175,6 +200,8 @@ pub struct PlyReview {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Review {
+    /// The game played.
+    pub game: Mnk,
     /// The moves of the game, X first.
     pub moves: Vec<Cell>,
     /// Where the game stands after them.
@@ -184,8 +211,17 @@ pub struct Review {
 }
 
 impl Review {
-    /// Judges every move of `game`, complete or not, against `table`.
+    /// Judges every move of `game`, a game of tic-tac-toe complete or not, against `table`.
+    ///
+    /// # Panics
+    ///
+    /// If `game` is not tic-tac-toe: [`Review::new_mnk`] reviews the others.
     pub fn new(table: &Table, game: &Game) -> Review {
+        assert!(
+            game.is_tic_tac_toe(),
+            "Review::new reviews tic-tac-toe, not {}",
+            game.mnk()
+        );
         let mut board = Board::EMPTY;
         let plies = game
             .moves()
@@ -194,22 +230,80 @@ impl Review {
             .map(|(index, &cell)| {
                 let before = table.probe(&board);
                 let made = table.analyze_move(&board, cell);
-                let ply = PlyReview {
-                    ply: index + 1,
-                    player: board.to_move(),
-                    cell,
-                    value_before: before.value,
-                    remoteness_before: before.remoteness,
-                    value: made.value,
-                    remoteness: made.remoteness,
-                    best: table.best_moves(&board),
-                    verdict: MoveVerdict::judge(before, made),
-                };
+                let ply = PlyReview::judged(
+                    (index + 1, board.to_move(), cell),
+                    (before.value, before.remoteness),
+                    (made.value, made.remoteness),
+                    table.best_moves(&board),
+                );
                 board = board.play_unchecked(cell);
                 ply
             })
             .collect();
         Review {
+            game: Mnk::TIC_TAC_TOE,
+            moves: game.moves().to_vec(),
+            status: board.status(),
+            plies,
+        }
+    }
+
+    /// Judges every move of `game`, complete or not, against `table`, the table of its game
+    /// (of any game with a table, tic-tac-toe's too).
+    ///
+    /// # Panics
+    ///
+    /// If `game` is not the game of `table`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Cell, Game, MoveVerdict, Review, mnk_table};
+    ///
+    /// // On 3x4, X wins in 7 plies from the empty board, but in 9 after the corner 1; then O's 5
+    /// // loses faster than 6 would.
+    /// let mut game = Game::empty("3x4".parse()?);
+    /// for number in [1, 5] {
+    ///     game.play(Cell::new(number - 1).unwrap())?;
+    /// }
+    /// let review = Review::new_mnk(mnk_table(game.mnk())?, &game);
+    /// assert_eq!(review.plies[0].verdict, MoveVerdict::SlowWin);
+    /// assert_eq!(review.plies[1].verdict, MoveVerdict::FastLoss);
+    /// assert_eq!(review.plies[1].best.to_string(), "6");
+    /// let json = serde_json::to_string(&review)?;
+    /// assert!(json.starts_with(r#"{"game":"3x4","moves":[1,5],"status":"in_progress","#));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new_mnk(table: &MnkTable, game: &Game) -> Review {
+        assert_eq!(
+            table.game(),
+            game.mnk(),
+            "a review against another game's table"
+        );
+        let mut board = MnkBoard::empty(game.mnk());
+        let plies = game
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(index, &cell)| {
+                let before = table.probe(&board);
+                let made = table
+                    .analyze(&board)
+                    .into_iter()
+                    .find(|m| m.number == cell.index() + 1)
+                    .expect("a reviewed game plays legal moves");
+                let ply = PlyReview::judged(
+                    (index + 1, board.to_move(), cell),
+                    (before.value, before.remoteness),
+                    (made.value, made.remoteness),
+                    Cells::from_bits(table.best_moves(&board)),
+                );
+                board = board.play_unchecked(cell.index());
+                ply
+            })
+            .collect();
+        Review {
+            game: game.mnk(),
             moves: game.moves().to_vec(),
             status: board.status(),
             plies,
@@ -228,7 +322,11 @@ impl Review {
 /// The JSON shape documented in `docs/commands.md`.
 impl Serialize for Review {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("Review", 4)?;
+        let other_game = self.game != Mnk::TIC_TAC_TOE;
+        let mut s = serializer.serialize_struct("Review", 4 + usize::from(other_game))?;
+        if other_game {
+            s.serialize_field("game", &self.game)?;
+        }
         s.serialize_field("moves", &self.moves)?;
         s.serialize_field("status", &self.status)?;
         s.serialize_field("plies", &self.plies)?;

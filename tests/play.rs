@@ -510,6 +510,188 @@ fn help_for_play_lists_the_commands_and_the_exit_codes() {
     assert_eq!(summary.matches("Exit codes: ").count(), 1, "{summary}");
 }
 
+/// The status and moves of a result line, as `ttt analyze --game G --moves` sees its moves.
+fn replayed_status(game: &str, line: &str) -> String {
+    let moves = line.split(" moves: ").nth(1).unwrap();
+    let analysis: serde_json::Value = serde_json::from_slice(
+        &ttt()
+            .args([
+                "analyze", "--game", game, "--moves", moves, "--format", "json",
+            ])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    analysis["status"].as_str().unwrap().to_string()
+}
+
+/// Every cell of a game of `cells` cells, one a line, in order: taken cells re-prompt, so a
+/// game fed this twice always finishes.
+fn every_cell(cells: usize) -> String {
+    (1..=cells)
+        .map(|cell| format!("{cell}\n"))
+        .collect::<String>()
+        .repeat(2)
+}
+
+#[test]
+fn a_whole_game_on_4x4_and_3x4() {
+    for (game, cells) in [("4x4", 16), ("3x4", 12), ("4x4k3", 16)] {
+        for opponent in ["random", "perfect", "tricky"] {
+            let out = play(
+                &["--game", game, "--opponent", opponent, "--seed", "5"],
+                &every_cell(cells),
+            );
+            assert!(
+                out.starts_with(&format!("You are X, against {opponent}, on {game}: ")),
+                "{out}"
+            );
+            assert!(
+                out.contains(&format!("Type a cell 1-{cells} (numbered row by row)")),
+                "{out}"
+            );
+            let line = result_line(&out);
+            assert_eq!(
+                replayed_status(game, line),
+                line.split_whitespace().nth(1).unwrap(),
+                "{out}"
+            );
+            assert_fits(&out);
+        }
+    }
+    // 3x4 is a win for X: perfect as X beats anyone, in at most 7 plies.
+    let out = play(
+        &["--game", "3x4", "--as", "o", "--seed", "1"],
+        &every_cell(12),
+    );
+    let line = result_line(&out);
+    assert!(line.starts_with("result: x_wins moves: "), "{out}");
+    assert!(out.contains("You lose: X made three in a row."), "{out}");
+    // The board numbers its cells up to 16, each column as wide as its widest number.
+    let out = play(&["--game", "4x4"], "quit\n");
+    assert!(out.contains("\n   13 | 14 | 15 | 16 \n"), "{out}");
+    assert!(out.contains("\n   1  | 2  | 3  | 4  \n"), "{out}");
+}
+
+#[test]
+fn cells_of_other_games_are_numbers_up_to_their_count() {
+    let out = play(
+        &["--game", "4x4", "--seed", "1"],
+        "17\n0\n05\n+3\nfoo\n\n16\nquit\n",
+    );
+    let not_a_cell = "is not a cell: cells are numbered 1 to 16, in decimal with no sign or \
+                      leading zero.";
+    for typed in ["17", "0", "05", "+3"] {
+        assert!(out.contains(&format!("\"{typed}\" {not_a_cell}")), "{out}");
+    }
+    assert!(
+        out.contains("\"foo\" is not a move: type a cell 1-16, or hint, undo, help, quit."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Type a cell 1-16, or hint, undo, help, quit."),
+        "{out}"
+    );
+    assert!(out.contains("You quit after 2 moves: 16 "), "{out}");
+    // A taken cell, and help with the game's numbers.
+    let out = play(&["--game", "3x4", "--seed", "1"], "12\n12\nhelp\nquit\n");
+    assert!(
+        out.contains("cell 12 is already taken by X; pick an empty cell."),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n  1-12  mark that cell, numbered row by row as the board shows\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_bot_that_plays_only_tic_tac_toe_is_refused_on_other_games() {
+    for bot in ["smartbot", "forkbot", "marcelo"] {
+        ttt()
+            .args(["play", "--game", "4x4", "--opponent", bot])
+            .write_stdin("1\n")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!(
+                "error: --opponent: {bot} plays tic-tac-toe (3x3) only, not 4x4: its rules were \
+                 written for that board\n"
+            ));
+    }
+    ttt()
+        .args(["play", "--game", "5x5", "--opponent", "perfect"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "perfect plays from a solved table, and 5x5 has 25 cells",
+        ));
+    ttt()
+        .args(["play", "--game", "9x9"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("81"));
+}
+
+#[test]
+fn larger_boards_play_against_random_without_hints() {
+    let out = play(
+        &["--game", "5x5", "--opponent", "random", "--seed", "9"],
+        &format!("hint\n{}", every_cell(25)),
+    );
+    assert!(
+        out.contains(
+            "No hints on 5x5: hints come from a solved table, and 5x5 has 25 cells; tables stop \
+             at 16."
+        ),
+        "{out}"
+    );
+    assert!(out.contains("\n   21 | 22 | 23 | 24 | 25 \n"), "{out}");
+    let line = result_line(&out);
+    assert!(line.starts_with("result: "), "{out}");
+    assert_fits(&out);
+    ttt()
+        .args(["play", "--game", "5x5", "--opponent", "random", "--hints"])
+        .assert()
+        .code(2)
+        .stderr(
+            "error: --hints: no hints on 5x5: hints come from a solved table, and 5x5 has 25 \
+             cells; tables stop at 16; play without --hints\n",
+        );
+    // A row too long for 100 columns is drawn in bands, the later ones under the first.
+    let out = play(
+        &["--game", "1x64k5", "--opponent", "random", "--seed", "1"],
+        &every_cell(64),
+    );
+    assert!(
+        out.contains("\n   58 | 59 | 60 | 61 | 62 | 63 | 64 \n"),
+        "{out}"
+    );
+    result_line(&out);
+    assert_fits(&out);
+}
+
+#[test]
+fn hints_that_do_not_fit_beside_the_board_go_under_it() {
+    let out = play(&["--game", "4x4k3", "--hints"], "quit\n");
+    assert!(out.contains("  Right: W win, D draw, L loss"), "{out}");
+    let out = play(&["--game", "1x12k3", "--hints"], "quit\n");
+    assert!(out.contains("  Below: W win, D draw, L loss"), "{out}");
+    assert_fits(&out);
+}
+
+#[test]
+fn an_external_bot_plays_other_games_too() {
+    // The bot takes the first empty cell: X 5 6 7 makes three in a row on the middle row.
+    let out = play(
+        &["--game", "3x4", "--opponent", &first_empty_cell()],
+        "5\n6\n7\n",
+    );
+    assert!(out.contains("(O) plays 2."), "{out}");
+    assert_eq!(result_line(&out), "result: x_wins moves: 5 1 6 2 7");
+}
+
 /// Runs `ttt` on a new pseudo-terminal, as a person would: for each step, waits until the
 /// output shows `expect` (after what earlier steps saw), then types `send`. Prints what the
 /// terminal showed (line ends as `\n`) and exits as `ttt` did; gives up after 10 seconds,

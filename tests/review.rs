@@ -350,6 +350,125 @@ fn review_reads_back_the_game_ttt_play_printed() {
 }
 
 #[test]
+fn other_games_are_reviewed_against_their_tables() {
+    // On 3x4, X wins in 7 from the empty board: 1 wins slower, O's 5 then loses faster.
+    let v = review_json(&["--game", "3x4", "--moves", "1 5 2"], "");
+    assert_eq!(
+        keys(&v),
+        ["forfeit", "game", "mistakes", "moves", "plies", "status"]
+    );
+    assert_eq!(v["game"], "3x4");
+    assert_eq!(v["moves"], json!([1, 5, 2]));
+    assert_eq!(
+        v["plies"][0],
+        json!({"ply": 1, "player": "X", "cell": 1, "value_before": "win",
+               "remoteness_before": 7, "value": "win", "remoteness": 9,
+               "best": [2, 3, 6, 7, 10, 11], "verdict": "slow_win"})
+    );
+    assert_eq!(v["plies"][1]["verdict"], "fast_loss");
+    // Each ply agrees with what analyze says of the position before it.
+    let moves = [1, 16, 2, 15, 3, 12, 4];
+    let v = review_json(&["--game", "4x4", "--moves", "1 16 2 15 3 12 4"], "");
+    assert_eq!(v["status"], "x_wins");
+    for (index, ply) in v["plies"].as_array().unwrap().iter().enumerate() {
+        let before: Vec<String> = moves[..index].iter().map(|m| m.to_string()).collect();
+        let analysis: Json = serde_json::from_slice(
+            &ttt()
+                .args(["analyze", "--game", "4x4", "--format", "json", "--moves"])
+                .arg(before.join(" "))
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        assert_eq!(ply["best"], analysis["best"], "ply {}", index + 1);
+        assert_eq!(ply["value_before"], analysis["value"], "ply {}", index + 1);
+        assert_eq!(
+            ply["remoteness_before"],
+            analysis["remoteness"],
+            "ply {}",
+            index + 1
+        );
+    }
+    // Tic-tac-toe's JSON has no game key, with --game 3x3 or without.
+    assert_eq!(
+        review_json(&["--game", "3x3", "--moves", "5 1"], ""),
+        review_json(&["--moves", "5 1"], "")
+    );
+}
+
+#[test]
+fn another_games_text_draws_its_mistakes_on_its_board() {
+    let out = run(&["--game", "4x4", "--moves", "1 16 2 15 3 12 4"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for expected in [
+        "Game: 1 16 2 15 3 12 4, X won.",
+        "  6  O       12    D11     L2     draw to loss  4",
+        "Ply 6: O played 12, draw to loss (L2). Best: 4 (D11).",
+        " X  | X  | X  | 4        X    | X    | X    | D11* ",
+        " 13 | 14 | O  | O        L2   | L2   | O    | O    ",
+    ] {
+        assert!(
+            text.lines().any(|line| line == expected),
+            "{expected:?} in\n{text}"
+        );
+    }
+    for line in text.lines() {
+        assert!(line.chars().count() <= 100, "{line:?}");
+    }
+}
+
+#[test]
+fn review_reads_back_a_game_of_another_board() {
+    let play = ttt()
+        .args([
+            "play",
+            "--game",
+            "4x4k3",
+            "--opponent",
+            "random",
+            "--seed",
+            "3",
+        ])
+        .write_stdin("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n".repeat(2))
+        .timeout(TIME_LIMIT)
+        .output()
+        .unwrap();
+    assert!(play.status.success());
+    let transcript = String::from_utf8(play.stdout).unwrap();
+    let line = transcript
+        .lines()
+        .find(|line| line.starts_with("result: "))
+        .unwrap();
+    let moves = line.split(" moves: ").nth(1).unwrap();
+    let read = review_json(&["--game", "4x4k3"], &transcript);
+    assert_eq!(
+        read,
+        review_json(&["--game", "4x4k3", "--moves", moves], "")
+    );
+    assert_eq!(read["status"], line.split_whitespace().nth(1).unwrap());
+}
+
+#[test]
+fn a_game_without_a_table_cannot_be_reviewed() {
+    let out = run(&["--game", "5x5", "--moves", "1"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: ttt review judges moves against the game's solved table, and 5x5 has 25 \
+         cells; tables stop at 16\n"
+    );
+    let out = run(&["--game", "4x4", "--moves", "1 17"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: bad move list \"1 17\": move 2 is \"17\", not a cell: cells are numbered 1 \
+         to 16, in decimal with no sign or leading zero\n"
+    );
+}
+
+#[test]
 fn a_bad_move_list_gets_the_error_analyze_gives() {
     for list in ["5 5", "05", "1,,2", "1 4 2 5 3 6", "5 10", "-1", "x"] {
         let analyze = ttt().args(["analyze", "--moves", list]).output().unwrap();

@@ -1,12 +1,14 @@
 //! `--game`: the commands that take a position (`analyze`, `best`) on m,n,k games other than
-//! tic-tac-toe, through the tables of `ttt_oracle::mnk_table`, and the table `export` writes.
+//! tic-tac-toe, through the tables of `ttt_oracle::mnk_table`, and the table `export` writes;
+//! the boards of any game as `play` and `review` draw them.
 
 use std::io::{IsTerminal, Write};
 
 use serde::Serialize;
 use ttt_oracle::quote::quote;
 use ttt_oracle::{
-    Mnk, MnkAnalysis, MnkBoard, MnkTable, MnkTableError, Player, Status, Value, mnk_table,
+    Cell, Game, Mnk, MnkAnalysis, MnkBoard, MnkTable, MnkTableError, Player, Status, Value,
+    mnk_table,
 };
 
 use super::Failure;
@@ -88,37 +90,9 @@ pub fn best(table: &MnkTable, board: MnkBoard) -> Result<MnkBest, String> {
 pub fn text(analysis: &MnkAnalysis, style: Style) -> Vec<String> {
     let board = analysis.board;
     let game = board.game();
-    let squares: Vec<Square> = (0..game.cells())
-        .map(|cell| match board.get(cell) {
-            Some(player) => Square::new(player.to_string(), style.strong(&player.to_string())),
-            None => {
-                let number = (cell + 1).to_string();
-                Square::new(number.clone(), style.faint(&number))
-            }
-        })
-        .collect();
-    let left = grid_of(&squares, game.columns());
-    let outcomes: Vec<Square> = (0..game.cells())
-        .map(
-            |cell| match analysis.moves.iter().find(|m| m.number == cell + 1) {
-                Some(m) => {
-                    let star = if analysis.best.contains(&m.number) {
-                        "*"
-                    } else {
-                        ""
-                    };
-                    let label = format!("{}{star}", outcome_label(m.value, m.remoteness));
-                    Square::new(label.clone(), style.value(m.value, &label))
-                }
-                None => {
-                    let mark = board.get(cell).map(|p| p.to_string()).unwrap_or_default();
-                    Square::new(mark.clone(), style.faint(&mark))
-                }
-            },
-        )
-        .collect();
+    let left = grid_of(&board_squares(&board, style), game.columns());
     let right = match analysis.status {
-        Status::InProgress => grid_of(&outcomes, game.columns()),
+        Status::InProgress => grid_of(&outcome_squares(analysis, style), game.columns()),
         Status::Finished(_) => Vec::new(),
     };
     let numbers = |cells: &[usize]| {
@@ -137,4 +111,58 @@ pub fn text(analysis: &MnkAnalysis, style: Style) -> Vec<String> {
         winner: board.winner(),
     };
     layout(left, right, &summary, style)
+}
+
+/// The squares of a board of any game: marks in bold, empty cells as their dimmed number.
+pub fn board_squares(board: &MnkBoard, style: Style) -> Vec<Square> {
+    (0..board.game().cells())
+        .map(|cell| match board.get(cell) {
+            Some(player) => Square::new(player.to_string(), style.strong(&player.to_string())),
+            None => {
+                let number = (cell + 1).to_string();
+                Square::new(number.clone(), style.faint(&number))
+            }
+        })
+        .collect()
+}
+
+/// What each empty cell leads to for the side to move, as tic-tac-toe's
+/// [`outcome_squares`](super::analyze::outcome_squares) shows it.
+pub fn outcome_squares(analysis: &MnkAnalysis, style: Style) -> Vec<Square> {
+    let board = analysis.board;
+    (0..board.game().cells())
+        .map(
+            |cell| match analysis.moves.iter().find(|m| m.number == cell + 1) {
+                Some(m) => {
+                    let star = if analysis.best.contains(&m.number) {
+                        "*"
+                    } else {
+                        ""
+                    };
+                    let label = format!("{}{star}", outcome_label(m.value, m.remoteness));
+                    Square::new(label.clone(), style.value(m.value, &label))
+                }
+                None => {
+                    let mark = board.get(cell).map(|p| p.to_string()).unwrap_or_default();
+                    Square::new(mark.clone(), style.faint(&mark))
+                }
+            },
+        )
+        .collect()
+}
+/// Reads a move list of `game` into the game it plays; tic-tac-toe's as
+/// [`parse_game`](super::analyze::parse_game) reads it. The error is one line that quotes at
+/// most the start of `text`, as `ttt analyze --game G --moves` gives it.
+pub fn parse_game(game: Mnk, text: &str) -> Result<Game, String> {
+    if game == Mnk::TIC_TAC_TOE {
+        return super::analyze::parse_game(text);
+    }
+    let (_, numbers) = MnkBoard::from_move_list(game, text)
+        .map_err(|error| format!("bad {} {}: {error}", Notation::Moves.noun(), quote(text)))?;
+    let mut played = Game::empty(game);
+    for number in numbers {
+        let cell = Cell::new(number - 1).expect("a cell of the game");
+        played.play(cell).expect("a move list that replays");
+    }
+    Ok(played)
 }

@@ -8,16 +8,17 @@ use clap::{Args, ValueEnum};
 use ttt_oracle::bots::{self, Bot, Turn};
 use ttt_oracle::quote::{QUOTE_LIMIT, escape, quote};
 use ttt_oracle::{
-    Analysis, Board, Cell, Game, Outcome, ParseCellError, Player, SplitMix64, Table, try_table,
+    Analysis, Cell, Game, Mnk, MnkAnalysis, MnkTable, Outcome, ParseCellError, Player, SplitMix64,
+    Table, try_table,
 };
 use unicode_width::UnicodeWidthStr;
 
-use super::Failure;
 use super::analyze::outcome_squares;
-use super::draw::{board_squares, cells, grid, side_by_side};
+use super::draw::{board_squares, cells, grid, grid_within, pair_fits, pair_within, side_by_side};
 use super::lines::{Line, read_bounded_line};
 use super::result_line::{GameResult, ResultLine};
 use super::style::Style;
+use super::{Failure, mnk};
 
 /// The side the human takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -48,6 +49,10 @@ pub struct PlayArgs {
     /// Seed the opponent's random choices, to replay a game exactly.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
+    /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
+    /// up to 64 cells, numbered 1..M*N row by row. Hints need a table: at most 16 cells.
+    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    game: Mnk,
 }
 
 /// The commands typed at the prompt, one a line, for `help` in the game and for `--help`.
@@ -125,9 +130,45 @@ impl fmt::Display for Score {
     }
 }
 
+/// What answers hints: the table of the game played, when it has one. Read before the first
+/// move, so that no bot can stumble on a damaged table mid-game.
+#[derive(Clone, Copy)]
+enum Oracle {
+    /// Tic-tac-toe's.
+    TicTacToe(&'static Table),
+    /// Another game's, of at most 16 cells: embedded, or solved before the game.
+    Mnk(&'static MnkTable),
+    /// None: the game has more cells than a table holds.
+    Nothing,
+}
+
+impl Oracle {
+    /// The table of `game`, if it can have one.
+    fn of(game: Mnk) -> Result<Oracle, Failure> {
+        if game == Mnk::TIC_TAC_TOE {
+            let table = try_table().map_err(|error| Failure::damaged(&error))?;
+            Ok(Oracle::TicTacToe(table))
+        } else if game.has_table() {
+            mnk::table_of(game).map(Oracle::Mnk)
+        } else {
+            Ok(Oracle::Nothing)
+        }
+    }
+}
+
+/// Why there are no hints on `game`, a game too large for a table.
+fn no_hints(game: Mnk) -> String {
+    format!(
+        "hints come from a solved table, and {game} has {} cells; tables stop at {}",
+        game.cells(),
+        ttt_oracle::MAX_TABLE_CELLS
+    )
+}
+
 struct Session<'a> {
-    /// Checked before the first move, so that no bot can stumble on a damaged table mid-game.
-    table: &'static Table,
+    /// The game played.
+    game: Mnk,
+    oracle: Oracle,
     bot: Box<dyn Bot + Send>,
     /// Echo what was typed, so a transcript of piped input reads like a terminal session.
     echo: bool,
@@ -141,13 +182,23 @@ struct Session<'a> {
 /// Plays games until the human stops, keeping the score; one game, and no score, when input
 /// is not a terminal.
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
+    let game = args.game;
     let bot = bots::from_spec(&args.opponent).map_err(|error| Failure::usage(error.message))?;
+    bot.plays(game)
+        .map_err(|error| Failure::usage(format!("--opponent: {}", error.message)))?;
     // `perfect` and the styles read the table inside `choose`: were it damaged, they would
     // panic there and the game would be scored as a forfeit.
-    let table = try_table().map_err(|error| Failure::damaged(&error))?;
+    let oracle = Oracle::of(game)?;
+    if args.hints && matches!(oracle, Oracle::Nothing) {
+        return Err(Failure::usage(format!(
+            "--hints: no hints on {game}: {}; play without --hints",
+            no_hints(game)
+        )));
+    }
     let interactive = io::stdin().is_terminal();
     let mut session = Session {
-        table,
+        game,
+        oracle,
         bot,
         echo: !interactive,
         rng: args
@@ -219,54 +270,96 @@ impl Session<'_> {
         writeln!(self.out, "{}{rest}", quote_within(typed, room))
     }
 
-    fn show(&mut self, board: Board, hints: bool) -> io::Result<()> {
-        let left = grid(&board_squares(board, self.style));
-        let lines = if hints && !board.is_over() {
-            let analysis = Analysis::new(self.table, board);
-            let right = grid(&outcome_squares(&analysis, self.style));
-            side_by_side(&left, &right, 5)
-        } else {
-            left
+    /// Draws the board, beside (or under, when both would not fit) what each empty cell
+    /// leads to if `hints` and the game has a table.
+    fn show(&mut self, game: &Game, hints: bool) -> io::Result<()> {
+        let hints = hints && !game.position().is_over();
+        let mut where_hints = "Right";
+        let lines = match self.oracle {
+            Oracle::TicTacToe(table) => {
+                let board = game.board();
+                let left = grid(&board_squares(board, self.style));
+                if hints {
+                    let analysis = Analysis::new(table, board);
+                    let right = grid(&outcome_squares(&analysis, self.style));
+                    side_by_side(&left, &right, 5)
+                } else {
+                    left
+                }
+            }
+            Oracle::Mnk(table) if hints => {
+                let board = game.position();
+                let analysis = MnkAnalysis::new(table, board);
+                let left = mnk::board_squares(&board, self.style);
+                let right = mnk::outcome_squares(&analysis, self.style);
+                let columns = self.game.columns();
+                if !pair_fits(&left, &right, columns, 5, WIDTH - 2) {
+                    where_hints = "Below";
+                }
+                pair_within(&left, &right, columns, 5, WIDTH - 2)
+            }
+            Oracle::Mnk(_) | Oracle::Nothing => {
+                let squares = mnk::board_squares(&game.position(), self.style);
+                grid_within(&squares, self.game.columns(), WIDTH - 2)
+            }
         };
         writeln!(self.out)?;
         for line in lines {
-            writeln!(self.out, "  {line}")?;
+            if line.is_empty() {
+                writeln!(self.out)?;
+            } else {
+                writeln!(self.out, "  {line}")?;
+            }
         }
-        if hints && !board.is_over() {
+        if hints {
             writeln!(
                 self.out,
                 "{}",
-                self.style
-                    .faint("  Right: W win, D draw, L loss for you, then plies to the end; * best")
+                self.style.faint(&format!(
+                    "  {where_hints}: W win, D draw, L loss for you, then plies to the end; * best"
+                ))
             )?;
         }
         writeln!(self.out)
     }
 
     fn game(&mut self, human: Player) -> Result<Ending, Failure> {
-        let mut game = Game::new();
+        let mut game = Game::empty(self.game);
         write!(self.out, "You are {human}, against ")?;
-        self.about_bot(".")?;
-        writeln!(
-            self.out,
-            "Type a cell 1-9 (1 2 3 / 4 5 6 / 7 8 9), or hint, undo, help, quit."
-        )?;
+        if game.is_tic_tac_toe() {
+            self.about_bot(".")?;
+            writeln!(
+                self.out,
+                "Type a cell 1-9 (1 2 3 / 4 5 6 / 7 8 9), or hint, undo, help, quit."
+            )?;
+        } else {
+            self.about_bot(&format!(", on {}.", rules(self.game)))?;
+            writeln!(
+                self.out,
+                "Type a cell {} (numbered row by row), or hint, undo, help, quit.",
+                self.cells()
+            )?;
+        }
         let mut shown = false;
         loop {
-            let board = game.board();
+            let board = game.position();
             if let Some(winner) = board.winner() {
-                self.show(board, false)?;
+                self.show(&game, false)?;
                 let (who, verdict) = if winner == human {
                     ("You win", Verdict::Won)
                 } else {
                     ("You lose", Verdict::Lost)
                 };
-                writeln!(self.out, "{who}: {winner} made three in a row.")?;
+                let run = match self.game.k() {
+                    3 => "three".to_string(),
+                    k => k.to_string(),
+                };
+                writeln!(self.out, "{who}: {winner} made {run} in a row.")?;
                 self.result(&game, GameResult::Board(Outcome::Win(winner)))?;
                 return Ok(Ending::Finished(verdict));
             }
             if board.is_over() {
-                self.show(board, false)?;
+                self.show(&game, false)?;
                 writeln!(self.out, "A draw.")?;
                 self.result(&game, GameResult::Board(Outcome::Draw))?;
                 return Ok(Ending::Finished(Verdict::Drew));
@@ -279,7 +372,7 @@ impl Session<'_> {
                 continue;
             }
             if !shown {
-                self.show(board, self.hints)?;
+                self.show(&game, self.hints)?;
                 shown = true;
             }
             let line = match self.ask(&format!("{human} to move: "))? {
@@ -287,7 +380,8 @@ impl Session<'_> {
                 Some(Line::TooLong { length, .. }) => {
                     writeln!(
                         self.out,
-                        "That line is {length} bytes; ttt play reads at most {LINE_LIMIT}. Type a cell 1-9, or help."
+                        "That line is {length} bytes; ttt play reads at most {LINE_LIMIT}. Type a cell {}, or help.",
+                        self.cells()
                     )?;
                     continue;
                 }
@@ -303,8 +397,12 @@ impl Session<'_> {
                     writeln!(self.out, "You quit {}.", so_far(&game))?;
                     return Ok(Ending::Quit);
                 }
-                "hint" | "h" | "?" => self.show(board, true)?,
-                "help" => writeln!(self.out, "Commands:\n{COMMANDS}")?,
+                "hint" | "h" | "?" if matches!(self.oracle, Oracle::Nothing) => {
+                    let game = self.game;
+                    writeln!(self.out, "No hints on {game}: {}.", no_hints(game))?;
+                }
+                "hint" | "h" | "?" => self.show(&game, true)?,
+                "help" => writeln!(self.out, "Commands:\n{}", commands(self.game))?,
                 "undo" | "u" => {
                     if undo_pair(&mut game, human) {
                         writeln!(self.out, "Took back your last move and the reply.")?;
@@ -313,18 +411,25 @@ impl Session<'_> {
                         writeln!(self.out, "Nothing to undo yet.")?;
                     }
                 }
-                "" => writeln!(self.out, "Type a cell 1-9, or hint, undo, help, quit.")?,
-                _ => match typed.parse::<Cell>() {
+                "" => writeln!(
+                    self.out,
+                    "Type a cell {}, or hint, undo, help, quit.",
+                    self.cells()
+                )?,
+                _ => match read_cell(self.game, typed) {
                     Ok(cell) => match game.play(cell) {
                         Ok(()) => {}
                         Err(error) => writeln!(self.out, "{error}; pick an empty cell.")?,
                     },
-                    Err(error @ (ParseCellError::OutOfRange | ParseCellError::Signed)) => {
-                        self.about_input(typed, &format!(" is not a cell: {error}."))?;
+                    Err(Some(why)) => {
+                        self.about_input(typed, &format!(" is not a cell: {why}."))?;
                     }
-                    Err(_) => self.about_input(
+                    Err(None) => self.about_input(
                         typed,
-                        " is not a move: type a cell 1-9, or hint, undo, help, quit.",
+                        &format!(
+                            " is not a move: type a cell {}, or hint, undo, help, quit.",
+                            self.cells()
+                        ),
                     )?,
                 },
             }
@@ -368,6 +473,11 @@ impl Session<'_> {
                 Ok(Some(Ending::Finished(Verdict::Won)))
             }
         }
+    }
+
+    /// The cells as the prompts name them: `1-9`, `1-16`.
+    fn cells(&self) -> String {
+        format!("1-{}", self.game.cells())
     }
 
     fn forfeit(&mut self, game: &Game, human: Player) -> io::Result<()> {
@@ -442,6 +552,60 @@ fn echo(input: &Line, room: usize) -> String {
     }
 }
 
+/// A game in words: `4x4: 4 rows of 4, 4 in a row wins`.
+fn rules(game: Mnk) -> String {
+    let rows = match game.rows() {
+        1 => "1 row".to_string(),
+        n => format!("{n} rows"),
+    };
+    format!(
+        "{game}: {rows} of {}, {} in a row wins",
+        game.columns(),
+        game.k()
+    )
+}
+
+/// The commands typed at the prompt in `game`: [`COMMANDS`] on tic-tac-toe; elsewhere the
+/// cells are numbered up to the game's count.
+fn commands(game: Mnk) -> String {
+    if game == Mnk::TIC_TAC_TOE {
+        return COMMANDS.to_string();
+    }
+    let rest = COMMANDS.split_once('\n').map_or("", |(_, rest)| rest);
+    let cells = format!("1-{}", game.cells());
+    format!("  {cells:<4}  mark that cell, numbered row by row as the board shows\n{rest}")
+}
+
+/// Reads a cell of `game` as typed at the prompt: on tic-tac-toe as [`Cell`]'s `FromStr`
+/// reads it; on other games a number from 1 to the cell count, in decimal with no sign or
+/// leading zero (as a move list's). The error says why when what was typed is a number at
+/// all, and is `None` when it is not (another word, perhaps a command mistyped).
+fn read_cell(game: Mnk, typed: &str) -> Result<Cell, Option<String>> {
+    if game == Mnk::TIC_TAC_TOE {
+        return typed.parse::<Cell>().map_err(|error| match error {
+            ParseCellError::OutOfRange | ParseCellError::Signed => Some(error.to_string()),
+            ParseCellError::Empty | ParseCellError::NotANumber => None,
+        });
+    }
+    let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    let unsigned = typed.strip_prefix(['+', '-']).unwrap_or(typed);
+    if !digits(unsigned) {
+        return Err(None);
+    }
+    let cells = game.cells();
+    let number = (unsigned == typed && !typed.starts_with('0') && typed.len() <= 2)
+        .then(|| typed.parse::<usize>().ok())
+        .flatten()
+        .filter(|number| (1..=cells).contains(number));
+    number
+        .and_then(|number| Cell::new(number - 1))
+        .ok_or_else(|| {
+            Some(format!(
+                "cells are numbered 1 to {cells}, in decimal with no sign or leading zero"
+            ))
+        })
+}
+
 /// Whether an answer to `Play again? [y/N]` is yes.
 fn is_yes(answer: &str) -> bool {
     matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
@@ -466,7 +630,7 @@ fn undo_pair(game: &mut Game, human: Player) -> bool {
         return false;
     }
     while game.undo().is_some() {
-        if game.board().to_move() == human {
+        if game.position().to_move() == human {
             break;
         }
     }

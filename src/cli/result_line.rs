@@ -4,10 +4,10 @@
 use std::fmt;
 
 use ttt_oracle::quote::quote;
-use ttt_oracle::{Cell, Game, Outcome, Player, Status};
+use ttt_oracle::{Cell, Game, Mnk, Outcome, Player, Status};
 
-use super::analyze::parse_game;
 use super::draw::cells;
+use super::mnk::parse_game;
 
 /// What starts a result line.
 pub const PREFIX: &str = "result:";
@@ -66,10 +66,10 @@ pub fn is_result_line(line: &str) -> bool {
     line.trim_start().starts_with(PREFIX)
 }
 
-/// Reads a result line back: the result it names and the game of its moves, checked against
-/// each other. The error says what is wrong; a bad move list gets the error
-/// `ttt analyze --moves` gives it.
-pub fn parse(line: &str) -> Result<(GameResult, Game), String> {
+/// Reads a result line of a game of `mnk` back: the result it names and the game of its moves,
+/// checked against each other. The error says what is wrong; a bad move list gets the error
+/// `ttt analyze --game G --moves` gives it.
+pub fn parse(line: &str, mnk: Mnk) -> Result<(GameResult, Game), String> {
     let bad = |why: String| format!("bad result line {}: {why}", quote(line.trim()));
     let rest = line
         .trim()
@@ -98,10 +98,10 @@ pub fn parse(line: &str) -> Result<(GameResult, Game), String> {
         })?
         .trim();
     let game = match list {
-        "none" => Game::new(),
-        list => parse_game(list)?,
+        "none" => Game::empty(mnk),
+        list => parse_game(mnk, list)?,
     };
-    let board = game.board();
+    let board = game.position();
     let after = match game.moves() {
         [] => "after no moves".to_string(),
         moves => format!("after the moves {}", cells(moves)),
@@ -166,7 +166,7 @@ mod tests {
             .to_string();
             assert_eq!(written, line);
             assert!(is_result_line(&written));
-            assert_eq!(parse(&written), Ok((result, game)));
+            assert_eq!(parse(&written, Mnk::TIC_TAC_TOE), Ok((result, game)));
         }
     }
 
@@ -202,7 +202,11 @@ mod tests {
                 "bad result line \"result: o_wins_by_forfeit moves: 1 4 2 5 3\": it says o_wins_by_forfeit, but after the moves 1 4 2 5 3 the game is over (x_wins)",
             ),
         ] {
-            assert_eq!(parse(line), Err(message.to_string()), "{line}");
+            assert_eq!(
+                parse(line, Mnk::TIC_TAC_TOE),
+                Err(message.to_string()),
+                "{line}"
+            );
         }
         assert!(!is_result_line("X to move: result: draw moves: none"));
         assert!(is_result_line("  result: draw"));

@@ -6,15 +6,16 @@ use std::io::{self, BufReader, IsTerminal, Read, Write};
 use clap::Args;
 use serde::Serialize;
 use ttt_oracle::{
-    Analysis, Board, Game, MoveVerdict, Outcome, Player, PlyReview, Review, Status, Value, table,
+    Analysis, Board, Game, MAX_TABLE_CELLS, Mnk, MnkAnalysis, MnkBoard, MnkTable, MoveVerdict,
+    Outcome, Player, PlyReview, Review, Status, Value, table,
 };
 
-use super::analyze::{outcome_label, outcome_squares, parse_game};
-use super::draw::{board_squares, cells, grid, side_by_side};
+use super::analyze::{outcome_label, outcome_squares};
+use super::draw::{board_squares, cells, grid, pair_within, side_by_side};
 use super::lines::{Line, read_bounded_line};
 use super::result_line::{self, FORM, GameResult};
 use super::style::Style;
-use super::{Failure, Format};
+use super::{Failure, Format, mnk};
 
 /// Arguments of `ttt review`.
 #[derive(Debug, Args)]
@@ -27,6 +28,10 @@ pub struct ReviewArgs {
     /// Output format: text, or json for one compact JSON document.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
+    /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
+    /// up to 16 cells (a review needs the game's table), cells numbered 1..M*N row by row.
+    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    game: Mnk,
 }
 
 /// The longest line read from standard input, in bytes, not counting its newline. A result
@@ -39,18 +44,34 @@ const INPUT_LIMIT: u64 = 1 << 20;
 
 /// Prints the review of the game given, as a move list or on standard input.
 pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
+    let mnk = args.game;
+    if !mnk.has_table() {
+        return Err(Failure::usage(format!(
+            "ttt review judges moves against the game's solved table, and {mnk} has {} cells; \
+             tables stop at {MAX_TABLE_CELLS}",
+            mnk.cells()
+        )));
+    }
+    let mnk_table = if mnk == Mnk::TIC_TAC_TOE {
+        None
+    } else {
+        Some(mnk::table_of(mnk)?)
+    };
     let (game, result) = match &args.moves {
-        Some(list) => (parse_game(list).map_err(Failure::usage)?, None),
+        Some(list) => (mnk::parse_game(mnk, list).map_err(Failure::usage)?, None),
         None => {
             let stdin = io::stdin();
             if stdin.is_terminal() {
                 say_what_to_paste()?;
             }
-            let (result, game) = read_result(stdin.lock())?;
+            let (result, game) = read_result(stdin.lock(), mnk)?;
             (game, Some(result))
         }
     };
-    let review = Review::new(table(), &game);
+    let review = match mnk_table {
+        None => Review::new(table(), &game),
+        Some(mnk_table) => Review::new_mnk(mnk_table, &game),
+    };
     let mut out = io::stdout().lock();
     match args.format {
         Format::Json => {
@@ -66,7 +87,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
             writeln!(out)?;
         }
         Format::Text => {
-            for line in text(&review, &game, result, Style::for_stdout()) {
+            for line in text(&review, &game, result, mnk_table, Style::for_stdout()) {
                 writeln!(out, "{line}")?;
             }
         }
@@ -95,8 +116,8 @@ fn say_what_to_paste() -> io::Result<()> {
 
 /// The result line in `input` (which may be a whole transcript of `ttt play`), read back. An
 /// error when there is none, or more than one, or it is garbled, or the input is longer than
-/// [`INPUT_LIMIT`].
-fn read_result(input: impl Read) -> Result<(GameResult, Game), Failure> {
+/// [`INPUT_LIMIT`]. The moves are cells of `mnk`.
+fn read_result(input: impl Read, mnk: Mnk) -> Result<(GameResult, Game), Failure> {
     let mut reader = BufReader::new(input.take(INPUT_LIMIT + 1));
     let mut found: Option<(u64, String)> = None;
     let mut number = 0;
@@ -141,7 +162,8 @@ fn read_result(input: impl Read) -> Result<(GameResult, Game), Failure> {
              of ttt play (or give the moves with --moves)"
         ))
     })?;
-    result_line::parse(&text).map_err(|error| Failure::usage(format!("line {number}: {error}")))
+    result_line::parse(&text, mnk)
+        .map_err(|error| Failure::usage(format!("line {number}: {error}")))
 }
 
 /// `text`, left-aligned in `width` columns, coloured as `value`.
@@ -160,9 +182,16 @@ fn paint_verdict(style: Style, verdict: MoveVerdict, width: usize) -> String {
     }
 }
 
-/// A line about the game, a row a ply, a legend and a summary; then each mistake drawn.
-fn text(review: &Review, game: &Game, result: Option<GameResult>, style: Style) -> Vec<String> {
-    let board = game.board();
+/// A line about the game, a row a ply, a legend and a summary; then each mistake drawn, from
+/// `mnk_table` on a game other than tic-tac-toe.
+fn text(
+    review: &Review,
+    game: &Game,
+    result: Option<GameResult>,
+    mnk_table: Option<&MnkTable>,
+    style: Style,
+) -> Vec<String> {
+    let board = game.position();
     let moves = match review.moves.as_slice() {
         [] => "no moves".to_string(),
         moves => cells(moves),
@@ -191,7 +220,10 @@ fn text(review: &Review, game: &Game, result: Option<GameResult>, style: Style) 
     lines.push(style.strong(&summary(&mistakes)));
     for ply in mistakes {
         lines.push(String::new());
-        lines.extend(mistake(ply, &review.moves, style));
+        lines.extend(match mnk_table {
+            None => mistake(ply, &review.moves, style),
+            Some(mnk_table) => mnk_mistake(mnk_table, ply, &review.moves, style),
+        });
     }
     lines
 }
@@ -244,11 +276,10 @@ fn summary(mistakes: &[&PlyReview]) -> String {
     }
 }
 
-/// A mistake in words, then the board before it beside what each move there leads to.
-fn mistake(ply: &PlyReview, moves: &[ttt_oracle::Cell], style: Style) -> Vec<String> {
-    let board = Board::from_moves(&moves[..ply.ply - 1]).expect("a reviewed game replays");
+/// A mistake in words: `Ply 5: X played 4, draw to loss (L2). Best: 2 (D5).`
+fn about_mistake(ply: &PlyReview, style: Style) -> String {
     let before = outcome_label(ply.value_before, ply.remoteness_before);
-    let mut lines = vec![format!(
+    format!(
         "Ply {}: {} played {}, {} ({}). Best: {} ({}).",
         ply.ply,
         ply.player,
@@ -257,12 +288,43 @@ fn mistake(ply: &PlyReview, moves: &[ttt_oracle::Cell], style: Style) -> Vec<Str
         style.value(ply.value, &outcome_label(ply.value, ply.remoteness)),
         ply.best,
         style.value(ply.value_before, &before),
-    )];
+    )
+}
+
+/// A mistake in words, then the board before it beside what each move there leads to.
+fn mistake(ply: &PlyReview, moves: &[ttt_oracle::Cell], style: Style) -> Vec<String> {
+    let board = Board::from_moves(&moves[..ply.ply - 1]).expect("a reviewed game replays");
+    let mut lines = vec![about_mistake(ply, style)];
     let analysis = Analysis::new(table(), board);
     lines.extend(side_by_side(
         &grid(&board_squares(board, style)),
         &grid(&outcome_squares(&analysis, style)),
         5,
+    ));
+    lines
+}
+
+/// A mistake on a game other than tic-tac-toe, as [`mistake`] shows one: the grids side by
+/// side when they fit in 100 columns, else one under the other.
+fn mnk_mistake(
+    table: &MnkTable,
+    ply: &PlyReview,
+    moves: &[ttt_oracle::Cell],
+    style: Style,
+) -> Vec<String> {
+    let mut lines = vec![about_mistake(ply, style)];
+    let board = moves[..ply.ply - 1]
+        .iter()
+        .fold(MnkBoard::empty(table.game()), |board, cell| {
+            board.play_unchecked(cell.index())
+        });
+    let analysis = MnkAnalysis::new(table, board);
+    lines.extend(pair_within(
+        &mnk::board_squares(&board, style),
+        &mnk::outcome_squares(&analysis, style),
+        table.game().columns(),
+        5,
+        100,
     ));
     lines
 }
@@ -276,7 +338,8 @@ mod tests {
     use super::*;
 
     fn read(input: &str) -> Result<(GameResult, Game), String> {
-        read_result(Cursor::new(input.as_bytes().to_vec())).map_err(|f| f.message().to_string())
+        read_result(Cursor::new(input.as_bytes().to_vec()), Mnk::TIC_TAC_TOE)
+            .map_err(|f| f.message().to_string())
     }
 
     #[test]
@@ -337,7 +400,7 @@ mod tests {
             .collect();
         let game = Game::from_moves(&moves).unwrap();
         let review = Review::new(table(), &game);
-        for line in text(&review, &game, None, Style::plain()) {
+        for line in text(&review, &game, None, None, Style::plain()) {
             assert!(line.chars().count() <= 80, "{line:?}");
         }
     }
