@@ -85,11 +85,15 @@ pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
 /// ```
 /// use ttt_oracle::{AuditError, Player, audit_game, bots};
 ///
+/// // 3 in a row on 3 by 4 is a first-player win: perfect play never loses as X, and as O
+/// // loses only games it cannot hold.
 /// let game = "3x4".parse()?;
 /// let mut perfect = bots::builtin("perfect").unwrap();
-/// let report = audit_game(perfect.as_mut(), game, Player::O)?;
+/// let report = audit_game(perfect.as_mut(), game, Player::X)?;
 /// assert!(report.never_loses());
 /// assert_eq!(report.game, game);
+/// let report = audit_game(perfect.as_mut(), game, Player::O)?;
+/// assert_eq!(report.blunders.total(), 0);
 ///
 /// let mut smartbot = bots::builtin("smartbot").unwrap();
 /// let refused = audit_game(smartbot.as_mut(), game, Player::X);
