@@ -55,8 +55,8 @@ mod verify;
 
 pub use analysis::{Analysis, MnkAnalysis};
 pub use audit::{
-    Blunders, Forfeit, IllegalLine, LosingLine, LostGame, Odds, SideReport, Verdict, WorstCase,
-    audit, losing_games,
+    AuditError, Blunders, Forfeit, IllegalLine, LosingLine, LostGame, Odds, SideReport, Verdict,
+    WorstCase, audit, audit_game, losing_games, losing_games_in,
 };
 pub use board::{
     Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,
@@ -64,7 +64,7 @@ pub use board::{
 };
 pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
 pub use game::Game;
-pub use matchup::{MatchError, MatchReport, matchup};
+pub use matchup::{MatchError, MatchReport, matchup, matchup_game};
 pub use mnk::board::{MnkBoard, MnkMoveError, MnkMoveListError, MnkReachable, ParseMnkBoardError};
 pub use mnk::format::MnkFormatError;
 pub use mnk::game::{GameError, Geometry, MAX_CELLS, MAX_TABLE_CELLS, Mnk};

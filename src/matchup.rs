@@ -23,10 +23,13 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::audit::positions::{
-    Multiple, Node, Overflow, Shown, Step, UNSEEN, mover, plus, prepare, step, times,
+    Multiple, Node, Overflow, Shown, Step, mover, plus, prepare, step, times,
 };
-use crate::board::{CODES, Cell, Outcome, Player};
+use crate::audit::rules::{Places, Rules};
+use crate::board::{Board, Cell, Outcome, Player};
 use crate::bots::{Bot, BotError, Turn};
+use crate::mnk::board::MnkBoard;
+use crate::mnk::game::{MAX_TABLE_CELLS, Mnk};
 use crate::ratio::Ratio;
 
 /// Plays `x` as X against `o` as O over every choice of both, each weighted by its
@@ -62,22 +65,67 @@ use crate::ratio::Ratio;
 /// # Ok::<(), ttt_oracle::MatchError>(())
 /// ```
 pub fn matchup(x: &mut dyn Bot, o: &mut dyn Bot) -> Result<MatchReport, MatchError> {
+    play::<Board>(x, o, Mnk::TIC_TAC_TOE)
+}
+
+/// Plays `x` as X against `o` as O on `game`, as [`matchup`] does on tic-tac-toe.
+///
+/// # Errors
+///
+/// [`MatchError::TooLarge`] for a game of more than 16 cells; [`MatchError::Refused`] when a
+/// bot does not [play](Bot::plays) `game` (X's refusal first; neither is asked anything);
+/// otherwise as [`matchup`].
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{MatchError, Ratio, bots, matchup_game};
+///
+/// // On 3x4 (k = 3) the first player wins: perfect play wins every game as X.
+/// let game = "3x4".parse()?;
+/// let (mut x, mut o) = (bots::builtin("perfect").unwrap(), bots::builtin("perfect").unwrap());
+/// let report = matchup_game(x.as_mut(), o.as_mut(), game)?;
+/// assert_eq!((report.game, report.x_wins), (game, Ratio::ONE));
+///
+/// let mut smartbot = bots::builtin("smartbot").unwrap();
+/// let refused = matchup_game(x.as_mut(), smartbot.as_mut(), game);
+/// assert!(matches!(refused, Err(MatchError::Refused(_))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn matchup_game(
+    x: &mut dyn Bot,
+    o: &mut dyn Bot,
+    game: Mnk,
+) -> Result<MatchReport, MatchError> {
+    if game.cells() > MAX_TABLE_CELLS {
+        return Err(MatchError::TooLarge(game));
+    }
+    x.plays(game).map_err(MatchError::Refused)?;
+    o.plays(game).map_err(MatchError::Refused)?;
+    if game == Mnk::TIC_TAC_TOE {
+        play::<Board>(x, o, game)
+    } else {
+        play::<MnkBoard>(x, o, game)
+    }
+}
+
+/// The match on boards of kind `R`.
+fn play<R: Rules>(x: &mut dyn Bot, o: &mut dyn Bot, game: Mnk) -> Result<MatchReport, MatchError> {
     let names = [x.name().to_string(), o.name().to_string()];
     let merge = x.memoryless() && o.memoryless();
-    let walked = Walk {
+    let mut places = R::Places::default();
+    places.ready();
+    let walked = Walk::<R> {
+        game,
         bots: [&mut *x, &mut *o],
         merge,
-        shown: Shown::new(),
+        shown: Shown::new(game),
         ply: 0,
         multiple: Multiple::ONE,
         ended: [0; 5],
         games: 0,
         next: Vec::new(),
-        place: if merge {
-            vec![UNSEEN; CODES]
-        } else {
-            Vec::new()
-        },
+        places,
     }
     .run();
     // Both are stopped whatever happened; the first error is the one to tell.
@@ -89,6 +137,7 @@ pub fn matchup(x: &mut dyn Bot, o: &mut dyn Bot) -> Result<MatchReport, MatchErr
     }
     let [x_wins, draws, o_wins, x_forfeits, o_forfeits] = chances;
     Ok(MatchReport {
+        game,
         x: x_name,
         o: o_name,
         games,
@@ -121,17 +170,19 @@ pub fn matchup(x: &mut dyn Bot, o: &mut dyn Bot) -> Result<MatchReport, MatchErr
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchReport {
+    /// The game played.
+    pub game: Mnk,
     /// The name of the bot that played X.
     pub x: String,
     /// The name of the bot that played O.
     pub o: String,
     /// Distinct games, forfeits included: one for each way the bots' choices can go.
     pub games: u64,
-    /// X made three in a row.
+    /// X made a line (three in a row on tic-tac-toe).
     pub x_wins: Ratio,
     /// The board filled with no line.
     pub draws: Ratio,
-    /// O made three in a row.
+    /// O made a line.
     pub o_wins: Ratio,
     /// X broke the rules (a taken cell, no move, several marks, or a panic): O wins.
     pub x_forfeits: Ratio,
@@ -166,7 +217,11 @@ impl Serialize for MatchReport {
                 s.end()
             }
         }
-        let mut s = serializer.serialize_struct("MatchReport", 9)?;
+        let mut s = serializer.serialize_struct("MatchReport", 10)?;
+        // Tic-tac-toe's report is as it was before other games: no `game` key.
+        if self.game != Mnk::TIC_TAC_TOE {
+            s.serialize_field("game", &self.game.to_string())?;
+        }
         s.serialize_field("x", &self.x)?;
         s.serialize_field("o", &self.o)?;
         s.serialize_field("games", &self.games)?;
@@ -191,6 +246,11 @@ impl Serialize for MatchReport {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MatchError {
+    /// The game has more than 16 cells: the walk keeps a game's moves in 64 bits, and the
+    /// games a match can walk to their end are far smaller anyway.
+    TooLarge(Mnk),
+    /// A bot does not play the game: its refusal, naming both.
+    Refused(BotError),
     /// A bot could not answer at all (an external program that broke its protocol).
     Bot(BotError),
     /// The exact odds, or the count of games, need numbers wider than 128 bits: a bot's
@@ -203,7 +263,13 @@ pub enum MatchError {
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MatchError::Bot(error) => error.fmt(f),
+            MatchError::TooLarge(game) => write!(
+                f,
+                "game {game} has {} cells; an exact match walks games of at most \
+                 {MAX_TABLE_CELLS} cells",
+                game.cells()
+            ),
+            MatchError::Refused(error) | MatchError::Bot(error) => error.fmt(f),
             MatchError::Overflow => f.write_str(
                 "the exact odds need numbers wider than 128 bits: a bot's probabilities are \
                  too fine (give it coarser ones)",
@@ -215,8 +281,8 @@ impl fmt::Display for MatchError {
 impl std::error::Error for MatchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            MatchError::Bot(error) => Some(error),
-            MatchError::Overflow => None,
+            MatchError::Refused(error) | MatchError::Bot(error) => Some(error),
+            MatchError::TooLarge(_) | MatchError::Overflow => None,
         }
     }
 }
@@ -264,13 +330,14 @@ fn seat(side: Player) -> usize {
     usize::from(side == Player::O)
 }
 
-struct Walk<'a> {
+struct Walk<'a, R: Rules> {
+    game: Mnk,
     /// X's bot, then O's.
     bots: [&'a mut dyn Bot; 2],
     /// Whether histories that reach one board are merged there (both bots are memoryless).
     merge: bool,
     /// The game last shown to a bot, moved to the next position asked about.
-    shown: Shown,
+    shown: Shown<R>,
     /// The ply being walked.
     ply: usize,
     /// The least common multiple of the denominators of this ply's choices so far: the next
@@ -281,27 +348,26 @@ struct Walk<'a> {
     /// The games ended so far.
     games: u64,
     /// The positions of the next ply, in the order of their first histories.
-    next: Vec<Node>,
-    /// When merging, each board's place in `next` by base-3 code, `UNSEEN` for a board not
-    /// yet reached.
-    place: Vec<u16>,
+    next: Vec<Node<R>>,
+    /// When merging, each board's place in `next`.
+    places: R::Places,
 }
 
-impl Walk<'_> {
+impl<R: Rules> Walk<'_, R> {
     /// Every game to its end: the number of games, and the chance of each [`End`].
     fn run(mut self) -> Result<(u64, [Ratio; 5]), MatchError> {
-        let mut nodes = vec![Node::ROOT];
+        let mut nodes = vec![Node::root(self.game)];
         let mut denominator: u128 = 1;
         while !nodes.is_empty() {
             if self.merge {
                 // The places of this ply served to list it; the next ply's are set from here.
-                for node in &nodes {
-                    self.place[usize::from(node.code)] = UNSEEN;
-                }
+                let listed = nodes.iter().map(|node| (node.board, node.code));
+                self.places.forget(listed);
             }
             self.multiple = Multiple::ONE;
             self.next.clear();
-            prepare(&mut *self.bots[seat(mover(self.ply))], &nodes, self.ply)?;
+            let bot = &mut *self.bots[seat(mover(self.ply))];
+            prepare(bot, self.game, &nodes, self.ply)?;
             for node in &nodes {
                 self.visit(node)?;
             }
@@ -316,7 +382,7 @@ impl Walk<'_> {
     }
 
     /// Asks the side to move at `node` what it does, and follows each choice.
-    fn visit(&mut self, node: &Node) -> Result<(), MatchError> {
+    fn visit(&mut self, node: &Node<R>) -> Result<(), MatchError> {
         let side = mover(self.ply);
         self.shown.show(node.line, self.ply);
         let (bot, game) = (&mut *self.bots[seat(side)], &self.shown.game);
@@ -344,7 +410,7 @@ impl Walk<'_> {
 
     /// Counts the games through `node` as ended by `end`, with `chance` over the next ply's
     /// denominator.
-    fn end(&mut self, node: &Node, end: End, chance: u128) -> Result<(), Overflow> {
+    fn end(&mut self, node: &Node<R>, end: End, chance: u128) -> Result<(), Overflow> {
         let slot = &mut self.ended[end as usize];
         *slot = plus(*slot, chance)?;
         self.games = self
@@ -371,9 +437,9 @@ impl Walk<'_> {
 
     /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
     /// of their games, with `chance` over the next ply's denominator.
-    fn reach(&mut self, node: &Node, cell: Cell, chance: u128) -> Result<(), Overflow> {
-        let place = self.merge.then_some(&mut self.place[..]);
-        match step(node, self.ply, cell, chance, &mut self.next, place)? {
+    fn reach(&mut self, node: &Node<R>, cell: Cell, chance: u128) -> Result<(), Overflow> {
+        let places = self.merge.then_some(&mut self.places);
+        match step(node, self.ply, cell, chance, &mut self.next, places)? {
             Step::End(Outcome::Win(winner)) => self.end(node, End::win(winner), chance),
             Step::End(Outcome::Draw) => self.end(node, End::Draw, chance),
             Step::At(_) => Ok(()),

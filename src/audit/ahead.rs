@@ -8,27 +8,29 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use super::rules::Rules;
 use crate::board::{Player, Status};
 use crate::bots::{Bot, BotError, Turn};
 use crate::game::Game;
+use crate::mnk::game::Mnk;
 
 /// How many questions [`Bot::prepare`] is given at once: enough to keep a bot busy, few enough
 /// that a progress line moves on often.
 pub(super) const BATCH: usize = 256;
 
-/// Puts to `bot`, playing `side`, every question the walk by histories will ask, a ply at a
-/// time in the order of the walk's histories within the ply.
-pub(super) fn ask(bot: &mut dyn Bot, side: Player) -> Result<(), BotError> {
-    let mut histories = vec![Game::new()];
+/// Puts to `bot`, playing `side` of `game`, every question the walk by histories will ask, a
+/// ply at a time in the order of the walk's histories within the ply.
+pub(super) fn ask<R: Rules>(bot: &mut dyn Bot, game: Mnk, side: Player) -> Result<(), BotError> {
+    let mut histories = vec![Game::empty(game)];
     while !histories.is_empty() {
         let mut next = Vec::new();
         for batch in histories.chunks(BATCH) {
-            let bots_turn = batch[0].board().to_move() == side;
+            let bots_turn = R::of(&batch[0]).to_move() == side;
             if bots_turn {
                 bot.prepare(batch)?;
             }
             for game in batch {
-                let board = game.board();
+                let empty = R::of(game).empty_cells();
                 let moves = if bots_turn {
                     // A panic forfeits the game in the walk, which asks again and sees it.
                     let Ok(choices) = catch_unwind(AssertUnwindSafe(|| bot.choose(game))) else {
@@ -37,17 +39,17 @@ pub(super) fn ask(bot: &mut dyn Bot, side: Player) -> Result<(), BotError> {
                     choices?
                         .into_iter()
                         .filter_map(|choice| match choice.turn {
-                            Turn::Mark(cell) if board.get(cell).is_none() => Some(cell),
+                            Turn::Mark(cell) if empty.contains(cell) => Some(cell),
                             _ => None,
                         })
                         .collect()
                 } else {
-                    board.legal_moves().into_iter().collect::<Vec<_>>()
+                    empty.into_iter().collect::<Vec<_>>()
                 };
                 for cell in moves {
                     let mut after = game.clone();
                     after.play_unchecked(cell);
-                    if after.board().status() == Status::InProgress {
+                    if R::of(&after).status() == Status::InProgress {
                         next.push(after);
                     }
                 }

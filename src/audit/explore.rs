@@ -2,27 +2,34 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use super::rules::Rules;
 use super::{Forfeit, IllegalLine, LosingLine, Odds, SideReport, WorstCase, panic_message};
 use crate::board::{Cell, Outcome, Player, Status};
 use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
+use crate::mnk::game::{MAX_TABLE_CELLS, Mnk};
 use crate::ratio::{Ratio, Sum};
-use crate::table::{Table, table};
 
-/// Audits `bot` playing `side` by walking every history, depth first: the opponent's replies
-/// in the order of their cells, the bot's choices in the order it gives them. Works for any
-/// bot, whatever it remembers.
-pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
-    let mut walk = Walk {
+/// Audits `bot` playing `side` of `game` by walking every history, depth first: the
+/// opponent's replies in the order of their cells, the bot's choices in the order it gives
+/// them, each judged by `table`. Works for any bot, whatever it remembers.
+pub(super) fn audit<R: Rules>(
+    bot: &mut dyn Bot,
+    game: Mnk,
+    table: &R::Table,
+    side: Player,
+) -> Result<SideReport, BotError> {
+    let mut walk = Walk::<R> {
         bot,
+        game,
         side,
-        table: table(),
-        report: SideReport::empty(side),
-        lines: [Line::EMPTY; 10],
+        table,
+        report: SideReport::empty(game, side),
+        lines: [Line::EMPTY; DEPTHS],
         vs_random: [Sum::ZERO; 4],
         choices: Default::default(),
     };
-    let root = walk.visit(&mut Game::new(), Ratio::ONE, true)?;
+    let root = walk.visit(&mut Game::empty(game), Ratio::ONE, true)?;
     let [win, draw, loss, illegal] = walk.vs_random.map(Sum::value);
     walk.report.vs_random = Odds {
         win,
@@ -50,30 +57,34 @@ pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotEr
     Ok(walk.report)
 }
 
-struct Walk<'a> {
+/// The depths of a game with a table: every ply from the empty board to the full one.
+const DEPTHS: usize = MAX_TABLE_CELLS + 1;
+
+struct Walk<'a, R: Rules> {
     bot: &'a mut dyn Bot,
+    game: Mnk,
     side: Player,
-    table: &'a Table,
+    table: &'a R::Table,
     report: SideReport,
     /// For each depth, the worst-case line from the position being walked there.
-    lines: [Line; 10],
+    lines: [Line; DEPTHS],
     /// The chances against a random opponent of a win, a draw, a loss and a forfeit, summed
     /// over the games as they end.
     vs_random: [Sum; 4],
     /// For each depth, the bot's answer at the position being walked there.
-    choices: [Vec<Choice>; 10],
+    choices: [Vec<Choice>; DEPTHS],
 }
 
 /// Moves from a position to the end of a game.
 #[derive(Clone, Copy)]
 struct Line {
-    cells: [Cell; 9],
+    cells: [Cell; MAX_TABLE_CELLS],
     len: usize,
 }
 
 impl Line {
     const EMPTY: Line = Line {
-        cells: Cell::ALL,
+        cells: [Cell::ALL[0]; MAX_TABLE_CELLS],
         len: 0,
     };
 }
@@ -115,11 +126,11 @@ fn times(p: Ratio, x: Ratio) -> Ratio {
     }
 }
 
-impl Walk<'_> {
+impl<R: Rules> Walk<'_, R> {
     /// Explores every game from `game`, which comes back unchanged; `perfect` says whether the
     /// perfect style as opponent may reach it.
     fn visit(&mut self, game: &mut Game, chance: Ratio, perfect: bool) -> Result<Backed, BotError> {
-        let board = game.board();
+        let board = R::of(game);
         let depth = game.moves().len();
         self.lines[depth].len = 0;
         match board.status() {
@@ -128,9 +139,9 @@ impl Walk<'_> {
                 self.bot_turn(game, chance, perfect)
             }
             Status::InProgress => {
-                let replies = board.legal_moves();
+                let replies = board.empty_cells();
                 let each = chance * Ratio::new(1, replies.len() as u128);
-                let optimal = self.table.best_moves(&board);
+                let optimal = board.best_moves(self.table);
                 let share = if perfect {
                     Ratio::new(1, optimal.len() as u128)
                 } else {
@@ -196,8 +207,9 @@ impl Walk<'_> {
             self.forfeit(game, Forfeit::Turn(Turn::Nothing), chance);
             return Ok(Backed::end(Backed::FORFEIT));
         }
-        let board = game.board();
-        let before = self.table.evaluate(&board);
+        let board = R::of(game);
+        let empty = board.empty_cells();
+        let before = board.evaluate(self.table);
         let mut backed = Backed {
             worst: Ratio::ZERO,
             perfect: [Ratio::ZERO; 2],
@@ -206,9 +218,9 @@ impl Walk<'_> {
         for choice in &choices {
             let p = chance * choice.probability;
             let child = match choice.turn {
-                Turn::Mark(cell) if board.get(cell).is_none() => {
+                Turn::Mark(cell) if empty.contains(cell) => {
                     game.play_unchecked(cell);
-                    let after = self.table.probe(&game.board());
+                    let after = R::of(game).probe(self.table);
                     self.report.judge_move(before, after, 1);
                     let explored = self.visit(game, p, perfect);
                     game.undo();
@@ -277,8 +289,12 @@ impl Walk<'_> {
                     .as_ref()
                     .is_none_or(|line| game.moves().len() < line.moves.len());
                 if shorter {
-                    self.report.shortest_loss =
-                        Some(LosingLine::new(game.moves().to_vec(), self.side));
+                    self.report.shortest_loss = Some(LosingLine::new::<R>(
+                        game.moves().to_vec(),
+                        self.side,
+                        self.game,
+                        self.table,
+                    ));
                 }
                 Backed::end(2)
             }

@@ -11,10 +11,13 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 
-use super::{Forfeit, IllegalLine, LosingLine, panic_message};
-use crate::board::{Cell, Outcome, Player, Status};
+use super::rules::Rules;
+use super::{AuditError, Forfeit, IllegalLine, LosingLine, panic_message};
+use crate::board::{Board, Cell, Outcome, Player, Status};
 use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
+use crate::mnk::board::MnkBoard;
+use crate::mnk::game::Mnk;
 
 /// A game the bot did not win or draw.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,28 +93,86 @@ pub fn losing_games<E: From<BotError>>(
     side: Player,
     sink: impl FnMut(LostGame) -> Result<(), E>,
 ) -> Result<(), E> {
+    let table = crate::table::table();
+    walk::<Board, E>(bot, Mnk::TIC_TAC_TOE, table, side, sink).map_err(|error| match error {
+        Stop::Bot(error) => error.into(),
+        Stop::Sink(error) => error,
+    })
+}
+
+/// Hands `sink` every distinct game `bot`, playing `side` of `game`, loses on the board or
+/// forfeits, as [`losing_games`] does for tic-tac-toe.
+///
+/// # Errors
+///
+/// As [`losing_games`]; and, before any game, [`AuditError::Refused`] when the bot does not
+/// play `game`, [`AuditError::NoTable`] when the game has no table.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{AuditError, LostGame, Player, bots, losing_games_in};
+///
+/// let mut random = bots::builtin("random").unwrap();
+/// let mut shortest = usize::MAX;
+/// losing_games_in(random.as_mut(), "2x3k2".parse()?, Player::X, |game| {
+///     shortest = shortest.min(game.moves().len());
+///     Ok::<(), AuditError>(())
+/// })?;
+/// assert_eq!(shortest, 4);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn losing_games_in<E: From<AuditError>>(
+    bot: &mut dyn Bot,
+    game: Mnk,
+    side: Player,
+    sink: impl FnMut(LostGame) -> Result<(), E>,
+) -> Result<(), E> {
+    bot.plays(game).map_err(AuditError::Refused)?;
+    let error = |error: Stop<E>| match error {
+        Stop::Bot(error) => AuditError::Bot(error).into(),
+        Stop::Sink(error) => error,
+    };
+    if game == Mnk::TIC_TAC_TOE {
+        let table = crate::table::table();
+        return walk::<Board, E>(bot, game, table, side, sink).map_err(error);
+    }
+    let table = crate::mnk_table::mnk_table(game).map_err(AuditError::NoTable)?;
+    walk::<MnkBoard, E>(bot, game, table, side, sink).map_err(error)
+}
+
+/// The walk of [`losing_games`] on any board.
+fn walk<R: Rules, E>(
+    bot: &mut dyn Bot,
+    game: Mnk,
+    table: &R::Table,
+    side: Player,
+    sink: impl FnMut(LostGame) -> Result<(), E>,
+) -> Result<(), Stop<E>> {
     let walked = if bot.asks_ahead() {
-        super::ahead::ask(bot, side).map_err(Stop::Bot)
+        super::ahead::ask::<R>(bot, game, side).map_err(Stop::Bot)
     } else {
         Ok(())
     };
     let walked = walked.and_then(|()| {
         let answers = bot.memoryless().then(HashMap::new);
-        let mut walk = Walk {
+        let mut walk = Walk::<R, _> {
             bot: &mut *bot,
+            game,
+            table,
             side,
             sink,
             answers,
         };
-        walk.visit(&mut Game::new())
+        walk.visit(&mut Game::empty(game))
     });
     match walked {
-        Ok(()) => Ok(bot.finish()?),
+        Ok(()) => bot.finish().map_err(Stop::Bot),
         Err(Stop::Sink(error)) => {
             let _ = bot.finish();
-            Err(error)
+            Err(Stop::Sink(error))
         }
-        Err(Stop::Bot(error)) => Err(error.into()),
+        Err(error) => Err(error),
     }
 }
 
@@ -121,27 +182,30 @@ enum Stop<E> {
     Sink(E),
 }
 
-struct Walk<'a, F> {
+struct Walk<'a, R: Rules, F> {
     bot: &'a mut dyn Bot,
+    game: Mnk,
+    table: &'a R::Table,
     side: Player,
     sink: F,
-    /// A memoryless bot's answers, by board code, once asked; `None` for any other bot.
-    answers: Option<HashMap<usize, Rc<[Choice]>>>,
+    /// A memoryless bot's answers, by board, once asked; `None` for any other bot.
+    answers: Option<HashMap<u128, Rc<[Choice]>>>,
 }
 
-impl<E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, F> {
+impl<R: Rules, E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, R, F> {
     /// Hands on every lost game from `game`, which comes back unchanged.
     fn visit(&mut self, game: &mut Game) -> Result<(), Stop<E>> {
-        let board = game.board();
+        let board = R::of(game);
         match board.status() {
             Status::Finished(Outcome::Win(winner)) if winner != self.side => {
-                let line = LosingLine::new(game.moves().to_vec(), self.side);
+                let moves = game.moves().to_vec();
+                let line = LosingLine::new::<R>(moves, self.side, self.game, self.table);
                 (self.sink)(LostGame::Loss(line)).map_err(Stop::Sink)
             }
             Status::Finished(_) => Ok(()),
             Status::InProgress if board.to_move() == self.side => self.bot_turn(game),
             Status::InProgress => {
-                for cell in board.legal_moves() {
+                for cell in board.empty_cells() {
                     game.play_unchecked(cell);
                     let visited = self.visit(game);
                     game.undo();
@@ -160,10 +224,10 @@ impl<E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, F> {
         if choices.is_empty() {
             self.forfeit(game, Forfeit::Turn(Turn::Nothing))?;
         }
-        let board = game.board();
+        let empty = R::of(game).empty_cells();
         for choice in choices.iter() {
             match choice.turn {
-                Turn::Mark(cell) if board.get(cell).is_none() => {
+                Turn::Mark(cell) if empty.contains(cell) => {
                     game.play_unchecked(cell);
                     let visited = self.visit(game);
                     game.undo();
@@ -178,7 +242,7 @@ impl<E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, F> {
     /// What the bot may do at `game`, remembered by board for a memoryless bot; or the message
     /// of its panic.
     fn choices(&mut self, game: &Game) -> Result<Result<Rc<[Choice]>, String>, Stop<E>> {
-        let code = game.board().code();
+        let code = R::of(game).key();
         if let Some(known) = self.answers.as_ref().and_then(|answers| answers.get(&code)) {
             return Ok(Ok(Rc::clone(known)));
         }

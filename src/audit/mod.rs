@@ -9,12 +9,15 @@
 //! histories that reach it. Both give a bot that [asks ahead](Bot::asks_ahead) its questions
 //! in batches before asking them one by one (`ahead` for the walk by histories). `games`
 //! walks the histories once more to hand on, one by one, the games the bot loses or forfeits.
+//! Every walk is written once over `rules`, and runs on tic-tac-toe's board and on the board of
+//! any other game with a table.
 
 mod ahead;
 mod explore;
 mod games;
 mod odds;
 pub(crate) mod positions;
+pub(crate) mod rules;
 
 use std::any::Any;
 use std::fmt;
@@ -24,12 +27,17 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use crate::board::{Board, Cell, Player};
 use crate::bots::{Bot, BotError, Turn};
 use crate::game::Game;
+use crate::mnk::board::MnkBoard;
+use crate::mnk::game::Mnk;
+use crate::mnk_table::{MnkTableError, mnk_table};
 use crate::ratio::Ratio;
 use crate::review::MoveVerdict;
 use crate::solve::{Evaluation, Value};
 use crate::table::{Probe, table};
+use positions::Kept;
+use rules::Rules;
 
-pub use games::{LostGame, losing_games};
+pub use games::{LostGame, losing_games, losing_games_in};
 
 /// Audits `bot` playing `side`: every legal reply of the opponent and every move the bot may
 /// choose, to the end of every game.
@@ -59,8 +67,92 @@ pub use games::{LostGame, losing_games};
 /// # Ok::<(), ttt_oracle::bots::BotError>(())
 /// ```
 pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
+    walk::<Board>(bot, Mnk::TIC_TAC_TOE, table(), side)
+}
+
+/// Audits `bot` playing `side` of `game`, as [`audit`] does on tic-tac-toe: every legal reply
+/// of the opponent and every move the bot may choose, to the end of every game, judged by the
+/// game's table (solved first for a game of at most 16 cells that has none embedded).
+///
+/// # Errors
+///
+/// [`AuditError::Refused`] when the bot does not [play](Bot::plays) `game` (nothing is asked
+/// of it); [`AuditError::NoTable`] when the game has no table (more than 16 cells);
+/// [`AuditError::Bot`] as [`audit`] returns a [`BotError`].
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{AuditError, Player, audit_game, bots};
+///
+/// // 3 in a row on 3 by 4 is a first-player win: perfect play never loses as X, and as O
+/// // loses only games it cannot hold.
+/// let game = "3x4".parse()?;
+/// let mut perfect = bots::builtin("perfect").unwrap();
+/// let report = audit_game(perfect.as_mut(), game, Player::X)?;
+/// assert!(report.never_loses());
+/// assert_eq!(report.game, game);
+/// let report = audit_game(perfect.as_mut(), game, Player::O)?;
+/// assert_eq!(report.blunders.total(), 0);
+///
+/// let mut smartbot = bots::builtin("smartbot").unwrap();
+/// let refused = audit_game(smartbot.as_mut(), game, Player::X);
+/// assert!(matches!(refused, Err(AuditError::Refused(_))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn audit_game(bot: &mut dyn Bot, game: Mnk, side: Player) -> Result<SideReport, AuditError> {
+    bot.plays(game).map_err(AuditError::Refused)?;
+    if game == Mnk::TIC_TAC_TOE {
+        return audit(bot, side).map_err(AuditError::Bot);
+    }
+    let table = mnk_table(game).map_err(AuditError::NoTable)?;
+    walk::<MnkBoard>(bot, game, table, side).map_err(AuditError::Bot)
+}
+
+/// Why a bot was not audited on a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AuditError {
+    /// The bot does not play the game: its refusal, naming both.
+    Refused(BotError),
+    /// The game has no table to judge the bot's moves by.
+    NoTable(MnkTableError),
+    /// The bot could not answer, or its answers cannot be trusted.
+    Bot(BotError),
+}
+
+impl fmt::Display for AuditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AuditError::Refused(error) | AuditError::Bot(error) => error.fmt(f),
+            AuditError::NoTable(error) => write!(f, "{error}: an audit needs the game's table"),
+        }
+    }
+}
+
+impl std::error::Error for AuditError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AuditError::Refused(error) | AuditError::Bot(error) => Some(error),
+            AuditError::NoTable(error) => Some(error),
+        }
+    }
+}
+
+impl From<BotError> for AuditError {
+    fn from(error: BotError) -> AuditError {
+        AuditError::Bot(error)
+    }
+}
+
+/// The audit on boards of kind `R`, judged by `table`.
+fn walk<R: Kept>(
+    bot: &mut dyn Bot,
+    game: Mnk,
+    table: &R::Table,
+    side: Player,
+) -> Result<SideReport, BotError> {
     let by_positions = if bot.memoryless() {
-        positions::audit(bot, side)?
+        positions::audit::<R>(bot, game, table, side)?
     } else {
         None
     };
@@ -70,9 +162,9 @@ pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
         // history, each fraction reduced as it goes.
         None => {
             if bot.asks_ahead() {
-                ahead::ask(bot, side)?;
+                ahead::ask::<R>(bot, game, side)?;
             }
-            explore::audit(bot, side)?
+            explore::audit::<R>(bot, game, table, side)?
         }
     };
     // An external bot's last answers count only once it is known to have printed nothing
@@ -91,7 +183,7 @@ fn panic_message(payload: Box<dyn Any + Send>, game: &Game) -> String {
         .unwrap_or_else(|| "a panic without a message".to_string());
     format!(
         "{message} (on board {}, moves {:?})",
-        game.board(),
+        game.position(),
         game.moves()
     )
 }
@@ -107,21 +199,28 @@ pub struct LosingLine {
 }
 
 impl LosingLine {
-    fn new(moves: Vec<Cell>, bot: Player) -> LosingLine {
-        let mistake = losing_mistake(&moves, bot);
+    fn new<R: Rules>(moves: Vec<Cell>, bot: Player, game: Mnk, table: &R::Table) -> LosingLine {
+        let mistake = losing_mistake::<R>(&moves, bot, game, table);
         LosingLine { moves, mistake }
     }
 }
 
 /// The bot's move that turned a position it could hold into a lost one.
-fn losing_mistake(moves: &[Cell], bot: Player) -> Option<usize> {
-    let table = table();
-    let mut board = Board::EMPTY;
+fn losing_mistake<R: Rules>(
+    moves: &[Cell],
+    bot: Player,
+    game: Mnk,
+    table: &R::Table,
+) -> Option<usize> {
+    let (mut board, _) = R::empty(game);
     for (i, &cell) in moves.iter().enumerate() {
         let mover = board.to_move();
-        let before = table.probe(&board).value;
-        board = board.play(cell).ok()?;
-        let after = -table.probe(&board).value;
+        let before = board.probe(table).value;
+        if !board.empty_cells().contains(cell) || board.status() != crate::Status::InProgress {
+            return None;
+        }
+        board = board.mark(cell, mover);
+        let after = -board.probe(table).value;
         if mover == bot && before != Value::Loss && after == Value::Loss {
             return Some(i);
         }
@@ -203,6 +302,8 @@ impl Odds {
 /// What an audit found on one side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SideReport {
+    /// The game audited.
+    pub game: Mnk,
     /// The side the bot played.
     pub side: Player,
     /// Decision points visited: positions where the bot was asked for a move.
@@ -379,8 +480,9 @@ impl fmt::Display for Verdict {
 
 impl SideReport {
     /// Nothing explored yet.
-    fn empty(side: Player) -> SideReport {
+    fn empty(game: Mnk, side: Player) -> SideReport {
         SideReport {
+            game,
             side,
             decision_points: 0,
             games: 0,

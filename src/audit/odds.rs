@@ -36,7 +36,8 @@ struct Ply {
     multiple: u64,
 }
 
-/// A move from a position, in 12 bytes: a walk records tens of thousands.
+/// A move from a position, in 16 bytes: a walk records tens of thousands on tic-tac-toe, tens
+/// of millions on 4x4.
 #[derive(Clone, Copy)]
 pub(super) struct Edge {
     pub cell: Cell,
@@ -48,13 +49,13 @@ pub(super) struct Edge {
     pub optimal: bool,
 }
 
-const _: () = assert!(std::mem::size_of::<Edge>() == 12);
+const _: () = assert!(std::mem::size_of::<Edge>() == 16);
 
 /// Where a move leads: to a position of the next ply, by its place in that ply's list, or to
 /// the end of the game. Its number is the move's place among the next ply's values, which
 /// start with the four ends.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) struct To(u16);
+pub(super) struct To(u32);
 
 impl To {
     /// The end of the game, won by the bot.
@@ -66,14 +67,14 @@ impl To {
     pub const FORFEIT: To = To(3);
     const ENDS: usize = 4;
 
-    /// The position at `place` in the next ply's list (a ply lists at most 1,520).
+    /// The position at `place` in the next ply's list.
     pub fn node(place: usize) -> To {
-        To((place + To::ENDS) as u16)
+        To(u32::try_from(place + To::ENDS).expect("a ply lists fewer than 2^32 positions"))
     }
 
     /// The position's place in the next ply's list, if the move leads to one.
     fn place(self) -> Option<usize> {
-        usize::from(self.0).checked_sub(To::ENDS)
+        (self.0 as usize).checked_sub(To::ENDS)
     }
 }
 
@@ -272,13 +273,13 @@ fn factors(
             if bots_ply(p) {
                 for edge in edges {
                     *perfect = lcm(*perfect, u64::from(edge.denominator))?;
-                    next[usize::from(edge.to.0)] = true;
+                    next[edge.to.0 as usize] = true;
                 }
             } else {
                 let mut optimal = 0;
                 for edge in edges.iter().filter(|edge| edge.optimal) {
                     optimal += 1;
-                    next[usize::from(edge.to.0)] = true;
+                    next[edge.to.0 as usize] = true;
                 }
                 *perfect = lcm(*perfect, optimal.max(1))?;
             }
@@ -352,14 +353,14 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
                 if bots {
                     let mut weights = Scaled::<T>::new(worst_factor);
                     for edge in edges {
-                        let child = worst_next[usize::from(edge.to.0)];
+                        let child = worst_next[edge.to.0 as usize];
                         if child != zero {
                             sum += weights.weight(edge) * child;
                         }
                     }
                 } else {
                     for edge in edges {
-                        sum = sum.max(worst_next[usize::from(edge.to.0)]);
+                        sum = sum.max(worst_next[edge.to.0 as usize]);
                     }
                 }
                 *value = sum;
@@ -370,7 +371,7 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
                 if bots {
                     let mut weights = Scaled::<T>::new(perfect_factor);
                     for edge in edges {
-                        let [loss, illegal] = perfect_next[usize::from(edge.to.0)];
+                        let [loss, illegal] = perfect_next[edge.to.0 as usize];
                         if loss != zero || illegal != zero {
                             let weight = weights.weight(edge);
                             sum = [sum[0] + weight * loss, sum[1] + weight * illegal];
@@ -379,7 +380,7 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
                 } else {
                     let mut optimal = 0;
                     for edge in edges.iter().filter(|edge| edge.optimal) {
-                        let [loss, illegal] = perfect_next[usize::from(edge.to.0)];
+                        let [loss, illegal] = perfect_next[edge.to.0 as usize];
                         optimal += 1;
                         sum = [sum[0] + loss, sum[1] + illegal];
                     }
@@ -417,7 +418,7 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
             // The first of the moves that leave the bot the most to lose.
             let mut best: Option<(&Edge, T)> = None;
             for edge in ply.node(node) {
-                let value = next[usize::from(edge.to.0)];
+                let value = next[edge.to.0 as usize];
                 if best.is_none_or(|(_, top)| value > top) {
                     best = Some((edge, value));
                 }

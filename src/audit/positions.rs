@@ -28,27 +28,34 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::odds::{self, Edge, Graph, To};
+use super::rules::{Bits, Places, Rules};
 use super::{Forfeit, IllegalLine, LosingLine, SideReport, WorstCase, panic_message};
-use crate::board::{Board, CODES, Cell, HAS_LINE, Outcome, Player};
+use crate::board::{Board, Cell, Outcome, Player};
 use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
+use crate::mnk::board::MnkBoard;
+use crate::mnk::game::Mnk;
 use crate::ratio::Ratio;
-use crate::table::{Table, table};
 
-/// Audits memoryless `bot` playing `side` by positions; `None` when a number outgrows its
-/// integer, which takes probabilities far finer than the built-in bots'.
-pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<Option<SideReport>, BotError> {
+/// Audits memoryless `bot` playing `side` of `game` by positions, judged by `table`; `None`
+/// when a number outgrows its integer, which takes probabilities far finer than the built-in
+/// bots'.
+pub(super) fn audit<R: Kept>(
+    bot: &mut dyn Bot,
+    game: Mnk,
+    table: &R::Table,
+    side: Player,
+) -> Result<Option<SideReport>, BotError> {
     // Taken, not borrowed: a bot that audits another from inside `choose` gets its own.
-    let mut buffers = BUFFERS.take();
-    if buffers.place.is_empty() {
-        buffers.place = vec![UNSEEN; CODES];
-    }
+    let mut buffers = R::take();
+    buffers.places.ready();
     let mut walk = Walk {
         bot,
+        game,
         side,
-        table: table(),
-        report: SideReport::empty(side),
-        shown: Shown::new(),
+        table,
+        report: SideReport::empty(game, side),
+        shown: Shown::new(game),
         ply: 0,
         multiple: Multiple::ONE,
         ends: Ends::default(),
@@ -57,10 +64,9 @@ pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<Option<SideReport
     let walked = walk.run().and_then(|()| walk.backwards());
     let mut buffers = walk.buffers;
     // A walk that stopped early leaves the places of the ply it was listing.
-    for node in &buffers.next {
-        buffers.place[usize::from(node.code)] = UNSEEN;
-    }
-    BUFFERS.set(buffers);
+    let listed = buffers.next.iter().map(|node| (node.board, node.code));
+    buffers.places.forget(listed);
+    R::keep(buffers);
     match walked {
         Ok(()) => Ok(Some(walk.report)),
         Err(Stop::Overflow) => Ok(None),
@@ -68,19 +74,14 @@ pub(super) fn audit(bot: &mut dyn Bot, side: Player) -> Result<Option<SideReport
     }
 }
 
-/// The walk's memory, kept on each thread from one audit to the next: the walk takes a
-/// fraction of a millisecond, and fresh memory for every audit (pages the kernel maps and
-/// clears again) made it about a third slower.
-#[derive(Default)]
-struct Buffers {
-    /// Each board's place in its ply's list, by base-3 code; `UNSEEN` for every board between
-    /// walks. A board belongs to one ply only (its number of marks), so the places of every
-    /// ply share one array.
-    place: Vec<u16>,
+/// The walk's memory.
+pub(super) struct Buffers<R: Rules> {
+    /// Each board's place in its ply's list; every board unseen between walks.
+    places: R::Places,
     /// The positions of the ply being walked, in the order of their first histories.
-    nodes: Vec<Node>,
+    nodes: Vec<Node<R>>,
     /// The positions of the next ply, in the same order.
-    next: Vec<Node>,
+    next: Vec<Node<R>>,
     /// Every position's moves, for the odds worked out backwards.
     graph: Graph,
     /// The memory of the backward pass.
@@ -89,8 +90,48 @@ struct Buffers {
     choices: Vec<Choice>,
 }
 
+impl<R: Rules> Default for Buffers<R> {
+    fn default() -> Buffers<R> {
+        Buffers {
+            places: R::Places::default(),
+            nodes: Vec::new(),
+            next: Vec::new(),
+            graph: Graph::default(),
+            scratch: odds::Scratch::default(),
+            choices: Vec::new(),
+        }
+    }
+}
+
+/// Where a walk's memory comes from, and goes back to.
+pub(super) trait Kept: Rules {
+    fn take() -> Buffers<Self>;
+    fn keep(buffers: Buffers<Self>);
+}
+
 thread_local! {
-    static BUFFERS: std::cell::Cell<Buffers> = std::cell::Cell::default();
+    static BUFFERS: std::cell::Cell<Buffers<Board>> = std::cell::Cell::default();
+}
+
+/// Tic-tac-toe's memory is kept on each thread from one audit to the next: the walk takes a
+/// fraction of a millisecond, and fresh memory for every audit (pages the kernel maps and
+/// clears again) made it about a third slower.
+impl Kept for Board {
+    fn take() -> Buffers<Board> {
+        BUFFERS.take()
+    }
+    fn keep(buffers: Buffers<Board>) {
+        BUFFERS.set(buffers);
+    }
+}
+
+/// A larger game's walk takes long enough that fresh memory costs nothing to speak of, and
+/// what it held (hundreds of megabytes on 4x4) goes back at once.
+impl Kept for MnkBoard {
+    fn take() -> Buffers<MnkBoard> {
+        Buffers::default()
+    }
+    fn keep(_: Buffers<MnkBoard>) {}
 }
 
 /// Why the walk stopped before the end.
@@ -117,46 +158,51 @@ impl From<Overflow> for Stop {
     }
 }
 
-/// A position of the walk, in 32 bytes: a ply lists up to 1,520.
+/// A position of the walk: in 32 bytes on tic-tac-toe, where a ply lists up to 1,520.
 #[derive(Clone, Copy)]
-pub(crate) struct Node {
-    pub(crate) board: Board,
-    /// The board's base-3 code.
-    pub(crate) code: u16,
+pub(crate) struct Node<R: Rules> {
+    pub(crate) board: R,
+    /// What finds the board's place in its ply's list.
+    pub(crate) code: R::Code,
     /// The first history to reach the board, in the history walk's order.
-    pub(crate) line: Line,
+    pub(crate) line: Line<R::Line>,
     /// How many histories reach the board.
     pub(crate) histories: u32,
     /// Their total chance, over the ply's denominator.
     pub(crate) chance: u128,
 }
 
-impl Node {
-    pub(crate) const ROOT: Node = Node {
-        board: Board::EMPTY,
-        code: 0,
-        line: Line(0),
-        histories: 1,
-        chance: 1,
-    };
+impl<R: Rules> Node<R> {
+    pub(crate) fn root(game: Mnk) -> Node<R> {
+        let (board, code) = R::empty(game);
+        Node {
+            board,
+            code,
+            line: Line(R::Line::EMPTY),
+            histories: 1,
+            chance: 1,
+        }
+    }
 }
 
-const _: () = assert!(std::mem::size_of::<Node>() == 32);
+const _: () = assert!(std::mem::size_of::<Node<Board>>() == 32);
 
-/// The moves of a game in progress, 4 bits each: a position the walk lists is at most 8 moves
-/// deep, since the ninth move ends the game.
+/// The moves of a game in progress, 4 bits each (a board with a table has at most 16 cells,
+/// so a position the walk lists is at most 15 moves deep).
 #[derive(Clone, Copy)]
-pub(crate) struct Line(u32);
+pub(crate) struct Line<B>(B);
 
-impl Line {
+impl<B: Bits> Line<B> {
     /// This line with `cell` as its move number `ply` (from 0).
-    fn with(self, ply: usize, cell: Cell) -> Line {
-        Line(self.0 | (cell.index() as u32) << (4 * ply))
+    #[inline]
+    fn with(self, ply: usize, cell: Cell) -> Line<B> {
+        Line(self.0.with(ply, cell))
     }
 
     /// Move number `i` (from 0).
+    #[inline]
     pub(crate) fn get(self, i: usize) -> Cell {
-        Cell::ALL[(self.0 >> (4 * i) & 15) as usize]
+        Cell::new((self.0.bits() >> (4 * i) & 15) as usize).expect("4 bits hold a cell")
     }
 
     /// The first `ply` moves.
@@ -177,16 +223,14 @@ struct Ends {
     forfeited: u128,
 }
 
-/// The place of a board not yet reached.
-pub(crate) const UNSEEN: u16 = u16::MAX;
-
-struct Walk<'a> {
+struct Walk<'a, R: Rules> {
     bot: &'a mut dyn Bot,
+    game: Mnk,
     side: Player,
-    table: &'a Table,
+    table: &'a R::Table,
     report: SideReport,
     /// The game last shown to the bot, moved to the next position asked about.
-    shown: Shown,
+    shown: Shown<R>,
     /// The ply being walked.
     ply: usize,
     /// The least common multiple of the denominators of this ply's moves so far: the next
@@ -194,27 +238,26 @@ struct Walk<'a> {
     multiple: Multiple,
     /// The chances of the games that end at this ply's positions or with its moves.
     ends: Ends,
-    buffers: Buffers,
+    buffers: Buffers<R>,
 }
 
-impl Walk<'_> {
+impl<R: Kept> Walk<'_, R> {
     fn run(&mut self) -> Result<(), Stop> {
         self.buffers.graph.clear();
         let mut nodes = std::mem::take(&mut self.buffers.nodes);
         nodes.clear();
-        nodes.push(Node::ROOT);
+        nodes.push(Node::root(self.game));
         let mut denominator: u128 = 1;
         while !nodes.is_empty() {
             // The places of this ply served to list it; the next ply's are set from here on.
-            for node in &nodes {
-                self.buffers.place[usize::from(node.code)] = UNSEEN;
-            }
+            let listed = nodes.iter().map(|node| (node.board, node.code));
+            self.buffers.places.forget(listed);
             self.ends = Ends::default();
             self.multiple = Multiple::ONE;
             self.buffers.next.clear();
             self.buffers.graph.begin_ply();
             if mover(self.ply) == self.side {
-                prepare(self.bot, &nodes, self.ply)?;
+                prepare(self.bot, self.game, &nodes, self.ply)?;
             }
             for node in &nodes {
                 self.visit(node)?;
@@ -238,12 +281,12 @@ impl Walk<'_> {
 
     /// Plays on from `node`, a game in progress: every reply of the opponent, or every choice
     /// of the bot, asked once here.
-    fn visit(&mut self, node: &Node) -> Result<(), Stop> {
+    fn visit(&mut self, node: &Node<R>) -> Result<(), Stop> {
         if mover(self.ply) == self.side {
             return self.bot_turn(node);
         }
         let replies = node.board.empty_cells();
-        let optimal = self.table.best_moves(&node.board);
+        let optimal = node.board.best_moves(self.table);
         let each = times(node.chance, self.weight(1, replies.len() as u128)?)?;
         for cell in replies {
             let to = self.reach(node, cell, each)?;
@@ -262,7 +305,7 @@ impl Walk<'_> {
     /// over the next ply's denominator.
     fn finish(
         &mut self,
-        node: &Node,
+        node: &Node<R>,
         cell: Cell,
         outcome: Outcome,
         chance: u128,
@@ -289,7 +332,7 @@ impl Walk<'_> {
         }
     }
 
-    fn bot_turn(&mut self, node: &Node) -> Result<(), Stop> {
+    fn bot_turn(&mut self, node: &Node<R>) -> Result<(), Stop> {
         let board = node.board;
         self.report.decision_points += u64::from(node.histories);
         self.shown.show(node.line, self.ply);
@@ -316,7 +359,7 @@ impl Walk<'_> {
             ))
         };
         // An optimal move gives nothing away, and needs no judging.
-        let optimal = self.table.best_moves(&board);
+        let optimal = board.best_moves(self.table);
         let empty = board.empty_cells();
         let mut before = None;
         // The choices of a position mostly share their probability, and so their chance.
@@ -335,8 +378,8 @@ impl Walk<'_> {
             let (cell, to) = match choice.turn {
                 Turn::Mark(cell) if empty.contains(cell) => {
                     if !optimal.contains(cell) {
-                        let before = *before.get_or_insert_with(|| self.table.evaluate(&board));
-                        let after = self.table.probe(&board.play_unchecked(cell));
+                        let before = *before.get_or_insert_with(|| board.evaluate(self.table));
+                        let after = board.mark(cell, self.side).probe(self.table);
                         self.report
                             .judge_move(before, after, u64::from(node.histories));
                     }
@@ -347,7 +390,7 @@ impl Walk<'_> {
                     self.report.illegal_games += u64::from(node.histories);
                     self.ends.illegal = plus(self.ends.illegal, chance)?;
                     self.first_forfeit(node, || Forfeit::Turn(turn.clone()));
-                    (Cell::ALL[0], To::FORFEIT)
+                    (NO_CELL, To::FORFEIT)
                 }
             };
             self.buffers.graph.push(Edge {
@@ -365,16 +408,17 @@ impl Walk<'_> {
     /// Keeps the game that `cell` ends at `node` as the shortest loss: the first met.
     #[cold]
     #[inline(never)]
-    fn first_loss(&mut self, node: &Node, cell: Cell) {
+    fn first_loss(&mut self, node: &Node<R>, cell: Cell) {
         let mut line = node.line.to_vec(self.ply);
         line.push(cell);
-        self.report.shortest_loss = Some(LosingLine::new(line, self.side));
+        self.report.shortest_loss =
+            Some(LosingLine::new::<R>(line, self.side, self.game, self.table));
     }
 
     /// Every game through `node` forfeited, with `what`.
-    fn forfeit(&mut self, node: &Node, what: impl FnOnce() -> Forfeit) -> Result<(), Overflow> {
+    fn forfeit(&mut self, node: &Node<R>, what: impl FnOnce() -> Forfeit) -> Result<(), Overflow> {
         self.buffers.graph.push(Edge {
-            cell: Cell::ALL[0],
+            cell: NO_CELL,
             to: To::FORFEIT,
             numerator: 1,
             denominator: 1,
@@ -388,7 +432,7 @@ impl Walk<'_> {
     }
 
     /// Keeps a forfeit at `node` as the shortest if none came before it.
-    fn first_forfeit(&mut self, node: &Node, what: impl FnOnce() -> Forfeit) {
+    fn first_forfeit(&mut self, node: &Node<R>, what: impl FnOnce() -> Forfeit) {
         if self.report.shortest_illegal.is_none() {
             self.report.shortest_illegal = Some(IllegalLine {
                 moves: node.line.to_vec(self.ply),
@@ -421,13 +465,12 @@ impl Walk<'_> {
     /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
     /// of their games, with `chance` over the next ply's denominator.
     #[inline(always)]
-    fn reach(&mut self, node: &Node, cell: Cell, chance: u128) -> Result<To, Overflow> {
+    fn reach(&mut self, node: &Node<R>, cell: Cell, chance: u128) -> Result<To, Overflow> {
         let buffers = &mut self.buffers;
-        let place = Some(&mut buffers.place[..]);
-        match step(node, self.ply, cell, chance, &mut buffers.next, place)? {
+        let places = Some(&mut buffers.places);
+        match step(node, self.ply, cell, chance, &mut buffers.next, places)? {
             // A game that ends is counted as it ends, never listed.
             Step::End(outcome) => self.finish(node, cell, outcome, chance),
-            // A ply lists at most 1,520 positions.
             Step::At(place) => Ok(To::node(place)),
         }
     }
@@ -451,57 +494,58 @@ impl Walk<'_> {
 
 /// Takes the histories of `node`, at `ply`, through `cell`, with `chance` over the next ply's
 /// denominator: to the end of their games (the outcome, for the caller to count), or to the
-/// position after the move, listed in `next`. With `place` (each board's place in `next` by
-/// base-3 code, `UNSEEN` for one not listed yet) histories that meet at a board are listed
-/// there once; without it, each is listed on its own.
+/// position after the move, listed in `next`. With `places` (each board's place in `next`)
+/// histories that meet at a board are listed there once; without it, each is listed on its
+/// own.
 #[inline(always)]
-pub(crate) fn step(
-    node: &Node,
+pub(crate) fn step<R: Rules>(
+    node: &Node<R>,
     ply: usize,
     cell: Cell,
     chance: u128,
-    next: &mut Vec<Node>,
-    place: Option<&mut [u16]>,
+    next: &mut Vec<Node<R>>,
+    places: Option<&mut R::Places>,
 ) -> Result<Step, Overflow> {
     let mover = mover(ply);
-    if HAS_LINE[node.board.marks(mover).with(cell).bits() as usize] {
+    if node.board.makes_line(cell, mover) {
         return Ok(Step::End(Outcome::Win(mover)));
     }
-    if ply == 8 {
+    if ply + 1 == node.board.cells() {
         return Ok(Step::End(Outcome::Draw));
     }
-    // Most positions are reached more than once: their place is found from the code alone.
-    let mark = if mover == Player::X { 1 } else { 2 };
-    let code = node.code + mark * POWERS_OF_3[cell.index()];
-    let known = match place {
-        Some(place) if place[usize::from(code)] != UNSEEN => place[usize::from(code)],
-        Some(place) => {
-            place[usize::from(code)] = next.len() as u16;
-            UNSEEN
-        }
-        None => UNSEEN,
+    let board = node.board.mark(cell, mover);
+    // Most positions are reached more than once: on tic-tac-toe their place is found from the
+    // code alone.
+    let code = R::code_after(node.code, cell, mover);
+    let known = match places {
+        Some(places) => places.find_or_add(board, code, next.len()),
+        None => None,
     };
-    if known == UNSEEN {
-        let board = node.board.play_unchecked(cell);
-        debug_assert_eq!(usize::from(code), board.code());
-        next.push(Node {
-            board,
-            code,
-            line: node.line.with(ply, cell),
-            histories: node.histories,
-            chance,
-        });
-        Ok(Step::At(next.len() - 1))
-    } else {
-        let child = &mut next[usize::from(known)];
-        child.histories = child
-            .histories
-            .checked_add(node.histories)
-            .ok_or(Overflow)?;
-        child.chance = plus(child.chance, chance)?;
-        Ok(Step::At(usize::from(known)))
+    match known {
+        None => {
+            next.push(Node {
+                board,
+                code,
+                line: node.line.with(ply, cell),
+                histories: node.histories,
+                chance,
+            });
+            Ok(Step::At(next.len() - 1))
+        }
+        Some(known) => {
+            let child = &mut next[known];
+            child.histories = child
+                .histories
+                .checked_add(node.histories)
+                .ok_or(Overflow)?;
+            child.chance = plus(child.chance, chance)?;
+            Ok(Step::At(known))
+        }
     }
 }
+
+/// The cell of a move that is none (a forfeit), where one must be given.
+const NO_CELL: Cell = Cell::ALL[0];
 
 /// Where a move took the histories of a position.
 pub(crate) enum Step {
@@ -513,13 +557,18 @@ pub(crate) enum Step {
 
 /// Tells `bot`, when it [asks ahead](Bot::asks_ahead), about every position of `nodes`, at
 /// `ply`, in their order and in batches, before it is asked about each.
-pub(crate) fn prepare(bot: &mut dyn Bot, nodes: &[Node], ply: usize) -> Result<(), BotError> {
+pub(crate) fn prepare<R: Rules>(
+    bot: &mut dyn Bot,
+    game: Mnk,
+    nodes: &[Node<R>],
+    ply: usize,
+) -> Result<(), BotError> {
     if !bot.asks_ahead() {
         return Ok(());
     }
     let games: Vec<Game> = nodes
         .iter()
-        .map(|node| Game::replay(crate::Mnk::TIC_TAC_TOE, &node.line.to_vec(ply)))
+        .map(|node| Game::replay(game, &node.line.to_vec(ply)))
         .collect();
     for batch in games.chunks(super::ahead::BATCH) {
         bot.prepare(batch)?;
@@ -528,16 +577,16 @@ pub(crate) fn prepare(bot: &mut dyn Bot, nodes: &[Node], ply: usize) -> Result<(
 }
 
 /// The game last shown to a bot, and its moves as a [`Line`].
-pub(crate) struct Shown {
+pub(crate) struct Shown<R: Rules> {
     pub(crate) game: Game,
-    line: Line,
+    line: Line<R::Line>,
 }
 
-impl Shown {
-    pub(crate) fn new() -> Shown {
+impl<R: Rules> Shown<R> {
+    pub(crate) fn new(game: Mnk) -> Shown<R> {
         Shown {
-            game: Game::new(),
-            line: Line(0),
+            game: Game::empty(game),
+            line: Line(R::Line::EMPTY),
         }
     }
 
@@ -545,9 +594,9 @@ impl Shown {
     /// ply's positions come in the order of their lines, so neighbours share most of theirs,
     /// and the first move where two lines differ is in their lowest differing bits.
     #[inline]
-    pub(crate) fn show(&mut self, line: Line, ply: usize) {
+    pub(crate) fn show(&mut self, line: Line<R::Line>, ply: usize) {
         let shown = self.game.moves().len();
-        let differ = ((self.line.0 ^ line.0).trailing_zeros() / 4) as usize;
+        let differ = ((self.line.0.bits() ^ line.0.bits()).trailing_zeros() / 4) as usize;
         let shared = differ.min(shown).min(ply);
         for _ in shared..shown {
             self.game.undo();
@@ -563,10 +612,6 @@ impl Shown {
 pub(crate) fn mover(ply: usize) -> Player {
     if ply % 2 == 0 { Player::X } else { Player::O }
 }
-
-/// `3^i` for each cell `i`: what a mark there adds to a board's base-3 code, once for X and
-/// twice for O.
-const POWERS_OF_3: [u16; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
 
 /// The least common multiple of denominators, and the last denominator scaled to it (the
 /// positions of a ply mostly share theirs).

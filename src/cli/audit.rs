@@ -10,11 +10,12 @@ use serde::Serialize;
 use ttt_oracle::bots::{self, Bot, BotError, Published};
 use ttt_oracle::quote::escape;
 use ttt_oracle::{
-    Board, Cell, Player, Ratio, SideReport, Status, Value, Verdict, WorstCase, audit,
+    AuditError, Cell, Game, MAX_TABLE_CELLS, Mnk, MnkTableError, Player, Ratio, SideReport, Status,
+    Value, Verdict, WorstCase, audit_game,
 };
 use unicode_width::UnicodeWidthStr;
 
-use super::draw::{Square, cells, grid, side_by_side};
+use super::draw::{Square, cells, grid_of, side_by_side};
 use super::losing_games::LosingGames;
 use super::named::ExternalArgs;
 use super::progress::Progress;
@@ -75,6 +76,10 @@ pub struct AuditArgs {
     /// Which sides to audit.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Sides::Both)]
     side: Sides,
+    /// The game: 3x3 (tic-tac-toe), MxN or MxNkK, up to 16 cells (see `ttt best --help`).
+    /// Every move is judged by the game's table, solved first when none is embedded.
+    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    game: Mnk,
     /// Output format.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
@@ -97,6 +102,9 @@ struct BotAudit {
 
 #[derive(Serialize)]
 struct AuditJson<'a> {
+    /// The game, for any but tic-tac-toe (whose report is as it was before other games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
     bots: &'a [BotAudit],
     /// The protocol error that stopped the audit, if one did.
     error: Option<&'a str>,
@@ -137,16 +145,28 @@ impl Entry {
     }
 }
 
-/// Audits `bot` on each of `sides` in turn, up to the first that fails.
+/// Audits `bot` playing `side` of `game`, which it plays and which has a table (both checked
+/// before any audit).
+fn audit(bot: &mut dyn Bot, game: Mnk, side: Player) -> Result<SideReport, BotError> {
+    audit_game(bot, game, side).map_err(|error| match error {
+        AuditError::Bot(error) | AuditError::Refused(error) => error,
+        AuditError::NoTable(error) => BotError {
+            message: error.to_string(),
+        },
+    })
+}
+
+/// Audits `bot` on each of `sides` of `game` in turn, up to the first that fails.
 fn one_by_one(
     bot: &mut (dyn Bot + Send),
+    game: Mnk,
     sides: &[Player],
     label: &str,
 ) -> Vec<Result<SideReport, BotError>> {
     let mut results = Vec::new();
     for &side in sides {
         let progress = Progress::start(label, &side.to_string());
-        let result = audit(&mut progress.count(bot), side);
+        let result = audit(&mut progress.count(bot), game, side);
         progress.finish();
         let failed = result.is_err();
         results.push(result);
@@ -162,12 +182,13 @@ fn one_by_one(
 fn both_at_once(
     bot: &mut (dyn Bot + Send),
     twin: &mut (dyn Bot + Send),
+    game: Mnk,
     label: &str,
 ) -> Vec<Result<SideReport, BotError>> {
     let progress = Progress::start(label, "X and O");
     let (x, o) = std::thread::scope(|scope| {
-        let o = scope.spawn(|| audit(&mut progress.count(twin), Player::O));
-        let x = audit(&mut progress.count(bot), Player::X);
+        let o = scope.spawn(|| audit(&mut progress.count(twin), game, Player::O));
+        let x = audit(&mut progress.count(bot), game, Player::X);
         (x, o.join())
     });
     progress.finish();
@@ -202,6 +223,23 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         };
         named.push(entry);
     }
+    let game = args.game;
+    if game.cells() > MAX_TABLE_CELLS {
+        return Err(Failure::usage(format!(
+            "ttt audit judges every move by the game's table, and {}",
+            MnkTableError::TooLarge { game }
+        )));
+    }
+    for entry in &named {
+        entry
+            .bot
+            .plays(game)
+            .map_err(|error| Failure::usage(error.message))?;
+    }
+    if game != Mnk::TIC_TAC_TOE {
+        // Solved before the audits, with a note on a terminal, rather than inside the first.
+        super::mnk::table_of(game)?;
+    }
     // Opened before the audits, so that a FILE that cannot be written is refused at once.
     let losing = LosingGames::open(args.losing_games.as_deref())?;
     let jobs = args.jobs.map_or_else(
@@ -218,8 +256,10 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         if stopped.is_none() {
             let label = fit(&escape(&name), NAME_IN_TABLE);
             let results = match &mut entry.twin {
-                Some(twin) if at_once => both_at_once(entry.bot.as_mut(), twin.as_mut(), &label),
-                _ => one_by_one(entry.bot.as_mut(), args.side.players(), &label),
+                Some(twin) if at_once => {
+                    both_at_once(entry.bot.as_mut(), twin.as_mut(), game, &label)
+                }
+                _ => one_by_one(entry.bot.as_mut(), game, args.side.players(), &label),
             };
             for result in results {
                 match result {
@@ -250,7 +290,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     let printed = match &losing {
         // Standard output holds the games alone.
         Some(losing) if losing.to_stdout() => Ok(()),
-        _ => print(&audits, stopped.as_ref(), args.format),
+        _ => print(game, &audits, stopped.as_ref(), args.format),
     };
     if let Some((error, _)) = stopped {
         // The protocol error is the answer even when the report could not be written.
@@ -268,7 +308,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         let auditors = named
             .iter_mut()
             .flat_map(|entry| entry.auditors(args.side, at_once));
-        losing.write(auditors.collect())?;
+        losing.write(game, auditors.collect())?;
     }
     let all_never_lose = audits
         .iter()
@@ -283,6 +323,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
 
 /// Writes the report: the bots audited, and what a protocol error, if any, left unaudited.
 fn print(
+    game: Mnk,
     audits: &[BotAudit],
     stopped: Option<&(BotError, Vec<String>)>,
     format: Format,
@@ -292,6 +333,7 @@ fn print(
         Format::Json => {
             let error = stopped.map(|(error, _)| error.message.as_str());
             let json = AuditJson {
+                game: (game != Mnk::TIC_TAC_TOE).then(|| game.to_string()),
                 bots: audits,
                 error,
             };
@@ -432,7 +474,7 @@ fn table(audits: &[BotAudit], style: Style) -> Vec<String> {
 
 /// The worst case in words: what an opponent who knows the bot can do, and a game that shows
 /// how.
-fn worst_case(worst: &WorstCase) -> Vec<String> {
+fn worst_case(game: Mnk, worst: &WorstCase) -> Vec<String> {
     if worst.loss == Ratio::ZERO {
         return vec!["  worst case: no opponent can make it lose, whatever it knows".to_string()];
     }
@@ -443,8 +485,7 @@ fn worst_case(worst: &WorstCase) -> Vec<String> {
     ];
     let mut lines = wrap("  worst case:", "   ", &words);
     let mut words: Vec<String> = worst.line.iter().map(ToString::to_string).collect();
-    let ends =
-        Board::from_moves(&worst.line).is_ok_and(|board| board.status() != Status::InProgress);
+    let ends = replay(game, &worst.line).position().status() != Status::InProgress;
     if !ends {
         words.push("(then it forfeits)".to_string());
     }
@@ -519,7 +560,7 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
             }
         }
     }
-    lines.extend(worst_case(&s.worst_case));
+    lines.extend(worst_case(s.game, &s.worst_case));
     if let Some(line) = &s.shortest_loss {
         let mark = if line.mistake.is_some() {
             " (! marks the bot's losing mistake)"
@@ -530,9 +571,13 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
             "  shortest loss, {} plies{mark}:",
             line.moves.len()
         ));
-        lines.extend(draw_game(&line.moves, line.mistake, style));
+        lines.extend(draw_game(s.game, &line.moves, line.mistake, style));
+        let game = match s.game {
+            Mnk::TIC_TAC_TOE => String::new(),
+            game => format!(" --game {game}"),
+        };
         lines.push(format!(
-            "    replay: ttt analyze --moves \"{}\"",
+            "    replay: ttt analyze{game} --moves \"{}\"",
             cells(&line.moves)
         ));
     }
@@ -640,26 +685,47 @@ fn summary(audits: &[BotAudit]) -> String {
     line(keep_losers, keep_breakers)
 }
 
-/// The game as a row of boards, one a move; `!` marks the bot's losing mistake.
-fn draw_game(moves: &[Cell], mistake: Option<usize>, style: Style) -> Vec<String> {
-    let mut board = Board::EMPTY;
+/// The game of `moves`, which the caller knows are legal (a game an audit reported).
+fn replay(game: Mnk, moves: &[Cell]) -> Game {
+    let mut replayed = Game::empty(game);
+    for &cell in moves {
+        replayed.play(cell).expect("a reported game replays");
+    }
+    replayed
+}
+
+/// The game as rows of boards, one a move, as many a row as fit in 100 columns (at most six);
+/// `!` marks the bot's losing mistake.
+fn draw_game(game: Mnk, moves: &[Cell], mistake: Option<usize>, style: Style) -> Vec<String> {
+    let mut played = Game::empty(game);
+    let columns = game.columns();
+    // A grid is 4 columns a cell, less one; the title (`12. X 16 !`) takes 10.
+    let width = (4 * columns - 1).max(11);
     let mut rows: Vec<Vec<String>> = Vec::new();
     for (i, &cell) in moves.iter().enumerate() {
-        let mover = board.to_move();
-        board = board.play(cell).expect("a reported game replays");
-        let squares: [Square; 9] = Cell::ALL.map(|c| match board.get(c) {
-            Some(p) if c == cell => Square::new(p.to_string(), style.strong(&p.to_string())),
-            Some(p) => Square::new(p.to_string(), p.to_string()),
-            None => Square::new(".", style.faint(".")),
-        });
+        let mover = if i % 2 == 0 { Player::X } else { Player::O };
+        played.play(cell).expect("a reported game replays");
+        let board = played.position();
+        let squares: Vec<Square> = (0..game.cells())
+            .map(|c| match board.get(c) {
+                Some(p) if c == cell.index() => {
+                    Square::new(p.to_string(), style.strong(&p.to_string()))
+                }
+                Some(p) => Square::new(p.to_string(), p.to_string()),
+                None => Square::new(".", style.faint(".")),
+            })
+            .collect();
         let mark = if Some(i) == mistake { " !" } else { "  " };
         let title = format!("{}. {mover} {cell}{mark}", i + 1);
-        let mut block = vec![format!("{title:11}")];
-        block.extend(grid(&squares).into_iter().map(|l| format!("{l:11}")));
+        let mut block = vec![format!("{title:width$}")];
+        let grid = grid_of(&squares, columns).into_iter();
+        block.extend(grid.map(|l| format!("{l:width$}")));
         rows.push(block);
     }
+    // Four spaces before the first board, two between boards.
+    let per_row = ((100 - 4 + 2) / (width + 2)).min(6);
     let mut lines = Vec::new();
-    for chunk in rows.chunks(6) {
+    for chunk in rows.chunks(per_row) {
         let mut joined = chunk[0].clone();
         for block in &chunk[1..] {
             joined = side_by_side(&joined, block, 2);
@@ -681,7 +747,7 @@ mod tests {
     fn the_summary_names_as_many_bots_as_fit() {
         let report = |name: &str, side| {
             let mut bot = bots::builtin(name).unwrap();
-            audit(bot.as_mut(), side).unwrap()
+            audit(bot.as_mut(), Mnk::TIC_TAC_TOE, side).unwrap()
         };
         let (lose, cheat) = (report("smartbot", Player::X), report("marcelo", Player::X));
         let bot = |i: usize, side: &SideReport| BotAudit {

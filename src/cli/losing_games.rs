@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::Serialize;
 use ttt_oracle::bots::{Bot, BotError};
 use ttt_oracle::output::{Destination, Output};
-use ttt_oracle::{Cell, LostGame, Player, losing_games};
+use ttt_oracle::{AuditError, Cell, LostGame, Mnk, Player, losing_games_in};
 
 use super::Failure;
 
@@ -20,6 +20,9 @@ pub struct LosingGames {
 /// A line of the file: the keys documented in `docs/commands.md`.
 #[derive(Serialize)]
 struct Line<'a> {
+    /// The game, for any but tic-tac-toe (whose lines are as they were before other games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
     bot: &'a str,
     side: Player,
     moves: &'a [Cell],
@@ -36,9 +39,13 @@ enum Stop {
     Write(io::Error),
 }
 
-impl From<BotError> for Stop {
-    fn from(error: BotError) -> Stop {
-        Stop::Bot(error)
+impl From<AuditError> for Stop {
+    fn from(error: AuditError) -> Stop {
+        match error {
+            AuditError::Bot(error) | AuditError::Refused(error) => Stop::Bot(error),
+            // The audit found the table before the games are written.
+            AuditError::NoTable(error) => Stop::Write(io::Error::other(error.to_string())),
+        }
     }
 }
 
@@ -66,17 +73,19 @@ impl LosingGames {
     /// place. A bot that breaks the protocol (exit 3) or output that fails leaves a file
     /// being replaced as it was; a reader that closes standard output's pipe only ends the
     /// games early, and the verdict still gives the exit code.
-    pub fn write(self, auditors: Vec<(&mut dyn Bot, &[Player])>) -> Result<(), Failure> {
+    pub fn write(self, game: Mnk, auditors: Vec<(&mut dyn Bot, &[Player])>) -> Result<(), Failure> {
         let mut broke = None;
-        let written = self.output.write(|out| match write_all(out, auditors) {
-            Ok(()) => Ok(()),
-            Err(Stop::Write(error)) => Err(error),
-            // Any error will do to drop the temporary file: the bot's is the one reported.
-            Err(Stop::Bot(error)) => {
-                broke = Some(error);
-                Err(io::Error::other("an external bot broke the protocol"))
-            }
-        });
+        let written = self
+            .output
+            .write(|out| match write_all(out, game, auditors) {
+                Ok(()) => Ok(()),
+                Err(Stop::Write(error)) => Err(error),
+                // Any error will do to drop the temporary file: the bot's is the one reported.
+                Err(Stop::Bot(error)) => {
+                    broke = Some(error);
+                    Err(io::Error::other("an external bot broke the protocol"))
+                }
+            });
         if let Some(error) = broke {
             return Err(Failure::protocol(error));
         }
@@ -87,24 +96,36 @@ impl LosingGames {
     }
 }
 
-fn write_all(out: &mut dyn Write, auditors: Vec<(&mut dyn Bot, &[Player])>) -> Result<(), Stop> {
+fn write_all(
+    out: &mut dyn Write,
+    game: Mnk,
+    auditors: Vec<(&mut dyn Bot, &[Player])>,
+) -> Result<(), Stop> {
+    let name_of_game = (game != Mnk::TIC_TAC_TOE).then(|| game.to_string());
     for (bot, sides) in auditors {
         let name = bot.name().to_string();
         for &side in sides {
-            losing_games(bot, side, |game| {
-                write_line(out, &name, side, &game).map_err(Stop::Write)
+            losing_games_in(bot, game, side, |lost| {
+                write_line(out, name_of_game.as_deref(), &name, side, &lost).map_err(Stop::Write)
             })?;
         }
     }
     Ok(())
 }
 
-fn write_line(out: &mut dyn Write, bot: &str, side: Player, game: &LostGame) -> io::Result<()> {
+fn write_line(
+    out: &mut dyn Write,
+    name_of_game: Option<&str>,
+    bot: &str,
+    side: Player,
+    game: &LostGame,
+) -> io::Result<()> {
     let (end, turn) = match game {
         LostGame::Loss(_) => ("loss", None),
         LostGame::Forfeit(line) => ("forfeit", Some(line.what.to_string())),
     };
     let line = Line {
+        game: name_of_game.map(str::to_string),
         bot,
         side,
         moves: game.moves(),

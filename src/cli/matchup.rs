@@ -6,7 +6,7 @@ use clap::Args;
 use serde::Serialize;
 use ttt_oracle::bots::Bot;
 use ttt_oracle::quote::escape;
-use ttt_oracle::{MatchError, MatchReport, Ratio, Value, matchup};
+use ttt_oracle::{MatchError, MatchReport, Mnk, Ratio, Value, matchup_game};
 use unicode_width::UnicodeWidthStr;
 
 use super::named::ExternalArgs;
@@ -41,6 +41,9 @@ pub struct MatchArgs {
     /// Output format.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
+    /// The game: 3x3 (tic-tac-toe), MxN or MxNkK (see `ttt best --help`).
+    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    game: Mnk,
 }
 
 #[derive(Serialize)]
@@ -94,6 +97,14 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
         .iter()
         .map(|bot| args.external.make(bot))
         .collect::<Result<Vec<_>, _>>()?;
+    if args.game.cells() > ttt_oracle::MAX_TABLE_CELLS {
+        return Err(Failure::usage(MatchError::TooLarge(args.game).to_string()));
+    }
+    for player in &players {
+        player
+            .plays(args.game)
+            .map_err(|error| Failure::usage(error.message))?;
+    }
     let mut twins: Vec<Option<Box<dyn Bot + Send>>> = (0..n).map(|_| None).collect();
     let mut reports = Vec::new();
     let mut stopped: Option<(Failure, Vec<String>)> = None;
@@ -114,10 +125,12 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             (true, Some(twin)) => (&mut players[i], twin),
             _ => two(&mut players, i, j),
         };
-        match play(x.as_mut(), o.as_mut()) {
+        match play(x.as_mut(), o.as_mut(), args.game) {
             Ok(report) => reports.push(report),
             Err(error) => {
                 let failure = match error {
+                    MatchError::Refused(error) => Failure::usage(error.message),
+                    MatchError::TooLarge(_) => Failure::usage(error.to_string()),
                     MatchError::Bot(error) => Failure::protocol(error),
                     MatchError::Overflow => Failure::usage(format!("{label}: {error}")),
                 };
@@ -137,13 +150,13 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     printed
 }
 
-/// `x` as X against `o` as O, with a progress line on a terminal.
-fn play(x: &mut dyn Bot, o: &mut dyn Bot) -> Result<MatchReport, MatchError> {
+/// `x` as X against `o` as O on `game`, with a progress line on a terminal.
+fn play(x: &mut dyn Bot, o: &mut dyn Bot, game: Mnk) -> Result<MatchReport, MatchError> {
     let progress = Progress::start_match(
         &fit(&escape(x.name()), NAME_IN_TABLE),
         &fit(&escape(o.name()), NAME_IN_TABLE),
     );
-    let report = matchup(&mut progress.count(x), &mut progress.count(o));
+    let report = matchup_game(&mut progress.count(x), &mut progress.count(o), game);
     progress.finish();
     report
 }
@@ -236,8 +249,12 @@ fn games(n: u64) -> String {
 /// chance as a percentage and exactly. Within 100 columns whatever the fractions: a 39-digit
 /// numerator and denominator leave no percentage wider than 6 columns.
 fn block(r: &MatchReport, style: Style) -> Vec<String> {
+    let of = match r.game {
+        Mnk::TIC_TAC_TOE => String::new(),
+        game => format!(" of {game}"),
+    };
     let mut lines = vec![style.strong(&format!(
-        "{} (X) vs {} (O): {}",
+        "{} (X) vs {} (O): {}{of}",
         fit(&escape(&r.x), NAME_IN_HEADING),
         fit(&escape(&r.o), NAME_IN_HEADING),
         games(r.games)
@@ -416,6 +433,7 @@ mod tests {
 
     fn report(x: &str, o: &str, x_wins: Ratio, draws: Ratio) -> MatchReport {
         MatchReport {
+            game: Mnk::TIC_TAC_TOE,
             x: x.to_string(),
             o: o.to_string(),
             games: 1,

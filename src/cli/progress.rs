@@ -11,8 +11,8 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use ttt_oracle::Game;
 use ttt_oracle::bots::{Bot, BotError, Choice};
+use ttt_oracle::{Game, Mnk};
 
 use super::style::Style;
 
@@ -159,6 +159,10 @@ impl Bot for Counted<'_> {
 
     fn finish(&mut self) -> Result<(), BotError> {
         self.bot.finish()
+    }
+
+    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+        self.bot.plays(game)
     }
 
     /// As the bot counted: a memoryless bot is audited by positions, each asked once.

@@ -1,8 +1,8 @@
 //! A bot that hides that it is memoryless, shared by the tests and the benchmarks (which
 //! include this file by `#[path]`): the baseline every walk by positions is compared with.
 
-use ttt_oracle::Game;
 use ttt_oracle::bots::{Bot, BotError, Choice};
+use ttt_oracle::{Game, Mnk};
 
 /// `bot`, asked the same questions, but not saying that it is memoryless: an audit or a match
 /// with it walks every history, as every bot's did before the walk by positions.
@@ -15,5 +15,9 @@ impl Bot for ByHistories {
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
         self.0.choose(game)
+    }
+
+    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+        self.0.plays(game)
     }
 }

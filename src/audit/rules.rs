@@ -1,0 +1,307 @@
+//! What the walks need of a board and of the table that judges it, for each kind of board:
+//! tic-tac-toe's own 4-byte [`Board`] with its dense table, and the [`MnkBoard`] of any game
+//! with a table. The walks are written once, over [`Rules`], and compiled for each; tic-tac-toe
+//! keeps its layouts (a base-3 code carried from move to move, a dense array of places), the
+//! other games trade them for a hash map.
+//!
+//! The table is what every walk judges moves by. A walk for games without one (issue #15)
+//! would give the walks an optional table here, and skip the judging where it is missing.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::board::{Board, CODES, Cell, Cells, HAS_LINE, Player, Status};
+use crate::game::Game;
+use crate::mnk::board::MnkBoard;
+use crate::mnk::game::Mnk;
+use crate::mnk_table::MnkTable;
+use crate::solve::Evaluation;
+use crate::table::{Probe, Table};
+
+/// A board the walks play on, with its table.
+pub(crate) trait Rules: Copy + 'static {
+    /// The table of the game.
+    type Table: 'static;
+    /// What the walk by positions carries from a board to the next to find its place cheaply:
+    /// tic-tac-toe's base-3 code; nothing on other boards, found by their marks.
+    type Code: Copy;
+    /// The moves of a game in progress, 4 bits a move.
+    type Line: Bits;
+    /// Each board's place in the list of a ply, for the walk by positions.
+    type Places: Places<Self>;
+
+    /// The empty board of `game` and its code.
+    fn empty(game: Mnk) -> (Self, Self::Code);
+    /// The board of `game`.
+    fn of(game: &Game) -> Self;
+    /// Cells on the board: the last ply is one less.
+    fn cells(self) -> usize;
+    fn empty_cells(self) -> Cells;
+    fn to_move(self) -> Player;
+    fn status(self) -> Status;
+    /// The board after `player`, whose turn it is, marks the empty `cell`.
+    fn mark(self, cell: Cell, player: Player) -> Self;
+    /// The code of the board after `player` marks `cell` on a board of code `code`.
+    fn code_after(code: Self::Code, cell: Cell, player: Player) -> Self::Code;
+    /// Whether `player`'s marks with `cell` added hold a line.
+    fn makes_line(self, cell: Cell, player: Player) -> bool;
+    /// The board as a number of its own, for a memo of boards.
+    fn key(self) -> u128;
+
+    fn best_moves(self, table: &Self::Table) -> Cells;
+    fn evaluate(self, table: &Self::Table) -> Evaluation;
+    fn probe(self, table: &Self::Table) -> Probe;
+}
+
+/// The moves of a game in progress, 4 bits each: 8 moves in a `u32` (a tic-tac-toe position
+/// the walk lists is at most 8 moves deep), 16 in a `u64` (every board with a table).
+pub(crate) trait Bits: Copy {
+    const EMPTY: Self;
+    fn with(self, ply: usize, cell: Cell) -> Self;
+    fn bits(self) -> u64;
+}
+
+impl Bits for u32 {
+    const EMPTY: u32 = 0;
+    #[inline]
+    fn with(self, ply: usize, cell: Cell) -> u32 {
+        self | (cell.index() as u32) << (4 * ply)
+    }
+    #[inline]
+    fn bits(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl Bits for u64 {
+    const EMPTY: u64 = 0;
+    #[inline]
+    fn with(self, ply: usize, cell: Cell) -> u64 {
+        self | (cell.index() as u64) << (4 * ply)
+    }
+    #[inline]
+    fn bits(self) -> u64 {
+        self
+    }
+}
+
+/// Each board's place in the list of the ply being built.
+pub(crate) trait Places<R: Rules>: Default {
+    /// Ready for a walk: every board unseen.
+    fn ready(&mut self);
+    /// The place of `board` (of code `code`) if it is listed already; otherwise `None`, and it
+    /// is noted as listed at `place`.
+    fn find_or_add(&mut self, board: R, code: R::Code, place: usize) -> Option<usize>;
+    /// Every board listed is unseen again.
+    fn forget(&mut self, listed: impl Iterator<Item = (R, R::Code)>);
+}
+
+/// The place of a board not yet reached.
+const UNSEEN: u16 = u16::MAX;
+
+/// Tic-tac-toe's places: an array by base-3 code, a board belonging to one ply only (its
+/// number of marks), so that the places of every ply share it. A ply lists at most 1,520.
+#[derive(Default)]
+pub(crate) struct Dense(Vec<u16>);
+
+impl Places<Board> for Dense {
+    fn ready(&mut self) {
+        if self.0.is_empty() {
+            self.0 = vec![UNSEEN; CODES];
+        }
+    }
+
+    #[inline(always)]
+    fn find_or_add(&mut self, _: Board, code: u16, place: usize) -> Option<usize> {
+        let slot = &mut self.0[usize::from(code)];
+        if *slot == UNSEEN {
+            *slot = place as u16;
+            None
+        } else {
+            Some(usize::from(*slot))
+        }
+    }
+
+    fn forget(&mut self, listed: impl Iterator<Item = (Board, u16)>) {
+        for (_, code) in listed {
+            self.0[usize::from(code)] = UNSEEN;
+        }
+    }
+}
+
+/// Other boards' places: by marks, in a hash map.
+#[derive(Default)]
+pub(crate) struct Hashed(HashMap<u128, u32, BuildHasherDefault<Multiply>>);
+
+impl Places<MnkBoard> for Hashed {
+    fn ready(&mut self) {
+        self.0.clear();
+    }
+
+    #[inline]
+    fn find_or_add(&mut self, board: MnkBoard, _: (), place: usize) -> Option<usize> {
+        match self.0.entry(board.key()) {
+            std::collections::hash_map::Entry::Occupied(seen) => Some(*seen.get() as usize),
+            std::collections::hash_map::Entry::Vacant(unseen) => {
+                unseen.insert(place as u32);
+                None
+            }
+        }
+    }
+
+    fn forget(&mut self, _: impl Iterator<Item = (MnkBoard, ())>) {
+        self.0.clear();
+    }
+}
+
+/// A hash of the marks: both halves folded and multiplied, enough for boards (whose keys an
+/// opponent does not choose) and several times faster than the default.
+#[derive(Default)]
+pub(crate) struct Multiply(u64);
+
+impl Hasher for Multiply {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+        self.0 = (self.0 ^ folded).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 ^= self.0 >> 29;
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.write_u128(u128::from(value));
+    }
+}
+
+/// `3^i` for each cell `i`: what a mark there adds to a board's base-3 code, once for X and
+/// twice for O.
+const POWERS_OF_3: [u16; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
+
+impl Rules for Board {
+    type Table = Table;
+    type Code = u16;
+    type Line = u32;
+    type Places = Dense;
+
+    fn empty(_: Mnk) -> (Board, u16) {
+        (Board::EMPTY, 0)
+    }
+    #[inline]
+    fn of(game: &Game) -> Board {
+        game.board()
+    }
+    #[inline]
+    fn cells(self) -> usize {
+        9
+    }
+    #[inline]
+    fn empty_cells(self) -> Cells {
+        Board::empty_cells(self)
+    }
+    #[inline]
+    fn to_move(self) -> Player {
+        Board::to_move(self)
+    }
+    #[inline]
+    fn status(self) -> Status {
+        Board::status(self)
+    }
+    #[inline(always)]
+    fn mark(self, cell: Cell, _: Player) -> Board {
+        self.play_unchecked(cell)
+    }
+    #[inline(always)]
+    fn code_after(code: u16, cell: Cell, player: Player) -> u16 {
+        let mark = if player == Player::X { 1 } else { 2 };
+        code + mark * POWERS_OF_3[cell.index()]
+    }
+    #[inline(always)]
+    fn makes_line(self, cell: Cell, player: Player) -> bool {
+        HAS_LINE[self.marks(player).with(cell).bits() as usize]
+    }
+    fn key(self) -> u128 {
+        self.code() as u128
+    }
+    #[inline]
+    fn best_moves(self, table: &Table) -> Cells {
+        table.best_moves(&self)
+    }
+    #[inline]
+    fn evaluate(self, table: &Table) -> Evaluation {
+        table.evaluate(&self)
+    }
+    #[inline]
+    fn probe(self, table: &Table) -> Probe {
+        table.probe(&self)
+    }
+}
+
+impl Rules for MnkBoard {
+    type Table = MnkTable;
+    type Code = ();
+    type Line = u64;
+    type Places = Hashed;
+
+    fn empty(game: Mnk) -> (MnkBoard, ()) {
+        (MnkBoard::empty(game), ())
+    }
+    #[inline]
+    fn of(game: &Game) -> MnkBoard {
+        game.position()
+    }
+    #[inline]
+    fn cells(self) -> usize {
+        self.game().cells()
+    }
+    #[inline]
+    fn empty_cells(self) -> Cells {
+        Cells::from_bits(MnkBoard::empty_cells(&self))
+    }
+    #[inline]
+    fn to_move(self) -> Player {
+        MnkBoard::to_move(self)
+    }
+    #[inline]
+    fn status(self) -> Status {
+        MnkBoard::status(&self)
+    }
+    #[inline]
+    fn mark(self, cell: Cell, player: Player) -> MnkBoard {
+        self.mark_unchecked(cell.index(), player)
+    }
+    #[inline]
+    fn code_after(_: (), _: Cell, _: Player) {}
+    #[inline]
+    fn makes_line(self, cell: Cell, player: Player) -> bool {
+        let marks = self.marks(player) | 1 << cell.index();
+        self.geometry().makes_line(marks, cell.index())
+    }
+    #[inline]
+    fn key(self) -> u128 {
+        u128::from(self.marks(Player::X)) | u128::from(self.marks(Player::O)) << 64
+    }
+    #[inline]
+    fn best_moves(self, table: &MnkTable) -> Cells {
+        Cells::from_bits(table.best_moves(&self))
+    }
+    fn evaluate(self, table: &MnkTable) -> Evaluation {
+        let probe = table.probe(&self);
+        Evaluation {
+            value: probe.value,
+            remoteness: probe.remoteness,
+            best: Cells::from_bits(table.best_moves(&self)),
+        }
+    }
+    #[inline]
+    fn probe(self, table: &MnkTable) -> Probe {
+        table.probe(&self)
+    }
+}
