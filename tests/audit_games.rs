@@ -9,7 +9,8 @@ use common::by_histories::ByHistories;
 use predicates::prelude::*;
 use ttt_oracle::bots::{self, Bot, BotError, Choice, Turn};
 use ttt_oracle::{
-    AuditError, Game, MatchError, Mnk, Outcome, Player, Ratio, Status, audit_game, matchup_game,
+    AuditError, Cell, Cells, Game, MatchError, Mnk, Outcome, Player, Ratio, Status, audit_game,
+    matchup_game, mnk_table,
 };
 
 fn ttt() -> Command {
@@ -98,6 +99,81 @@ fn walk(bot: &mut dyn Bot, side: Player, game: &mut Game, chance: Ratio, found: 
             }
         }
     }
+}
+
+/// The odds of `bot` playing `side` against the perfect style (each optimal move of the
+/// game's table equally likely), by a walk of every history: win, draw, loss.
+fn against_perfect(bot: &mut dyn Bot, side: Player, game: &mut Game, chance: Ratio) -> [Ratio; 3] {
+    let position = game.position();
+    match position.status() {
+        Status::Finished(Outcome::Draw) => [Ratio::ZERO, chance, Ratio::ZERO],
+        Status::Finished(Outcome::Win(winner)) if winner == side => {
+            [chance, Ratio::ZERO, Ratio::ZERO]
+        }
+        Status::Finished(_) => [Ratio::ZERO, Ratio::ZERO, chance],
+        Status::InProgress => {
+            let turns: Vec<(Cell, Ratio)> = if position.to_move() == side {
+                let choices = bot.choose(game).unwrap();
+                choices
+                    .into_iter()
+                    .map(|choice| match choice.turn {
+                        Turn::Mark(cell) => (cell, choice.probability),
+                        _ => panic!("the bot broke the rules"),
+                    })
+                    .collect()
+            } else {
+                let best = mnk_table(game.mnk()).unwrap().best_moves(&position);
+                let each = Ratio::new(1, u128::from(best.count_ones()));
+                Cells::from_bits(best)
+                    .iter()
+                    .map(|cell| (cell, each))
+                    .collect()
+            };
+            let mut odds = [Ratio::ZERO; 3];
+            for (cell, p) in turns {
+                game.play(cell).unwrap();
+                let after = against_perfect(bot, side, game, chance * p);
+                game.undo();
+                for (total, part) in odds.iter_mut().zip(after) {
+                    *total += part;
+                }
+            }
+            odds
+        }
+    }
+}
+
+#[test]
+fn odds_against_perfect_count_the_wins_of_a_side_that_wins_the_game() {
+    // 3x3k2, 2x4k3 and 3x4 are first-player wins: a bot that plays X perfectly wins them all
+    // against the perfect style, and the auditor must say so (tic-tac-toe, a draw, never
+    // showed it). Both walks, by positions and by histories, against a walk written here.
+    for name in ["3x3k2", "2x4k3", "2x3k2"] {
+        let game = game(name);
+        for bot in ["perfect", "random", "epsilon:0.2"] {
+            for side in Player::BOTH {
+                let mut b = bots::from_spec(bot).unwrap();
+                let report = audit_game(b.as_mut(), game, side).unwrap();
+                let [win, draw, loss] =
+                    against_perfect(b.as_mut(), side, &mut Game::empty(game), Ratio::ONE);
+                let odds = &report.vs_perfect;
+                assert_eq!(
+                    [odds.win, odds.draw, odds.loss],
+                    [win, draw, loss],
+                    "{bot} as {side} on {game}"
+                );
+                let mut by_histories = ByHistories(bots::from_spec(bot).unwrap());
+                let walked = audit_game(&mut by_histories, game, side).unwrap();
+                assert_eq!(
+                    walked.vs_perfect, report.vs_perfect,
+                    "{bot} as {side} on {game}"
+                );
+            }
+        }
+    }
+    let mut perfect = bots::builtin("perfect").unwrap();
+    let x = audit_game(perfect.as_mut(), game("3x4"), Player::X).unwrap();
+    assert_eq!(x.vs_perfect.win, Ratio::ONE);
 }
 
 #[test]

@@ -46,11 +46,12 @@ pub(super) fn audit<R: Rules>(
             line.cells[..line.len].to_vec()
         },
     };
-    // The perfect style never loses: what the bot does not lose or forfeit is a draw.
-    let [loss, illegal] = root.perfect;
+    // What the bot neither wins, loses nor forfeits against the perfect style is a draw (it
+    // wins only where its side wins the game: never on 3x3).
+    let [loss, illegal, win] = root.perfect;
     walk.report.vs_perfect = Odds {
-        win: Ratio::ZERO,
-        draw: (loss + illegal).complement(),
+        win,
+        draw: (loss + illegal + win).complement(),
         loss,
         illegal,
     };
@@ -93,18 +94,19 @@ impl Line {
 struct Backed {
     /// The most an opponent who knows the bot makes it lose from here.
     worst: Ratio,
-    /// The chances of a loss on the board and of a forfeit against the `perfect` style from
-    /// here (the bot never wins against it); zeros for a position the perfect style never lets
-    /// the game reach.
-    perfect: [Ratio; 2],
+    /// The chances of a loss on the board, of a forfeit and of a win against the `perfect`
+    /// style from here; zeros for a position the perfect style never lets the game reach.
+    perfect: [Ratio; 3],
 }
 
 impl Backed {
     /// The end of a game: a win for the bot (0), a draw (1), a loss (2) or a forfeit (3).
     fn end(at: usize) -> Backed {
-        let mut perfect = [Ratio::ZERO; 2];
-        if at >= 2 {
-            perfect[at - 2] = Ratio::ONE;
+        let mut perfect = [Ratio::ZERO; 3];
+        match at {
+            0 => perfect[2] = Ratio::ONE,
+            1 => {}
+            _ => perfect[at - 2] = Ratio::ONE,
         }
         Backed {
             worst: if at >= 2 { Ratio::ONE } else { Ratio::ZERO },
@@ -149,7 +151,7 @@ impl<R: Rules> Walk<'_, R> {
                 };
                 let mut backed = Backed {
                     worst: Ratio::ZERO,
-                    perfect: [Ratio::ZERO; 2],
+                    perfect: [Ratio::ZERO; 3],
                 };
                 let mut first = true;
                 for cell in replies {
@@ -212,7 +214,7 @@ impl<R: Rules> Walk<'_, R> {
         let before = board.evaluate(self.table);
         let mut backed = Backed {
             worst: Ratio::ZERO,
-            perfect: [Ratio::ZERO; 2],
+            perfect: [Ratio::ZERO; 3],
         };
         let mut most: Option<Ratio> = None;
         for choice in &choices {

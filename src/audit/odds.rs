@@ -197,9 +197,10 @@ pub(super) struct Scratch {
     reached: Vec<bool>,
     /// The worst case from each position, over its ply's worst-case denominator.
     worst: Vec<u64>,
-    /// The chances of losing on the board and of forfeiting against the perfect style, over
-    /// the ply's perfect-style denominator; only positions the perfect style reaches are set.
-    perfect: Vec<[u64; 2]>,
+    /// The chances of losing on the board, of forfeiting and of winning against the perfect
+    /// style, over the ply's perfect-style denominator; only positions the perfect style
+    /// reaches are set.
+    perfect: Vec<[u64; 3]>,
 }
 
 /// Both figures worked out backwards: the worst case and one line of it, and the odds against
@@ -301,7 +302,7 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
     fn run<T: Int>(
         &self,
         worst: &mut Vec<T>,
-        perfect: &mut Vec<[T; 2]>,
+        perfect: &mut Vec<[T; 3]>,
     ) -> Option<(Ratio, Vec<Cell>, Odds)> {
         let (plies, bases) = (self.plies, self.bases);
         // Each ply's denominators, the products of the factors of that ply and every later
@@ -323,18 +324,19 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
             worst.resize(len, zero);
         }
         if perfect.len() < len {
-            perfect.resize(len, [zero; 2]);
+            perfect.resize(len, [zero; 3]);
         }
         for p in (0..=plies.len()).rev() {
             // The ends of the games that end with the ply before, over this ply's denominators.
             let [one, perfect_one] = denominators[p];
             let ends = bases[p]..bases[p] + To::ENDS;
             worst[ends.clone()].copy_from_slice(&[zero, zero, one, one]);
+            // In the order of `To`'s ends: win, draw, loss, forfeit.
             perfect[ends].copy_from_slice(&[
-                [zero; 2],
-                [zero; 2],
-                [perfect_one, zero],
-                [zero, perfect_one],
+                [zero, zero, perfect_one],
+                [zero; 3],
+                [perfect_one, zero, zero],
+                [zero, perfect_one, zero],
             ]);
             let Some(ply) = plies.get(p) else {
                 continue;
@@ -367,25 +369,28 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
                 if !reached[i] {
                     continue;
                 }
-                let mut sum = [zero; 2];
+                let mut sum = [zero; 3];
                 if bots {
                     let mut weights = Scaled::<T>::new(perfect_factor);
                     for edge in edges {
-                        let [loss, illegal] = perfect_next[edge.to.0 as usize];
-                        if loss != zero || illegal != zero {
+                        let child = perfect_next[edge.to.0 as usize];
+                        if child != [zero; 3] {
                             let weight = weights.weight(edge);
-                            sum = [sum[0] + weight * loss, sum[1] + weight * illegal];
+                            for (total, part) in sum.iter_mut().zip(child) {
+                                *total += weight * part;
+                            }
                         }
                     }
                 } else {
                     let mut optimal = 0;
                     for edge in edges.iter().filter(|edge| edge.optimal) {
-                        let [loss, illegal] = perfect_next[edge.to.0 as usize];
                         optimal += 1;
-                        sum = [sum[0] + loss, sum[1] + illegal];
+                        for (total, part) in sum.iter_mut().zip(perfect_next[edge.to.0 as usize]) {
+                            *total += part;
+                        }
                     }
                     let each = T::from_u64(scale(perfect_factor, optimal.max(1)));
-                    sum = [sum[0] * each, sum[1] * each];
+                    sum = sum.map(|total| total * each);
                 }
                 perfect_here[i] = sum;
             }
@@ -398,11 +403,12 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
         } else {
             self.line(worst)
         };
-        // The bot never wins against the perfect style, which never loses: the rest is a draw.
-        let [lost, illegal] = perfect[root].map(Into::into);
+        // The bot wins against the perfect style only where its side wins the game (never on
+        // 3x3 or 4x4, which are draws); what is neither won, lost nor forfeited is a draw.
+        let [lost, illegal, won] = perfect[root].map(Into::into);
         let odds = Odds {
-            win: Ratio::ZERO,
-            draw: Ratio::new(denominator - lost - illegal, denominator),
+            win: Ratio::new(won, denominator),
+            draw: Ratio::new(denominator - lost - illegal - won, denominator),
             loss: Ratio::new(lost, denominator),
             illegal: Ratio::new(illegal, denominator),
         };

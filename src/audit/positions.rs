@@ -36,6 +36,7 @@ use crate::game::Game;
 use crate::mnk::board::MnkBoard;
 use crate::mnk::game::Mnk;
 use crate::ratio::Ratio;
+use crate::solve::Value;
 
 /// Audits memoryless `bot` playing `side` of `game` by positions, judged by `table`; `None`
 /// when a number outgrows its integer, which takes probabilities far finer than the built-in
@@ -477,8 +478,10 @@ impl<R: Kept> Walk<'_, R> {
 
     /// Works out the odds that need the whole tree, from the moves the walk recorded.
     fn backwards(&mut self) -> Result<(), Stop> {
-        if self.report.never_loses() {
-            // No opponent makes it lose, and the perfect style, which never loses, draws.
+        let (empty, _) = R::empty(self.game);
+        if self.report.never_loses() && empty.probe(self.table).value == Value::Draw {
+            // No opponent makes it lose, and the perfect style, which never loses a drawn
+            // game, draws.
             self.report.vs_perfect.draw = crate::ratio::Ratio::ONE;
             return Ok(());
         }
