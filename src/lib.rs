@@ -54,6 +54,7 @@ mod table;
 mod verify;
 
 pub use analysis::{Analysis, MnkAnalysis};
+pub use audit::tableless::{AuditBudget, Counts, Shortest, TablelessReport, audit_tableless};
 pub use audit::{
     Blunders, Forfeit, IllegalLine, LosingLine, LostGame, Odds, SideReport, Verdict, WorstCase,
     audit, losing_games,

@@ -15,6 +15,7 @@ mod explore;
 mod games;
 mod odds;
 pub(crate) mod positions;
+pub(crate) mod tableless;
 
 use std::any::Any;
 use std::fmt;

@@ -84,6 +84,8 @@ pub struct AuditArgs {
     /// -o` writes (a regular file replaced atomically, and left as it was when anything fails).
     #[arg(long, value_name = "FILE")]
     losing_games: Option<PathBuf>,
+    #[command(flatten)]
+    large: super::audit_large::LargeArgs,
 }
 
 /// One bot's audit.
@@ -181,6 +183,9 @@ fn both_at_once(
 /// Audits every bot named, prints the report, and fails (exit 1, quietly: the report's last
 /// line says why) if any side can lose or breaks the rules.
 pub fn run(args: &AuditArgs) -> Result<(), Failure> {
+    if let Some(game) = args.large.other_game() {
+        return run_large(args, game);
+    }
     if args.bots.is_empty() && args.external.is_empty() {
         return Err(Failure::usage(
             "name at least one bot to audit: a built-in one (`ttt bots` lists them) or \
@@ -279,6 +284,29 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     } else {
         Err(Failure::quiet(1))
     }
+}
+
+/// `ttt audit --game G` for a game other than tic-tac-toe, audited without a table.
+fn run_large(args: &AuditArgs, game: ttt_oracle::Mnk) -> Result<(), Failure> {
+    if args.losing_games.is_some() {
+        return Err(Failure::usage(format!(
+            "--losing-games lists the games of a tic-tac-toe audit; the audit of {game} counts \
+             its games without listing them"
+        )));
+    }
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
+        usize::from,
+    );
+    super::audit_large::run(super::audit_large::Request {
+        bots: &args.bots,
+        external: &args.external,
+        sides: args.side.players(),
+        format: args.format,
+        jobs,
+        game,
+        budget: args.large.budget,
+    })
 }
 
 /// Writes the report: the bots audited, and what a protocol error, if any, left unaudited.

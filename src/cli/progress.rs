@@ -166,6 +166,14 @@ impl Bot for Counted<'_> {
         self.bot.memoryless()
     }
 
+    fn depends_on(&self, game: &Game) -> ttt_oracle::bots::DependsOn {
+        self.bot.depends_on(game)
+    }
+
+    fn plays(&self, game: ttt_oracle::Mnk) -> Result<(), BotError> {
+        self.bot.plays(game)
+    }
+
     fn asks_ahead(&self) -> bool {
         self.bot.asks_ahead()
     }
