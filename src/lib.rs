@@ -54,7 +54,9 @@ mod table;
 mod verify;
 
 pub use analysis::{Analysis, MnkAnalysis};
-pub use audit::tableless::{AuditBudget, Counts, Shortest, TablelessReport, audit_tableless};
+pub use audit::tableless::{
+    AuditBudget, Counts, Shortest, TablelessReport, audit_tableless, odds_tableless,
+};
 pub use audit::{
     Blunders, Forfeit, IllegalLine, LosingLine, LostGame, Odds, SideReport, Verdict, WorstCase,
     audit, losing_games,
@@ -77,7 +79,7 @@ pub use mnk_table::{
 pub use ratio::Ratio;
 pub use review::{MoveVerdict, PlyReview, Review};
 pub use rng::SplitMix64;
-pub use simulate::{Rate, Tally, simulate, simulate_reporting};
+pub use simulate::{Rate, Tally, simulate, simulate_game, simulate_reporting};
 pub use solve::{Evaluation, Solution, Value, solve};
 pub use stats::{ByOutcome, ByValue, Stats, stats};
 pub use symmetry::{Canonical, Symmetry, canonicalize};

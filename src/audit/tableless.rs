@@ -2,7 +2,7 @@
 //! bot, to the end of every game, memoised on the state the bot declares it depends on
 //! ([`Bot::depends_on`]).
 //!
-//! Two walks, each within a [`AuditBudget`] of distinct states:
+//! Two walks, each within an [`AuditBudget`] of distinct states:
 //!
 //! - The **exhaustive walk** works out, for each state where the bot is to move, what the games
 //!   from there hold: decision points, games, games lost and forfeited, the shortest loss and
@@ -209,7 +209,7 @@ pub fn audit_tableless(
             }
         }
         Err(Stop::Bot(error)) => return Err(error),
-        Err(Stop::AuditBudget) => {
+        Err(Stop::Budget) => {
             let states = walk.memo.len();
             walk.memo = Table::default();
             walk.exact = false;
@@ -244,12 +244,55 @@ pub fn audit_tableless(
     Ok(report)
 }
 
+/// The exact odds of `bot` playing `side` in `game` against a uniformly random opponent, from
+/// the exhaustive walk alone; `None` when it outgrows `budget.states` (or a probability 128
+/// bits).
+///
+/// # Errors
+///
+/// As [`audit_tableless`].
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{AuditBudget, Player, Ratio, bots, odds_tableless};
+///
+/// let mut random = bots::builtin("random").unwrap();
+/// let odds = odds_tableless(random.as_mut(), "2x2k2".parse()?, Player::X, AuditBudget::DEFAULT)?;
+/// // X wins on its second move whatever happens: every pair of cells on 2x2 is a line.
+/// assert_eq!(odds.unwrap().win, Ratio::ONE);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn odds_tableless(
+    bot: &mut dyn Bot,
+    game: Mnk,
+    side: Player,
+    budget: AuditBudget,
+) -> Result<Option<Odds>, BotError> {
+    let mut walk = Walk::new(bot, game, side, budget);
+    let odds = match walk.root(&mut Game::empty(game)) {
+        Ok(summary) => {
+            let [win, draw, loss, illegal] = summary.odds;
+            walk.exact.then_some(Odds {
+                win,
+                draw,
+                loss,
+                illegal,
+            })
+        }
+        Err(Stop::Bot(error)) => return Err(error),
+        Err(Stop::Budget) => None,
+    };
+    bot.finish()?;
+    Ok(odds)
+}
+
 /// Why a walk stopped before its end.
 enum Stop {
     /// The bot could not answer.
     Bot(BotError),
     /// More states than the budget.
-    AuditBudget,
+    Budget,
 }
 
 impl From<BotError> for Stop {
@@ -478,7 +521,7 @@ impl<'a> Walk<'a> {
 
     /// `child`, one ply below, added to `total` with probability `share`.
     fn merge(&mut self, total: &mut Summary, child: &Summary, share: Ratio) -> Result<(), Stop> {
-        let add = |a: u64, b: u64| a.checked_add(b).ok_or(Stop::AuditBudget);
+        let add = |a: u64, b: u64| a.checked_add(b).ok_or(Stop::Budget);
         total.decision_points = add(total.decision_points, child.decision_points)?;
         total.games = add(total.games, child.games)?;
         total.losses = add(total.losses, child.losses)?;
@@ -576,7 +619,7 @@ impl<'a> Walk<'a> {
     /// One more state worked out, within the budget.
     fn expand(&mut self) -> Result<(), Stop> {
         if self.walked >= self.budget.states {
-            return Err(Stop::AuditBudget);
+            return Err(Stop::Budget);
         }
         self.walked += 1;
         Ok(())
@@ -619,7 +662,7 @@ impl<'a> Walk<'a> {
             Ok(summary) => Ok(summary),
             Err(Stop::Bot(error)) => Err(error),
             // Every state was remembered by the walk that finished: none is new.
-            Err(Stop::AuditBudget) => unreachable!("a finished walk meets no new state"),
+            Err(Stop::Budget) => unreachable!("a finished walk meets no new state"),
         }
     }
 
@@ -712,7 +755,7 @@ impl<'a> Walk<'a> {
                 Ok(Deepened::Clear { cut: false }) => return Ok(Shortest::Never),
                 Ok(Deepened::Clear { cut: true }) => {}
                 Err(Stop::Bot(error)) => return Err(error),
-                Err(Stop::AuditBudget) => {
+                Err(Stop::Budget) => {
                     return Ok(Shortest::Unsettled {
                         plies: limit.saturating_sub(1),
                     });

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use clap::Args;
-use serde_json::{Value as Json, json};
+use serde::Serialize;
 use ttt_oracle::bots::{BotError, Turn};
 use ttt_oracle::quote::escape;
 use ttt_oracle::{
@@ -137,12 +137,17 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
     let mut out = super::stdout();
     match format {
         Format::Json => {
-            let json = json!({
-                "game": game.to_string(),
-                "table": false,
-                "bots": audits.iter().map(bot_json).collect::<Vec<_>>(),
-                "error": stopped.as_ref().map(|error| error.message.clone()),
-            });
+            #[derive(Serialize)]
+            struct AuditJson {
+                game: String,
+                bots: Vec<BotJson>,
+                error: Option<String>,
+            }
+            let json = AuditJson {
+                game: game.to_string(),
+                bots: audits.iter().map(bot_json).collect(),
+                error: stopped.as_ref().map(|error| error.message.clone()),
+            };
             serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
@@ -169,61 +174,116 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
     }
 }
 
-fn odds_json(odds: &Odds) -> Json {
-    json!({
-        "win": odds.win.to_f64(),
-        "draw": odds.draw.to_f64(),
-        "loss": odds.loss.to_f64(),
-        "illegal": odds.illegal.to_f64(),
-        "exact": {
-            "win": odds.win.to_string(),
-            "draw": odds.draw.to_string(),
-            "loss": odds.loss.to_string(),
-            "illegal": odds.illegal.to_string(),
+#[derive(Serialize)]
+struct Exact {
+    win: String,
+    draw: String,
+    loss: String,
+    illegal: String,
+}
+
+/// Odds as JSON, as a tic-tac-toe audit gives them: decimals, and the fractions beside.
+#[derive(Serialize)]
+struct OddsJson {
+    win: f64,
+    draw: f64,
+    loss: f64,
+    illegal: f64,
+    exact: Exact,
+}
+
+fn odds_json(odds: &Odds) -> OddsJson {
+    OddsJson {
+        win: odds.win.to_f64(),
+        draw: odds.draw.to_f64(),
+        loss: odds.loss.to_f64(),
+        illegal: odds.illegal.to_f64(),
+        exact: Exact {
+            win: odds.win.to_string(),
+            draw: odds.draw.to_string(),
+            loss: odds.loss.to_string(),
+            illegal: odds.illegal.to_string(),
         },
-    })
+    }
 }
 
 /// A shortest line as JSON: its cells, or `null`; and, when the search ran out of budget,
 /// how many plies it covered.
-fn shortest_json<T>(shortest: &Shortest<T>, moves: impl Fn(&T) -> &[Cell]) -> (Json, Json) {
+fn shortest_json<T>(
+    shortest: &Shortest<T>,
+    moves: impl Fn(&T) -> &[Cell],
+) -> (Option<Vec<Cell>>, Option<usize>) {
     match shortest {
-        Shortest::Line(line) => (json!(moves(line)), Json::Null),
-        Shortest::Never => (Json::Null, Json::Null),
-        Shortest::Unsettled { plies } => (Json::Null, json!(plies)),
+        Shortest::Line(line) => (Some(moves(line).to_vec()), None),
+        Shortest::Never => (None, None),
+        Shortest::Unsettled { plies } => (None, Some(*plies)),
     }
 }
 
-fn bot_json(audit: &BotAudit) -> Json {
-    let sides: Vec<Json> = audit
+/// One side as JSON: the keys of a tic-tac-toe audit's side, in its order, `null` for the
+/// figures that need a table (or a walk that outgrew its budget), and three more.
+#[derive(Serialize)]
+struct SideJson {
+    side: Player,
+    never_loses: bool,
+    verdict: Option<Verdict>,
+    decision_points: Option<u64>,
+    games: Option<u64>,
+    losing_games: Option<u64>,
+    shortest_loss: Option<Vec<Cell>>,
+    blunders: Option<()>,
+    slow_wins: Option<()>,
+    illegal_games: Option<u64>,
+    shortest_illegal: Option<Vec<Cell>>,
+    vs_random: Option<OddsJson>,
+    vs_perfect: Option<()>,
+    worst_case: Option<()>,
+    loss_searched_plies: Option<usize>,
+    illegal_searched_plies: Option<usize>,
+    states: usize,
+}
+
+#[derive(Serialize)]
+struct BotJson {
+    bot: String,
+    sides: Vec<SideJson>,
+}
+
+fn bot_json(audit: &BotAudit) -> BotJson {
+    let sides: Vec<SideJson> = audit
         .sides
         .iter()
         .map(|s| {
-            let (loss, loss_searched) = shortest_json(&s.shortest_loss, |l| &l.moves);
-            let (illegal, illegal_searched) = shortest_json(&s.shortest_illegal, |l| &l.moves);
+            let (shortest_loss, loss_searched_plies) =
+                shortest_json(&s.shortest_loss, |l| &l.moves);
+            let (shortest_illegal, illegal_searched_plies) =
+                shortest_json(&s.shortest_illegal, |l| &l.moves);
             let counts = s.counts;
-            json!({
-                "side": s.side,
-                "never_loses": s.verdict() == Some(Verdict::NeverLoses),
-                "verdict": s.verdict(),
-                "decision_points": counts.map(|c| c.decision_points),
-                "games": counts.map(|c| c.games),
-                "losing_games": counts.map(|c| c.losing_games),
-                "shortest_loss": loss,
-                "loss_searched_plies": loss_searched,
-                "blunders": null,
-                "slow_wins": null,
-                "illegal_games": counts.map(|c| c.illegal_games),
-                "shortest_illegal": illegal,
-                "illegal_searched_plies": illegal_searched,
-                "vs_random": s.vs_random.as_ref().map(odds_json),
-                "vs_perfect": null,
-                "worst_case": null,
-                "states": s.states,
-            })
+            SideJson {
+                side: s.side,
+                never_loses: s.verdict() == Some(Verdict::NeverLoses),
+                verdict: s.verdict(),
+                decision_points: counts.map(|c| c.decision_points),
+                games: counts.map(|c| c.games),
+                losing_games: counts.map(|c| c.losing_games),
+                shortest_loss,
+                blunders: None,
+                slow_wins: None,
+                illegal_games: counts.map(|c| c.illegal_games),
+                shortest_illegal,
+                vs_random: s.vs_random.as_ref().map(odds_json),
+                vs_perfect: None,
+                worst_case: None,
+                loss_searched_plies,
+                illegal_searched_plies,
+                states: s.states,
+            }
         })
         .collect();
-    json!({ "bot": audit.name, "sides": sides })
+    BotJson {
+        bot: audit.name.clone(),
+        sides,
+    }
 }
 
 /// The verdict in words, or what is not settled.
