@@ -315,14 +315,14 @@ fn text(game: Mnk, audits: &[BotAudit], budget: AuditBudget, style: Style) -> Ve
         .unwrap_or(3)
         .max(3);
     lines.push(format!(
-        "{:<width$}  side  {:>10}  {:>10}  verdict",
+        "{:<width$}  side  {:>14}  {:>14}  verdict",
         "bot", "lost", "forfeits"
     ));
     let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
     for (audit, name) in audits.iter().zip(&names) {
         for s in &audit.sides {
             lines.push(format!(
-                "{name:<width$}  {:<4}  {:>10}  {:>10}  {}",
+                "{name:<width$}  {:<4}  {:>14}  {:>14}  {}",
                 s.side.to_string(),
                 count(s.counts.map(|c| c.losing_games)),
                 count(s.counts.map(|c| c.illegal_games)),
