@@ -153,12 +153,16 @@ impl TablelessReport {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Mnk, Player, Verdict, audit_tableless, bots, AuditBudget};
+/// use ttt_oracle::{AuditBudget, Player, audit_tableless, bots};
 ///
+/// // A budget too small for the whole walk of marcelo's 5x5 games as X, enough for a search.
+/// let budget = AuditBudget { states: 1_000, searched: 100_000 };
 /// let mut marcelo = bots::builtin("marcelo").unwrap();
-/// let report = audit_tableless(marcelo.as_mut(), "5x5".parse()?, Player::X, AuditBudget::DEFAULT)?;
-/// assert_eq!(report.verdict(), Some(Verdict::BreaksRules));
-/// assert!(report.vs_random.is_some());
+/// let report = audit_tableless(marcelo.as_mut(), "5x5".parse()?, Player::X, budget)?;
+/// assert_eq!((report.counts, report.vs_random), (None, None));
+/// // Its shortest forfeit: two marks in one turn after 13 1 5 17 9 21.
+/// assert_eq!(report.shortest_illegal.line().unwrap().moves.len(), 6);
+/// assert_eq!(report.shortest_illegal.exists(), Some(true));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn audit_tableless(

@@ -650,6 +650,14 @@ mod tests {
             on("5x5", &[13, 1, 5, 21, 7, 19, 9, 25]),
             [(Turn::Mark(at(24)), "1/1".into())]
         );
+        // Several marks in one turn: X 13, O 1, X 5 (row 1's free diagonal cell), O 17, X 9
+        // (row 2's coin), O 21 fills the anti-diagonal (5 9 13 17 21). Rule 5 from 9 (row 2,
+        // column 4): i = 3 reaches row 5 going down-right, where j = 1 marks 25 and j = 0
+        // marks 24.
+        assert_eq!(
+            on("5x5", &[13, 1, 5, 17, 9, 21]),
+            [(Turn::Several(vec![at(25), at(24)]), "1/1".into())]
+        );
     }
 
     #[test]
