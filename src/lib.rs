@@ -54,6 +54,9 @@ mod table;
 mod verify;
 
 pub use analysis::{Analysis, MnkAnalysis};
+pub use audit::tableless::{
+    AuditBudget, Counts, Shortest, TablelessReport, audit_tableless, odds_tableless,
+};
 pub use audit::{
     AuditError, Blunders, Forfeit, IllegalLine, LosingLine, LostGame, Odds, SideReport, Verdict,
     WorstCase, audit, audit_game, losing_games, losing_games_in,
@@ -76,7 +79,7 @@ pub use mnk_table::{
 pub use ratio::Ratio;
 pub use review::{MoveVerdict, PlyReview, Review};
 pub use rng::SplitMix64;
-pub use simulate::{Rate, Tally, simulate, simulate_reporting};
+pub use simulate::{Rate, Tally, simulate, simulate_game, simulate_reporting};
 pub use solve::{Evaluation, Solution, Value, solve};
 pub use stats::{ByOutcome, ByValue, Stats, stats};
 pub use symmetry::{Canonical, Symmetry, canonicalize};

@@ -125,6 +125,36 @@ impl Ratio {
         self.den
     }
 
+    /// `self + other`, or `None` where a term would outgrow 128 bits.
+    pub(crate) fn checked_add(self, other: Ratio) -> Option<Ratio> {
+        if self.num == 0 {
+            return Some(other);
+        }
+        if other.num == 0 {
+            return Some(self);
+        }
+        let g = gcd(self.den, other.den);
+        let (a, b) = (div(self.den, g), div(other.den, g));
+        let num = self
+            .num
+            .checked_mul(b)?
+            .checked_add(other.num.checked_mul(a)?)?;
+        Some(Ratio::new(num, a.checked_mul(other.den)?))
+    }
+
+    /// `self * other`, or `None` where a term would outgrow 128 bits.
+    pub(crate) fn checked_mul(self, other: Ratio) -> Option<Ratio> {
+        if other == Ratio::ONE {
+            return Some(self);
+        }
+        let a = Ratio::new(self.num, other.den);
+        let b = Ratio::new(other.num, self.den);
+        Some(Ratio {
+            num: a.num.checked_mul(b.num)?,
+            den: a.den.checked_mul(b.den)?,
+        })
+    }
+
     /// The nearest `f64`.
     pub fn to_f64(self) -> f64 {
         self.num as f64 / self.den as f64

@@ -9,6 +9,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use crate::Mnk;
 use crate::board::{Outcome, Player, Status};
 use crate::bots::{Bot, BotError, Choice, Turn, sample};
 use crate::game::Game;
@@ -76,10 +77,39 @@ pub fn simulate_reporting(
     rng: &mut SplitMix64,
     played: &mut dyn FnMut(u64),
 ) -> Result<Tally, BotError> {
+    simulate_game(bot, Mnk::TIC_TAC_TOE, side, games, rng, played)
+}
+
+/// [`simulate_reporting`] on any game the bot [plays](Bot::plays); on tic-tac-toe the same
+/// games for the same generator.
+///
+/// # Errors
+///
+/// As [`simulate`].
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Player, SplitMix64, bots, simulate_game};
+///
+/// let mut marcelo = bots::builtin("marcelo").unwrap();
+/// let five = "5x5".parse()?;
+/// let tally = simulate_game(marcelo.as_mut(), five, Player::X, 100, &mut SplitMix64::new(1), &mut |_| {})?;
+/// assert_eq!(tally.games(), 100);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn simulate_game(
+    bot: &mut dyn Bot,
+    mnk: Mnk,
+    side: Player,
+    games: u64,
+    rng: &mut SplitMix64,
+    played: &mut dyn FnMut(u64),
+) -> Result<Tally, BotError> {
     let mut tally = Tally::default();
     let mut choices = Vec::new();
     for game in 1..=games {
-        match play_one(bot, side, rng, &mut choices)? {
+        match play_one(bot, mnk, side, rng, &mut choices)? {
             End::Finished(Outcome::Draw) => tally.draws += 1,
             End::Finished(Outcome::Win(winner)) if winner == side => tally.wins += 1,
             End::Finished(Outcome::Win(_)) => tally.losses += 1,
@@ -100,13 +130,14 @@ enum End {
 /// One game, to its end.
 fn play_one(
     bot: &mut dyn Bot,
+    mnk: Mnk,
     side: Player,
     rng: &mut SplitMix64,
     choices: &mut Vec<Choice>,
 ) -> Result<End, BotError> {
-    let mut game = Game::new();
+    let mut game = Game::empty(mnk);
     loop {
-        let board = game.board();
+        let board = game.position();
         if let Status::Finished(outcome) = board.status() {
             return Ok(End::Finished(outcome));
         }
@@ -118,11 +149,11 @@ fn play_one(
                 Err(_) => return Ok(End::Forfeit),
             }
             match sample(choices, rng) {
-                Some(&Turn::Mark(cell)) if board.get(cell).is_none() => cell,
+                Some(&Turn::Mark(cell)) if game.legal_moves().contains(cell) => cell,
                 _ => return Ok(End::Forfeit),
             }
         } else {
-            let empty = board.empty_cells();
+            let empty = game.legal_moves();
             let pick = rng.below(empty.len() as u64) as usize;
             empty
                 .iter()

@@ -323,12 +323,29 @@ fn the_command_refuses_rule_bots_and_games_it_cannot_audit() {
                 "error: smartbot plays tic-tac-toe (3x3) only, not 3x4: its rules were \
                  written for that board\n",
             );
+        // Beyond 16 cells the audit goes on without a table (see tests/audit_large.rs), but
+        // a bot that plays from a table cannot, and a match needs one.
+        let bots: &[&str] = if command == "match" {
+            &["perfect", "perfect"]
+        } else {
+            &["perfect"]
+        };
         ttt()
-            .args([command, "random", "random", "--game", "5x5"])
+            .args([command])
+            .args(bots)
+            .args(["--game", "5x5"])
             .assert()
             .code(2)
             .stdout("")
-            .stderr(predicate::str::contains("game 5x5 has 25 cells"));
+            .stderr(predicate::str::contains("5x5 has 25 cells"));
+        if command == "match" {
+            ttt()
+                .args([command, "random", "random", "--game", "5x5"])
+                .assert()
+                .code(2)
+                .stdout("")
+                .stderr(predicate::str::contains("5x5 has 25 cells"));
+        }
         for bad in ["4", "3x3k4", "0x3", "9x9x9"] {
             ttt()
                 .args([command, "random", "random", "--game", bad])

@@ -18,6 +18,7 @@ mod games;
 mod odds;
 pub(crate) mod positions;
 pub(crate) mod rules;
+pub(crate) mod tableless;
 
 use std::any::Any;
 use std::fmt;

@@ -1,10 +1,10 @@
 //! `marcelo`: a port of the C# bot of Marcelo's blog post "Don't lose on Tic-Tac-Toe 99% of the
 //! time with this simple strategy!".
 //!
-//! The listing plays an N x N board for any odd N, a line being N in a row; `ttt` plays it on
-//! 3x3, and [`Square`] holds its rules for any odd N up to [`MAX_SIZE`], as the listing's loops
-//! run for that N. The rules, in the listing's order, each tried only when the ones before it
-//! played nothing:
+//! The listing plays an N x N board for any odd N, a line being N in a row. [`Square`] holds
+//! its rules for any odd N up to [`MAX_SIZE`], as the listing's loops run for that N, and the
+//! bot plays every such board that fits the engine's 64 cells: 3x3, 5x5 and 7x7. The rules, in
+//! the listing's order, each tried only when the ones before it played nothing:
 //!
 //! 1. Win: scan cells row-major for the first empty cell that completes a line of the bot's.
 //! 2. Block: the same scan for the opponent.
@@ -24,8 +24,7 @@
 //!   turn (up to N of them on an N x N board). Both forfeit the game in an audit.
 //! - "My last move" is updated by rules 1 to 4, never by rule 5.
 //!
-//! Readings, where the listing leaves a choice (the same for every N; the code itself is
-//! written for any N and needed no reading for larger boards):
+//! Readings, where the listing leaves a choice (the same for every N):
 //! - The listing always plays the letter 'o' and the human 'x', whoever starts; under our rules
 //!   X moves first, so the bot plays whichever mark is to move, with its logic unchanged.
 //! - The listing keeps its last move in a field; our bots are given the game instead, so the
@@ -34,11 +33,30 @@
 //!   we treat each coin as fair and independent, which is what the code intends (a time-seeded
 //!   .NET `Random` made in a tight loop repeats itself, which would skew the post's own
 //!   50,000-game figures).
-//! - The cells fit a 128-bit mask here, hence N at most 11; the listing has no bound.
+//!
+//! On boards larger than 3x3 the listing's code runs unchanged (it is written for N), but it is
+//! silent on a few things that only show there; the readings taken:
+//! - Rule 4 walks every row, the middle one too, whose two diagonal cells are one, the centre
+//!   (always taken by then, by rule 3): the listing tries it twice and passes on; here it is
+//!   tried once, with the same result.
+//! - Rule 4's test for a full diagonal reads counters that its `Play` updates only when the
+//!   move does not win; a winning move ends the game, so the counters are the marks on each
+//!   diagonal whenever they are read, and we count the marks.
+//! - Rule 5 may put down up to N marks in one turn (every `j` of the first `i` that reaches an
+//!   empty cell); each such turn is one forfeit, however many marks.
+//! - The listing's main loop stops only on a full board or on a win that its `Play` reports;
+//!   a turn of rule 5 that completes a line is not reported as a win there, and is a forfeit
+//!   here anyway (rule 1 would have found a single winning mark first).
+//! - The listing takes any odd N; the engine holds 64 cells, so 9x9 (81 cells) and larger are
+//!   refused, with a message that says so. [`Square`] holds up to 11 x 11 in 128-bit masks.
 
-use super::{Bot, BotError, Choice, Turn, sides};
+use std::cell::RefCell;
+
+use super::{Bot, BotError, Choice, DependsOn, Turn};
+use crate::Mnk;
 use crate::board::{Cell, Player};
 use crate::game::Game;
+use crate::mnk::game::MAX_CELLS;
 use crate::ratio::Ratio;
 
 /// The post's own figures, 50,000 games a side against a random opponent (its `RandomPlay`
@@ -67,17 +85,32 @@ pub const PUBLISHED: &[super::Published] = &[
 ///
 /// Not [memoryless](Bot::memoryless): rule 5 plays far from the bot's last move, which the
 /// board alone does not tell.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Marcelo {
     square: Square,
+    /// The last history replayed for the bot's last move, kept because an audit asks about
+    /// histories that share all but their last few moves.
+    replayed: RefCell<Replayed>,
 }
 
 impl Default for Marcelo {
     fn default() -> Marcelo {
         Marcelo {
             square: Square::new(3).expect("3 is odd and small"),
+            replayed: RefCell::default(),
         }
     }
+}
+
+/// A history replayed by [`Square::last_move_after`]: its moves, and the bot's last move after
+/// each of them.
+#[derive(Clone, Debug, Default)]
+struct Replayed {
+    /// The board's size and the bot's side (0 for X) it was replayed for.
+    n: usize,
+    me: usize,
+    moves: Vec<usize>,
+    last: Vec<usize>,
 }
 
 /// The most rows the listing's board may have here: its cells fit in a `u128`.
@@ -233,22 +266,69 @@ impl Square {
 
     /// The bot's last move after `moves` (cells from the empty board, X first), as its own
     /// field would hold it: set by rules 1 to 4, never by rule 5; row 0, column 0 at first.
+    #[cfg(test)]
     pub(crate) fn last_move(&self, moves: &[usize]) -> usize {
+        self.last_move_after(moves.iter().copied(), &mut Replayed::default())
+    }
+
+    /// [`Square::last_move`], replaying only the moves after those `replayed` shares with
+    /// `moves`, and keeping these in it.
+    fn last_move_after(
+        &self,
+        moves: impl ExactSizeIterator<Item = usize>,
+        replayed: &mut Replayed,
+    ) -> usize {
         let me = moves.len() % 2;
+        if (replayed.n, replayed.me) != (self.n, me) {
+            *replayed = Replayed {
+                n: self.n,
+                me,
+                ..Replayed::default()
+            };
+        }
         let mut marks: [Mask; 2] = [0, 0];
         let mut last = 0;
-        for (ply, &cell) in moves.iter().enumerate() {
+        for (ply, cell) in moves.enumerate() {
             let side = ply % 2;
-            if side == me
-                && self
-                    .rules_one_to_four(marks[side], marks[1 - side])
-                    .is_some()
-            {
-                last = cell;
+            if replayed.moves.get(ply) == Some(&cell) {
+                last = replayed.last[ply];
+            } else {
+                replayed.moves.truncate(ply);
+                replayed.last.truncate(ply);
+                if side == me
+                    && self
+                        .rules_one_to_four(marks[side], marks[1 - side])
+                        .is_some()
+                {
+                    last = cell;
+                }
+                replayed.moves.push(cell);
+                replayed.last.push(last);
             }
             marks[side] |= 1 << cell;
         }
         last
+    }
+}
+
+impl Marcelo {
+    /// The listing's board for `game`, which [`Bot::plays`] has accepted: kept from the last
+    /// question, as a bot is asked about one game many times.
+    fn square(&mut self, game: Mnk) -> Square {
+        if self.square.n != game.rows() {
+            self.square = Square::new(game.rows()).expect("an odd size that Bot::plays accepted");
+        }
+        self.square
+    }
+
+    /// The bot's own marks and its opponent's, as masks of the listing's board.
+    fn marks(game: &Game) -> (Mask, Mask) {
+        let position = game.position();
+        let me = position.to_move();
+        (
+            Mask::from(position.marks(me)),
+            Mask::from(position.marks(!me)),
+        )
     }
 }
 
@@ -257,12 +337,40 @@ impl Bot for Marcelo {
         "marcelo"
     }
 
+    /// The listing's boards that fit the engine: N x N for an odd N, N in a row, at most
+    /// [`MAX_CELLS`] cells (3x3, 5x5, 7x7).
+    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+        let n = game.rows();
+        if game.is_square() && n % 2 == 1 && game.k() == n {
+            return Ok(());
+        }
+        Err(BotError {
+            message: format!(
+                "marcelo plays N x N boards with N in a row for an odd N (3x3, 5x5, 7x7), not \
+                 {game}: its listing takes an odd board size and wins with a full row, column \
+                 or diagonal (9x9 and larger are listed too, but have more than {MAX_CELLS} \
+                 cells, more than the engine holds)"
+            ),
+        })
+    }
+
+    /// Its last move from rules 1 to 4, which rule 5 plays away from: the board and that
+    /// cell are all that decide its next turns.
+    fn depends_on(&self, game: &Game) -> DependsOn {
+        let square = if self.square.n == game.mnk().rows() {
+            self.square
+        } else {
+            Square::new(game.mnk().rows()).expect("an odd size that Bot::plays accepted")
+        };
+        let moves = game.moves().iter().map(|c| c.index());
+        DependsOn::BoardAnd(square.last_move_after(moves, &mut self.replayed.borrow_mut()) as u64)
+    }
+
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        let board = game.board();
-        let (me, them) = sides(board);
-        let mask = |player: Player| Mask::from(board.marks(player).bits());
-        let cell = |index: usize| Cell::from_index(index).expect("a cell of the 3x3 board");
-        if let Some(pick) = self.square.rules_one_to_four(mask(me), mask(them)) {
+        let square = self.square(game.mnk());
+        let (mine, theirs) = Marcelo::marks(game);
+        let cell = |index: usize| Cell::new(index).expect("a cell of a board of at most 64");
+        if let Some(pick) = square.rules_one_to_four(mine, theirs) {
             return Ok(pick
                 .choices()
                 .into_iter()
@@ -272,10 +380,10 @@ impl Bot for Marcelo {
                 })
                 .collect());
         }
-        let history: Vec<usize> = game.moves().iter().map(|c| c.index()).collect();
-        let empty = Mask::from(board.empty_cells().bits());
-        let last = self.square.last_move(&history);
-        let turn = match self.square.far_from(empty, last).as_slice() {
+        let empty = square.all() & !(mine | theirs);
+        let moves = game.moves().iter().map(|c| c.index());
+        let last = square.last_move_after(moves, &mut self.replayed.borrow_mut());
+        let turn = match square.far_from(empty, last).as_slice() {
             [] => Turn::Nothing,
             [one] => Turn::Mark(cell(*one)),
             several => Turn::Several(several.iter().map(|&i| cell(i)).collect()),
@@ -481,5 +589,86 @@ mod tests {
                 Cell::from_number(7).unwrap()
             ])
         );
+    }
+
+    /// What the bot does after `moves` (cells 1..N*N) on `game`, as cell numbers with
+    /// probabilities.
+    fn on(game: &str, moves: &[usize]) -> Vec<(Turn, String)> {
+        let mut played = Game::empty(game.parse().unwrap());
+        for &number in moves {
+            played.play(Cell::new(number - 1).unwrap()).unwrap();
+        }
+        Marcelo::default()
+            .choose(&played)
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.turn, c.probability.to_string()))
+            .collect()
+    }
+
+    fn at(number: usize) -> Cell {
+        Cell::new(number - 1).unwrap()
+    }
+
+    #[test]
+    fn plays_odd_squares_with_n_in_a_row_and_says_what_else_it_does_not() {
+        let bot = Marcelo::default();
+        for game in ["3x3", "5x5", "7x7"] {
+            assert!(bot.plays(game.parse().unwrap()).is_ok(), "{game}");
+        }
+        for game in ["4x4", "6x6", "5x5k4", "3x5", "8x8"] {
+            let message = bot.plays(game.parse().unwrap()).unwrap_err().message;
+            assert!(
+                message.contains(game) && message.contains("odd"),
+                "{message}"
+            );
+        }
+    }
+
+    #[test]
+    fn plays_the_rules_on_five_by_five_and_seven_by_seven_through_the_game() {
+        // Rule 3 as X, then rule 4's coin of row 1 once O took a cell off the diagonals.
+        assert_eq!(on("5x5", &[]), [(Turn::Mark(at(13)), "1/1".into())]);
+        assert_eq!(
+            on("5x5", &[13, 2]),
+            [
+                (Turn::Mark(at(1)), "1/2".into()),
+                (Turn::Mark(at(5)), "1/2".into())
+            ]
+        );
+        // Rule 2 as O on 7x7: X holds six of row 7, the last one empty.
+        assert_eq!(
+            on("7x7", &[43, 25, 44, 1, 45, 7, 46, 9, 47, 13, 48]),
+            [(Turn::Mark(at(49)), "1/1".into())]
+        );
+        // Rule 5 through the game on 5x5: X 13 (rule 3), O 1, X 5 (rule 4, row 1), O 21,
+        // X 7 (rule 4, row 2: 7 or 9, here 7), O 19, X 9 (row 2's other), O 25 fills the main
+        // diagonal (1 7 13 19 25). X's last move is 9 (row 2, column 4): i = 5 and 4 reach
+        // nothing; i = 3 reaches row 5 going down-right for j = 1 and 0 only: 25 is taken,
+        // 24 is marked. One mark, a legal move.
+        assert_eq!(
+            on("5x5", &[13, 1, 5, 21, 7, 19, 9, 25]),
+            [(Turn::Mark(at(24)), "1/1".into())]
+        );
+        // Several marks in one turn: X 13, O 1, X 5 (row 1's free diagonal cell), O 17, X 9
+        // (row 2's coin), O 21 fills the anti-diagonal (5 9 13 17 21). Rule 5 from 9 (row 2,
+        // column 4): i = 3 reaches row 5 going down-right, where j = 1 marks 25 and j = 0
+        // marks 24.
+        assert_eq!(
+            on("5x5", &[13, 1, 5, 17, 9, 21]),
+            [(Turn::Several(vec![at(25), at(24)]), "1/1".into())]
+        );
+    }
+
+    #[test]
+    fn depends_on_its_last_move_from_rules_one_to_four() {
+        let mut game = Game::empty("5x5".parse().unwrap());
+        let bot = Marcelo::default();
+        assert_eq!(bot.depends_on(&game), DependsOn::BoardAnd(0));
+        for number in [1, 13, 25] {
+            game.play(at(number)).unwrap();
+        }
+        // O took the centre by rule 3: index 12.
+        assert_eq!(bot.depends_on(&game), DependsOn::BoardAnd(12));
     }
 }

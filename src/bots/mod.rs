@@ -69,6 +69,20 @@ impl fmt::Display for Turn {
     }
 }
 
+/// What a bot's next answers depend on, besides the board, as [`Bot::depends_on`] declares:
+/// two histories with the same board and the same `DependsOn` get the same answers, then and
+/// at every later turn, whatever the opponent plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DependsOn {
+    /// The board alone.
+    Board,
+    /// The board and this number, which the bot works out from the game (a move it
+    /// remembers, a counter it keeps...).
+    BoardAnd(u64),
+    /// The whole history: no two histories are the same state.
+    History,
+}
+
 /// One thing a bot may do, and how likely it is to do it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
@@ -271,6 +285,33 @@ pub trait Bot {
     /// ```
     fn memoryless(&self) -> bool {
         false
+    }
+
+    /// What the bot's answers from `game` on depend on, besides the board: the state an
+    /// audit without a table memoises on, so that two histories that reach the same board and
+    /// the same state are explored once. Asked where the bot is the side to move.
+    ///
+    /// The default is [`DependsOn::Board`] for a [memoryless](Bot::memoryless) bot and
+    /// [`DependsOn::History`] otherwise (always safe: every history is its own state).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, bots::{self, DependsOn}};
+    ///
+    /// let game = Game::new();
+    /// assert_eq!(bots::builtin("random").unwrap().depends_on(&game), DependsOn::Board);
+    /// assert_eq!(bots::builtin("smartbot").unwrap().depends_on(&game), DependsOn::History);
+    /// // marcelo remembers its last move from rules 1 to 4 (none yet: cell 1's index, 0).
+    /// assert_eq!(bots::builtin("marcelo").unwrap().depends_on(&game), DependsOn::BoardAnd(0));
+    /// ```
+    fn depends_on(&self, game: &Game) -> DependsOn {
+        let _ = game;
+        if self.memoryless() {
+            DependsOn::Board
+        } else {
+            DependsOn::History
+        }
     }
 
     /// Whether the bot answers faster when told its next questions ahead, through

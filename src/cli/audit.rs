@@ -10,8 +10,8 @@ use serde::Serialize;
 use ttt_oracle::bots::{self, Bot, BotError, Published};
 use ttt_oracle::quote::escape;
 use ttt_oracle::{
-    AuditError, Cell, Game, MAX_TABLE_CELLS, Mnk, MnkTableError, Player, Ratio, SideReport, Status,
-    Value, Verdict, WorstCase, audit_game,
+    AuditError, Cell, Game, MAX_TABLE_CELLS, Mnk, Player, Ratio, SideReport, Status, Value,
+    Verdict, WorstCase, audit_game,
 };
 use unicode_width::UnicodeWidthStr;
 
@@ -76,8 +76,9 @@ pub struct AuditArgs {
     /// Which sides to audit.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Sides::Both)]
     side: Sides,
-    /// The game: 3x3 (tic-tac-toe), MxN or MxNkK, up to 16 cells (see `ttt best --help`).
-    /// Every move is judged by the game's table, solved first when none is embedded.
+    /// The game: 3x3 (tic-tac-toe), MxN or MxNkK (see `ttt best --help`). Up to 16 cells,
+    /// every move is judged by the game's table, solved first when none is embedded; larger
+    /// boards (5x5, 7x7, up to 64 cells) are audited without a table (see --budget).
     #[arg(long, value_name = "GAME", default_value = "3x3")]
     game: Mnk,
     /// Output format.
@@ -89,6 +90,8 @@ pub struct AuditArgs {
     /// -o` writes (a regular file replaced atomically, and left as it was when anything fails).
     #[arg(long, value_name = "FILE")]
     losing_games: Option<PathBuf>,
+    #[command(flatten)]
+    large: super::audit_large::LargeArgs,
 }
 
 /// One bot's audit.
@@ -202,6 +205,9 @@ fn both_at_once(
 /// Audits every bot named, prints the report, and fails (exit 1, quietly: the report's last
 /// line says why) if any side can lose or breaks the rules.
 pub fn run(args: &AuditArgs) -> Result<(), Failure> {
+    if args.game.cells() > MAX_TABLE_CELLS {
+        return run_large(args, args.game);
+    }
     if args.bots.is_empty() && args.external.is_empty() {
         return Err(Failure::usage(
             "name at least one bot to audit: a built-in one (`ttt bots` lists them) or \
@@ -224,12 +230,6 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         named.push(entry);
     }
     let game = args.game;
-    if game.cells() > MAX_TABLE_CELLS {
-        return Err(Failure::usage(format!(
-            "ttt audit judges every move by the game's table, and {}",
-            MnkTableError::TooLarge { game }
-        )));
-    }
     for entry in &named {
         entry
             .bot
@@ -319,6 +319,29 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     } else {
         Err(Failure::quiet(1))
     }
+}
+
+/// `ttt audit --game G` for a game too large for a table, audited without one.
+fn run_large(args: &AuditArgs, game: ttt_oracle::Mnk) -> Result<(), Failure> {
+    if args.losing_games.is_some() {
+        return Err(Failure::usage(format!(
+            "--losing-games lists the games of a tic-tac-toe audit; the audit of {game} counts \
+             its games without listing them"
+        )));
+    }
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
+        usize::from,
+    );
+    super::audit_large::run(super::audit_large::Request {
+        bots: &args.bots,
+        external: &args.external,
+        sides: args.side.players(),
+        format: args.format,
+        jobs,
+        game,
+        budget: args.large.budget,
+    })
 }
 
 /// Writes the report: the bots audited, and what a protocol error, if any, left unaudited.

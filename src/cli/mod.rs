@@ -2,6 +2,7 @@
 
 mod analyze;
 mod audit;
+mod audit_large;
 mod bots;
 mod draw;
 mod export;

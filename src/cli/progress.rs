@@ -170,6 +170,10 @@ impl Bot for Counted<'_> {
         self.bot.memoryless()
     }
 
+    fn depends_on(&self, game: &Game) -> ttt_oracle::bots::DependsOn {
+        self.bot.depends_on(game)
+    }
+
     fn asks_ahead(&self) -> bool {
         self.bot.asks_ahead()
     }

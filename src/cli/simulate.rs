@@ -6,7 +6,9 @@ use clap::Args;
 use serde::Serialize;
 use ttt_oracle::bots::{self, BotError, Published};
 use ttt_oracle::quote::escape;
-use ttt_oracle::{Player, Rate, Ratio, SplitMix64, Tally, audit, simulate_reporting};
+use ttt_oracle::{
+    AuditBudget, Mnk, Player, Rate, Ratio, SplitMix64, Tally, audit, odds_tableless, simulate_game,
+};
 
 use super::audit::Sides;
 use super::named::{ExternalArgs, Named};
@@ -39,13 +41,21 @@ pub struct SimulateArgs {
     /// Output format.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
+    /// The game: 3x3 (the default), or another m,n,k game the bot plays, such as 5x5 or 7x7.
+    #[arg(long, value_name = "G", default_value_t = Mnk::TIC_TAC_TOE)]
+    game: Mnk,
+    /// For a game other than 3x3: how many distinct states the audit that works out the exact
+    /// odds may hold; beyond, the odds are not given.
+    #[arg(long, value_name = "STATES", default_value_t = AuditBudget::DEFAULT.states as u32, value_parser = clap::value_parser!(u32).range(1..=1_000_000_000))]
+    budget: u32,
 }
 
 /// One side's games, and what the audit says they should give.
 struct SideResult {
     side: Player,
     tally: Tally,
-    exact: [Ratio; 4],
+    /// The exact odds, unless the audit outgrew its budget.
+    exact: Option<[Ratio; 4]>,
     published: Option<Published>,
 }
 
@@ -85,9 +95,15 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
     let seed = args
         .seed
         .unwrap_or_else(|| SplitMix64::from_entropy().next_u64());
+    args.external
+        .make(bot)?
+        .plays(args.game)
+        .map_err(|error| Failure::usage(error.message))?;
+    // The author's figures are of games of tic-tac-toe.
     let published = bots::CATALOG
         .iter()
         .find(|info| bot.command.is_none() && info.name == bot.name)
+        .filter(|_| args.game == Mnk::TIC_TAC_TOE)
         .map_or(&[][..], |info| info.published);
     let mut results = Vec::new();
     for &side in args.side.players() {
@@ -100,10 +116,14 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
     }
     let mut out = super::stdout();
     match args.format {
-        Format::Text => write!(out, "{}", text(&bot.name, args.games, seed, &results))?,
+        Format::Text => write!(
+            out,
+            "{}",
+            text(&bot.name, args.game, args.games, seed, &results)
+        )?,
         Format::Json => {
-            serde_json::to_writer(&mut out, &json(&bot.name, args.games, seed, &results))
-                .map_err(std::io::Error::from)?;
+            let json = json(&bot.name, args.game, args.games, seed, &results);
+            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
     }
@@ -126,16 +146,20 @@ const NAME_IN_PROGRESS: usize = 28;
 
 /// The exact chances of each end against a uniformly random opponent, from an audit of a
 /// fresh copy of the bot, with the audit's progress line on a terminal.
-fn exact(args: &SimulateArgs, bot: &Named, side: Player) -> Result<[Ratio; 4], Failure> {
+fn exact(args: &SimulateArgs, bot: &Named, side: Player) -> Result<Option<[Ratio; 4]>, Failure> {
     let mut fresh = args.external.make(bot)?;
     let label = format!("{} (exact odds)", fit(&escape(&bot.name), NAME_IN_PROGRESS));
     let progress = Progress::start(&label, &side.to_string());
-    let audited = audit(&mut progress.count(fresh.as_mut()), side);
+    let mut counted = progress.count(fresh.as_mut());
+    let odds = if args.game == Mnk::TIC_TAC_TOE {
+        audit(&mut counted, side).map(|report| Some(report.vs_random))
+    } else {
+        let budget = AuditBudget::of(args.budget as usize);
+        odds_tableless(&mut counted, args.game, side, budget)
+    };
     progress.finish();
-    let odds = audited
-        .map_err(|error| Failure::protocol(during("its audit", error)))?
-        .vs_random;
-    Ok([odds.win, odds.draw, odds.loss, odds.illegal])
+    let odds = odds.map_err(|error| Failure::protocol(during("its audit", error)))?;
+    Ok(odds.map(|odds| [odds.win, odds.draw, odds.loss, odds.illegal]))
 }
 
 /// The sampled games, with a progress line on a terminal.
@@ -148,9 +172,16 @@ fn sampled(
     let mut fresh = args.external.make(bot)?;
     let name = fit(&escape(&bot.name), NAME_IN_PROGRESS);
     let progress = Progress::start_games(&name, &side.to_string(), args.games);
-    let tally = simulate_reporting(fresh.as_mut(), side, args.games, rng, &mut |played| {
-        progress.played(played);
-    });
+    let tally = simulate_game(
+        fresh.as_mut(),
+        args.game,
+        side,
+        args.games,
+        rng,
+        &mut |played| {
+            progress.played(played);
+        },
+    );
     progress.finish();
     tally.map_err(|error| Failure::protocol(during("the games", error)))
 }
@@ -191,20 +222,26 @@ fn grouped(n: u64) -> String {
 
 /// The report for people: a table a side, with the author's published rates where there are
 /// some.
-fn text(name: &str, games: u64, seed: u64, results: &[SideResult]) -> String {
+fn text(name: &str, game: Mnk, games: u64, seed: u64, results: &[SideResult]) -> String {
     let name = fit(&escape(name), NAME_IN_HEADING);
     // The counts' column holds the largest count, the number of games.
     let width = grouped(games).len().max(7);
     let mut out = String::new();
     let mut authors = None;
     let mut impossible = false;
+    let mut unknown = false;
     for (i, result) in results.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
         let noun = if games == 1 { "game" } else { "games" };
+        let on = if game == Mnk::TIC_TAC_TOE {
+            String::new()
+        } else {
+            format!(" on {game}")
+        };
         out.push_str(&format!(
-            "{name} as {}: {} {noun} against a uniformly random opponent\n",
+            "{name} as {}{on}: {} {noun} against a uniformly random opponent\n",
             result.side,
             grouped(games)
         ));
@@ -217,10 +254,12 @@ fn text(name: &str, games: u64, seed: u64, results: &[SideResult]) -> String {
         }
         out.push_str(&heading);
         out.push('\n');
-        for (i, (rate, exact)) in result.rates().into_iter().zip(result.exact).enumerate() {
+        for (i, rate) in result.rates().into_iter().enumerate() {
+            let exact = result.exact.map(|exact| exact[i]);
             let (low, high) = rate.interval();
-            let distance = apart(&rate, exact);
-            impossible |= rate.standard_errors(exact.to_f64()).is_none();
+            let distance = exact.map_or("-".to_string(), |exact| apart(&rate, exact));
+            impossible |= exact.is_some_and(|exact| rate.standard_errors(exact.to_f64()).is_none());
+            unknown |= exact.is_none();
             let mut row = format!(
                 "  {:<7} {:>width$} {:>8}  {:>7} to {:>7}  {:>7}  {:>10}",
                 ENDS[i],
@@ -228,7 +267,7 @@ fn text(name: &str, games: u64, seed: u64, results: &[SideResult]) -> String {
                 percent(rate.value()),
                 percent(low),
                 percent(high),
-                percent(exact.to_f64()),
+                exact.map_or("-".to_string(), |exact| percent(exact.to_f64())),
                 distance,
             );
             if let Some(p) = &result.published {
@@ -240,6 +279,7 @@ fn text(name: &str, games: u64, seed: u64, results: &[SideResult]) -> String {
                         count,
                         games: p.games,
                     };
+                    let exact = exact.expect("tic-tac-toe's odds come from its table");
                     (percent(rate.value()), apart(&rate, exact))
                 });
                 row.push_str(&format!("  {theirs:>8}  {apart:>8}"));
@@ -253,6 +293,12 @@ fn text(name: &str, games: u64, seed: u64, results: &[SideResult]) -> String {
         "exact: the audit's odds against random".to_string(),
         "apart: the distance from them, in standard errors of that many games".to_string(),
     ];
+    if unknown {
+        notes.push(
+            "-: no exact odds, as the audit outgrew its budget of states (--budget raises it)"
+                .to_string(),
+        );
+    }
     if impossible {
         notes.push(
             "impossible: a result the audit gives no chance at all happened (a bot whose \
@@ -279,6 +325,7 @@ struct SimulationJson<'a> {
     games: u64,
     seed: u64,
     sides: Vec<SideJson>,
+    game: String,
 }
 
 #[derive(Serialize)]
@@ -298,27 +345,33 @@ struct EndJson {
     rate: f64,
     low: f64,
     high: f64,
-    exact: f64,
-    exact_fraction: String,
+    exact: Option<f64>,
+    exact_fraction: Option<String>,
     standard_errors: Option<f64>,
 }
 
-fn json<'a>(name: &'a str, games: u64, seed: u64, results: &[SideResult]) -> SimulationJson<'a> {
+fn json<'a>(
+    name: &'a str,
+    game: Mnk,
+    games: u64,
+    seed: u64,
+    results: &[SideResult],
+) -> SimulationJson<'a> {
     let sides = results
         .iter()
         .map(|result| {
             let rates = result.rates();
             let [win, draw, loss, forfeit] = std::array::from_fn(|i| {
-                let (rate, exact) = (rates[i], result.exact[i]);
+                let (rate, exact) = (rates[i], result.exact.map(|exact| exact[i]));
                 let (low, high) = rate.interval();
                 EndJson {
                     count: rate.count,
                     rate: rate.value(),
                     low,
                     high,
-                    exact: exact.to_f64(),
-                    exact_fraction: exact.to_string(),
-                    standard_errors: rate.standard_errors(exact.to_f64()),
+                    exact: exact.map(Ratio::to_f64),
+                    exact_fraction: exact.map(|exact| exact.to_string()),
+                    standard_errors: exact.and_then(|exact| rate.standard_errors(exact.to_f64())),
                 }
             });
             SideJson {
@@ -338,6 +391,7 @@ fn json<'a>(name: &'a str, games: u64, seed: u64, results: &[SideResult]) -> Sim
         games,
         seed,
         sides,
+        game: game.to_string(),
     }
 }
 

@@ -1,0 +1,523 @@
+//! `ttt audit --game G` for a game other than tic-tac-toe: the audit without a table, and its
+//! report.
+
+use std::io::Write;
+
+use clap::Args;
+use serde::Serialize;
+use ttt_oracle::bots::{BotError, Turn};
+use ttt_oracle::quote::escape;
+use ttt_oracle::{
+    AuditBudget, Cell, Forfeit, Mnk, Odds, Player, Ratio, Shortest, TablelessReport, Verdict,
+    audit_tableless,
+};
+
+use super::draw::cells;
+use super::named::ExternalArgs;
+use super::style::Style;
+use super::text::{fit, percent};
+use super::{Failure, Format};
+
+/// The widest a line of the report is.
+const WIDTH: usize = 96;
+
+/// The options of `ttt audit` for other games.
+#[derive(Debug, Args)]
+pub struct LargeArgs {
+    /// For a game without a table (more than 16 cells): how many distinct states each walk may
+    /// hold before it stops (the counts and exact odds need the whole walk; the verdict and
+    /// shortest lines are then searched within as many).
+    #[arg(long, value_name = "STATES", default_value_t = AuditBudget::DEFAULT.states as u32, value_parser = clap::value_parser!(u32).range(1..=1_000_000_000))]
+    pub budget: u32,
+}
+
+/// What `ttt audit` needs to run on another game.
+pub struct Request<'a> {
+    pub bots: &'a [String],
+    pub external: &'a ExternalArgs,
+    pub sides: &'static [Player],
+    pub format: Format,
+    pub jobs: usize,
+    pub game: Mnk,
+    pub budget: u32,
+}
+
+/// One bot's audit.
+struct BotAudit {
+    name: String,
+    sides: Vec<TablelessReport>,
+}
+
+/// Audits the bots named on `request.game`, each side in a thread of its own when there are
+/// two jobs.
+pub fn run(request: Request<'_>) -> Result<(), Failure> {
+    let Request {
+        bots,
+        external,
+        sides,
+        format,
+        jobs,
+        game,
+        budget,
+    } = request;
+    if bots.is_empty() && external.is_empty() {
+        return Err(Failure::usage(
+            "name at least one bot to audit: a built-in one (`ttt bots` lists them) or \
+             --cmd COMMAND",
+        ));
+    }
+    let budget = AuditBudget::of(budget as usize);
+    let named = external.named(bots)?;
+    // Every bot is asked first whether it plays the game: a refusal is bad usage.
+    for bot in &named {
+        external
+            .make(bot)?
+            .plays(game)
+            .map_err(|error| Failure::usage(error.message))?;
+    }
+    let mut audits = Vec::new();
+    let mut stopped = None;
+    for bot in &named {
+        let mut instances = Vec::new();
+        for _ in sides {
+            instances.push(external.make(bot)?);
+        }
+        let results: Vec<Result<TablelessReport, BotError>> = if jobs > 1 && sides.len() > 1 {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = instances
+                    .iter_mut()
+                    .zip(sides)
+                    .map(|(instance, &side)| {
+                        scope.spawn(move || audit_tableless(instance.as_mut(), game, side, budget))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|handle| handle.join().expect("an audit thread does not panic"))
+                    .collect()
+            })
+        } else {
+            instances
+                .iter_mut()
+                .zip(sides)
+                .map(|(instance, &side)| audit_tableless(instance.as_mut(), game, side, budget))
+                .collect()
+        };
+        let mut done = Vec::new();
+        for result in results {
+            match result {
+                Ok(report) => done.push(report),
+                Err(error) => {
+                    stopped = Some(error);
+                    break;
+                }
+            }
+        }
+        if !done.is_empty() {
+            audits.push(BotAudit {
+                name: bot.name.clone(),
+                sides: done,
+            });
+        }
+        if stopped.is_some() {
+            break;
+        }
+    }
+    let mut out = super::stdout();
+    match format {
+        Format::Json => {
+            #[derive(Serialize)]
+            struct AuditJson {
+                game: String,
+                bots: Vec<BotJson>,
+                error: Option<String>,
+            }
+            let json = AuditJson {
+                game: game.to_string(),
+                bots: audits.iter().map(bot_json).collect(),
+                error: stopped.as_ref().map(|error| error.message.clone()),
+            };
+            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        Format::Text => {
+            let style = Style::for_stdout();
+            for line in text(game, &audits, budget, style) {
+                writeln!(out, "{line}")?;
+            }
+            writeln!(out)?;
+            writeln!(out, "{}", style.strong(&summary(&audits)))?;
+        }
+    }
+    if let Some(error) = stopped {
+        return Err(Failure::protocol(error));
+    }
+    let all_never_lose = audits
+        .iter()
+        .flat_map(|audit| &audit.sides)
+        .all(|side| side.verdict() == Some(Verdict::NeverLoses));
+    if all_never_lose {
+        Ok(())
+    } else {
+        Err(Failure::quiet(1))
+    }
+}
+
+#[derive(Serialize)]
+struct Exact {
+    win: String,
+    draw: String,
+    loss: String,
+    illegal: String,
+}
+
+/// Odds as JSON, as a tic-tac-toe audit gives them: decimals, and the fractions beside.
+#[derive(Serialize)]
+struct OddsJson {
+    win: f64,
+    draw: f64,
+    loss: f64,
+    illegal: f64,
+    exact: Exact,
+}
+
+fn odds_json(odds: &Odds) -> OddsJson {
+    OddsJson {
+        win: odds.win.to_f64(),
+        draw: odds.draw.to_f64(),
+        loss: odds.loss.to_f64(),
+        illegal: odds.illegal.to_f64(),
+        exact: Exact {
+            win: odds.win.to_string(),
+            draw: odds.draw.to_string(),
+            loss: odds.loss.to_string(),
+            illegal: odds.illegal.to_string(),
+        },
+    }
+}
+
+/// A shortest line as JSON: its cells, or `null`; and, when the search ran out of budget,
+/// how many plies it covered.
+fn shortest_json<T>(
+    shortest: &Shortest<T>,
+    moves: impl Fn(&T) -> &[Cell],
+) -> (Option<Vec<Cell>>, Option<usize>) {
+    match shortest {
+        Shortest::Line(line) => (Some(moves(line).to_vec()), None),
+        Shortest::Never => (None, None),
+        Shortest::Unsettled { plies } => (None, Some(*plies)),
+    }
+}
+
+/// One side as JSON: the keys of a tic-tac-toe audit's side, in its order, `null` for the
+/// figures that need a table (or a walk that outgrew its budget), and three more.
+#[derive(Serialize)]
+struct SideJson {
+    side: Player,
+    never_loses: bool,
+    verdict: Option<Verdict>,
+    decision_points: Option<u64>,
+    games: Option<u64>,
+    losing_games: Option<u64>,
+    shortest_loss: Option<Vec<Cell>>,
+    blunders: Option<()>,
+    slow_wins: Option<()>,
+    illegal_games: Option<u64>,
+    shortest_illegal: Option<Vec<Cell>>,
+    vs_random: Option<OddsJson>,
+    vs_perfect: Option<()>,
+    worst_case: Option<()>,
+    loss_searched_plies: Option<usize>,
+    illegal_searched_plies: Option<usize>,
+    states: usize,
+}
+
+#[derive(Serialize)]
+struct BotJson {
+    bot: String,
+    sides: Vec<SideJson>,
+}
+
+fn bot_json(audit: &BotAudit) -> BotJson {
+    let sides: Vec<SideJson> = audit
+        .sides
+        .iter()
+        .map(|s| {
+            let (shortest_loss, loss_searched_plies) =
+                shortest_json(&s.shortest_loss, |l| &l.moves);
+            let (shortest_illegal, illegal_searched_plies) =
+                shortest_json(&s.shortest_illegal, |l| &l.moves);
+            let counts = s.counts;
+            SideJson {
+                side: s.side,
+                never_loses: s.verdict() == Some(Verdict::NeverLoses),
+                verdict: s.verdict(),
+                decision_points: counts.map(|c| c.decision_points),
+                games: counts.map(|c| c.games),
+                losing_games: counts.map(|c| c.losing_games),
+                shortest_loss,
+                blunders: None,
+                slow_wins: None,
+                illegal_games: counts.map(|c| c.illegal_games),
+                shortest_illegal,
+                vs_random: s.vs_random.as_ref().map(odds_json),
+                vs_perfect: None,
+                worst_case: None,
+                loss_searched_plies,
+                illegal_searched_plies,
+                states: s.states,
+            }
+        })
+        .collect();
+    BotJson {
+        bot: audit.name.clone(),
+        sides,
+    }
+}
+
+/// The verdict in words, or what is not settled.
+fn verdict_words(s: &TablelessReport) -> String {
+    match s.verdict() {
+        Some(verdict) => verdict.to_string(),
+        None => "not settled".to_string(),
+    }
+}
+
+fn text(game: Mnk, audits: &[BotAudit], budget: AuditBudget, style: Style) -> Vec<String> {
+    let mut lines = vec![
+        style.faint(&format!(
+            "{game}, {} in a row, audited without a table: every reply of the opponent, every \
+             choice of the bot",
+            game.k()
+        )),
+        style.faint("lost: games lost on the board     forfeits: games lost by breaking the rules"),
+        String::new(),
+    ];
+    let names: Vec<String> = audits
+        .iter()
+        .map(|audit| fit(&escape(&audit.name), 28))
+        .collect();
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(3)
+        .max(3);
+    lines.push(format!(
+        "{:<width$}  side  {:>14}  {:>14}  verdict",
+        "bot", "lost", "forfeits"
+    ));
+    let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
+    for (audit, name) in audits.iter().zip(&names) {
+        for s in &audit.sides {
+            lines.push(format!(
+                "{name:<width$}  {:<4}  {:>14}  {:>14}  {}",
+                s.side.to_string(),
+                count(s.counts.map(|c| c.losing_games)),
+                count(s.counts.map(|c| c.illegal_games)),
+                verdict_words(s)
+            ));
+        }
+    }
+    for (audit, name) in audits.iter().zip(&names) {
+        for s in &audit.sides {
+            lines.push(String::new());
+            lines.extend(details(name, s, budget, style));
+        }
+    }
+    lines
+}
+
+fn details(name: &str, s: &TablelessReport, budget: AuditBudget, style: Style) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{} {}",
+        style.strong(&format!("{name} as {} on {}:", s.side, s.game)),
+        verdict_words(s)
+    )];
+    match s.counts {
+        Some(c) => lines.push(format!(
+            "  {} decision points, {} games explored ({} states)",
+            c.decision_points, c.games, s.states
+        )),
+        None => {
+            lines.push(format!(
+                "  counts and exact odds: not worked out, more than the budget of {} states",
+                budget.states
+            ));
+            lines.push("    (--budget raises it)".to_string());
+        }
+    }
+    if let Some(v) = &s.vs_random {
+        lines.push(format!(
+            "  vs random:  win {:>6}  draw {:>6}  loss {:>6}  forfeit {:>6}",
+            percent(v.win),
+            percent(v.draw),
+            percent(v.loss),
+            percent(v.illegal)
+        ));
+        let exact = [
+            ("win", v.win),
+            ("draw", v.draw),
+            ("loss", v.loss),
+            ("forfeit", v.illegal),
+        ];
+        for (label, ratio) in exact {
+            lines.push(format!("    exactly {label:<7} {}", fraction(ratio)));
+        }
+    } else if s.counts.is_some() {
+        lines.push("  vs random: a probability outgrew 128 bits; no exact odds".to_string());
+    }
+    lines.push(format!(
+        "  unavailable without a table of {}: blunders, slow wins, worst case, vs perfect",
+        s.game
+    ));
+    match &s.shortest_illegal {
+        Shortest::Line(line) => {
+            let after = if line.moves.is_empty() {
+                "no moves".to_string()
+            } else {
+                cells(&line.moves)
+            };
+            lines.push(format!(
+                "  shortest forfeit, {} plies, then the bot {}:",
+                line.moves.len(),
+                forfeit_words(&line.what)
+            ));
+            let marks = match &line.what {
+                Forfeit::Turn(Turn::Several(cells)) => cells.clone(),
+                Forfeit::Turn(Turn::Mark(cell)) => vec![*cell],
+                _ => Vec::new(),
+            };
+            lines.extend(draw_game(s.game, &line.moves, &marks));
+            lines.push(format!("    moves: {after}"));
+        }
+        Shortest::Never => lines.push("  forfeits: none".to_string()),
+        Shortest::Unsettled { plies } => lines.push(format!(
+            "  forfeits: none in {plies} plies or fewer; not settled within the budget"
+        )),
+    }
+    match &s.shortest_loss {
+        Shortest::Line(line) => {
+            lines.push(format!("  shortest loss, {} plies:", line.moves.len()));
+            lines.extend(draw_game(s.game, &line.moves, &[]));
+            lines.push(format!("    moves: {}", cells(&line.moves)));
+        }
+        Shortest::Never => lines.push("  losses on the board: none".to_string()),
+        Shortest::Unsettled { plies } => lines.push(format!(
+            "  losses on the board: none in {plies} plies or fewer; not settled within the \
+             budget"
+        )),
+    }
+    lines
+}
+
+/// What the bot did at a forfeit, in few words (the cells are drawn).
+fn forfeit_words(what: &Forfeit) -> String {
+    match what {
+        Forfeit::Turn(Turn::Several(cells)) => {
+            format!("marked {} cells in one turn (lower case)", cells.len())
+        }
+        other => fit(&escape(&other.to_string()), WIDTH - 40),
+    }
+}
+
+/// A fraction, cut in the middle if it is wider than a line allows.
+fn fraction(ratio: Ratio) -> String {
+    fit(&ratio.to_string(), WIDTH - 20)
+}
+
+/// The game as rows of small boards, one a move, each headed by its ply, mark and cell; after
+/// the last, the forfeited turn's `marks` in lower case, if any.
+fn draw_game(game: Mnk, moves: &[Cell], marks: &[Cell]) -> Vec<String> {
+    let (rows, columns) = (game.rows(), game.columns());
+    let mut grid = vec!['.'; rows * columns];
+    let mut boards: Vec<(String, Vec<String>)> = Vec::new();
+    let draw = |grid: &[char]| -> Vec<String> {
+        grid.chunks(columns)
+            .map(|row| {
+                row.iter()
+                    .map(char::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    for (ply, &cell) in moves.iter().enumerate() {
+        let mark = if ply % 2 == 0 { Player::X } else { Player::O };
+        grid[cell.index()] = if mark == Player::X { 'X' } else { 'O' };
+        boards.push((format!("{}. {mark} {cell}", ply + 1), draw(&grid)));
+    }
+    if !marks.is_empty() {
+        let mark = if moves.len() % 2 == 0 { 'x' } else { 'o' };
+        for cell in marks {
+            if grid[cell.index()] == '.' {
+                grid[cell.index()] = mark;
+            }
+        }
+        boards.push((format!("{}. forfeit", moves.len() + 1), draw(&grid)));
+    }
+    let board_width = (2 * columns - 1).max(11);
+    let gap = 3;
+    let per_row = ((WIDTH - 4 + gap) / (board_width + gap)).max(1);
+    let mut lines = Vec::new();
+    for chunk in boards.chunks(per_row) {
+        let mut heading = String::from("   ");
+        for (title, _) in chunk {
+            heading.push_str(&format!(" {title:<board_width$}{:gap$}", ""));
+        }
+        lines.push(heading.trim_end().to_string());
+        for row in 0..rows {
+            let mut line = String::from("   ");
+            for (_, board) in chunk {
+                line.push_str(&format!(" {:<board_width$}{:gap$}", board[row], ""));
+            }
+            lines.push(line.trim_end().to_string());
+        }
+    }
+    lines
+}
+
+/// One line on every bot: never loses, or which can lose, break the rules, or are not
+/// settled.
+fn summary(audits: &[BotAudit]) -> String {
+    let which = |test: &dyn Fn(&TablelessReport) -> bool| -> Vec<String> {
+        audits
+            .iter()
+            .filter_map(|audit| {
+                let sides: Vec<String> = audit
+                    .sides
+                    .iter()
+                    .filter(|s| test(s))
+                    .map(|s| s.side.to_string())
+                    .collect();
+                match sides.len() {
+                    0 => None,
+                    n if n == audit.sides.len() => Some(escape(&audit.name)),
+                    _ => Some(format!("{} (as {})", escape(&audit.name), sides.join(", "))),
+                }
+            })
+            .collect()
+    };
+    let lose = which(&|s| s.shortest_loss.exists() == Some(true));
+    let breaks = which(&|s| s.shortest_illegal.exists() == Some(true));
+    let open = which(&|s| s.verdict().is_none());
+    let mut parts = Vec::new();
+    if !lose.is_empty() {
+        parts.push(format!("can lose: {}", lose.join(", ")));
+    }
+    if !breaks.is_empty() {
+        parts.push(format!("breaks the rules: {}", breaks.join(", ")));
+    }
+    if !open.is_empty() {
+        parts.push(format!("not settled: {}", open.join(", ")));
+    }
+    if parts.is_empty() {
+        let n = audits.len();
+        return if n == 1 {
+            format!("{} never loses", escape(&audits[0].name))
+        } else {
+            format!("all {n} bots never lose")
+        };
+    }
+    fit(&parts.join("; "), 100)
+}

@@ -1,0 +1,143 @@
+//! `ttt audit --game G` and `ttt simulate --game G` on games with no table, through the real
+//! binary: marcelo on 5x5 and 7x7, an external bot told its game, and the sizes refused.
+
+use std::time::Duration;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn ttt(args: &[&str]) -> Command {
+    let mut cmd = Command::cargo_bin("ttt").unwrap();
+    cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd.timeout(Duration::from_secs(600));
+    cmd
+}
+
+fn json(args: &[&str], code: i32) -> Value {
+    let out = ttt(&[args, &["--format", "json"]].concat())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn cells(value: &Value) -> Vec<u64> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn marcelo_on_five_by_five_as_x_forfeits_and_can_lose() {
+    let report = json(&["audit", "--game", "5x5", "marcelo", "--side", "x"], 1);
+    assert_eq!(report["game"], "5x5");
+    let side = &report["bots"][0]["sides"][0];
+    assert_eq!(side["verdict"], "can_lose_and_breaks_rules");
+    // Hand-checked: X 13 (centre), O 1, X 5 (rule 4: row 1's free diagonal cell), O 17, X 9
+    // (row 2, by its coin: 7 or 9), O 21 fills the anti-diagonal 5 9 13 17 21; X has no win
+    // or block, so rule 5 from 9 (row 2, column 4): i = 3 reaches row 5 down-right, where
+    // j = 1 marks 25 and j = 0 marks 24, two marks in one turn.
+    assert_eq!(cells(&side["shortest_illegal"]), [13, 1, 5, 17, 9, 21]);
+    assert_eq!(cells(&side["shortest_loss"]).len(), 16);
+    assert_eq!(side["losing_games"], 10896);
+    assert_eq!(side["vs_random"]["exact"]["loss"], "923/1703116800");
+    for unavailable in ["blunders", "slow_wins", "worst_case", "vs_perfect"] {
+        assert_eq!(side[unavailable], Value::Null, "{unavailable}");
+    }
+}
+
+#[test]
+fn seven_by_seven_within_a_small_budget_says_what_is_not_settled() {
+    let out = ttt(&[
+        "audit", "--game", "7x7", "marcelo", "--side", "x", "--budget", "20000",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("more than the budget of 20000 states"),
+        "{text}"
+    );
+    assert!(text.contains("not settled"), "{text}");
+    assert!(
+        text.lines().all(|line| line.chars().count() <= 100),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_simulation_on_five_by_five_lands_within_its_intervals_of_the_exact_odds() {
+    let report = json(
+        &[
+            "simulate", "marcelo", "--game", "5x5", "--as", "x", "--games", "20000", "--seed", "1",
+        ],
+        0,
+    );
+    assert_eq!(report["game"], "5x5");
+    let side = &report["sides"][0];
+    for end in ["win", "draw", "loss", "forfeit"] {
+        let end = &side[end];
+        let exact = end["exact"].as_f64().unwrap();
+        let (low, high) = (end["low"].as_f64().unwrap(), end["high"].as_f64().unwrap());
+        assert!(low <= exact && exact <= high, "{end}");
+    }
+    assert_eq!(side["published"], Value::Null);
+}
+
+#[test]
+fn an_external_bot_is_told_its_game_and_audited_without_a_table() {
+    // The first empty cell, from a bot that refuses any game but the one it expects.
+    let bot = r#"python3 -u -c '
+import os, sys
+assert os.environ["TTT_GAME"] == "2x3" and os.environ["TTT_K"] == "2"
+for line in sys.stdin:
+    print(line.split()[0].index(".") + 1)
+'"#;
+    let report = json(
+        &["audit", "--game", "2x3k2", "--cmd", bot, "--name", "first"],
+        1,
+    );
+    let x = &report["bots"][0]["sides"][0];
+    assert_eq!(x["verdict"], "can_lose");
+    let o = &report["bots"][0]["sides"][1];
+    assert!(o["games"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn sizes_a_bot_does_not_play_are_refused_with_exit_code_2() {
+    ttt(&["audit", "--game", "4x4", "marcelo"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not 4x4").and(predicate::str::contains("odd N")));
+    ttt(&["audit", "--game", "5x5k4", "marcelo"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not 5x5k4"));
+    ttt(&["audit", "--game", "9x9", "marcelo"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("81 cells is too large"));
+    // The styles read a table: more than 16 cells has none.
+    ttt(&["audit", "--game", "5x5", "perfect"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("5x5"));
+    ttt(&["simulate", "--game", "6x6", "marcelo"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not 6x6"));
+    ttt(&["audit", "--game", "5x5", "marcelo", "--losing-games", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--losing-games"));
+}
