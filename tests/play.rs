@@ -608,7 +608,7 @@ fn cells_of_other_games_are_numbers_up_to_their_count() {
 
 #[test]
 fn a_bot_that_plays_only_tic_tac_toe_is_refused_on_other_games() {
-    for bot in ["smartbot", "forkbot", "marcelo"] {
+    for bot in ["smartbot", "forkbot", "newell-simon"] {
         ttt()
             .args(["play", "--game", "4x4", "--opponent", bot])
             .write_stdin("1\n")
@@ -620,6 +620,16 @@ fn a_bot_that_plays_only_tic_tac_toe_is_refused_on_other_games() {
                  written for that board\n"
             ));
     }
+    // marcelo plays its listing's odd N x N boards, and says so.
+    ttt()
+        .args(["play", "--game", "4x4", "--opponent", "marcelo"])
+        .write_stdin("1\n")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "marcelo plays N x N boards with N in a row for an odd N (3x3, 5x5, 7x7), not 4x4",
+        ));
     ttt()
         .args(["play", "--game", "5x5", "--opponent", "perfect"])
         .assert()
