@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use crate::audit::rules::Rules;
 use crate::board::{Board, Cell, Cells, Player, Status};
 use crate::game::Game;
 use crate::mnk_table::MnkTable;
@@ -210,6 +211,38 @@ pub struct Review {
     pub plies: Vec<PlyReview>,
 }
 
+/// Judges every move of `game` on the board `R` against `table`, its game's table: the value
+/// before each move, what the move leads to (the value after it, from the mover's side, and
+/// one more ply), and the best moves.
+fn judge<R: Rules>(table: &R::Table, game: &Game) -> Review {
+    let (mut board, _) = R::empty(game.mnk());
+    let plies = game
+        .moves()
+        .iter()
+        .enumerate()
+        .map(|(index, &cell)| {
+            let mover = board.to_move();
+            let before = board.probe(table);
+            let after = board.mark(cell, mover);
+            let made = after.probe(table);
+            let ply = PlyReview::judged(
+                (index + 1, mover, cell),
+                (before.value, before.remoteness),
+                (-made.value, made.remoteness + 1),
+                board.best_moves(table),
+            );
+            board = after;
+            ply
+        })
+        .collect();
+    Review {
+        game: game.mnk(),
+        moves: game.moves().to_vec(),
+        status: board.status(),
+        plies,
+    }
+}
+
 impl Review {
     /// Judges every move of `game`, a game of tic-tac-toe complete or not, against `table`.
     ///
@@ -222,30 +255,7 @@ impl Review {
             "Review::new reviews tic-tac-toe, not {}",
             game.mnk()
         );
-        let mut board = Board::EMPTY;
-        let plies = game
-            .moves()
-            .iter()
-            .enumerate()
-            .map(|(index, &cell)| {
-                let before = table.probe(&board);
-                let made = table.analyze_move(&board, cell);
-                let ply = PlyReview::judged(
-                    (index + 1, board.to_move(), cell),
-                    (before.value, before.remoteness),
-                    (made.value, made.remoteness),
-                    table.best_moves(&board),
-                );
-                board = board.play_unchecked(cell);
-                ply
-            })
-            .collect();
-        Review {
-            game: Mnk::TIC_TAC_TOE,
-            moves: game.moves().to_vec(),
-            status: board.status(),
-            plies,
-        }
+        judge::<Board>(table, game)
     }
 
     /// Judges every move of `game`, complete or not, against `table`, the table of its game
@@ -280,34 +290,7 @@ impl Review {
             game.mnk(),
             "a review against another game's table"
         );
-        let mut board = MnkBoard::empty(game.mnk());
-        let plies = game
-            .moves()
-            .iter()
-            .enumerate()
-            .map(|(index, &cell)| {
-                let before = table.probe(&board);
-                let made = table
-                    .analyze(&board)
-                    .into_iter()
-                    .find(|m| m.number == cell.index() + 1)
-                    .expect("a reviewed game plays legal moves");
-                let ply = PlyReview::judged(
-                    (index + 1, board.to_move(), cell),
-                    (before.value, before.remoteness),
-                    (made.value, made.remoteness),
-                    Cells::from_bits(table.best_moves(&board)),
-                );
-                board = board.play_unchecked(cell.index());
-                ply
-            })
-            .collect();
-        Review {
-            game: game.mnk(),
-            moves: game.moves().to_vec(),
-            status: board.status(),
-            plies,
-        }
+        judge::<MnkBoard>(table, game)
     }
 
     /// How many moves lowered the value (see [`MoveVerdict::is_mistake`]).

@@ -566,6 +566,14 @@ struct OddsJson {
     exact: Exact,
 }
 
+/// Odds in a report's JSON: `{"win", "draw", "loss", "illegal"}` as decimals, and `exact`
+/// with the same keys as fractions.
+impl Serialize for Odds {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        OddsJson::from(self).serialize(serializer)
+    }
+}
+
 impl From<&Odds> for OddsJson {
     fn from(odds: &Odds) -> OddsJson {
         OddsJson {
@@ -624,8 +632,8 @@ impl Serialize for SideReport {
             "shortest_illegal",
             &self.shortest_illegal.as_ref().map(|l| &l.moves),
         )?;
-        s.serialize_field("vs_random", &OddsJson::from(&self.vs_random))?;
-        s.serialize_field("vs_perfect", &OddsJson::from(&self.vs_perfect))?;
+        s.serialize_field("vs_random", &self.vs_random)?;
+        s.serialize_field("vs_perfect", &self.vs_perfect)?;
         s.serialize_field(
             "worst_case",
             &WorstCaseJson {

@@ -481,21 +481,7 @@ impl<'a> Walk<'a> {
             self.bot.choose_into(game, &mut choices)
         })) {
             Ok(answer) => answer?,
-            Err(payload) if game.is_tic_tac_toe() => {
-                return Ok(Err(Forfeit::Panic(panic_message(payload, game))));
-            }
-            Err(payload) => {
-                let message = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "a panic without a message".to_string());
-                let moves: Vec<u8> = game.moves().iter().map(|c| c.number()).collect();
-                return Ok(Err(Forfeit::Panic(format!(
-                    "{message} (on board {}, moves {moves:?})",
-                    game.position()
-                ))));
-            }
+            Err(payload) => return Ok(Err(Forfeit::Panic(panic_message(payload, game)))),
         }
         if choices.is_empty() {
             self.choices[depth] = choices;

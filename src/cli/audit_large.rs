@@ -163,39 +163,6 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
     }
 }
 
-#[derive(Serialize)]
-struct Exact {
-    win: String,
-    draw: String,
-    loss: String,
-    illegal: String,
-}
-
-/// Odds as JSON, as a tic-tac-toe audit gives them: decimals, and the fractions beside.
-#[derive(Serialize)]
-struct OddsJson {
-    win: f64,
-    draw: f64,
-    loss: f64,
-    illegal: f64,
-    exact: Exact,
-}
-
-fn odds_json(odds: &Odds) -> OddsJson {
-    OddsJson {
-        win: odds.win.to_f64(),
-        draw: odds.draw.to_f64(),
-        loss: odds.loss.to_f64(),
-        illegal: odds.illegal.to_f64(),
-        exact: Exact {
-            win: odds.win.to_string(),
-            draw: odds.draw.to_string(),
-            loss: odds.loss.to_string(),
-            illegal: odds.illegal.to_string(),
-        },
-    }
-}
-
 /// A shortest line as JSON: its cells, or `null`; and, when the search ran out of budget,
 /// how many plies it covered.
 fn shortest_json<T>(
@@ -224,7 +191,7 @@ struct SideJson {
     slow_wins: Option<()>,
     illegal_games: Option<u64>,
     shortest_illegal: Option<Vec<Cell>>,
-    vs_random: Option<OddsJson>,
+    vs_random: Option<Odds>,
     vs_perfect: Option<()>,
     worst_case: Option<()>,
     loss_searched_plies: Option<usize>,
@@ -260,7 +227,7 @@ fn bot_json(audit: &BotAudit) -> BotJson {
                 slow_wins: None,
                 illegal_games: counts.map(|c| c.illegal_games),
                 shortest_illegal,
-                vs_random: s.vs_random.as_ref().map(odds_json),
+                vs_random: s.vs_random,
                 vs_perfect: None,
                 worst_case: None,
                 loss_searched_plies,
