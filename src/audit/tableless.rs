@@ -192,7 +192,7 @@ pub fn audit_tableless(
                 }
                 None => Shortest::Never,
             };
-            let [win, draw, loss, illegal] = summary.odds;
+            let odds = walk.odds(&summary);
             TablelessReport {
                 game,
                 side,
@@ -202,12 +202,7 @@ pub fn audit_tableless(
                     losing_games: summary.losses,
                     illegal_games: summary.forfeits,
                 }),
-                vs_random: walk.exact.then_some(Odds {
-                    win,
-                    draw,
-                    loss,
-                    illegal,
-                }),
+                vs_random: odds,
                 shortest_loss,
                 shortest_illegal,
                 states: walk.memo.len(),
@@ -216,7 +211,7 @@ pub fn audit_tableless(
         Err(Stop::Bot(error)) => return Err(error),
         Err(Stop::Budget) => {
             let states = walk.memo.len();
-            walk.memo = Table::default();
+            walk.memo = Memo::default();
             walk.exact = false;
             let shortest_illegal = match walk.search(Kind::Forfeit)? {
                 Shortest::Line(moves) => {
@@ -276,15 +271,7 @@ pub fn odds_tableless(
 ) -> Result<Option<Odds>, BotError> {
     let mut walk = Walk::new(bot, game, side, budget);
     let odds = match walk.root(&mut Game::empty(game)) {
-        Ok(summary) => {
-            let [win, draw, loss, illegal] = summary.odds;
-            walk.exact.then_some(Odds {
-                win,
-                draw,
-                loss,
-                illegal,
-            })
-        }
+        Ok(summary) => walk.odds(&summary),
         Err(Stop::Bot(error)) => return Err(error),
         Err(Stop::Budget) => None,
     };
@@ -342,6 +329,34 @@ impl Hasher for Mix {
 
 type Table<V> = HashMap<Key, V, BuildHasherDefault<Mix>>;
 
+/// The summaries the exhaustive walk remembers, each state's found through a small index: when
+/// the index outgrows its place it moves keys and places alone, and the summaries, written
+/// once each in order, never move (a large vector grows where it lies).
+#[derive(Default)]
+struct Memo {
+    index: Table<u32>,
+    summaries: Vec<Summary>,
+}
+
+impl Memo {
+    fn get(&self, key: &Key) -> Option<Summary> {
+        self.index
+            .get(key)
+            .map(|&place| self.summaries[place as usize])
+    }
+
+    fn insert(&mut self, key: Key, summary: Summary) {
+        // A budget of more than 4 billion states would not fit the machine's memory anyway.
+        let place = u32::try_from(self.summaries.len()).expect("fewer than 2^32 states");
+        self.summaries.push(summary);
+        self.index.insert(key, place);
+    }
+
+    fn len(&self) -> usize {
+        self.summaries.len()
+    }
+}
+
 /// No line of that kind from here.
 const NONE: u8 = u8::MAX;
 
@@ -356,8 +371,9 @@ struct Summary {
     loss_in: u8,
     /// Plies from here to the bot's turn in the shortest forfeit, or [`NONE`].
     forfeit_in: u8,
-    /// Win, draw, loss and forfeit against a random opponent from here.
-    odds: [Ratio; 4],
+    /// Win, draw and loss against a random opponent from here; a forfeit is the rest, as
+    /// every state's odds add up to 1.
+    odds: [Ratio; 3],
 }
 
 impl Summary {
@@ -368,13 +384,15 @@ impl Summary {
         forfeits: 0,
         loss_in: NONE,
         forfeit_in: NONE,
-        odds: [Ratio::ZERO; 4],
+        odds: [Ratio::ZERO; 3],
     };
 
     /// A game over: won by the bot (0), drawn (1), lost (2) or forfeited (3).
     fn end(at: usize) -> Summary {
-        let mut odds = [Ratio::ZERO; 4];
-        odds[at] = Ratio::ONE;
+        let mut odds = [Ratio::ZERO; 3];
+        if let Some(odd) = odds.get_mut(at) {
+            *odd = Ratio::ONE;
+        }
         Summary {
             games: 1,
             losses: u64::from(at == 2),
@@ -385,8 +403,6 @@ impl Summary {
             ..Summary::ZERO
         }
     }
-
-    const FORFEIT: usize = 3;
 }
 
 /// Which shortest line is looked for.
@@ -410,7 +426,7 @@ struct Walk<'a> {
     side: Player,
     game: Mnk,
     budget: AuditBudget,
-    memo: Table<Summary>,
+    memo: Memo,
     /// Whether every probability so far fitted: the odds are exact, or not given.
     exact: bool,
     /// The bot's answers, one vector per depth.
@@ -429,12 +445,24 @@ impl<'a> Walk<'a> {
             side,
             game,
             budget,
-            memo: Table::default(),
+            memo: Memo::default(),
             exact: true,
             choices: vec![Vec::new(); game.cells() + 1],
             clear: Table::default(),
             walked: 0,
         }
+    }
+
+    /// The odds of the games `summary` holds, when every probability fitted.
+    fn odds(&self, summary: &Summary) -> Option<Odds> {
+        let [win, draw, loss] = summary.odds;
+        let ended = win.checked_add(draw)?.checked_add(loss)?;
+        self.exact.then_some(Odds {
+            win,
+            draw,
+            loss,
+            illegal: ended.complement(),
+        })
     }
 
     fn root(&mut self, game: &mut Game) -> Result<Summary, Stop> {
@@ -492,7 +520,7 @@ impl<'a> Walk<'a> {
 
     /// `share` of `child`'s odds added to `total`'s; `exact` turns false where a term outgrew
     /// 128 bits, and the odds are not given.
-    fn add_odds(&mut self, total: &mut [Ratio; 4], child: &[Ratio; 4], share: Ratio) {
+    fn add_odds(&mut self, total: &mut [Ratio; 3], child: &[Ratio; 3], share: Ratio) {
         if !self.exact {
             return;
         }
@@ -500,7 +528,12 @@ impl<'a> Walk<'a> {
             if part == Ratio::ZERO {
                 continue;
             }
-            match share.checked_mul(part).and_then(|p| sum.checked_add(p)) {
+            let term = if share == Ratio::ONE {
+                Some(part)
+            } else {
+                share.checked_mul(part)
+            };
+            match term.and_then(|p| sum.checked_add(p)) {
                 Some(next) => *sum = next,
                 None => {
                     self.exact = false;
@@ -537,7 +570,7 @@ impl<'a> Walk<'a> {
                     decision_points: 1,
                     ..Summary::ZERO
                 };
-                self.merge_forfeit(&mut summary, Ratio::ONE);
+                Walk::merge_forfeit(&mut summary);
                 return Ok(summary);
             }
         };
@@ -557,7 +590,6 @@ impl<'a> Walk<'a> {
         });
         let key = if ends { None } else { self.key(game) };
         if let Some(summary) = key.and_then(|key| self.memo.get(&key)) {
-            let summary = *summary;
             self.choices[game.moves().len()] = choices;
             return Ok(summary);
         }
@@ -588,7 +620,7 @@ impl<'a> Walk<'a> {
                         break;
                     }
                 }
-                _ => self.merge_forfeit(&mut summary, choice.probability),
+                _ => Walk::merge_forfeit(&mut summary),
             }
         }
         self.choices[game.moves().len()] = choices;
@@ -596,15 +628,12 @@ impl<'a> Walk<'a> {
         Ok(self.remember(key, summary))
     }
 
-    /// A forfeit at this very turn, with probability `share`: a game that ends without
-    /// another ply.
-    fn merge_forfeit(&mut self, total: &mut Summary, share: Ratio) {
+    /// A forfeit at this very turn: a game that ends without another ply (its odds are what
+    /// the others leave).
+    fn merge_forfeit(total: &mut Summary) {
         total.games += 1;
         total.forfeits += 1;
         total.forfeit_in = 0;
-        let mut odds = total.odds;
-        self.add_odds(&mut odds, &Summary::end(Summary::FORFEIT).odds, share);
-        total.odds = odds;
     }
 
     /// One more state worked out, within the budget.
@@ -625,8 +654,8 @@ impl<'a> Walk<'a> {
 
     fn opponent_node(&mut self, game: &mut Game) -> Result<Summary, Stop> {
         let replies = game.legal_moves();
-        let share = Ratio::new(1, replies.len() as u128);
         let mut summary = Summary::ZERO;
+        // The replies are equally likely: their odds are added up, then shared once.
         for cell in replies {
             game.play_unchecked(cell);
             let child = match self.after(game, cell) {
@@ -635,8 +664,13 @@ impl<'a> Walk<'a> {
                 After::Open => self.bot_node(game),
             };
             game.undo();
-            self.merge(&mut summary, &child?, share)?;
+            self.merge(&mut summary, &child?, Ratio::ONE)?;
         }
+        let share = Ratio::new(1, replies.len() as u128);
+        let mut odds = [Ratio::ZERO; 3];
+        let sums = summary.odds;
+        self.add_odds(&mut odds, &sums, share);
+        summary.odds = odds;
         Ok(summary)
     }
 

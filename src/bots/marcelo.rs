@@ -91,6 +91,10 @@ pub struct Marcelo {
     /// The last history replayed for the bot's last move, kept because an audit asks about
     /// histories that share all but their last few moves.
     replayed: RefCell<Replayed>,
+    /// The last board `choose` was asked about (its size, the bot's marks, then the other's)
+    /// and whether rules 1 to 4 played there: an audit asks `depends_on` of the same board
+    /// next.
+    asked: std::cell::Cell<Option<(usize, Mask, Mask, bool)>>,
 }
 
 impl Default for Marcelo {
@@ -98,6 +102,7 @@ impl Default for Marcelo {
         Marcelo {
             square: Square::new(3).expect("3 is odd and small"),
             replayed: RefCell::default(),
+            asked: std::cell::Cell::new(None),
         }
     }
 }
@@ -111,6 +116,8 @@ struct Replayed {
     me: usize,
     moves: Vec<usize>,
     last: Vec<usize>,
+    /// Each side's marks after each move.
+    marks: Vec<[Mask; 2]>,
 }
 
 /// The most rows the listing's board may have here: its cells fit in a `u128`.
@@ -118,6 +125,24 @@ pub(crate) const MAX_SIZE: usize = 11;
 
 /// A set of cells of an N x N board, bit `row * N + column`.
 type Mask = u128;
+
+/// The marks one turn of rule 5 puts down, in order: at most one for each `j`, N + 1 in all.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Placed {
+    cells: [usize; MAX_SIZE + 1],
+    len: usize,
+}
+
+impl Placed {
+    fn push(&mut self, cell: usize) {
+        self.cells[self.len] = cell;
+        self.len += 1;
+    }
+
+    pub(crate) fn as_slice(&self) -> &[usize] {
+        &self.cells[..self.len]
+    }
+}
 
 /// What rules 1 to 4 play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,15 +154,15 @@ pub(crate) enum Pick {
 }
 
 impl Pick {
-    /// Each cell played, with its probability.
-    fn choices(self) -> Vec<(usize, Ratio)> {
-        match self {
-            Pick::Cell(cell) => vec![(cell, Ratio::ONE)],
-            Pick::Coin(main, anti) => {
-                let half = Ratio::new(1, 2);
-                vec![(main, half), (anti, half)]
-            }
-        }
+    /// Each cell played, with its probability (without a vector: an audit asks millions of
+    /// times).
+    fn choices(self) -> impl Iterator<Item = (usize, Ratio)> {
+        const HALF: Ratio = Ratio::new(1, 2);
+        let (pair, count) = match self {
+            Pick::Cell(cell) => ([(cell, Ratio::ONE), (cell, Ratio::ZERO)], 1),
+            Pick::Coin(main, anti) => ([(main, HALF), (anti, HALF)], 2),
+        };
+        pair.into_iter().take(count)
     }
 }
 
@@ -239,13 +264,16 @@ impl Square {
 
     /// Rule 5, with its quirks: every mark it puts down, in order, on a board whose `empty`
     /// cells are those given.
-    pub(crate) fn far_from(&self, empty: Mask, last: usize) -> Vec<usize> {
+    pub(crate) fn far_from(&self, empty: Mask, last: usize) -> Placed {
         let n = self.n as i64;
         let (last_row, last_column) = ((last / self.n) as i64, (last % self.n) as i64);
+        // The listing's loops start at N; an `i` (or `j`) that takes both signs off the board
+        // reaches no cell, so the loops start at the largest that can.
+        let reach = |at: i64| at.max(n - 1 - at);
         let mut empty = empty;
-        let mut placed = Vec::new();
-        for i in (0..=n).rev() {
-            for j in (0..=n).rev() {
+        let mut placed = Placed::default();
+        for i in (0..=reach(last_row)).rev() {
+            for j in (0..=reach(last_column)).rev() {
                 for sign in [-1, 1] {
                     if let Some(cell) = self.at(last_row + sign * i, last_column + sign * j)
                         && empty >> cell & 1 == 1
@@ -257,7 +285,7 @@ impl Square {
                     }
                 }
             }
-            if !placed.is_empty() {
+            if !placed.as_slice().is_empty() {
                 break;
             }
         }
@@ -286,26 +314,45 @@ impl Square {
                 ..Replayed::default()
             };
         }
-        let mut marks: [Mask; 2] = [0, 0];
-        let mut last = 0;
-        for (ply, cell) in moves.enumerate() {
-            let side = ply % 2;
-            if replayed.moves.get(ply) == Some(&cell) {
-                last = replayed.last[ply];
+        let length = moves.len();
+        let mut moves = moves.enumerate();
+        // The moves replayed already: only their count is needed.
+        let mut shared = 0;
+        let mut diverging = None;
+        for (ply, cell) in moves.by_ref() {
+            if replayed.moves.get(ply) != Some(&cell) {
+                diverging = Some((ply, cell));
+                break;
+            }
+            shared = ply + 1;
+        }
+        let Some(first) = diverging else {
+            return if length == 0 {
+                0
             } else {
-                replayed.moves.truncate(ply);
-                replayed.last.truncate(ply);
-                if side == me
-                    && self
-                        .rules_one_to_four(marks[side], marks[1 - side])
-                        .is_some()
-                {
-                    last = cell;
-                }
-                replayed.moves.push(cell);
-                replayed.last.push(last);
+                replayed.last[length - 1]
+            };
+        };
+        replayed.moves.truncate(shared);
+        replayed.last.truncate(shared);
+        replayed.marks.truncate(shared);
+        let (mut marks, mut last) = match shared {
+            0 => ([0, 0], 0),
+            _ => (replayed.marks[shared - 1], replayed.last[shared - 1]),
+        };
+        for (ply, cell) in std::iter::once(first).chain(moves) {
+            let side = ply % 2;
+            if side == me
+                && self
+                    .rules_one_to_four(marks[side], marks[1 - side])
+                    .is_some()
+            {
+                last = cell;
             }
             marks[side] |= 1 << cell;
+            replayed.moves.push(cell);
+            replayed.last.push(last);
+            replayed.marks.push(marks);
         }
         last
     }
@@ -314,11 +361,11 @@ impl Square {
 impl Marcelo {
     /// The listing's board for `game`, which [`Bot::plays`] has accepted: kept from the last
     /// question, as a bot is asked about one game many times.
-    fn square(&mut self, game: Mnk) -> Square {
+    fn square(&mut self, game: Mnk) -> &Square {
         if self.square.n != game.rows() {
             self.square = Square::new(game.rows()).expect("an odd size that Bot::plays accepted");
         }
-        self.square
+        &self.square
     }
 
     /// The bot's own marks and its opponent's, as masks of the listing's board.
@@ -357,28 +404,51 @@ impl Bot for Marcelo {
     /// Its last move from rules 1 to 4, which rule 5 plays away from: the board and that
     /// cell are all that decide its next turns.
     fn depends_on(&self, game: &Game) -> DependsOn {
+        let fresh;
         let square = if self.square.n == game.mnk().rows() {
-            self.square
+            &self.square
         } else {
-            Square::new(game.mnk().rows()).expect("an odd size that Bot::plays accepted")
+            fresh = Square::new(game.mnk().rows()).expect("an odd size that Bot::plays accepted");
+            &fresh
         };
+        // A turn of rules 1 to 4 sets the last move afresh from the board: the one it replaces
+        // decides nothing more, and histories that differ only there are one state.
+        let (mine, theirs) = Marcelo::marks(game);
+        let ruled = match self.asked.get() {
+            Some((n, asked_mine, asked_theirs, ruled))
+                if (n, asked_mine, asked_theirs) == (square.n, mine, theirs) =>
+            {
+                ruled
+            }
+            _ => square.rules_one_to_four(mine, theirs).is_some(),
+        };
+        if ruled {
+            return DependsOn::Board;
+        }
         let moves = game.moves().iter().map(|c| c.index());
         DependsOn::BoardAnd(square.last_move_after(moves, &mut self.replayed.borrow_mut()) as u64)
     }
 
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-        let square = self.square(game.mnk());
+        let mut choices = Vec::new();
+        self.choose_into(game, &mut choices)?;
+        Ok(choices)
+    }
+
+    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+        self.square(game.mnk());
+        let square = &self.square;
         let (mine, theirs) = Marcelo::marks(game);
         let cell = |index: usize| Cell::new(index).expect("a cell of a board of at most 64");
-        if let Some(pick) = square.rules_one_to_four(mine, theirs) {
-            return Ok(pick
-                .choices()
-                .into_iter()
-                .map(|(index, probability)| Choice {
-                    turn: Turn::Mark(cell(index)),
-                    probability,
-                })
-                .collect());
+        let pick = square.rules_one_to_four(mine, theirs);
+        self.asked
+            .set(Some((square.n, mine, theirs, pick.is_some())));
+        if let Some(pick) = pick {
+            choices.extend(pick.choices().map(|(index, probability)| Choice {
+                turn: Turn::Mark(cell(index)),
+                probability,
+            }));
+            return Ok(());
         }
         let empty = square.all() & !(mine | theirs);
         let moves = game.moves().iter().map(|c| c.index());
@@ -388,7 +458,8 @@ impl Bot for Marcelo {
             [one] => Turn::Mark(cell(*one)),
             several => Turn::Several(several.iter().map(|&i| cell(i)).collect()),
         };
-        Ok(vec![Choice::certain(turn)])
+        choices.push(Choice::certain(turn));
+        Ok(())
     }
 }
 
@@ -446,7 +517,6 @@ mod tests {
         let (square, x, o) = drawn(rows);
         square.rules_one_to_four(o, x).map(|pick| {
             pick.choices()
-                .into_iter()
                 .map(|(cell, p)| (cell + 1, p.to_string()))
                 .collect()
         })
@@ -537,19 +607,19 @@ mod tests {
         // down-right, and every j from 4 to 0 marks a cell of it: five marks in one turn.
         let (square, x, o) = drawn("O.... ..... ..X.. ..... .....");
         let empty = ((1 << 25) - 1) & !(x | o);
-        assert_eq!(square.far_from(empty, 0), [24, 23, 22, 21, 20]);
+        assert_eq!(square.far_from(empty, 0).as_slice(), [24, 23, 22, 21, 20]);
         // With row 5 partly taken, the marks skip the taken cells.
         let (_, x, o) = drawn("O.... ..... ..X.. ..... .X.O.");
         let empty = ((1 << 25) - 1) & !(x | o);
-        assert_eq!(square.far_from(empty, 0), [24, 22, 20]);
+        assert_eq!(square.far_from(empty, 0).as_slice(), [24, 22, 20]);
         // 7x7, last move in the centre: i = 3 is the first to reach the board, up-left (sign
         // -1 first), along row 1 from column 1: four marks.
         let square = Square::new(7).unwrap();
         let empty = ((1 << 49) - 1) & !(1 << 24);
-        assert_eq!(square.far_from(empty, 24), [0, 1, 2, 3]);
+        assert_eq!(square.far_from(empty, 24).as_slice(), [0, 1, 2, 3]);
         // Row 1 all taken: each j's down-right cell instead, row 7 from column 7 leftwards.
         let empty = empty & !0b111_1111;
-        assert_eq!(square.far_from(empty, 24), [48, 47, 46, 45]);
+        assert_eq!(square.far_from(empty, 24).as_slice(), [48, 47, 46, 45]);
     }
 
     #[test]
@@ -572,7 +642,7 @@ mod tests {
         // Rule 5 from row 2, column 2: i = 3 reaches row 5 down-right; j = 3 finds 25 taken,
         // then j = 2, 1, 0 mark 24, 23 and 22: three marks in one turn.
         let empty = ((1 << 25) - 1) & !(x | o);
-        assert_eq!(square.far_from(empty, 6), [23, 22, 21]);
+        assert_eq!(square.far_from(empty, 6).as_slice(), [23, 22, 21]);
     }
 
     #[test]
@@ -664,11 +734,13 @@ mod tests {
     fn depends_on_its_last_move_from_rules_one_to_four() {
         let mut game = Game::empty("5x5".parse().unwrap());
         let bot = Marcelo::default();
-        assert_eq!(bot.depends_on(&game), DependsOn::BoardAnd(0));
-        for number in [1, 13, 25] {
+        // Rule 3 plays the centre: what came before decides nothing more.
+        assert_eq!(bot.depends_on(&game), DependsOn::Board);
+        for number in [1, 13, 7, 5, 19, 9, 25] {
             game.play(at(number)).unwrap();
         }
-        // O took the centre by rule 3: index 12.
-        assert_eq!(bot.depends_on(&game), DependsOn::BoardAnd(12));
+        // X filled the first diagonal: no rule before 5 plays for O, which plays far from 9
+        // (index 8), its last move by rule 4.
+        assert_eq!(bot.depends_on(&game), DependsOn::BoardAnd(8));
     }
 }

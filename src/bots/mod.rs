@@ -297,13 +297,16 @@ pub trait Bot {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::{Game, bots::{self, DependsOn}};
+    /// use ttt_oracle::{Cell, Game, bots::{self, DependsOn}};
     ///
     /// let game = Game::new();
     /// assert_eq!(bots::builtin("random").unwrap().depends_on(&game), DependsOn::Board);
     /// assert_eq!(bots::builtin("smartbot").unwrap().depends_on(&game), DependsOn::History);
-    /// // marcelo remembers its last move from rules 1 to 4 (none yet: cell 1's index, 0).
-    /// assert_eq!(bots::builtin("marcelo").unwrap().depends_on(&game), DependsOn::BoardAnd(0));
+    /// // marcelo's rule 5 plays far from its last move by rules 1 to 4: after X 1, O 5, X 9
+    /// // no other rule plays for O, and its last move is the centre (index 4).
+    /// let game = Game::from_moves(&[1, 5, 9].map(|n| Cell::from_number(n).unwrap()))?;
+    /// assert_eq!(bots::builtin("marcelo").unwrap().depends_on(&game), DependsOn::BoardAnd(4));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     fn depends_on(&self, game: &Game) -> DependsOn {
         let _ = game;
