@@ -141,3 +141,60 @@ fn sizes_a_bot_does_not_play_are_refused_with_exit_code_2() {
         .code(2)
         .stderr(predicate::str::contains("--losing-games"));
 }
+
+#[test]
+fn a_protocol_error_names_the_sides_not_audited_and_claims_no_verdict() {
+    // Plays the first empty cell for 30 requests, then dies without a word.
+    let bot = r#"python3 -u -c '
+import sys
+for n, line in enumerate(sys.stdin):
+    if n == 30:
+        sys.exit(7)
+    print(line.split()[0].index(".") + 1)
+'"#;
+    let out = ttt(&[
+        "audit", "--game", "5x5", "--budget", "2000", "random", "--cmd", bot, "--name", "dies",
+        "--jobs", "1",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("random as X on 5x5"), "{stdout}");
+    let last = stdout.lines().last().unwrap();
+    assert_eq!(
+        last,
+        "Not audited, after a protocol error (below): dies as X, dies as O."
+    );
+    assert!(!stdout.contains("never lose"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("exit code 7"), "{stderr}");
+}
+
+#[test]
+fn every_question_to_a_program_counts_against_the_budget() {
+    // Answers every empty cell from its history: each question a state of its own, and its
+    // answer kept, so the budget bounds the questions, and with them time and memory.
+    let bot = r#"python3 -u -c '
+import sys
+for line in sys.stdin:
+    board = line.split()[0]
+    print(" ".join(str(i + 1) for i, c in enumerate(board) if c == "."))
+'"#;
+    let started = std::time::Instant::now();
+    let report = json(
+        &[
+            "audit", "--game", "5x5", "--budget", "3000", "--cmd", bot, "--name", "all", "--side",
+            "x",
+        ],
+        1,
+    );
+    let side = &report["bots"][0]["sides"][0];
+    assert_eq!(side["verdict"], Value::Null);
+    assert_eq!(side["games"], Value::Null);
+    assert_eq!(side["states"], 3000);
+    // A 10-ply loss is found within the budget; no forfeit exists, which a search cannot tell.
+    assert_eq!(cells(&side["shortest_loss"]).len(), 10);
+    assert!(side["illegal_searched_plies"].as_u64().is_some());
+    assert!(started.elapsed() < Duration::from_secs(60));
+}

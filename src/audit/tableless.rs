@@ -128,7 +128,8 @@ pub struct TablelessReport {
     pub shortest_loss: Shortest<LosingLine>,
     /// One shortest forfeit.
     pub shortest_illegal: Shortest<IllegalLine>,
-    /// Distinct states the exhaustive walk worked out (or held when it stopped).
+    /// Distinct states the exhaustive walk worked out, up to where it stopped (for a program,
+    /// every question it was asked).
     pub states: usize,
 }
 
@@ -175,6 +176,7 @@ pub fn audit_tableless(
     let mut start = Game::empty(game);
     let report = match walk.root(&mut start) {
         Ok(summary) => {
+            let states = walk.walked;
             // Following the lines down asks again where nothing was remembered (a bot that
             // depends on its history): within the walk that finished, not the budget.
             walk.budget = AuditBudget::of(usize::MAX);
@@ -205,12 +207,12 @@ pub fn audit_tableless(
                 vs_random: odds,
                 shortest_loss,
                 shortest_illegal,
-                states: walk.memo.len(),
+                states,
             }
         }
         Err(Stop::Bot(error)) => return Err(error),
         Err(Stop::Budget) => {
-            let states = walk.memo.len();
+            let states = walk.walked;
             walk.memo = Memo::default();
             walk.exact = false;
             let shortest_illegal = match walk.search(Kind::Forfeit)? {
@@ -351,10 +353,6 @@ impl Memo {
         self.summaries.push(summary);
         self.index.insert(key, place);
     }
-
-    fn len(&self) -> usize {
-        self.summaries.len()
-    }
 }
 
 /// No line of that kind from here.
@@ -433,6 +431,10 @@ struct Walk<'a> {
     choices: Vec<Vec<Choice>>,
     /// For the searches: plies from each state known to hold no line of the kind searched.
     clear: Table<u8>,
+    /// Whether every question counts as a state: for a program, which is asked each once and
+    /// whose every answer is kept (so that lines can be followed again), however the walk
+    /// remembers what follows.
+    counts_asks: bool,
     /// States worked out by the walk or search under way (a state met again from the memo is
     /// not counted; a bot that depends on its history has each of its histories counted).
     walked: usize,
@@ -440,6 +442,7 @@ struct Walk<'a> {
 
 impl<'a> Walk<'a> {
     fn new(bot: &'a mut dyn Bot, game: Mnk, side: Player, budget: AuditBudget) -> Walk<'a> {
+        let counts_asks = bot.asks_ahead();
         Walk {
             bot,
             side,
@@ -449,6 +452,7 @@ impl<'a> Walk<'a> {
             exact: true,
             choices: vec![Vec::new(); game.cells() + 1],
             clear: Table::default(),
+            counts_asks,
             walked: 0,
         }
     }
@@ -501,7 +505,10 @@ impl<'a> Walk<'a> {
     }
 
     /// The bot's answer at `game`, in the vector of its depth, or the forfeit of a panic.
-    fn ask(&mut self, game: &Game) -> Result<Result<Vec<Choice>, Forfeit>, BotError> {
+    fn ask(&mut self, game: &Game) -> Result<Result<Vec<Choice>, Forfeit>, Stop> {
+        if self.counts_asks {
+            self.expand()?;
+        }
         let depth = game.moves().len();
         let mut choices = std::mem::take(&mut self.choices[depth]);
         choices.clear();
@@ -594,7 +601,7 @@ impl<'a> Walk<'a> {
             return Ok(summary);
         }
         if !ends {
-            if let Err(stop) = self.expand() {
+            if let Err(stop) = self.expand_state() {
                 self.choices[game.moves().len()] = choices;
                 return Err(stop);
             }
@@ -634,6 +641,24 @@ impl<'a> Walk<'a> {
         total.games += 1;
         total.forfeits += 1;
         total.forfeit_in = 0;
+    }
+
+    /// [`Walk::ask`] once the walk has finished, within no budget: following a line it found.
+    fn ask_again(&mut self, game: &Game) -> Result<Result<Vec<Choice>, Forfeit>, BotError> {
+        match self.ask(game) {
+            Ok(answer) => Ok(answer),
+            Err(Stop::Bot(error)) => Err(error),
+            Err(Stop::Budget) => unreachable!("a line is followed within no budget"),
+        }
+    }
+
+    /// One more state worked out, within the budget, unless [`Walk::ask`] counted it.
+    fn expand_state(&mut self) -> Result<(), Stop> {
+        if self.counts_asks {
+            Ok(())
+        } else {
+            self.expand()
+        }
     }
 
     /// One more state worked out, within the budget.
@@ -712,7 +737,7 @@ impl<'a> Walk<'a> {
             // The first move whose position is one ply closer to the end of the line.
             let bot_to_move = game.position().to_move() == self.side;
             let moves: Vec<Cell> = if bot_to_move {
-                let choices = self.ask(game)?.unwrap_or_default();
+                let choices = self.ask_again(game)?.unwrap_or_default();
                 choices
                     .iter()
                     .filter_map(|choice| match choice.turn {
@@ -753,7 +778,7 @@ impl<'a> Walk<'a> {
     /// What the bot did at the end of a forfeit whose moves before its turn are `moves`.
     fn forfeit_at(&mut self, moves: &[Cell]) -> Result<Forfeit, BotError> {
         let game = Game::replay(self.game, moves);
-        match self.ask(&game)? {
+        match self.ask_again(&game)? {
             Err(forfeit) => Ok(forfeit),
             Ok(choices) => {
                 let legal = game.legal_moves();
@@ -853,7 +878,7 @@ impl<'a> Walk<'a> {
                 return Ok(Deepened::Clear { cut: true });
             }
         }
-        self.expand()?;
+        self.expand_state()?;
         let choices = match self.ask(game)? {
             Err(_) if kind == Kind::Forfeit => return Ok(Deepened::Found),
             Err(_) => return Ok(self.cleared(key, left, false)),

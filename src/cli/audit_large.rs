@@ -14,8 +14,9 @@ use ttt_oracle::{
 
 use super::draw::cells;
 use super::named::ExternalArgs;
+use super::progress::Progress;
 use super::style::Style;
-use super::text::{fit, percent};
+use super::text::{fit, not_done, percent};
 use super::{Failure, Format};
 
 /// The widest a line of the report is.
@@ -77,30 +78,50 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
     }
     let mut audits = Vec::new();
     let mut stopped = None;
+    // The sides not audited after a protocol error, named in the report's last line.
+    let mut left = Vec::new();
     for bot in &named {
+        if stopped.is_some() {
+            left.extend(not_audited(&bot.name, sides));
+            continue;
+        }
         let mut instances = Vec::new();
         for _ in sides {
             instances.push(external.make(bot)?);
         }
+        let label = fit(&escape(&bot.name), 30);
         let results: Vec<Result<TablelessReport, BotError>> = if jobs > 1 && sides.len() > 1 {
-            std::thread::scope(|scope| {
+            let progress = Progress::start(&label, "X and O");
+            let results = std::thread::scope(|scope| {
+                let progress = &progress;
                 let handles: Vec<_> = instances
                     .iter_mut()
                     .zip(sides)
                     .map(|(instance, &side)| {
-                        scope.spawn(move || audit_tableless(instance.as_mut(), game, side, budget))
+                        scope.spawn(move || {
+                            let mut counted = progress.count(instance.as_mut());
+                            audit_tableless(&mut counted, game, side, budget)
+                        })
                     })
                     .collect();
                 handles
                     .into_iter()
                     .map(|handle| handle.join().expect("an audit thread does not panic"))
                     .collect()
-            })
+            });
+            progress.finish();
+            results
         } else {
             instances
                 .iter_mut()
                 .zip(sides)
-                .map(|(instance, &side)| audit_tableless(instance.as_mut(), game, side, budget))
+                .map(|(instance, &side)| {
+                    let progress = Progress::start(&label, &side.to_string());
+                    let result =
+                        audit_tableless(&mut progress.count(instance.as_mut()), game, side, budget);
+                    progress.finish();
+                    result
+                })
                 .collect()
         };
         let mut done = Vec::new();
@@ -113,14 +134,14 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
                 }
             }
         }
+        if stopped.is_some() {
+            left.extend(not_audited(&bot.name, &sides[done.len()..]));
+        }
         if !done.is_empty() {
             audits.push(BotAudit {
                 name: bot.name.clone(),
                 sides: done,
             });
-        }
-        if stopped.is_some() {
-            break;
         }
     }
     let mut out = super::stdout();
@@ -146,7 +167,12 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
                 writeln!(out, "{line}")?;
             }
             writeln!(out)?;
-            writeln!(out, "{}", style.strong(&summary(&audits)))?;
+            let last = if stopped.is_some() {
+                not_done("Not audited, after a protocol error (below): ", &left)
+            } else {
+                summary(&audits)
+            };
+            writeln!(out, "{}", style.strong(&last))?;
         }
     }
     if let Some(error) = stopped {
@@ -161,6 +187,13 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
     } else {
         Err(Failure::quiet(1))
     }
+}
+
+/// "NAME as X", "NAME as O": the sides of a bot that were not audited.
+fn not_audited<'a>(name: &'a str, sides: &'a [Player]) -> impl Iterator<Item = String> + 'a {
+    sides
+        .iter()
+        .map(move |side| format!("{} as {side}", fit(&escape(name), 30)))
 }
 
 /// A shortest line as JSON: its cells, or `null`; and, when the search ran out of budget,

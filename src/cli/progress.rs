@@ -104,6 +104,7 @@ impl Progress {
         Counted {
             bot,
             bar: self.bar.as_ref(),
+            prepared: false,
         }
     }
 
@@ -129,13 +130,16 @@ fn took(elapsed: Duration) -> String {
 pub struct Counted<'a> {
     bot: &'a mut dyn Bot,
     bar: Option<&'a ProgressBar>,
+    /// Whether the bot was told its questions ahead, and counted then.
+    prepared: bool,
 }
 
 impl Counted<'_> {
     /// One more question asked.
     fn count(&self) {
-        // A bot that asks ahead was counted as it was told its questions.
-        if let Some(bar) = self.bar.filter(|_| !self.bot.asks_ahead()) {
+        // A bot told its questions ahead was counted as it was told them; one asked as the
+        // walk goes (the audit without a table) is counted now.
+        if let Some(bar) = self.bar.filter(|_| !self.prepared) {
             // Cheap: an atomic add; indicatif redraws at most HZ times a second.
             bar.inc(1);
         }
@@ -180,6 +184,7 @@ impl Bot for Counted<'_> {
 
     fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
         let prepared = self.bot.prepare(games);
+        self.prepared = true;
         if let Some(bar) = self.bar {
             bar.inc(games.len() as u64);
         }
