@@ -31,8 +31,9 @@ use crate::game::Game;
 use crate::ratio::Ratio;
 
 /// How many distinct states (positions where the bot is to move, with what it depends on) each
-/// walk may remember before it gives up: the bound on its memory (about 300 bytes a state for
-/// the exhaustive walk, twice that while its table grows) and so on its time.
+/// walk may work out before it gives up: the bound on its memory (about 250 bytes a state
+/// remembered by the exhaustive walk; for a program, whose every answer is kept, every question
+/// is a state, about 400 bytes each) and so on its time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AuditBudget {
     /// The most states the exhaustive walk may hold.
@@ -43,8 +44,8 @@ pub struct AuditBudget {
 }
 
 impl AuditBudget {
-    /// The default: 4,000,000 states for each, about 2.5 GB at most for the walk, and a minute
-    /// or two at most (docs/performance.md).
+    /// The default: 4,000,000 states for each, about 1 GB at most for the walk (1.6 GB for a
+    /// program's answers), and a minute or two at most for a built-in bot (docs/performance.md).
     pub const DEFAULT: AuditBudget = AuditBudget {
         states: 4_000_000,
         searched: 4_000_000,
