@@ -131,8 +131,9 @@ pub fn matchup_game(
 /// # impl Bot for FirstEmpty {
 /// #     fn name(&self) -> &str { "first-empty" }
 /// #     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-/// #         Ok(Choice::only(game.position().empty_cells().first()))
+/// #         Ok(Choice::only(game.legal_moves().first()))
 /// #     }
+/// #     fn plays(&self, _: ttt_oracle::Mnk) -> Result<(), BotError> { Ok(()) }
 /// # }
 ///
 /// // Against a random player, a bot that does not say it answers from the board alone meets

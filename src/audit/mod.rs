@@ -118,10 +118,10 @@ pub fn audit_game(bot: &mut dyn Bot, game: Mnk, side: Player) -> Result<SideRepo
 /// Audits `bot` playing `side` of `game` as [`audit_game`] does, asking a bot that is not
 /// [memoryless](Bot::memoryless) about at most `budget.states` histories: the positions where
 /// it is to move, each with the moves that led there, which the walk by histories asks about
-/// one by one (and an external bot remembers the answer to each, about 250 bytes a history
+/// one by one (and an external bot remembers the answer to each, about 170 bytes a history
 /// with what the walk holds). A game of 16 cells holds billions of them for a bot that
 /// answers every empty cell; the budget is checked before each is gathered, so the audit stops
-/// before its memory grows. Tic-tac-toe, at most 294,778 histories, ignores the budget
+/// before its memory grows. Tic-tac-toe, at most 294,778 histories (both sides), ignores the budget
 /// (`searched` is not used by either walk).
 ///
 /// # Errors
@@ -139,8 +139,9 @@ pub fn audit_game(bot: &mut dyn Bot, game: Mnk, side: Player) -> Result<SideRepo
 /// # impl Bot for FirstEmpty {
 /// #     fn name(&self) -> &str { "first-empty" }
 /// #     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
-/// #         Ok(Choice::only(game.position().empty_cells().first()))
+/// #         Ok(Choice::only(game.legal_moves().first()))
 /// #     }
+/// #     fn plays(&self, _: ttt_oracle::Mnk) -> Result<(), BotError> { Ok(()) }
 /// # }
 ///
 /// // A bot that does not say it answers from the board alone is asked once per history:

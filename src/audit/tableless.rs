@@ -33,6 +33,11 @@ use crate::ratio::Ratio;
 /// How many distinct states (positions where the bot is to move, with what it depends on) each
 /// walk may remember before it gives up: the bound on its memory (about 300 bytes a state for
 /// the exhaustive walk, twice that while its table grows) and so on its time.
+///
+/// On a game with a table, the walk by histories of a bot that is not memoryless counts each
+/// history as a state: [`audit_game_within`](crate::audit_game_within) and
+/// [`matchup_game_within`](crate::matchup_game_within) stop past `states` (about 170 bytes a
+/// history), and do not use `searched`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AuditBudget {
     /// The most states the exhaustive walk may hold.
