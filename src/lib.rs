@@ -58,8 +58,9 @@ pub use audit::tableless::{
     AuditBudget, Counts, Shortest, TablelessReport, audit_tableless, odds_tableless,
 };
 pub use audit::{
-    AuditError, Blunders, Forfeit, IllegalLine, LosingLine, LostGame, Odds, SideReport, Verdict,
-    WorstCase, audit, audit_game, losing_games, losing_games_in,
+    AuditError, Blunders, Forfeit, IllegalLine, LosingLine, LostGame, Odds, OverBudget, SideReport,
+    Verdict, WorstCase, audit, audit_game, audit_game_within, losing_games, losing_games_in,
+    losing_games_within,
 };
 pub use board::{
     Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,
@@ -67,7 +68,7 @@ pub use board::{
 };
 pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
 pub use game::Game;
-pub use matchup::{MatchError, MatchReport, matchup, matchup_game};
+pub use matchup::{MatchError, MatchReport, matchup, matchup_game, matchup_game_within};
 pub use mnk::board::{MnkBoard, MnkMoveError, MnkMoveListError, MnkReachable, ParseMnkBoardError};
 pub use mnk::format::MnkFormatError;
 pub use mnk::game::{GameError, Geometry, MAX_CELLS, MAX_TABLE_CELLS, Mnk};

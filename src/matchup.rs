@@ -22,10 +22,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use crate::audit::OverBudget;
 use crate::audit::positions::{
     Multiple, Node, Overflow, Shown, Step, mover, plus, prepare, step, times,
 };
 use crate::audit::rules::{Places, Rules};
+use crate::audit::tableless::AuditBudget;
 use crate::board::{Board, Cell, Outcome, Player};
 use crate::bots::{Bot, BotError, Turn};
 use crate::mnk::board::MnkBoard;
@@ -65,15 +67,20 @@ use crate::ratio::Ratio;
 /// # Ok::<(), ttt_oracle::MatchError>(())
 /// ```
 pub fn matchup(x: &mut dyn Bot, o: &mut dyn Bot) -> Result<MatchReport, MatchError> {
-    play::<Board>(x, o, Mnk::TIC_TAC_TOE)
+    play::<Board>(x, o, Mnk::TIC_TAC_TOE, u64::MAX)
 }
 
 /// Plays `x` as X against `o` as O on `game`, as [`matchup`] does on tic-tac-toe.
+///
+/// Unless both bots are [memoryless](Bot::memoryless), every history is walked on its own,
+/// and on a game other than tic-tac-toe at most [`AuditBudget::DEFAULT`] of them:
+/// [`matchup_game_within`] sets another bound.
 ///
 /// # Errors
 ///
 /// [`MatchError::TooLarge`] for a game of more than 16 cells; [`MatchError::Refused`] when a
 /// bot does not [play](Bot::plays) `game` (X's refusal first; neither is asked anything);
+/// [`MatchError::OverBudget`] when the walk would hold more histories than the budget;
 /// otherwise as [`matchup`].
 ///
 /// # Examples
@@ -97,22 +104,89 @@ pub fn matchup_game(
     o: &mut dyn Bot,
     game: Mnk,
 ) -> Result<MatchReport, MatchError> {
+    matchup_game_within(x, o, game, AuditBudget::DEFAULT)
+}
+
+/// Plays `x` as X against `o` as O on `game`, as [`matchup_game`] does, walking at most
+/// `budget.states` histories (positions where a bot is to move, each with the moves that led
+/// there) when either bot is not [memoryless](Bot::memoryless). Each is held in the walk's
+/// list of its ply and asked about (an external bot remembers the answer to each): a game of
+/// 16 cells holds billions of them when a bot answers every empty cell, and the budget is
+/// checked before each is added, so the match stops before its memory grows. When both bots
+/// are memoryless the walk holds positions, not histories, and the budget does not apply; nor
+/// on tic-tac-toe, whose 549,946 histories are always walked (`searched` is not used).
+///
+/// # Errors
+///
+/// As [`matchup_game`]; [`MatchError::OverBudget`], naming the bots that are not memoryless,
+/// the game and the limit, when the walk would hold more histories than `budget.states`.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{AuditBudget, MatchError, bots, matchup_game_within};
+/// # use ttt_oracle::{Game, bots::{Bot, BotError, Choice}};
+/// # /// The first empty cell, remembering nothing but not saying so.
+/// # struct FirstEmpty;
+/// # impl Bot for FirstEmpty {
+/// #     fn name(&self) -> &str { "first-empty" }
+/// #     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+/// #         Ok(Choice::only(game.legal_moves().first()))
+/// #     }
+/// #     fn plays(&self, _: ttt_oracle::Mnk) -> Result<(), BotError> { Ok(()) }
+/// # }
+///
+/// // Against a random player, a bot that does not say it answers from the board alone meets
+/// // every history of 4x4 its own moves allow: millions.
+/// let game = "4x4".parse()?;
+/// let mut random = bots::builtin("random").unwrap();
+/// let budget = AuditBudget::of(1_000);
+/// let error = matchup_game_within(&mut FirstEmpty, random.as_mut(), game, budget).unwrap_err();
+/// assert!(matches!(&error, MatchError::OverBudget(over) if over.bots == ["first-empty"]));
+///
+/// // Two memoryless bots are walked by positions, whatever the budget.
+/// let mut x = bots::builtin("random").unwrap();
+/// let report = matchup_game_within(x.as_mut(), random.as_mut(), "3x4".parse()?, budget)?;
+/// assert!(report.games > 1_000);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn matchup_game_within(
+    x: &mut dyn Bot,
+    o: &mut dyn Bot,
+    game: Mnk,
+    budget: AuditBudget,
+) -> Result<MatchReport, MatchError> {
     if game.cells() > MAX_TABLE_CELLS {
         return Err(MatchError::TooLarge(game));
     }
     x.plays(game).map_err(MatchError::Refused)?;
     o.plays(game).map_err(MatchError::Refused)?;
     if game == Mnk::TIC_TAC_TOE {
-        play::<Board>(x, o, game)
+        play::<Board>(x, o, game, u64::MAX)
     } else {
-        play::<MnkBoard>(x, o, game)
+        play::<MnkBoard>(x, o, game, budget.states as u64)
     }
 }
 
-/// The match on boards of kind `R`.
-fn play<R: Rules>(x: &mut dyn Bot, o: &mut dyn Bot, game: Mnk) -> Result<MatchReport, MatchError> {
+/// The match on boards of kind `R`, holding at most `limit` histories unless both bots are
+/// memoryless.
+fn play<R: Rules>(
+    x: &mut dyn Bot,
+    o: &mut dyn Bot,
+    game: Mnk,
+    limit: u64,
+) -> Result<MatchReport, MatchError> {
     let names = [x.name().to_string(), o.name().to_string()];
     let merge = x.memoryless() && o.memoryless();
+    let over_budget = || {
+        let bots = [&*x, &*o]
+            .iter()
+            .filter(|bot| !bot.memoryless())
+            .map(|bot| bot.name().to_string())
+            .collect();
+        MatchError::OverBudget(OverBudget { bots, game, limit })
+    };
+    let over_budget = over_budget();
     let mut places = R::Places::default();
     places.ready();
     let walked = Walk::<R> {
@@ -126,12 +200,17 @@ fn play<R: Rules>(x: &mut dyn Bot, o: &mut dyn Bot, game: Mnk) -> Result<MatchRe
         games: 0,
         next: Vec::new(),
         places,
+        limit,
+        held: 0,
     }
     .run();
     // Both are stopped whatever happened; the first error is the one to tell.
     let finished = [x.finish(), o.finish()];
     let [x_name, o_name] = names;
-    let (games, chances) = walked?;
+    let (games, chances) = walked.map_err(|error| match error {
+        MatchError::OverBudget(_) => over_budget,
+        error => error,
+    })?;
     for result in finished {
         result?;
     }
@@ -257,6 +336,9 @@ pub enum MatchError {
     /// probabilities are far finer than the built-in styles' (whose denominators stop at
     /// 1,000, and which never get there), or a bot offers one move a great many times over.
     Overflow,
+    /// The walk would hold more histories than the budget allows: a bot that is not
+    /// memoryless is asked once per history.
+    OverBudget(OverBudget),
 }
 
 /// The message for people: the bot's own error, or what outgrew 128 bits and what to do.
@@ -274,6 +356,7 @@ impl fmt::Display for MatchError {
                 "the exact odds need numbers wider than 128 bits: a bot's probabilities are \
                  too fine (give it coarser ones)",
             ),
+            MatchError::OverBudget(over) => over.fmt(f),
         }
     }
 }
@@ -282,6 +365,7 @@ impl std::error::Error for MatchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             MatchError::Refused(error) | MatchError::Bot(error) => Some(error),
+            MatchError::OverBudget(over) => Some(over),
             MatchError::TooLarge(_) | MatchError::Overflow => None,
         }
     }
@@ -351,6 +435,10 @@ struct Walk<'a, R: Rules> {
     next: Vec<Node<R>>,
     /// When merging, each board's place in `next`.
     places: R::Places,
+    /// When not merging, the most histories the walk may hold, over every ply.
+    limit: u64,
+    /// The histories held so far.
+    held: u64,
 }
 
 impl<R: Rules> Walk<'_, R> {
@@ -437,12 +525,25 @@ impl<R: Rules> Walk<'_, R> {
 
     /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
     /// of their games, with `chance` over the next ply's denominator.
-    fn reach(&mut self, node: &Node<R>, cell: Cell, chance: u128) -> Result<(), Overflow> {
+    fn reach(&mut self, node: &Node<R>, cell: Cell, chance: u128) -> Result<(), MatchError> {
         let places = self.merge.then_some(&mut self.places);
         match step(node, self.ply, cell, chance, &mut self.next, places)? {
-            Step::End(Outcome::Win(winner)) => self.end(node, End::win(winner), chance),
-            Step::End(Outcome::Draw) => self.end(node, End::Draw, chance),
-            Step::At(_) => Ok(()),
+            Step::End(Outcome::Win(winner)) => Ok(self.end(node, End::win(winner), chance)?),
+            Step::End(Outcome::Draw) => Ok(self.end(node, End::Draw, chance)?),
+            Step::At(_) if self.merge => Ok(()),
+            Step::At(_) => {
+                // One history more in the next ply's list: one past the limit at most.
+                self.held += 1;
+                if self.held > self.limit {
+                    // The bots are named by the caller, who holds them.
+                    return Err(MatchError::OverBudget(OverBudget {
+                        bots: Vec::new(),
+                        game: self.game,
+                        limit: self.limit,
+                    }));
+                }
+                Ok(())
+            }
         }
     }
 }

@@ -6,11 +6,13 @@
 //! depend only on the answers of the plies before, so they are gathered a ply at a time and
 //! given to [`Bot::prepare`] in batches; the walk that follows finds every answer ready.
 
+use std::collections::HashSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use super::Halt;
 use super::rules::Rules;
 use crate::board::{Player, Status};
-use crate::bots::{Bot, BotError, Turn};
+use crate::bots::{Bot, Turn};
 use crate::game::Game;
 use crate::mnk::game::Mnk;
 
@@ -19,43 +21,101 @@ use crate::mnk::game::Mnk;
 pub(super) const BATCH: usize = 256;
 
 /// Puts to `bot`, playing `side` of `game`, every question the walk by histories will ask, a
-/// ply at a time in the order of the walk's histories within the ply.
-pub(super) fn ask<R: Rules>(bot: &mut dyn Bot, game: Mnk, side: Player) -> Result<(), BotError> {
-    let mut histories = vec![Game::empty(game)];
+/// ply of the bot's at a time in the order of the walk's histories within the ply; or stops
+/// with [`Halt::OverBudget`] before gathering a question past the `limit`th.
+///
+/// Only the bot's plies are held: the opponent's replies are followed at once to the bot's
+/// next turn, so what is held stays within the limit (twice: one ply and the next).
+pub(super) fn ask<R: Rules>(
+    bot: &mut dyn Bot,
+    game: Mnk,
+    side: Player,
+    limit: u64,
+) -> Result<(), Halt> {
+    let memoryless = bot.memoryless();
+    let mut gathered = Gathered {
+        side,
+        limit,
+        count: 0,
+        next: Vec::new(),
+        seen: memoryless.then(HashSet::default),
+    };
+    gathered.reach::<R>(Game::empty(game))?;
+    let mut histories = std::mem::take(&mut gathered.next);
     while !histories.is_empty() {
-        let mut next = Vec::new();
         for batch in histories.chunks(BATCH) {
-            let bots_turn = R::of(&batch[0]).to_move() == side;
-            if bots_turn {
-                bot.prepare(batch)?;
-            }
+            bot.prepare(batch)?;
             for game in batch {
                 let empty = R::of(game).empty_cells();
-                let moves = if bots_turn {
-                    // A panic forfeits the game in the walk, which asks again and sees it.
-                    let Ok(choices) = catch_unwind(AssertUnwindSafe(|| bot.choose(game))) else {
-                        continue;
-                    };
-                    choices?
-                        .into_iter()
-                        .filter_map(|choice| match choice.turn {
-                            Turn::Mark(cell) if empty.contains(cell) => Some(cell),
-                            _ => None,
-                        })
-                        .collect()
-                } else {
-                    empty.into_iter().collect::<Vec<_>>()
+                // A panic forfeits the game in the walk, which asks again and sees it.
+                let Ok(choices) = catch_unwind(AssertUnwindSafe(|| bot.choose(game))) else {
+                    continue;
                 };
-                for cell in moves {
-                    let mut after = game.clone();
-                    after.play_unchecked(cell);
-                    if R::of(&after).status() == Status::InProgress {
-                        next.push(after);
+                for choice in choices? {
+                    if let Turn::Mark(cell) = choice.turn {
+                        if empty.contains(cell) {
+                            let mut after = game.clone();
+                            after.play_unchecked(cell);
+                            gathered.reach::<R>(after)?;
+                        }
                     }
                 }
             }
         }
-        histories = next;
+        histories = std::mem::take(&mut gathered.next);
+        if let Some(seen) = &mut gathered.seen {
+            seen.clear();
+        }
     }
     Ok(())
+}
+
+/// The questions of the bot's next ply, gathered and counted.
+struct Gathered {
+    side: Player,
+    limit: u64,
+    /// The questions gathered so far, in every ply.
+    count: u64,
+    next: Vec<Game>,
+    /// For a memoryless bot, the boards of the next ply so far: it is asked about each board
+    /// once (with the first history to reach it), and only the first history's turns follow,
+    /// as the others reach the same boards after it. The limit does not apply: the boards are
+    /// few.
+    seen: Option<HashSet<u128>>,
+}
+
+impl Gathered {
+    /// Gathers the bot's turns that follow `game`: `game` itself where the bot is to move,
+    /// each reply of the opponent where it is the opponent, none where the game is over.
+    fn reach<R: Rules>(&mut self, game: Game) -> Result<(), Halt> {
+        let board = R::of(&game);
+        if board.status() != Status::InProgress {
+            return Ok(());
+        }
+        if board.to_move() == self.side {
+            return self.push::<R>(game);
+        }
+        for cell in board.empty_cells() {
+            let mut after = game.clone();
+            after.play_unchecked(cell);
+            if R::of(&after).status() == Status::InProgress {
+                self.push::<R>(after)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn push<R: Rules>(&mut self, game: Game) -> Result<(), Halt> {
+        match &mut self.seen {
+            Some(seen) => {
+                if !seen.insert(R::of(&game).key()) {
+                    return Ok(());
+                }
+            }
+            None if self.count == self.limit => return Err(Halt::OverBudget),
+            None => self.count += 1,
+        }
+        self.next.push(game);
+        Ok(())
+    }
 }

@@ -3,27 +3,30 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::rules::Rules;
-use super::{Forfeit, IllegalLine, LosingLine, Odds, SideReport, WorstCase, panic_message};
+use super::{Forfeit, Halt, IllegalLine, LosingLine, Odds, SideReport, WorstCase, panic_message};
 use crate::board::{Cell, Outcome, Player, Status};
-use crate::bots::{Bot, BotError, Choice, Turn};
+use crate::bots::{Bot, Choice, Turn};
 use crate::game::Game;
 use crate::mnk::game::{MAX_TABLE_CELLS, Mnk};
 use crate::ratio::{Ratio, Sum};
 
 /// Audits `bot` playing `side` of `game` by walking every history, depth first: the
 /// opponent's replies in the order of their cells, the bot's choices in the order it gives
-/// them, each judged by `table`. Works for any bot, whatever it remembers.
+/// them, each judged by `table`. Works for any bot, whatever it remembers; stops with
+/// [`Halt::OverBudget`] before asking the bot about more than `limit` histories.
 pub(super) fn audit<R: Rules>(
     bot: &mut dyn Bot,
     game: Mnk,
     table: &R::Table,
     side: Player,
-) -> Result<SideReport, BotError> {
+    limit: u64,
+) -> Result<SideReport, Halt> {
     let mut walk = Walk::<R> {
         bot,
         game,
         side,
         table,
+        limit,
         report: SideReport::empty(game, side),
         lines: [Line::EMPTY; DEPTHS],
         vs_random: [Sum::ZERO; 4],
@@ -66,6 +69,8 @@ struct Walk<'a, R: Rules> {
     game: Mnk,
     side: Player,
     table: &'a R::Table,
+    /// The most decision points the walk may visit.
+    limit: u64,
     report: SideReport,
     /// For each depth, the worst-case line from the position being walked there.
     lines: [Line; DEPTHS],
@@ -131,7 +136,7 @@ fn times(p: Ratio, x: Ratio) -> Ratio {
 impl<R: Rules> Walk<'_, R> {
     /// Explores every game from `game`, which comes back unchanged; `perfect` says whether the
     /// perfect style as opponent may reach it.
-    fn visit(&mut self, game: &mut Game, chance: Ratio, perfect: bool) -> Result<Backed, BotError> {
+    fn visit(&mut self, game: &mut Game, chance: Ratio, perfect: bool) -> Result<Backed, Halt> {
         let board = R::of(game);
         let depth = game.moves().len();
         self.lines[depth].len = 0;
@@ -185,12 +190,10 @@ impl<R: Rules> Walk<'_, R> {
         line.len = next.len + 1;
     }
 
-    fn bot_turn(
-        &mut self,
-        game: &mut Game,
-        chance: Ratio,
-        perfect: bool,
-    ) -> Result<Backed, BotError> {
+    fn bot_turn(&mut self, game: &mut Game, chance: Ratio, perfect: bool) -> Result<Backed, Halt> {
+        if self.report.decision_points == self.limit {
+            return Err(Halt::OverBudget);
+        }
         self.report.decision_points += 1;
         let depth = game.moves().len();
         let mut choices = std::mem::take(&mut self.choices[depth]);

@@ -12,7 +12,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 
 use super::rules::Rules;
-use super::{AuditError, Forfeit, IllegalLine, LosingLine, panic_message};
+use super::tableless::AuditBudget;
+use super::{AuditError, Forfeit, Halt, IllegalLine, LosingLine, OverBudget, panic_message};
 use crate::board::{Board, Cell, Outcome, Player, Status};
 use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
@@ -94,19 +95,24 @@ pub fn losing_games<E: From<BotError>>(
     sink: impl FnMut(LostGame) -> Result<(), E>,
 ) -> Result<(), E> {
     let table = crate::table::table();
-    walk::<Board, E>(bot, Mnk::TIC_TAC_TOE, table, side, sink).map_err(|error| match error {
+    let walked = walk::<Board, E>(bot, Mnk::TIC_TAC_TOE, table, side, u64::MAX, sink);
+    walked.map_err(|error| match error {
         Stop::Bot(error) => error.into(),
+        Stop::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
         Stop::Sink(error) => error,
     })
 }
 
 /// Hands `sink` every distinct game `bot`, playing `side` of `game`, loses on the board or
-/// forfeits, as [`losing_games`] does for tic-tac-toe.
+/// forfeits, as [`losing_games`] does for tic-tac-toe; on another game, a bot that is not
+/// [memoryless](Bot::memoryless) is asked about at most [`AuditBudget::DEFAULT`] histories, as
+/// in [`audit_game`](crate::audit_game) ([`losing_games_within`] sets another bound).
 ///
 /// # Errors
 ///
 /// As [`losing_games`]; and, before any game, [`AuditError::Refused`] when the bot does not
-/// play `game`, [`AuditError::NoTable`] when the game has no table.
+/// play `game`, [`AuditError::NoTable`] when the game has no table;
+/// [`AuditError::OverBudget`] when the bot would be asked about more histories than the budget.
 ///
 /// # Examples
 ///
@@ -128,29 +134,73 @@ pub fn losing_games_in<E: From<AuditError>>(
     side: Player,
     sink: impl FnMut(LostGame) -> Result<(), E>,
 ) -> Result<(), E> {
+    losing_games_within(bot, game, side, AuditBudget::DEFAULT, sink)
+}
+
+/// Hands `sink` every distinct game `bot`, playing `side` of `game`, loses on the board or
+/// forfeits, as [`losing_games_in`] does, asking a bot that is not
+/// [memoryless](Bot::memoryless) about at most `budget.states` histories on a game other than
+/// tic-tac-toe: the bound of [`audit_game_within`](crate::audit_game_within), which an audit
+/// within the same budget has met.
+///
+/// # Errors
+///
+/// As [`losing_games_in`].
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{AuditBudget, AuditError, LostGame, Player, bots, losing_games_within};
+///
+/// let mut random = bots::builtin("random").unwrap();
+/// let mut losses = 0;
+/// losing_games_within(random.as_mut(), "2x3k2".parse()?, Player::X, AuditBudget::of(10), |_| {
+///     losses += 1;
+///     Ok::<(), AuditError>(())
+/// })?;
+/// assert!(losses > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn losing_games_within<E: From<AuditError>>(
+    bot: &mut dyn Bot,
+    game: Mnk,
+    side: Player,
+    budget: AuditBudget,
+    sink: impl FnMut(LostGame) -> Result<(), E>,
+) -> Result<(), E> {
     bot.plays(game).map_err(AuditError::Refused)?;
+    let limit = budget.states as u64;
+    let name = bot.name().to_string();
     let error = |error: Stop<E>| match error {
         Stop::Bot(error) => AuditError::Bot(error).into(),
+        Stop::OverBudget => AuditError::OverBudget(OverBudget {
+            bots: vec![name],
+            game,
+            limit,
+        })
+        .into(),
         Stop::Sink(error) => error,
     };
     if game == Mnk::TIC_TAC_TOE {
         let table = crate::table::table();
-        return walk::<Board, E>(bot, game, table, side, sink).map_err(error);
+        return walk::<Board, E>(bot, game, table, side, u64::MAX, sink).map_err(error);
     }
     let table = crate::mnk_table::mnk_table(game).map_err(AuditError::NoTable)?;
-    walk::<MnkBoard, E>(bot, game, table, side, sink).map_err(error)
+    walk::<MnkBoard, E>(bot, game, table, side, limit, sink).map_err(error)
 }
 
-/// The walk of [`losing_games`] on any board.
+/// The walk of [`losing_games`] on any board, asking a bot that is not memoryless about at
+/// most `limit` histories.
 fn walk<R: Rules, E>(
     bot: &mut dyn Bot,
     game: Mnk,
     table: &R::Table,
     side: Player,
+    limit: u64,
     sink: impl FnMut(LostGame) -> Result<(), E>,
 ) -> Result<(), Stop<E>> {
     let walked = if bot.asks_ahead() {
-        super::ahead::ask::<R>(bot, game, side).map_err(Stop::Bot)
+        super::ahead::ask::<R>(bot, game, side, limit).map_err(Stop::from)
     } else {
         Ok(())
     };
@@ -163,14 +213,16 @@ fn walk<R: Rules, E>(
             side,
             sink,
             answers,
+            limit,
+            asked: 0,
         };
         walk.visit(&mut Game::empty(game))
     });
     match walked {
         Ok(()) => bot.finish().map_err(Stop::Bot),
-        Err(Stop::Sink(error)) => {
+        Err(stop @ (Stop::Sink(_) | Stop::OverBudget)) => {
             let _ = bot.finish();
-            Err(Stop::Sink(error))
+            Err(stop)
         }
         Err(error) => Err(error),
     }
@@ -179,7 +231,18 @@ fn walk<R: Rules, E>(
 /// Why the walk stopped before the end.
 enum Stop<E> {
     Bot(BotError),
+    /// More histories than the limit.
+    OverBudget,
     Sink(E),
+}
+
+impl<E> From<Halt> for Stop<E> {
+    fn from(halt: Halt) -> Stop<E> {
+        match halt {
+            Halt::Bot(error) => Stop::Bot(error),
+            Halt::OverBudget => Stop::OverBudget,
+        }
+    }
 }
 
 struct Walk<'a, R: Rules, F> {
@@ -190,6 +253,10 @@ struct Walk<'a, R: Rules, F> {
     sink: F,
     /// A memoryless bot's answers, by board, once asked; `None` for any other bot.
     answers: Option<HashMap<u128, Rc<[Choice]>>>,
+    /// The most histories a bot that is not memoryless may be asked about.
+    limit: u64,
+    /// How many it was asked about.
+    asked: u64,
 }
 
 impl<R: Rules, E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, R, F> {
@@ -245,6 +312,12 @@ impl<R: Rules, E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, R, F> {
         let code = R::of(game).key();
         if let Some(known) = self.answers.as_ref().and_then(|answers| answers.get(&code)) {
             return Ok(Ok(Rc::clone(known)));
+        }
+        if self.answers.is_none() {
+            if self.asked == self.limit {
+                return Err(Stop::OverBudget);
+            }
+            self.asked += 1;
         }
         let choices: Rc<[Choice]> = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(game))) {
             Ok(answer) => answer.map_err(Stop::Bot)?.into(),

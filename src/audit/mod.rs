@@ -31,14 +31,16 @@ use crate::game::Game;
 use crate::mnk::board::MnkBoard;
 use crate::mnk::game::Mnk;
 use crate::mnk_table::{MnkTableError, mnk_table};
+use crate::quote::quote;
 use crate::ratio::Ratio;
 use crate::review::MoveVerdict;
 use crate::solve::{Evaluation, Value};
 use crate::table::{Probe, table};
 use positions::Kept;
 use rules::Rules;
+use tableless::AuditBudget;
 
-pub use games::{LostGame, losing_games, losing_games_in};
+pub use games::{LostGame, losing_games, losing_games_in, losing_games_within};
 
 /// Audits `bot` playing `side`: every legal reply of the opponent and every move the bot may
 /// choose, to the end of every game.
@@ -68,17 +70,25 @@ pub use games::{LostGame, losing_games, losing_games_in};
 /// # Ok::<(), ttt_oracle::bots::BotError>(())
 /// ```
 pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
-    walk::<Board>(bot, Mnk::TIC_TAC_TOE, table(), side)
+    walk::<Board>(bot, Mnk::TIC_TAC_TOE, table(), side, u64::MAX).map_err(|halt| match halt {
+        Halt::Bot(error) => error,
+        Halt::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
+    })
 }
 
 /// Audits `bot` playing `side` of `game`, as [`audit`] does on tic-tac-toe: every legal reply
 /// of the opponent and every move the bot may choose, to the end of every game, judged by the
 /// game's table (solved first for a game of at most 16 cells that has none embedded).
 ///
+/// A bot that is not [memoryless](Bot::memoryless) is asked once per history, and on a game
+/// other than tic-tac-toe at most [`AuditBudget::DEFAULT`] times: [`audit_game_within`] sets
+/// another bound.
+///
 /// # Errors
 ///
 /// [`AuditError::Refused`] when the bot does not [play](Bot::plays) `game` (nothing is asked
 /// of it); [`AuditError::NoTable`] when the game has no table (more than 16 cells);
+/// [`AuditError::OverBudget`] when the walk by histories would ask more than the budget;
 /// [`AuditError::Bot`] as [`audit`] returns a [`BotError`].
 ///
 /// # Examples
@@ -102,12 +112,129 @@ pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn audit_game(bot: &mut dyn Bot, game: Mnk, side: Player) -> Result<SideReport, AuditError> {
+    audit_game_within(bot, game, side, AuditBudget::DEFAULT)
+}
+
+/// Audits `bot` playing `side` of `game` as [`audit_game`] does, asking a bot that is not
+/// [memoryless](Bot::memoryless) about at most `budget.states` histories: the positions where
+/// it is to move, each with the moves that led there, which the walk by histories asks about
+/// one by one (and an external bot remembers the answer to each, about 170 bytes a history
+/// with what the walk holds). A game of 16 cells holds billions of them for a bot that
+/// answers every empty cell; the budget is checked before each is gathered, so the audit stops
+/// before its memory grows. Tic-tac-toe, at most 294,778 histories (both sides), ignores the budget
+/// (`searched` is not used by either walk).
+///
+/// # Errors
+///
+/// As [`audit_game`]; [`AuditError::OverBudget`], naming the bot, the game and the limit, when
+/// the bot would be asked about more histories than `budget.states`.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{AuditBudget, AuditError, Player, audit_game_within, bots};
+/// # use ttt_oracle::{Game, bots::{Bot, BotError, Choice}};
+/// # /// The first empty cell, remembering nothing but not saying so.
+/// # struct FirstEmpty;
+/// # impl Bot for FirstEmpty {
+/// #     fn name(&self) -> &str { "first-empty" }
+/// #     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+/// #         Ok(Choice::only(game.legal_moves().first()))
+/// #     }
+/// #     fn plays(&self, _: ttt_oracle::Mnk) -> Result<(), BotError> { Ok(()) }
+/// # }
+///
+/// // A bot that does not say it answers from the board alone is asked once per history:
+/// // on 4x4 the opponent's replies alone make millions of them.
+/// let game = "4x4".parse()?;
+/// let error = audit_game_within(&mut FirstEmpty, game, Player::X, AuditBudget::of(1_000))
+///     .unwrap_err();
+/// assert!(matches!(&error, AuditError::OverBudget(over) if over.limit == 1_000));
+/// assert!(error.to_string().starts_with("\"first-empty\" would be asked about more than 1000"));
+///
+/// // On 3x4 a memoryless bot is asked once per position, whatever the budget.
+/// let mut random = bots::builtin("random").unwrap();
+/// let report = audit_game_within(random.as_mut(), "3x4".parse()?, Player::X, AuditBudget::of(1))?;
+/// assert!(!report.never_loses());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn audit_game_within(
+    bot: &mut dyn Bot,
+    game: Mnk,
+    side: Player,
+    budget: AuditBudget,
+) -> Result<SideReport, AuditError> {
     bot.plays(game).map_err(AuditError::Refused)?;
     if game == Mnk::TIC_TAC_TOE {
         return audit(bot, side).map_err(AuditError::Bot);
     }
     let table = mnk_table(game).map_err(AuditError::NoTable)?;
-    walk::<MnkBoard>(bot, game, table, side).map_err(AuditError::Bot)
+    let limit = budget.states as u64;
+    walk::<MnkBoard>(bot, game, table, side, limit)
+        .map_err(|halt| halt.into_error(&*bot, game, limit))
+}
+
+/// A walk by histories that would ask more questions than its budget allows: every history
+/// (the moves that reach a bot's turn) is asked on its own when a bot does not say it answers
+/// from the board alone, and the larger games hold billions of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverBudget {
+    /// The bots that do not say they are [memoryless](Bot::memoryless), why every history
+    /// was to be asked on its own.
+    pub bots: Vec<String>,
+    /// The game.
+    pub game: Mnk,
+    /// The most histories the walk could ask about.
+    pub limit: u64,
+}
+
+/// "\"first.py\" would be asked about more than 1000 histories of 4x4 (the budget): as it does
+/// not say ...": who, where, the limit and why.
+impl fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<String> = self.bots.iter().map(|name| quote(name)).collect();
+        let (names, does) = match names.as_slice() {
+            [one] => (one.clone(), "it does not say it answers"),
+            _ => (names.join(" and "), "they do not say they answer"),
+        };
+        write!(
+            f,
+            "{names} would be asked about more than {} histories of {} (the budget): as \
+             {does} from the board alone, each history (the moves that reach a bot's turn) \
+             is asked on its own",
+            self.limit, self.game
+        )
+    }
+}
+
+impl std::error::Error for OverBudget {}
+
+/// Why a walk stopped before its end.
+pub(crate) enum Halt {
+    /// The bot could not answer, or its answers cannot be trusted.
+    Bot(BotError),
+    /// More histories than the limit.
+    OverBudget,
+}
+
+impl From<BotError> for Halt {
+    fn from(error: BotError) -> Halt {
+        Halt::Bot(error)
+    }
+}
+
+impl Halt {
+    /// The error for an audit of `bot` on `game` within `limit` histories.
+    fn into_error(self, bot: &dyn Bot, game: Mnk, limit: u64) -> AuditError {
+        match self {
+            Halt::Bot(error) => AuditError::Bot(error),
+            Halt::OverBudget => AuditError::OverBudget(OverBudget {
+                bots: vec![bot.name().to_string()],
+                game,
+                limit,
+            }),
+        }
+    }
 }
 
 /// Why a bot was not audited on a game.
@@ -119,6 +246,8 @@ pub enum AuditError {
     NoTable(MnkTableError),
     /// The bot could not answer, or its answers cannot be trusted.
     Bot(BotError),
+    /// The bot would be asked about more histories than the budget allows.
+    OverBudget(OverBudget),
 }
 
 impl fmt::Display for AuditError {
@@ -126,6 +255,7 @@ impl fmt::Display for AuditError {
         match self {
             AuditError::Refused(error) | AuditError::Bot(error) => error.fmt(f),
             AuditError::NoTable(error) => write!(f, "{error}: an audit needs the game's table"),
+            AuditError::OverBudget(over) => over.fmt(f),
         }
     }
 }
@@ -135,6 +265,7 @@ impl std::error::Error for AuditError {
         match self {
             AuditError::Refused(error) | AuditError::Bot(error) => Some(error),
             AuditError::NoTable(error) => Some(error),
+            AuditError::OverBudget(over) => Some(over),
         }
     }
 }
@@ -145,13 +276,15 @@ impl From<BotError> for AuditError {
     }
 }
 
-/// The audit on boards of kind `R`, judged by `table`.
+/// The audit on boards of kind `R`, judged by `table`, asking a bot that is not memoryless
+/// about at most `limit` histories.
 fn walk<R: Kept>(
     bot: &mut dyn Bot,
     game: Mnk,
     table: &R::Table,
     side: Player,
-) -> Result<SideReport, BotError> {
+    limit: u64,
+) -> Result<SideReport, Halt> {
     let by_positions = if bot.memoryless() {
         positions::audit::<R>(bot, game, table, side)?
     } else {
@@ -162,10 +295,21 @@ fn walk<R: Kept>(
         // Numbers too large for the walk by positions (probabilities far too fine): every
         // history, each fraction reduced as it goes.
         None => {
-            if bot.asks_ahead() {
-                ahead::ask::<R>(bot, game, side)?;
+            let walked = if bot.asks_ahead() {
+                ahead::ask::<R>(bot, game, side, limit)
+            } else {
+                Ok(())
+            };
+            match walked.and_then(|()| explore::audit::<R>(bot, game, table, side, limit)) {
+                Ok(report) => report,
+                Err(Halt::OverBudget) => {
+                    // Stopped at once rather than left waiting until the bot is dropped; what
+                    // it says then matters no more, as its audit is not done.
+                    let _ = bot.finish();
+                    return Err(Halt::OverBudget);
+                }
+                Err(halt) => return Err(halt),
             }
-            explore::audit::<R>(bot, game, table, side)?
         }
     };
     // An external bot's last answers count only once it is known to have printed nothing

@@ -569,12 +569,14 @@ pub(crate) fn prepare<R: Rules>(
     if !bot.asks_ahead() {
         return Ok(());
     }
-    let games: Vec<Game> = nodes
-        .iter()
-        .map(|node| Game::replay(game, &node.line.to_vec(ply)))
-        .collect();
-    for batch in games.chunks(super::ahead::BATCH) {
-        bot.prepare(batch)?;
+    // A batch at a time: the games of a whole ply would be a copy of the ply, many times its
+    // size.
+    for nodes in nodes.chunks(super::ahead::BATCH) {
+        let batch: Vec<Game> = nodes
+            .iter()
+            .map(|node| Game::replay(game, &node.line.to_vec(ply)))
+            .collect();
+        bot.prepare(&batch)?;
     }
     Ok(())
 }

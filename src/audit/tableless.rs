@@ -34,6 +34,11 @@ use crate::ratio::Ratio;
 /// walk may work out before it gives up: the bound on its memory (about 250 bytes a state
 /// remembered by the exhaustive walk; for a program, whose every answer is kept, every question
 /// is a state, about 400 bytes each) and so on its time.
+///
+/// On a game with a table, the walk by histories of a bot that is not memoryless counts each
+/// history as a state: [`audit_game_within`](crate::audit_game_within) and
+/// [`matchup_game_within`](crate::matchup_game_within) stop past `states` (about 170 bytes a
+/// history), and do not use `searched`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AuditBudget {
     /// The most states the exhaustive walk may hold.

@@ -10,14 +10,14 @@ use serde::Serialize;
 use ttt_oracle::bots::{self, Bot, BotError, Published};
 use ttt_oracle::quote::escape;
 use ttt_oracle::{
-    AuditError, Cell, Game, MAX_TABLE_CELLS, Mnk, Player, Ratio, SideReport, Status, Value,
-    Verdict, WorstCase, audit_game,
+    AuditBudget, AuditError, Cell, Game, MAX_TABLE_CELLS, Mnk, Player, Ratio, SideReport, Status,
+    Value, Verdict, WorstCase, audit_game_within,
 };
 use unicode_width::UnicodeWidthStr;
 
 use super::draw::{Square, cells, grid_of, side_by_side};
 use super::losing_games::LosingGames;
-use super::named::ExternalArgs;
+use super::named::{self, ExternalArgs};
 use super::progress::Progress;
 use super::style::Style;
 use super::text::{fit, not_done, pad, percent};
@@ -149,14 +149,48 @@ impl Entry {
 }
 
 /// Audits `bot` playing `side` of `game`, which it plays and which has a table (both checked
-/// before any audit).
-fn audit(bot: &mut dyn Bot, game: Mnk, side: Player) -> Result<SideReport, BotError> {
-    audit_game(bot, game, side).map_err(|error| match error {
-        AuditError::Bot(error) | AuditError::Refused(error) => error,
-        AuditError::NoTable(error) => BotError {
-            message: error.to_string(),
-        },
-    })
+/// before any audit), within `budget`.
+fn audit(
+    bot: &mut dyn Bot,
+    game: Mnk,
+    side: Player,
+    budget: AuditBudget,
+) -> Result<SideReport, AuditError> {
+    audit_game_within(bot, game, side, budget)
+}
+
+/// What stopped the audits: the failure to end with, and the sides left unaudited.
+struct Stopped {
+    failure: Failure,
+    /// The start of the report's last line, before the sides left.
+    heading: &'static str,
+    left: Vec<String>,
+}
+
+impl Stopped {
+    fn new(error: AuditError) -> Stopped {
+        let (failure, heading) = match error {
+            AuditError::OverBudget(over) => (
+                named::over_budget(&over),
+                "Not audited, over the budget of histories (below): ",
+            ),
+            AuditError::Bot(error) | AuditError::Refused(error) => (
+                Failure::protocol(error),
+                "Not audited, after a protocol error (below): ",
+            ),
+            AuditError::NoTable(error) => (
+                Failure::protocol(BotError {
+                    message: error.to_string(),
+                }),
+                "Not audited, after a protocol error (below): ",
+            ),
+        };
+        Stopped {
+            failure,
+            heading,
+            left: Vec::new(),
+        }
+    }
 }
 
 /// Audits `bot` on each of `sides` of `game` in turn, up to the first that fails.
@@ -165,11 +199,12 @@ fn one_by_one(
     game: Mnk,
     sides: &[Player],
     label: &str,
-) -> Vec<Result<SideReport, BotError>> {
+    budget: AuditBudget,
+) -> Vec<Result<SideReport, AuditError>> {
     let mut results = Vec::new();
     for &side in sides {
         let progress = Progress::start(label, &side.to_string());
-        let result = audit(&mut progress.count(bot), game, side);
+        let result = audit(&mut progress.count(bot), game, side, budget);
         progress.finish();
         let failed = result.is_err();
         results.push(result);
@@ -187,11 +222,12 @@ fn both_at_once(
     twin: &mut (dyn Bot + Send),
     game: Mnk,
     label: &str,
-) -> Vec<Result<SideReport, BotError>> {
+    budget: AuditBudget,
+) -> Vec<Result<SideReport, AuditError>> {
     let progress = Progress::start(label, "X and O");
     let (x, o) = std::thread::scope(|scope| {
-        let o = scope.spawn(|| audit(&mut progress.count(twin), game, Player::O));
-        let x = audit(&mut progress.count(bot), game, Player::X);
+        let o = scope.spawn(|| audit(&mut progress.count(twin), game, Player::O, budget));
+        let x = audit(&mut progress.count(bot), game, Player::X, budget);
         (x, o.join())
     });
     progress.finish();
@@ -248,8 +284,9 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     );
     let at_once = jobs > 1 && args.side == Sides::Both;
     // Every side audited before a protocol error stays proven: it is printed, then the error.
+    let budget = AuditBudget::of(args.large.budget as usize);
     let mut audits = Vec::new();
-    let mut stopped: Option<(BotError, Vec<String>)> = None;
+    let mut stopped: Option<Stopped> = None;
     for entry in &mut named {
         let name = entry.bot.name().to_string();
         let mut sides = Vec::new();
@@ -257,21 +294,27 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             let label = fit(&escape(&name), NAME_IN_TABLE);
             let results = match &mut entry.twin {
                 Some(twin) if at_once => {
-                    both_at_once(entry.bot.as_mut(), twin.as_mut(), game, &label)
+                    both_at_once(entry.bot.as_mut(), twin.as_mut(), game, &label, budget)
                 }
-                _ => one_by_one(entry.bot.as_mut(), game, args.side.players(), &label),
+                _ => one_by_one(
+                    entry.bot.as_mut(),
+                    game,
+                    args.side.players(),
+                    &label,
+                    budget,
+                ),
             };
             for result in results {
                 match result {
                     Ok(report) => sides.push(report),
                     Err(error) => {
-                        stopped = Some((error, Vec::new()));
+                        stopped = Some(Stopped::new(error));
                         break;
                     }
                 }
             }
         }
-        if let Some((_, left)) = &mut stopped {
+        if let Some(Stopped { left, .. }) = &mut stopped {
             let done = sides.len();
             left.extend(
                 args.side.players()[done..]
@@ -292,23 +335,20 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         Some(losing) if losing.to_stdout() => Ok(()),
         _ => print(game, &audits, stopped.as_ref(), args.format),
     };
-    if let Some((error, _)) = stopped {
-        // The protocol error is the answer even when the report could not be written.
+    if let Some(stopped) = stopped {
+        // The error is the answer even when the report could not be written.
         if let Err(failure) = printed {
             let label = Style::for_stderr().error("error:");
             let _ = writeln!(io::stderr(), "{label} {}", failure.message());
         }
-        return Err(Failure::protocol(error));
+        return Err(stopped.failure);
     }
     printed?;
-    if let Some((error, _)) = stopped {
-        return Err(Failure::protocol(error));
-    }
     if let Some(losing) = losing {
         let auditors = named
             .iter_mut()
             .flat_map(|entry| entry.auditors(args.side, at_once));
-        losing.write(game, auditors.collect())?;
+        losing.write(game, auditors.collect(), budget)?;
     }
     let all_never_lose = audits
         .iter()
@@ -344,17 +384,17 @@ fn run_large(args: &AuditArgs, game: ttt_oracle::Mnk) -> Result<(), Failure> {
     })
 }
 
-/// Writes the report: the bots audited, and what a protocol error, if any, left unaudited.
+/// Writes the report: the bots audited, and what an error, if any, left unaudited.
 fn print(
     game: Mnk,
     audits: &[BotAudit],
-    stopped: Option<&(BotError, Vec<String>)>,
+    stopped: Option<&Stopped>,
     format: Format,
 ) -> Result<(), Failure> {
     let mut out = super::stdout();
     match format {
         Format::Json => {
-            let error = stopped.map(|(error, _)| error.message.as_str());
+            let error = stopped.map(|stopped| stopped.failure.message());
             let json = AuditJson {
                 game: (game != Mnk::TIC_TAC_TOE).then(|| game.to_string()),
                 bots: audits,
@@ -372,13 +412,10 @@ fn print(
                 writeln!(out)?;
             }
             match stopped {
-                Some((_, left)) => writeln!(
+                Some(stopped) => writeln!(
                     out,
                     "{}",
-                    style.strong(&not_done(
-                        "Not audited, after a protocol error (below): ",
-                        left
-                    ))
+                    style.strong(&not_done(stopped.heading, &stopped.left))
                 )?,
                 None => writeln!(out, "{}", style.strong(&summary(audits)))?,
             }
@@ -770,7 +807,7 @@ mod tests {
     fn the_summary_names_as_many_bots_as_fit() {
         let report = |name: &str, side| {
             let mut bot = bots::builtin(name).unwrap();
-            audit(bot.as_mut(), Mnk::TIC_TAC_TOE, side).unwrap()
+            audit(bot.as_mut(), Mnk::TIC_TAC_TOE, side, AuditBudget::DEFAULT).unwrap()
         };
         let (lose, cheat) = (report("smartbot", Player::X), report("marcelo", Player::X));
         let bot = |i: usize, side: &SideReport| BotAudit {

@@ -7,7 +7,9 @@ use std::path::Path;
 use serde::Serialize;
 use ttt_oracle::bots::{Bot, BotError};
 use ttt_oracle::output::{Destination, Output};
-use ttt_oracle::{AuditError, Cell, LostGame, Mnk, Player, losing_games_in};
+use ttt_oracle::{
+    AuditBudget, AuditError, Cell, LostGame, Mnk, OverBudget, Player, losing_games_within,
+};
 
 use super::Failure;
 
@@ -36,6 +38,7 @@ struct Line<'a> {
 /// Why writing the games stopped.
 enum Stop {
     Bot(BotError),
+    OverBudget(OverBudget),
     Write(io::Error),
 }
 
@@ -43,6 +46,8 @@ impl From<AuditError> for Stop {
     fn from(error: AuditError) -> Stop {
         match error {
             AuditError::Bot(error) | AuditError::Refused(error) => Stop::Bot(error),
+            // Not after an audit within the same budget, which asked the same questions.
+            AuditError::OverBudget(over) => Stop::OverBudget(over),
             // The audit found the table before the games are written.
             AuditError::NoTable(error) => Stop::Write(io::Error::other(error.to_string())),
         }
@@ -73,21 +78,30 @@ impl LosingGames {
     /// place. A bot that breaks the protocol (exit 3) or output that fails leaves a file
     /// being replaced as it was; a reader that closes standard output's pipe only ends the
     /// games early, and the verdict still gives the exit code.
-    pub fn write(self, game: Mnk, auditors: Vec<(&mut dyn Bot, &[Player])>) -> Result<(), Failure> {
+    pub fn write(
+        self,
+        game: Mnk,
+        auditors: Vec<(&mut dyn Bot, &[Player])>,
+        budget: AuditBudget,
+    ) -> Result<(), Failure> {
         let mut broke = None;
         let written = self
             .output
-            .write(|out| match write_all(out, game, auditors) {
+            .write(|out| match write_all(out, game, auditors, budget) {
                 Ok(()) => Ok(()),
                 Err(Stop::Write(error)) => Err(error),
                 // Any error will do to drop the temporary file: the bot's is the one reported.
                 Err(Stop::Bot(error)) => {
-                    broke = Some(error);
+                    broke = Some(Failure::protocol(error));
                     Err(io::Error::other("an external bot broke the protocol"))
                 }
+                Err(Stop::OverBudget(over)) => {
+                    broke = Some(super::named::over_budget(&over));
+                    Err(io::Error::other("over the budget of histories"))
+                }
             });
-        if let Some(error) = broke {
-            return Err(Failure::protocol(error));
+        if let Some(failure) = broke {
+            return Err(failure);
         }
         match written {
             Err(error) if error.io_error().kind() == io::ErrorKind::BrokenPipe => Ok(()),
@@ -100,12 +114,13 @@ fn write_all(
     out: &mut dyn Write,
     game: Mnk,
     auditors: Vec<(&mut dyn Bot, &[Player])>,
+    budget: AuditBudget,
 ) -> Result<(), Stop> {
     let name_of_game = (game != Mnk::TIC_TAC_TOE).then(|| game.to_string());
     for (bot, sides) in auditors {
         let name = bot.name().to_string();
         for &side in sides {
-            losing_games_in(bot, game, side, |lost| {
+            losing_games_within(bot, game, side, budget, |lost| {
                 write_line(out, name_of_game.as_deref(), &name, side, &lost).map_err(Stop::Write)
             })?;
         }

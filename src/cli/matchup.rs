@@ -6,7 +6,7 @@ use clap::Args;
 use serde::Serialize;
 use ttt_oracle::bots::Bot;
 use ttt_oracle::quote::escape;
-use ttt_oracle::{MatchError, MatchReport, Mnk, Ratio, Value, matchup_game};
+use ttt_oracle::{AuditBudget, MatchError, MatchReport, Mnk, Ratio, Value, matchup_game_within};
 use unicode_width::UnicodeWidthStr;
 
 use super::named::ExternalArgs;
@@ -44,6 +44,11 @@ pub struct MatchArgs {
     /// The game: 3x3 (tic-tac-toe), MxN or MxNkK (see `ttt best --help`).
     #[arg(long, value_name = "GAME", default_value = "3x3")]
     game: Mnk,
+    /// On a game other than 3x3: how many histories a match may walk when a bot does not say
+    /// it answers from the board alone (each history is asked on its own); the match stops
+    /// (exit 2) rather than go past it.
+    #[arg(long, value_name = "STATES", default_value_t = AuditBudget::DEFAULT.states as u32, value_parser = clap::value_parser!(u32).range(1..=1_000_000_000))]
+    budget: u32,
 }
 
 #[derive(Serialize)]
@@ -125,7 +130,8 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             (true, Some(twin)) => (&mut players[i], twin),
             _ => two(&mut players, i, j),
         };
-        match play(x.as_mut(), o.as_mut(), args.game) {
+        let budget = AuditBudget::of(args.budget as usize);
+        match play(x.as_mut(), o.as_mut(), args.game, budget) {
             Ok(report) => reports.push(report),
             Err(error) => {
                 let failure = match error {
@@ -133,6 +139,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
                     MatchError::TooLarge(_) => Failure::usage(error.to_string()),
                     MatchError::Bot(error) => Failure::protocol(error),
                     MatchError::Overflow => Failure::usage(format!("{label}: {error}")),
+                    MatchError::OverBudget(over) => super::named::over_budget(&over),
                 };
                 stopped = Some((failure, vec![label]));
             }
@@ -150,13 +157,18 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     printed
 }
 
-/// `x` as X against `o` as O on `game`, with a progress line on a terminal.
-fn play(x: &mut dyn Bot, o: &mut dyn Bot, game: Mnk) -> Result<MatchReport, MatchError> {
+/// `x` as X against `o` as O on `game` within `budget`, with a progress line on a terminal.
+fn play(
+    x: &mut dyn Bot,
+    o: &mut dyn Bot,
+    game: Mnk,
+    budget: AuditBudget,
+) -> Result<MatchReport, MatchError> {
     let progress = Progress::start_match(
         &fit(&escape(x.name()), NAME_IN_TABLE),
         &fit(&escape(o.name()), NAME_IN_TABLE),
     );
-    let report = matchup_game(&mut progress.count(x), &mut progress.count(o), game);
+    let report = matchup_game_within(&mut progress.count(x), &mut progress.count(o), game, budget);
     progress.finish();
     report
 }

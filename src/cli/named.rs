@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use clap::Args;
+use ttt_oracle::OverBudget;
 use ttt_oracle::bots::{self, Bot};
 
 use super::Failure;
@@ -121,4 +122,12 @@ impl ExternalArgs {
             None => bots::from_spec(&bot.name).map_err(|error| Failure::usage(error.message)),
         }
     }
+}
+
+/// A walk by histories over its budget: bad usage (exit 2), with what to do about it.
+pub fn over_budget(over: &OverBudget) -> Failure {
+    Failure::usage(format!(
+        "{over}; say --stateless of a bot that answers from the board alone (each board is \
+         then asked once), or raise --budget"
+    ))
 }

@@ -187,6 +187,9 @@ for count, line in enumerate(sys.stdin, start=1):
     elif mode == "slow":
         time.sleep(0.02)
         reply(str(first))
+    elif mode == "every":
+        # Every empty cell, on any board, without saying it answers from the board alone.
+        reply(" ".join(str(i + 1) for i, c in enumerate(board) if c == "."))
     else:  # "first", "late", "setsid", "daemon", "slowstart": the first empty cell; can lose
         reply(str(first))
 
