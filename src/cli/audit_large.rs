@@ -279,10 +279,18 @@ fn bot_json(audit: &BotAudit) -> BotJson {
 
 /// The verdict in words, or what is not settled.
 fn verdict_words(s: &TablelessReport) -> String {
-    match s.verdict() {
-        Some(verdict) => verdict.to_string(),
-        None => "not settled".to_string(),
+    if let Some(verdict) = s.verdict() {
+        return verdict.to_string();
     }
+    // What one search settled stands beside what the other did not.
+    let words = match (s.shortest_loss.exists(), s.shortest_illegal.exists()) {
+        (Some(true), _) => "can lose, forfeits not settled",
+        (Some(false), _) => "never loses on the board, forfeits not settled",
+        (None, Some(true)) => "breaks the rules, losses not settled",
+        (None, Some(false)) => "never forfeits, losses not settled",
+        (None, None) => "not settled",
+    };
+    words.to_string()
 }
 
 fn text(game: Mnk, audits: &[BotAudit], budget: AuditBudget, style: Style) -> Vec<String> {
