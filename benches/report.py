@@ -3,6 +3,7 @@
 
   python3 benches/report.py
   python3 benches/report.py games   # the last `cargo bench --bench games`: the m,n,k figures
+  python3 benches/report.py tableless   # the last `cargo bench --bench tableless`
 """
 import json
 import sys
@@ -46,9 +47,24 @@ def games():
             continue
 
 
+def tableless():
+    """The audits without a table: each median, and on 3x3 the memoised walk against the same
+    walk by histories."""
+    print("| benchmark | median |")
+    print("| --- | --- |")
+    for path in sorted((CRITERION / "tableless").iterdir()):
+        if (path / "new" / "estimates.json").exists():
+            print(f"| tableless/{path.name} | {fmt(median_ns('tableless', path.name))} |")
+    walk = median_ns("tableless", "3x3_marcelo_by_histories")
+    print(f"3x3: by histories {walk / median_ns('tableless', '3x3_marcelo'):,.1f} times the memoised walk")
+
+
 def main():
     if sys.argv[1:] == ["games"]:
         games()
+        return
+    if sys.argv[1:] == ["tableless"]:
+        tableless()
         return
     per = {"best_move": 4520, "best_move_opening": 10, "analyze": 4520}
     print("| benchmark | median | per query, or the baseline by histories |")
