@@ -17,7 +17,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::board::Player;
 use crate::mnk::board::MnkBoard;
 use crate::mnk::format::{MnkFormatError, Packed, Position};
-use crate::mnk::game::{Geometry, Mnk};
+use crate::mnk::game::{Mask, Mnk};
 use crate::mnk::solve::{Codes, Digits, Entry, MnkSolution, solve_game, unentry};
 use crate::solve::Value;
 use crate::table::Probe;
@@ -162,7 +162,6 @@ pub const MNK_UNPACK_AFTER: usize = 25_000;
 /// The solved game, ready for queries.
 pub struct MnkTable {
     game: Mnk,
-    geometry: &'static Geometry,
     codes: Codes,
     /// For each turn of the geometry, the index of the turn that undoes it.
     undo: Vec<usize>,
@@ -204,7 +203,6 @@ impl MnkTable {
             .collect();
         MnkTable {
             game,
-            geometry,
             codes: Codes::new(game),
             undo,
             packed,
@@ -361,8 +359,8 @@ impl MnkTable {
     /// Whether the game on `board` goes on: the last mover made no line and a cell is empty.
     #[inline]
     fn in_play(&self, board: &MnkBoard) -> bool {
-        let (x, o) = (board.marks(Player::X), board.marks(Player::O));
-        !self.geometry.has_line(board.marks(!board.to_move())) && x | o != self.geometry.full()
+        let (x, o) = (marks(board, Player::X), marks(board, Player::O));
+        !self.codes.has_line(marks(board, !board.to_move())) && x | o != self.codes.full()
     }
 
     /// Value and remoteness of `board`, for the side to move.
@@ -373,12 +371,12 @@ impl MnkTable {
     pub fn probe(&self, board: &MnkBoard) -> Probe {
         self.check(board);
         if self.in_play(board) {
-            let (value, remoteness) = self.entry(board.marks(Player::X), board.marks(Player::O));
+            let (value, remoteness) = self.entry(marks(board, Player::X), marks(board, Player::O));
             return Probe { value, remoteness };
         }
         // Over: the last mover made a line (on a legal board, no one else can have), or the
         // board is full.
-        let value = if self.geometry.has_line(board.marks(!board.to_move())) {
+        let value = if self.codes.has_line(marks(board, !board.to_move())) {
             Value::Loss
         } else {
             Value::Draw
@@ -392,16 +390,16 @@ impl MnkTable {
     /// The optimal moves as a mask (bit `i` is cell `i + 1`): the best value, then the fastest
     /// win or the slowest loss; every drawing move when the value is a draw. 0 when the game is
     /// over.
-    pub fn best_moves(&self, board: &MnkBoard) -> u64 {
+    pub fn best_moves(&self, board: &MnkBoard) -> Mask {
         self.check(board);
         if !self.in_play(board) {
             return 0;
         }
         let (code, turn) = self
             .codes
-            .canonical(board.marks(Player::X), board.marks(Player::O));
+            .canonical(marks(board, Player::X), marks(board, Player::O));
         let best = self.record(code).best;
-        self.geometry.turn_mask(self.undo[turn], best.into())
+        self.codes.turn_mask(self.undo[turn], best.into()).into()
     }
 
     /// One optimal move, numbered from 1: the lowest of [`best_moves`](MnkTable::best_moves).
@@ -429,22 +427,22 @@ impl MnkTable {
             return Vec::new();
         }
         let mover = board.to_move();
-        let (mine, theirs) = (board.marks(mover), board.marks(!mover));
-        let full = self.geometry.full();
-        let mut cells = board.empty_cells();
+        let (mine, theirs) = (marks(board, mover), marks(board, !mover));
+        let full = self.codes.full();
+        let mut cells = board.empty_cells() as u64;
         let mut moves = Vec::with_capacity(cells.count_ones() as usize);
         while cells != 0 {
             let cell = cells.trailing_zeros() as usize;
             cells &= cells - 1;
             let after = mine | 1 << cell;
-            let (value, remoteness) = if self.geometry.makes_line(after, cell) {
+            let (value, remoteness) = if self.codes.makes_line(after, cell) {
                 (Value::Win, 1)
             } else if after | theirs == full {
                 (Value::Draw, 1)
             } else {
                 let child = board.play_unchecked(cell);
                 let (value, remoteness) =
-                    self.entry(child.marks(Player::X), child.marks(Player::O));
+                    self.entry(marks(&child, Player::X), marks(&child, Player::O));
                 (-value, remoteness + 1)
             };
             moves.push(MnkMove {
@@ -467,6 +465,13 @@ impl MnkTable {
         }
         line
     }
+}
+
+/// `player`'s marks on `board`, a board of a game with a table: they fit the low 16 bits, and
+/// the table's lookups work on `u64`.
+#[inline]
+fn marks(board: &MnkBoard, player: Player) -> u64 {
+    board.marks(player) as u64
 }
 
 /// What a table holds of a canonical position in play.

@@ -50,7 +50,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
     /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
-    /// up to 64 cells, numbered 1..M*N row by row. Hints need a table: at most 16 cells.
+    /// up to 128 cells, numbered 1..M*N row by row. Hints need a table: at most 16 cells.
     #[arg(long, value_name = "GAME", default_value = "3x3")]
     game: Mnk,
 }
