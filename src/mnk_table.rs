@@ -356,11 +356,11 @@ impl MnkTable {
         unentry(self.record(code).entry).expect("a checked table holds only entries")
     }
 
-    /// Whether the game on `board` goes on: the last mover made no line and a cell is empty.
+    /// Whether the game on the board `x`, `o` goes on: the last mover made no line and a cell
+    /// is empty.
     #[inline]
-    fn in_play(&self, board: &MnkBoard) -> bool {
-        let (x, o) = (marks(board, Player::X), marks(board, Player::O));
-        !self.codes.has_line(marks(board, !board.to_move())) && x | o != self.codes.full()
+    fn in_play(&self, x: u64, o: u64) -> bool {
+        !self.codes.has_line(last_mover(x, o)) && x | o != self.codes.full()
     }
 
     /// Value and remoteness of `board`, for the side to move.
@@ -370,13 +370,14 @@ impl MnkTable {
     /// If `board` belongs to another game.
     pub fn probe(&self, board: &MnkBoard) -> Probe {
         self.check(board);
-        if self.in_play(board) {
-            let (value, remoteness) = self.entry(marks(board, Player::X), marks(board, Player::O));
+        let (x, o) = narrow(board);
+        if self.in_play(x, o) {
+            let (value, remoteness) = self.entry(x, o);
             return Probe { value, remoteness };
         }
         // Over: the last mover made a line (on a legal board, no one else can have), or the
         // board is full.
-        let value = if self.codes.has_line(marks(board, !board.to_move())) {
+        let value = if self.codes.has_line(last_mover(x, o)) {
             Value::Loss
         } else {
             Value::Draw
@@ -392,12 +393,11 @@ impl MnkTable {
     /// over.
     pub fn best_moves(&self, board: &MnkBoard) -> Mask {
         self.check(board);
-        if !self.in_play(board) {
+        let (x, o) = narrow(board);
+        if !self.in_play(x, o) {
             return 0;
         }
-        let (code, turn) = self
-            .codes
-            .canonical(marks(board, Player::X), marks(board, Player::O));
+        let (code, turn) = self.codes.canonical(x, o);
         let best = self.record(code).best;
         self.codes.turn_mask(self.undo[turn], best.into()).into()
     }
@@ -423,13 +423,16 @@ impl MnkTable {
     /// Every legal move with its value and remoteness, by cell. Empty when the game is over.
     pub fn analyze(&self, board: &MnkBoard) -> Vec<MnkMove> {
         self.check(board);
-        if !self.in_play(board) {
+        let (x, o) = narrow(board);
+        if !self.in_play(x, o) {
             return Vec::new();
         }
-        let mover = board.to_move();
-        let (mine, theirs) = (marks(board, mover), marks(board, !mover));
+        let (mine, theirs) = match board.to_move() {
+            Player::X => (x, o),
+            Player::O => (o, x),
+        };
         let full = self.codes.full();
-        let mut cells = board.empty_cells() as u64;
+        let mut cells = !(x | o) & full;
         let mut moves = Vec::with_capacity(cells.count_ones() as usize);
         while cells != 0 {
             let cell = cells.trailing_zeros() as usize;
@@ -441,8 +444,8 @@ impl MnkTable {
                 (Value::Draw, 1)
             } else {
                 let child = board.play_unchecked(cell);
-                let (value, remoteness) =
-                    self.entry(marks(&child, Player::X), marks(&child, Player::O));
+                let (child_x, child_o) = narrow(&child);
+                let (value, remoteness) = self.entry(child_x, child_o);
                 (-value, remoteness + 1)
             };
             moves.push(MnkMove {
@@ -467,11 +470,21 @@ impl MnkTable {
     }
 }
 
-/// `player`'s marks on `board`, a board of a game with a table: they fit the low 16 bits, and
-/// the table's lookups work on `u64`.
+/// The marks of X and of O on `board`, a board of a game with a table: they fit the low 16
+/// bits, and the table's lookups work on `u64`.
 #[inline]
-fn marks(board: &MnkBoard, player: Player) -> u64 {
-    board.marks(player) as u64
+fn narrow(board: &MnkBoard) -> (u64, u64) {
+    (board.marks(Player::X) as u64, board.marks(Player::O) as u64)
+}
+
+/// The marks of the player who moved last on the board `x`, `o`: X when X has more.
+#[inline]
+fn last_mover(x: u64, o: u64) -> u64 {
+    if x.count_ones() > o.count_ones() {
+        x
+    } else {
+        o
+    }
 }
 
 /// What a table holds of a canonical position in play.
