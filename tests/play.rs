@@ -688,6 +688,25 @@ fn marcelo_plays_nine_by_nine_with_cells_typed_one_to_eighty_one() {
 }
 
 #[test]
+fn marcelo_plays_eleven_by_eleven_cells_typed_up_to_121() {
+    let out = play(
+        &["--game", "11x11", "--opponent", "marcelo"],
+        "121\n122\nquit\n",
+    );
+    assert!(out.contains("Type a cell 1-121"), "{out}");
+    // Rule 3: the centre, row 6 and column 6.
+    assert!(
+        out.contains("X to move: 121\nmarcelo (O) plays 61.\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\"122\" is not a cell: cells are numbered 1 to 121"),
+        "{out}"
+    );
+    assert_fits(&out);
+}
+
+#[test]
 fn random_and_an_external_bot_play_nine_by_nine() {
     let out = play(
         &["--game", "9x9", "--opponent", "random", "--seed", "4"],

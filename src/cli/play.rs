@@ -593,7 +593,8 @@ fn read_cell(game: Mnk, typed: &str) -> Result<Cell, Option<String>> {
         return Err(None);
     }
     let cells = game.cells();
-    let number = (unsigned == typed && !typed.starts_with('0') && typed.len() <= 2)
+    // Cells run to 128 at most: three digits.
+    let number = (unsigned == typed && !typed.starts_with('0') && typed.len() <= 3)
         .then(|| typed.parse::<usize>().ok())
         .flatten()
         .filter(|number| (1..=cells).contains(number));
