@@ -23,7 +23,10 @@ fn audit_sides(bot: &mut dyn Bot, game: Mnk, sides: &[Player]) -> Vec<(u64, Opti
         .map(|&side| {
             let report = audit_tableless(bot, black_box(game), side, AuditBudget::DEFAULT)
                 .expect("a built-in bot always answers");
-            (report.counts.expect("within the budget").losing_games, report.verdict())
+            (
+                report.counts.expect("within the budget").losing_games,
+                report.verdict(),
+            )
         })
         .collect()
 }
@@ -34,10 +37,18 @@ fn audits(c: &mut Criterion) {
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
     // marcelo never loses on the board on 3x3 as X, and loses as O; it forfeits on both.
-    let three = [(0, Some(Verdict::BreaksRules)), (12, Some(Verdict::CanLoseAndBreaksRules))];
+    let three = [
+        (0, Some(Verdict::BreaksRules)),
+        (12, Some(Verdict::CanLoseAndBreaksRules)),
+    ];
     group.bench_function("3x3_marcelo", |b| {
         let mut marcelo = bots::builtin("marcelo").unwrap();
-        b.iter(|| assert_eq!(audit_sides(marcelo.as_mut(), Mnk::TIC_TAC_TOE, &both), three))
+        b.iter(|| {
+            assert_eq!(
+                audit_sides(marcelo.as_mut(), Mnk::TIC_TAC_TOE, &both),
+                three
+            )
+        })
     });
     group.bench_function("3x3_marcelo_by_histories", |b| {
         let mut marcelo = ByHistories(bots::builtin("marcelo").unwrap());
@@ -47,7 +58,12 @@ fn audits(c: &mut Criterion) {
     let lost = Some(Verdict::CanLoseAndBreaksRules);
     group.bench_function("5x5_marcelo_x", |b| {
         let mut marcelo = bots::builtin("marcelo").unwrap();
-        b.iter(|| assert_eq!(audit_sides(marcelo.as_mut(), five, &[Player::X]), [(10896, lost)]))
+        b.iter(|| {
+            assert_eq!(
+                audit_sides(marcelo.as_mut(), five, &[Player::X]),
+                [(10896, lost)]
+            )
+        })
     });
     group.bench_function("5x5_marcelo_o", |b| {
         let mut marcelo = bots::builtin("marcelo").unwrap();

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::board::{Board, Cell, Cells, Player, Status};
 use crate::mnk::board::MnkBoard;
-use crate::mnk::game::Mnk;
+use crate::mnk::game::{MAX_CELLS, Mnk};
 use crate::mnk_table::{MnkMove, MnkTable};
 use crate::solve::Value;
 use crate::table::{MoveAnalysis, Table};
@@ -118,7 +118,7 @@ impl MnkAnalysis {
             status: board.status(),
             value: probe.value,
             remoteness: probe.remoteness,
-            best: (0..64)
+            best: (0..MAX_CELLS)
                 .filter(|i| best >> i & 1 == 1)
                 .map(|i| i + 1)
                 .collect(),

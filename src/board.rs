@@ -7,7 +7,7 @@ use std::fmt;
 use std::ops::Not;
 use std::str::FromStr;
 
-use crate::mnk::game::MAX_CELLS;
+use crate::mnk::game::{MAX_CELLS, Mask};
 use crate::quote::quote;
 
 /// One of the two players. X always moves first.
@@ -175,7 +175,7 @@ impl Cell {
         Cell(8 - self.0)
     }
 
-    /// The cell with index `index` on a board of any game (0..64, the largest board a
+    /// The cell with index `index` on a board of any game (0..128, the largest board a
     /// [`Cells`] holds), if there is one. [`Cell::from_index`] is tic-tac-toe's.
     pub const fn new(index: usize) -> Option<Cell> {
         if index < MAX_CELLS {
@@ -185,7 +185,7 @@ impl Cell {
         }
     }
 
-    const fn bit(self) -> u64 {
+    const fn bit(self) -> Mask {
         1 << self.0
     }
 }
@@ -269,7 +269,7 @@ impl fmt::Display for ParseCellError {
 
 impl std::error::Error for ParseCellError {}
 
-/// A set of cells, kept as a 64-bit mask: tic-tac-toe's nine, or the cells of any board up to
+/// A set of cells, kept as a [`Mask`]: tic-tac-toe's nine, or the cells of any board up to
 /// [`MAX_CELLS`]. Iterates in order of cell number.
 ///
 /// # Examples
@@ -283,7 +283,7 @@ impl std::error::Error for ParseCellError {}
 /// assert_eq!(corners.to_string(), "1 3 7 9");
 /// ```
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Cells(u64);
+pub struct Cells(Mask);
 
 impl Cells {
     /// No cells.
@@ -292,12 +292,12 @@ impl Cells {
     pub const ALL: Cells = Cells(0x1ff);
 
     /// The set whose mask is `bits`: bit `i` is the cell with index `i`.
-    pub const fn from_bits(bits: u64) -> Cells {
+    pub const fn from_bits(bits: Mask) -> Cells {
         Cells(bits)
     }
 
     /// The mask of this set: bit `i` is the cell with index `i`.
-    pub const fn bits(self) -> u64 {
+    pub const fn bits(self) -> Mask {
         self.0
     }
 
@@ -325,7 +325,7 @@ impl Cells {
 
     /// How many cells are in the set.
     pub const fn len(self) -> usize {
-        self.0.count_ones() as usize
+        count(self.0) as usize
     }
 
     /// Whether the set has no cells.
@@ -363,7 +363,10 @@ impl Cells {
 
     /// The cells in order 1..9.
     pub fn iter(self) -> CellsIter {
-        CellsIter(self.0)
+        CellsIter {
+            low: self.0 as u64,
+            high: (self.0 >> 64) as u64,
+        }
     }
 }
 
@@ -407,24 +410,53 @@ impl IntoIterator for Cells {
     }
 }
 
+/// The number of cells in `mask`: on tic-tac-toe's and other small boards only the low half
+/// has any, and the portable build counts bits in software, half as many this way.
+#[inline]
+pub(crate) const fn count(mask: Mask) -> u32 {
+    let (low, high) = (mask as u64, (mask >> 64) as u64);
+    if high == 0 {
+        low.count_ones()
+    } else {
+        low.count_ones() + high.count_ones()
+    }
+}
+
 /// The iterator behind [`Cells::iter`].
+///
+/// The mask in two halves, low cells first: most sets (every one of tic-tac-toe's) lie in the
+/// low half, where each step is one 64-bit operation rather than a 128-bit one.
 #[derive(Clone, Debug)]
-pub struct CellsIter(u64);
+pub struct CellsIter {
+    low: u64,
+    high: u64,
+}
 
 impl Iterator for CellsIter {
     type Item = Cell;
 
+    #[inline]
     fn next(&mut self) -> Option<Cell> {
-        if self.0 == 0 {
-            return None;
+        if self.low == 0 {
+            if self.high == 0 {
+                return None;
+            }
+            let cell = Cell(64 + self.high.trailing_zeros() as u8);
+            self.high &= self.high - 1;
+            return Some(cell);
         }
-        let cell = Cell(self.0.trailing_zeros() as u8);
-        self.0 &= self.0 - 1;
+        let cell = Cell(self.low.trailing_zeros() as u8);
+        self.low &= self.low - 1;
         Some(cell)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
+        let high = if self.high == 0 {
+            0
+        } else {
+            self.high.count_ones()
+        };
+        let n = (self.low.count_ones() + high) as usize;
         (n, Some(n))
     }
 }
@@ -449,7 +481,7 @@ pub(crate) const HAS_LINE: [bool; 512] = {
     let mut table = [false; 512];
     let mut bits = 0;
     while bits < 512 {
-        table[bits] = has_line(Cells(bits as u64));
+        table[bits] = has_line(Cells(bits as Mask));
         bits += 1;
     }
     table
@@ -633,7 +665,7 @@ impl Board {
             return None;
         }
         let (x, o) = code_marks(code, 9);
-        match Board::from_marks(Cells(x), Cells(o)) {
+        match Board::from_marks(Cells(x as Mask), Cells(o as Mask)) {
             Ok(board) => Some(board),
             Err(_) => None,
         }
@@ -666,7 +698,7 @@ impl Board {
 
     /// The cells holding no mark.
     pub const fn empty_cells(self) -> Cells {
-        Cells(!(self.x | self.o) as u64 & 0x1ff)
+        Cells(!(self.x | self.o) as Mask & 0x1ff)
     }
 
     /// How many moves have been played.
@@ -841,11 +873,11 @@ impl Board {
 
 impl Board {
     const fn xs(self) -> Cells {
-        Cells(self.x as u64)
+        Cells(self.x as Mask)
     }
 
     const fn os(self) -> Cells {
-        Cells(self.o as u64)
+        Cells(self.o as Mask)
     }
 }
 

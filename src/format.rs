@@ -21,6 +21,7 @@ use bincode::error::DecodeError;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Cells};
+use crate::mnk::game::Mask;
 use crate::solve::{Evaluation, Solution, Value};
 use crate::symmetry::Canonical;
 
@@ -77,7 +78,7 @@ pub const fn unpack(packed: u16) -> Option<Evaluation> {
     Some(Evaluation {
         value,
         remoteness,
-        best: Cells::from_bits((packed & 0x1ff) as u64),
+        best: Cells::from_bits((packed & 0x1ff) as Mask),
     })
 }
 

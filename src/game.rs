@@ -4,7 +4,7 @@
 use crate::board::{Board, Cell, Cells, MoveError, MoveListError, Player};
 use crate::{Mnk, MnkBoard};
 
-/// The game being played (tic-tac-toe, or any m,n,k game of at most 64 cells), the position
+/// The game being played (tic-tac-toe, or any m,n,k game of at most 128 cells), the position
 /// and every move played to reach it, X first.
 ///
 /// # Examples

@@ -71,7 +71,7 @@ pub use game::Game;
 pub use matchup::{MatchError, MatchReport, matchup, matchup_game, matchup_game_within};
 pub use mnk::board::{MnkBoard, MnkMoveError, MnkMoveListError, MnkReachable, ParseMnkBoardError};
 pub use mnk::format::MnkFormatError;
-pub use mnk::game::{GameError, Geometry, MAX_CELLS, MAX_TABLE_CELLS, Mnk};
+pub use mnk::game::{GameError, Geometry, MAX_CELLS, MAX_TABLE_CELLS, Mask, Mnk};
 pub use mnk::solve::{Entry, MnkSolution, entry, solve_game, unentry};
 pub use mnk_stats::mnk_stats;
 pub use mnk_table::{

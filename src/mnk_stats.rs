@@ -44,7 +44,7 @@ pub fn mnk_stats(game: Mnk) -> Stats {
         };
         let code = code as u32;
         let (x, o) = digits.marks(code);
-        let board = MnkBoard::from_marks_unchecked(geometry, x, o);
+        let board = MnkBoard::from_marks_unchecked(geometry, x.into(), o.into());
         let fixed = (0..turns as usize)
             .filter(|&t| codes.turned_code(t, x, o) == code)
             .count() as u64;
@@ -103,7 +103,7 @@ pub fn mnk_stats(game: Mnk) -> Stats {
                 Player::X => (before, board.marks(Player::O)),
                 Player::O => (board.marks(Player::X), before),
             };
-            paths[i] += paths[index[&codes.canonical(bx, bo).0]];
+            paths[i] += paths[index[&codes.canonical(bx as u64, bo as u64).0]];
         }
     }
     // Paths through canonical boards, each distinct canonical child once, from the end back.
@@ -123,7 +123,7 @@ pub fn mnk_stats(game: Mnk) -> Stats {
             empty &= empty - 1;
             let child = board.play_unchecked(cell);
             let (cx, co) = (child.marks(Player::X), child.marks(Player::O));
-            children.insert(index[&codes.canonical(cx, co).0]);
+            children.insert(index[&codes.canonical(cx as u64, co as u64).0]);
         }
         canonical_games[i] = children.iter().map(|&child| canonical_games[child]).sum();
     }

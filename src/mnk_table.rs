@@ -17,7 +17,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::board::Player;
 use crate::mnk::board::MnkBoard;
 use crate::mnk::format::{MnkFormatError, Packed, Position};
-use crate::mnk::game::{Geometry, Mnk};
+use crate::mnk::game::{Mask, Mnk};
 use crate::mnk::solve::{Codes, Digits, Entry, MnkSolution, solve_game, unentry};
 use crate::solve::Value;
 use crate::table::Probe;
@@ -162,7 +162,6 @@ pub const MNK_UNPACK_AFTER: usize = 25_000;
 /// The solved game, ready for queries.
 pub struct MnkTable {
     game: Mnk,
-    geometry: &'static Geometry,
     codes: Codes,
     /// For each turn of the geometry, the index of the turn that undoes it.
     undo: Vec<usize>,
@@ -204,7 +203,6 @@ impl MnkTable {
             .collect();
         MnkTable {
             game,
-            geometry,
             codes: Codes::new(game),
             undo,
             packed,
@@ -358,11 +356,11 @@ impl MnkTable {
         unentry(self.record(code).entry).expect("a checked table holds only entries")
     }
 
-    /// Whether the game on `board` goes on: the last mover made no line and a cell is empty.
+    /// Whether the game on the board `x`, `o` goes on: the last mover made no line and a cell
+    /// is empty.
     #[inline]
-    fn in_play(&self, board: &MnkBoard) -> bool {
-        let (x, o) = (board.marks(Player::X), board.marks(Player::O));
-        !self.geometry.has_line(board.marks(!board.to_move())) && x | o != self.geometry.full()
+    fn in_play(&self, x: u64, o: u64) -> bool {
+        !self.codes.has_line(last_mover(x, o)) && x | o != self.codes.full()
     }
 
     /// Value and remoteness of `board`, for the side to move.
@@ -372,13 +370,14 @@ impl MnkTable {
     /// If `board` belongs to another game.
     pub fn probe(&self, board: &MnkBoard) -> Probe {
         self.check(board);
-        if self.in_play(board) {
-            let (value, remoteness) = self.entry(board.marks(Player::X), board.marks(Player::O));
+        let (x, o) = narrow(board);
+        if self.in_play(x, o) {
+            let (value, remoteness) = self.entry(x, o);
             return Probe { value, remoteness };
         }
         // Over: the last mover made a line (on a legal board, no one else can have), or the
         // board is full.
-        let value = if self.geometry.has_line(board.marks(!board.to_move())) {
+        let value = if self.codes.has_line(last_mover(x, o)) {
             Value::Loss
         } else {
             Value::Draw
@@ -392,16 +391,15 @@ impl MnkTable {
     /// The optimal moves as a mask (bit `i` is cell `i + 1`): the best value, then the fastest
     /// win or the slowest loss; every drawing move when the value is a draw. 0 when the game is
     /// over.
-    pub fn best_moves(&self, board: &MnkBoard) -> u64 {
+    pub fn best_moves(&self, board: &MnkBoard) -> Mask {
         self.check(board);
-        if !self.in_play(board) {
+        let (x, o) = narrow(board);
+        if !self.in_play(x, o) {
             return 0;
         }
-        let (code, turn) = self
-            .codes
-            .canonical(board.marks(Player::X), board.marks(Player::O));
+        let (code, turn) = self.codes.canonical(x, o);
         let best = self.record(code).best;
-        self.geometry.turn_mask(self.undo[turn], best.into())
+        self.codes.turn_mask(self.undo[turn], best.into()).into()
     }
 
     /// One optimal move, numbered from 1: the lowest of [`best_moves`](MnkTable::best_moves).
@@ -425,26 +423,29 @@ impl MnkTable {
     /// Every legal move with its value and remoteness, by cell. Empty when the game is over.
     pub fn analyze(&self, board: &MnkBoard) -> Vec<MnkMove> {
         self.check(board);
-        if !self.in_play(board) {
+        let (x, o) = narrow(board);
+        if !self.in_play(x, o) {
             return Vec::new();
         }
-        let mover = board.to_move();
-        let (mine, theirs) = (board.marks(mover), board.marks(!mover));
-        let full = self.geometry.full();
-        let mut cells = board.empty_cells();
+        let (mine, theirs) = match board.to_move() {
+            Player::X => (x, o),
+            Player::O => (o, x),
+        };
+        let full = self.codes.full();
+        let mut cells = !(x | o) & full;
         let mut moves = Vec::with_capacity(cells.count_ones() as usize);
         while cells != 0 {
             let cell = cells.trailing_zeros() as usize;
             cells &= cells - 1;
             let after = mine | 1 << cell;
-            let (value, remoteness) = if self.geometry.makes_line(after, cell) {
+            let (value, remoteness) = if self.codes.makes_line(after, cell) {
                 (Value::Win, 1)
             } else if after | theirs == full {
                 (Value::Draw, 1)
             } else {
                 let child = board.play_unchecked(cell);
-                let (value, remoteness) =
-                    self.entry(child.marks(Player::X), child.marks(Player::O));
+                let (child_x, child_o) = narrow(&child);
+                let (value, remoteness) = self.entry(child_x, child_o);
                 (-value, remoteness + 1)
             };
             moves.push(MnkMove {
@@ -466,6 +467,23 @@ impl MnkTable {
             board = board.play_unchecked(number - 1);
         }
         line
+    }
+}
+
+/// The marks of X and of O on `board`, a board of a game with a table: they fit the low 16
+/// bits, and the table's lookups work on `u64`.
+#[inline]
+fn narrow(board: &MnkBoard) -> (u64, u64) {
+    (board.marks(Player::X) as u64, board.marks(Player::O) as u64)
+}
+
+/// The marks of the player who moved last on the board `x`, `o`: X when X has more.
+#[inline]
+fn last_mover(x: u64, o: u64) -> u64 {
+    if x.count_ones() > o.count_ones() {
+        x
+    } else {
+        o
     }
 }
 

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::board::{Board, Cell, Cells, Player};
+use crate::mnk::game::Mask;
 
 /// One of the eight ways to turn or flip the board onto itself.
 ///
@@ -138,7 +139,7 @@ impl Symmetry {
 
     /// Where this symmetry sends each of `cells`.
     pub const fn apply_cells(self, cells: Cells) -> Cells {
-        Cells::from_bits(MASKS[self as usize][cells.bits() as usize] as u64)
+        Cells::from_bits(MASKS[self as usize][cells.bits() as usize] as Mask)
     }
 
     /// The board with every mark moved by this symmetry.

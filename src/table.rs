@@ -4,6 +4,7 @@ use once_cell::sync::Lazy;
 
 use crate::board::{Board, CODES, Cell, Cells};
 use crate::format::{self, FormatError};
+use crate::mnk::game::Mask;
 use crate::solve::{Evaluation, Solution, Value};
 use crate::symmetry::Symmetry;
 
@@ -211,7 +212,7 @@ impl Table {
         // The hot path: the low nine bits of the word are the moves, nothing to unpack.
         let word = self.dense[board.code()];
         debug_assert!(word & PRESENT != 0, "every legal board is in the table");
-        Cells::from_bits((word & 0x1ff) as u64)
+        Cells::from_bits((word & 0x1ff) as Mask)
     }
 
     /// One optimal move, chosen deterministically: the fastest win, else the slowest loss, and

@@ -225,7 +225,7 @@ pub fn verify_game(game: Mnk) -> Result<MnkVerification, VerifyGameError> {
         if table_entry != fresh_entry {
             let (x, o) = digits.marks(code);
             mismatches.push(MnkMismatch {
-                board: MnkBoard::from_marks_unchecked(geometry, x, o),
+                board: MnkBoard::from_marks_unchecked(geometry, x.into(), o.into()),
                 table: table_entry.flatten(),
                 fresh: fresh_entry.flatten(),
             });

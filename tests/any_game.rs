@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use ttt_oracle::bots::{self, Bot, External, Turn};
-use ttt_oracle::{Cell, Game, Mnk, MnkBoard, Ratio, Value, mnk_table};
+use ttt_oracle::{Cell, Game, Mask, Mnk, MnkBoard, Ratio, Value, mnk_table};
 
 fn game(name: &str) -> Mnk {
     name.parse().unwrap()
@@ -72,7 +72,7 @@ fn table_backed_bots_play_every_position_of_a_small_game_by_its_table() {
         for played in positions(game) {
             let board = played.position();
             let best = table.best_moves(&board);
-            let chosen: u64 = cells(perfect.as_mut(), &played)
+            let chosen: Mask = cells(perfect.as_mut(), &played)
                 .iter()
                 .map(|&(c, _)| 1 << c)
                 .sum();

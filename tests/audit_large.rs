@@ -1,5 +1,6 @@
 //! `ttt audit --game G` and `ttt simulate --game G` on games with no table, through the real
-//! binary: marcelo on 5x5 and 7x7, an external bot told its game, and the sizes refused.
+//! binary: marcelo on 5x5, 7x7 and 9x9, random and an external bot on 9x9, an external bot told
+//! its game, and the sizes refused.
 
 use std::time::Duration;
 
@@ -78,6 +79,112 @@ fn seven_by_seven_within_a_small_budget_says_what_is_not_settled() {
 }
 
 #[test]
+fn nine_by_nine_within_a_small_budget_says_what_is_not_settled() {
+    // One side: the test binary is a debug build, some ten times slower than a release.
+    let out = ttt(&[
+        "audit", "--game", "9x9", "marcelo", "--side", "o", "--budget", "10000",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("9x9, 9 in a row, audited without a table"),
+        "{text}"
+    );
+    assert!(text.contains("marcelo as O on 9x9: not settled"), "{text}");
+    assert!(
+        text.contains("more than the budget of 10000 states"),
+        "{text}"
+    );
+    assert!(
+        text.lines().all(|line| line.chars().count() <= 100),
+        "{text}"
+    );
+    // random's shortest loss is found within the budget: O fills column 2 (2 11 20 ... 74)
+    // while X takes 1, 3, 4 and onwards, the lowest empty cells first.
+    let report = json(
+        &[
+            "audit", "--game", "9x9", "random", "--side", "x", "--budget", "10000",
+        ],
+        1,
+    );
+    let side = &report["bots"][0]["sides"][0];
+    assert_eq!(
+        cells(&side["shortest_loss"]),
+        [
+            1, 2, 3, 11, 4, 20, 5, 29, 6, 38, 7, 47, 8, 56, 9, 65, 10, 74
+        ]
+    );
+    assert_eq!(side["verdict"], Value::Null, "not settled");
+}
+
+#[test]
+fn a_simulation_on_nine_by_nine_says_the_exact_odds_outgrew_the_budget() {
+    let out = ttt(&[
+        "simulate", "marcelo", "--game", "9x9", "--games", "2000", "--seed", "1", "--budget",
+        "10000", "--as", "x",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("marcelo as X on 9x9: 2,000 games against a uniformly random opponent"),
+        "{text}"
+    );
+    assert!(
+        text.contains("-: no exact odds, as the audit outgrew its budget of states"),
+        "{text}"
+    );
+    let report = json(
+        &[
+            "simulate", "marcelo", "--game", "9x9", "--games", "500", "--seed", "1", "--budget",
+            "10000",
+        ],
+        0,
+    );
+    for side in report["sides"].as_array().unwrap() {
+        let counts: Vec<u64> = ["win", "draw", "loss", "forfeit"]
+            .iter()
+            .map(|end| {
+                assert_eq!(side[end]["exact"], Value::Null, "{end}");
+                side[end]["count"].as_u64().unwrap()
+            })
+            .collect();
+        assert_eq!(counts.iter().sum::<u64>(), 500);
+        // Rule 5 puts several marks down here too.
+        assert!(counts[3] > 0, "{side}");
+    }
+}
+
+#[test]
+fn an_external_bot_plays_nine_by_nine_cells_one_to_eighty_one() {
+    // The last empty cell: its replies run up to 81.
+    let bot = r#"python3 -u -c '
+import os, sys
+assert os.environ["TTT_GAME"] == "9x9" and os.environ["TTT_ROWS"] == "9"
+for line in sys.stdin:
+    board = line.split()[0]
+    assert len(board) == 81
+    print(board.rindex(".") + 1)
+'"#;
+    let report = json(
+        &[
+            "audit", "--game", "9x9", "--cmd", bot, "--name", "last", "--side", "o", "--budget",
+            "2000",
+        ],
+        1,
+    );
+    let o = &report["bots"][0]["sides"][0];
+    // X takes 1, 2, 3...; O 81, 80, 79...: X makes row 1 first.
+    assert_eq!(
+        cells(&o["shortest_loss"]),
+        [1, 81, 2, 80, 3, 79, 4, 78, 5, 77, 6, 76, 7, 75, 8, 74, 9]
+    );
+}
+
+#[test]
 fn a_simulation_on_five_by_five_lands_within_its_intervals_of_the_exact_odds() {
     let report = json(
         &[
@@ -125,10 +232,19 @@ fn sizes_a_bot_does_not_play_are_refused_with_exit_code_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("not 5x5k4"));
-    ttt(&["audit", "--game", "9x9", "marcelo"])
+    // The engine holds 128 cells: 11x11 (121) is played, 12x12 (144) is not a game here.
+    ttt(&["audit", "--game", "12x12", "marcelo"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("81 cells is too large"));
+        .stderr(predicate::str::contains(
+            "a board of 144 cells is too large: at most 128 cells",
+        ));
+    ttt(&["simulate", "--game", "8x17", "random"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "136 cells is too large: at most 128",
+        ));
     // The styles read a table: more than 16 cells has none.
     ttt(&["audit", "--game", "5x5", "perfect"])
         .assert()

@@ -385,7 +385,14 @@ fn bad_mnk_exports_are_usage_errors_and_leave_nothing_behind() {
     for (game, says) in [
         ("0x3", "a board needs at least one row and one column"),
         ("3x3k9", "k = 9 cannot be played"),
-        ("9x9", "a board of 81 cells is too large: at most 64 cells"),
+        (
+            "12x12",
+            "a board of 144 cells is too large: at most 128 cells",
+        ),
+        (
+            "9x9",
+            "game 9x9 has 81 cells; tables exist for games of at most 16 cells",
+        ),
         (
             "5x4",
             "game 5x4 has 20 cells; tables exist for games of at most 16 cells",

@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use common::mnk::{check_compressed, check_position, has_run, known, marks, reachable};
 use proptest::prelude::*;
 use ttt_oracle::{
-    Board, IllegalBoard, Mnk, MnkBoard, MnkFormatError, MnkTable, ParseMnkBoardError, Player,
+    Board, IllegalBoard, Mask, Mnk, MnkBoard, MnkFormatError, MnkTable, ParseMnkBoardError, Player,
     Status, mnk_stats, mnk_table, solve_game, stats, table, unentry,
 };
 
@@ -16,7 +16,7 @@ fn ttt() -> Command {
     Command::cargo_bin("ttt").unwrap()
 }
 
-fn board(game: Mnk, x: u64, o: u64) -> MnkBoard {
+fn board(game: Mnk, x: Mask, o: Mask) -> MnkBoard {
     MnkBoard::from_marks(game, x, o).unwrap()
 }
 
@@ -116,7 +116,7 @@ fn the_solver_keeps_the_optimal_moves_of_each_position_in_play() {
             last = Some(code);
             let (x, o) = marks(code.into(), game.cells());
             assert_eq!(
-                u64::from(best),
+                Mask::from(best),
                 table.best_moves(&board(game, x, o)),
                 "{game} {code}"
             );
@@ -160,7 +160,7 @@ fn reachable_yields_every_position_once_by_ply_then_code() {
             keys.windows(2).all(|w| w[0] < w[1]),
             "{game}: in order, each once"
         );
-        let mut ours: Vec<(u64, u64)> = boards
+        let mut ours: Vec<(Mask, Mask)> = boards
             .iter()
             .map(|b| (b.marks(Player::X), b.marks(Player::O)))
             .collect();
@@ -169,14 +169,17 @@ fn reachable_yields_every_position_once_by_ply_then_code() {
         walked.sort();
         assert_eq!(ours, walked, "{game}");
     }
-    // A board of 64 cells, too large for a table, starts as any other.
-    let game: Mnk = "8x8".parse().unwrap();
-    let first: Vec<MnkBoard> = MnkBoard::reachable(game).take(66).collect();
-    assert_eq!(first[0], MnkBoard::empty(game));
-    for (cell, board) in first[1..65].iter().enumerate() {
-        assert_eq!(*board, MnkBoard::empty(game).play(cell + 1).unwrap());
+    // Boards too large for a table, up to the largest (128 cells, every bit of a mask), start
+    // as any other.
+    for (name, cells) in [("8x8", 64), ("9x9", 81), ("8x16", 128)] {
+        let game: Mnk = name.parse().unwrap();
+        let first: Vec<MnkBoard> = MnkBoard::reachable(game).take(cells + 2).collect();
+        assert_eq!(first[0], MnkBoard::empty(game));
+        for (cell, board) in first[1..=cells].iter().enumerate() {
+            assert_eq!(*board, MnkBoard::empty(game).play(cell + 1).unwrap());
+        }
+        assert_eq!(first[cells + 1].ply(), 2, "{game}");
     }
-    assert_eq!(first[65].ply(), 2);
 }
 
 #[test]
@@ -186,6 +189,8 @@ fn games_are_read_and_bad_ones_refused() {
     assert_eq!("3x5".parse::<Mnk>().unwrap().k(), 3);
     assert_eq!("3x5k5".parse::<Mnk>().unwrap().to_string(), "3x5k5");
     assert_eq!("8x8".parse::<Mnk>().unwrap().cells(), 64);
+    assert_eq!("11x11".parse::<Mnk>().unwrap().cells(), 121);
+    assert_eq!("1x128k5".parse::<Mnk>().unwrap().cells(), 128);
     for (bad, says) in [
         ("", "is not a game"),
         ("3", "is not a game"),
@@ -196,7 +201,8 @@ fn games_are_read_and_bad_ones_refused() {
         ("3x3k3k3", "is not a game"),
         ("99999999999999999999x3", "is not a game"),
         ("0x3", "at least one row"),
-        ("9x8", "72 cells is too large: at most 64"),
+        ("12x11", "132 cells is too large: at most 128"),
+        ("1x129k5", "129 cells is too large: at most 128"),
         ("3x3k4", "k = 4 cannot be played: a line must be 1 to 3"),
         ("3x3k0", "k = 0"),
     ] {

@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 
 use common::mnk::{check_all_mnk, check_compressed, check_position, known, reachable};
 use ttt_oracle::export::MnkRecord;
-use ttt_oracle::{Mnk, MnkBoard, mnk_stats, mnk_table, verify_game};
+use ttt_oracle::{Mask, Mnk, MnkBoard, mnk_stats, mnk_table, verify_game};
 
 #[test]
 #[cfg_attr(
@@ -121,7 +121,7 @@ fn export_lines(args: &[&str], mut each: impl FnMut(&[u8])) -> (usize, u64) {
 
 /// The marks of a board's text (`.`, `X`, `O`, rows separated by `/`), read here rather than
 /// by the library, which would check the rules again at every one of 9.7 million lines.
-fn marks(text: &[u8]) -> (u64, u64) {
+fn marks(text: &[u8]) -> (Mask, Mask) {
     let cells = text.iter().filter(|&&c| c != b'/');
     cells.enumerate().fold((0, 0), |(x, o), (i, c)| match c {
         b'X' => (x | 1 << i, o),

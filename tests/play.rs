@@ -628,7 +628,8 @@ fn a_bot_that_plays_only_tic_tac_toe_is_refused_on_other_games() {
         .code(2)
         .stdout("")
         .stderr(predicate::str::contains(
-            "marcelo plays N x N boards with N in a row for an odd N (3x3, 5x5, 7x7), not 4x4",
+            "marcelo plays N x N boards with N in a row for an odd N (3x3, 5x5, 7x7, 9x9, \
+             11x11), not 4x4",
         ));
     ttt()
         .args(["play", "--game", "5x5", "--opponent", "perfect"])
@@ -638,10 +639,90 @@ fn a_bot_that_plays_only_tic_tac_toe_is_refused_on_other_games() {
             "perfect plays from a solved table, and 5x5 has 25 cells",
         ));
     ttt()
-        .args(["play", "--game", "9x9"])
+        .args(["play", "--game", "12x12", "--opponent", "random"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("81"));
+        .stderr(predicate::str::contains(
+            "a board of 144 cells is too large: at most 128 cells",
+        ));
+}
+
+#[test]
+fn marcelo_plays_nine_by_nine_with_cells_typed_one_to_eighty_one() {
+    let out = play(
+        &["--game", "9x9", "--opponent", "marcelo", "--seed", "3"],
+        &every_cell(81),
+    );
+    assert!(
+        out.contains("on 9x9: 9 rows of 9, 9 in a row wins.\nType a cell 1-81"),
+        "{out}"
+    );
+    // Rule 3: the centre, then rule 4 down the diagonals.
+    assert!(
+        out.contains("X to move: 1\nmarcelo (O) plays 41.\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("X to move: 2\nmarcelo (O) plays 9.\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n   73 | 74 | 75 | 76 | 77 | 78 | 79 | 80 | 81 \n"),
+        "{out}"
+    );
+    // O completes the anti-diagonal (9 17 25 33 41 49 57 65 73).
+    let line = result_line(&out);
+    assert_eq!(
+        line,
+        "result: o_wins moves: 1 41 2 9 3 17 4 11 5 21 6 25 7 31 8 33 10 51 12 49 13 57 14 61 \
+         15 71 16 65 18 73"
+    );
+    // Every line fits in 100 columns but the result line, which lists every move for
+    // `ttt review` to read back, on one line.
+    let drawn: String = out
+        .lines()
+        .filter(|l| !l.starts_with("result: "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_fits(&drawn);
+}
+
+#[test]
+fn marcelo_plays_eleven_by_eleven_cells_typed_up_to_121() {
+    let out = play(
+        &["--game", "11x11", "--opponent", "marcelo"],
+        "121\n122\nquit\n",
+    );
+    assert!(out.contains("Type a cell 1-121"), "{out}");
+    // Rule 3: the centre, row 6 and column 6.
+    assert!(
+        out.contains("X to move: 121\nmarcelo (O) plays 61.\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\"122\" is not a cell: cells are numbered 1 to 121"),
+        "{out}"
+    );
+    assert_fits(&out);
+}
+
+#[test]
+fn random_and_an_external_bot_play_nine_by_nine() {
+    let out = play(
+        &["--game", "9x9", "--opponent", "random", "--seed", "4"],
+        &every_cell(81),
+    );
+    assert!(result_line(&out).starts_with("result: "), "{out}");
+    let out = play(
+        &["--game", "9x9", "--opponent", &first_empty_cell()],
+        "81\n80\n79\n78\n77\n76\n75\n74\n73\n",
+    );
+    // The bot, O, takes the first empty cells, 1 to 8, one short of row 1 when X, a move
+    // ahead, fills row 9 from the right.
+    assert_eq!(
+        result_line(&out),
+        "result: x_wins moves: 81 1 80 2 79 3 78 4 77 5 76 6 75 7 74 8 73"
+    );
 }
 
 #[test]

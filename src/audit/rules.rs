@@ -286,7 +286,8 @@ impl Rules for MnkBoard {
     }
     #[inline]
     fn key(self) -> u128 {
-        u128::from(self.marks(Player::X)) | u128::from(self.marks(Player::O)) << 64
+        // A board with a table has at most 16 cells, so the two masks side by side fit.
+        self.marks(Player::X) | self.marks(Player::O) << 64
     }
     #[inline]
     fn best_moves(self, table: &MnkTable) -> Cells {

@@ -24,10 +24,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::{Forfeit, IllegalLine, LosingLine, Odds, Verdict, panic_message};
-use crate::Mnk;
 use crate::board::{Cell, Player};
 use crate::bots::{Bot, BotError, Choice, DependsOn, Turn};
 use crate::game::Game;
+use crate::mnk::game::{Mask, Mnk};
 use crate::ratio::Ratio;
 
 /// How many distinct states (positions where the bot is to move, with what it depends on) each
@@ -302,7 +302,7 @@ impl From<BotError> for Stop {
 }
 
 /// A state where the bot is to move: the marks of X and O, and what else the bot depends on.
-type Key = (u64, u64, DependsOn);
+type Key = (Mask, Mask, DependsOn);
 
 /// A multiply-and-rotate hash: the keys are masks, and the default hasher's care for hostile
 /// input costs a third of the walk.
@@ -328,6 +328,12 @@ impl Hasher for Mix {
 
     fn write_u8(&mut self, n: u8) {
         self.write_u64(u64::from(n));
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        // The default writes the 16 bytes one at a time.
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
     }
 
     fn write_isize(&mut self, n: isize) {

@@ -177,7 +177,7 @@ pub fn parse_reply_in(game: Mnk, reply: &str) -> Result<Vec<Cell>, String> {
 
 /// The cell written `token` on a board of `count` cells: decimal digits, no leading zero.
 fn cell_of(token: &str, count: usize) -> Option<Cell> {
-    if token.is_empty() || token.len() > 2 || token.starts_with('0') {
+    if token.is_empty() || token.len() > 3 || token.starts_with('0') {
         return None;
     }
     if !token.bytes().all(|b| b.is_ascii_digit()) {

@@ -3,7 +3,8 @@
 //!
 //! The listing plays an N x N board for any odd N, a line being N in a row. [`Square`] holds
 //! its rules for any odd N up to [`MAX_SIZE`], as the listing's loops run for that N, and the
-//! bot plays every such board that fits the engine's 64 cells: 3x3, 5x5 and 7x7. The rules, in
+//! bot plays every such board that fits the engine's 128 cells: 3x3, 5x5, 7x7, 9x9 and 11x11.
+//! The rules, in
 //! the listing's order, each tried only when the ones before it played nothing:
 //!
 //! 1. Win: scan cells row-major for the first empty cell that completes a line of the bot's.
@@ -47,8 +48,9 @@
 //! - The listing's main loop stops only on a full board or on a win that its `Play` reports;
 //!   a turn of rule 5 that completes a line is not reported as a win there, and is a forfeit
 //!   here anyway (rule 1 would have found a single winning mark first).
-//! - The listing takes any odd N; the engine holds 64 cells, so 9x9 (81 cells) and larger are
-//!   refused, with a message that says so. [`Square`] holds up to 11 x 11 in 128-bit masks.
+//! - The listing takes any odd N; the engine holds 128 cells, so 13x13 (169 cells) and larger
+//!   are refused, with a message that says so. [`Square`] holds up to 11 x 11 in the engine's
+//!   128-bit masks.
 
 use std::cell::RefCell;
 
@@ -56,7 +58,7 @@ use super::{Bot, BotError, Choice, DependsOn, Turn};
 use crate::Mnk;
 use crate::board::{Cell, Player};
 use crate::game::Game;
-use crate::mnk::game::MAX_CELLS;
+use crate::mnk::game::{MAX_CELLS, Mask};
 use crate::ratio::Ratio;
 
 /// The post's own figures, 50,000 games a side against a random opponent (its `RandomPlay`
@@ -120,11 +122,9 @@ struct Replayed {
     marks: Vec<[Mask; 2]>,
 }
 
-/// The most rows the listing's board may have here: its cells fit in a `u128`.
+/// The most rows the listing's board may have here: its cells fit in a [`Mask`], bit
+/// `row * N + column`.
 pub(crate) const MAX_SIZE: usize = 11;
-
-/// A set of cells of an N x N board, bit `row * N + column`.
-type Mask = u128;
 
 /// The marks one turn of rule 5 puts down, in order: at most one for each `j`, N + 1 in all.
 #[derive(Clone, Copy, Debug, Default)]
@@ -203,7 +203,7 @@ impl Square {
     }
 
     fn all(&self) -> Mask {
-        Mask::MAX >> (128 - self.n * self.n)
+        Mask::MAX >> (MAX_CELLS - self.n * self.n)
     }
 
     /// The cell at `row`, `column` (which may lie off the board, as rule 5 reaches).
@@ -372,10 +372,7 @@ impl Marcelo {
     fn marks(game: &Game) -> (Mask, Mask) {
         let position = game.position();
         let me = position.to_move();
-        (
-            Mask::from(position.marks(me)),
-            Mask::from(position.marks(!me)),
-        )
+        (position.marks(me), position.marks(!me))
     }
 }
 
@@ -385,18 +382,18 @@ impl Bot for Marcelo {
     }
 
     /// The listing's boards that fit the engine: N x N for an odd N, N in a row, at most
-    /// [`MAX_CELLS`] cells (3x3, 5x5, 7x7).
+    /// [`MAX_CELLS`] cells (3x3, 5x5, 7x7, 9x9, 11x11).
     fn plays(&self, game: Mnk) -> Result<(), BotError> {
         let n = game.rows();
-        if game.is_square() && n % 2 == 1 && game.k() == n {
+        if game.is_square() && n % 2 == 1 && game.k() == n && n <= MAX_SIZE {
             return Ok(());
         }
         Err(BotError {
             message: format!(
-                "marcelo plays N x N boards with N in a row for an odd N (3x3, 5x5, 7x7), not \
-                 {game}: its listing takes an odd board size and wins with a full row, column \
-                 or diagonal (9x9 and larger are listed too, but have more than {MAX_CELLS} \
-                 cells, more than the engine holds)"
+                "marcelo plays N x N boards with N in a row for an odd N (3x3, 5x5, 7x7, 9x9, \
+                 11x11), not {game}: its listing takes an odd board size and wins with a full \
+                 row, column or diagonal (13x13 and larger are listed too, but have more than \
+                 {MAX_CELLS} cells, more than the engine holds)"
             ),
         })
     }
@@ -439,7 +436,7 @@ impl Bot for Marcelo {
         self.square(game.mnk());
         let square = &self.square;
         let (mine, theirs) = Marcelo::marks(game);
-        let cell = |index: usize| Cell::new(index).expect("a cell of a board of at most 64");
+        let cell = |index: usize| Cell::new(index).expect("a cell of a board of at most MAX_CELLS");
         let pick = square.rules_one_to_four(mine, theirs);
         self.asked
             .set(Some((square.n, mine, theirs, pick.is_some())));
@@ -683,7 +680,7 @@ mod tests {
     #[test]
     fn plays_odd_squares_with_n_in_a_row_and_says_what_else_it_does_not() {
         let bot = Marcelo::default();
-        for game in ["3x3", "5x5", "7x7"] {
+        for game in ["3x3", "5x5", "7x7", "9x9", "11x11"] {
             assert!(bot.plays(game.parse().unwrap()).is_ok(), "{game}");
         }
         for game in ["4x4", "6x6", "5x5k4", "3x5", "8x8"] {
@@ -727,6 +724,104 @@ mod tests {
         assert_eq!(
             on("5x5", &[13, 1, 5, 17, 9, 21]),
             [(Turn::Several(vec![at(25), at(24)]), "1/1".into())]
+        );
+    }
+
+    /// A 9x9 board drawn a row a word: `.` for each cell but those listed, X's then O's
+    /// (cells 1..81).
+    fn nine(x: &[usize], o: &[usize]) -> String {
+        let mut cells = vec!['.'; 81];
+        for &n in x {
+            cells[n - 1] = 'X';
+        }
+        for &n in o {
+            cells[n - 1] = 'O';
+        }
+        let rows: Vec<String> = cells.chunks(9).map(|row| row.iter().collect()).collect();
+        rows.join(" ")
+    }
+
+    #[test]
+    fn rules_one_to_three_on_nine_by_nine() {
+        // Rule 1: O holds eight of row 1 and X eight of row 9; O wins at 9 before blocking 81.
+        let board = nine(&[73, 74, 75, 76, 77, 78, 79, 80], &[1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(o_plays(&board), certain(9));
+        // Rule 2: no line of O's to finish, so O blocks X's row 9 at 81, centre or not.
+        let board = nine(
+            &[73, 74, 75, 76, 77, 78, 79, 80],
+            &[1, 3, 5, 7, 9, 19, 23, 27],
+        );
+        assert_eq!(o_plays(&board), certain(81));
+        // And X's eight of column 1 (1 10 19 ... 64), with 73 empty.
+        let board = nine(
+            &[1, 10, 19, 28, 37, 46, 55, 64],
+            &[2, 12, 22, 33, 44, 54, 65, 81],
+        );
+        assert_eq!(o_plays(&board), certain(73));
+        // Rule 3: the centre, row 5 and column 5, is cell 41.
+        assert_eq!(o_plays(&nine(&[1], &[])), certain(41));
+        assert_eq!(o_plays(&nine(&[81, 9], &[73])), certain(41));
+    }
+
+    #[test]
+    fn rule_four_walks_down_the_diagonals_on_nine_by_nine() {
+        // X in the centre: row 1's cells 1 and 9, a coin.
+        assert_eq!(
+            o_plays(&nine(&[41], &[])),
+            Some(vec![(1, "1/2".into()), (9, "1/2".into())])
+        );
+        // One of row 1's taken: the other, whatever the coin says.
+        assert_eq!(o_plays(&nine(&[41], &[1])), certain(9));
+        assert_eq!(o_plays(&nine(&[41, 9], &[5])), certain(1));
+        // Rows 1 to 3 taken (1 9, 11 17, 21 25): row 4's coin, cells 31 and 33.
+        let board = nine(&[41, 1, 17, 25], &[9, 11, 21]);
+        assert_eq!(
+            o_plays(&board),
+            Some(vec![(31, "1/2".into()), (33, "1/2".into())])
+        );
+        // Rows 1 to 4 taken and row 5's two cells are the centre, taken: row 6's, 49 and 51.
+        let board = nine(&[41, 1, 17, 25, 33], &[9, 11, 21, 31]);
+        assert_eq!(
+            o_plays(&board),
+            Some(vec![(51, "1/2".into()), (49, "1/2".into())])
+        );
+        // The main diagonal (1 11 21 ... 81) full: nothing from rule 4.
+        let board = nine(&[1, 21, 41, 61, 81], &[11, 31, 51, 71]);
+        assert_eq!(o_plays(&board), None);
+    }
+
+    #[test]
+    fn rule_five_puts_several_marks_down_on_nine_by_nine() {
+        // Last move in the centre (row 5, column 5): i = 4 is the first to reach the board,
+        // up-left (sign -1 first), along row 1 from column 1 for j = 4 down to 0: five marks.
+        let square = Square::new(9).unwrap();
+        let empty = ((1 << 81) - 1) & !(1 << 40);
+        assert_eq!(square.far_from(empty, 40).as_slice(), [0, 1, 2, 3, 4]);
+        // Row 1 all taken: each j's down-right cell instead, row 9 from column 9 leftwards.
+        let empty = empty & !0b1_1111_1111;
+        assert_eq!(square.far_from(empty, 40).as_slice(), [80, 79, 78, 77, 76]);
+    }
+
+    #[test]
+    fn plays_the_rules_on_nine_by_nine_through_the_game() {
+        assert_eq!(on("9x9", &[]), [(Turn::Mark(at(41)), "1/1".into())]);
+        assert_eq!(
+            on("9x9", &[41, 2]),
+            [
+                (Turn::Mark(at(1)), "1/2".into()),
+                (Turn::Mark(at(9)), "1/2".into())
+            ]
+        );
+        // X 41 (rule 3); then each time O takes a row's anti-diagonal cell, X takes its main
+        // diagonal cell by rule 4: 1, 11, 21, 31, 51, 61 and 71 (row 7's coin, the other cell
+        // 65 being O's). O 81 blocks the main diagonal and fills it: rules 1 to 4 play
+        // nothing, and rule 5 starts from X's last move, 71 (row 8, column 8). i = 7 reaches
+        // row 1 going up-left; j = 7 finds cell 1 taken, and j = 6 down to 0 mark 2 to 8:
+        // seven marks in one turn.
+        let game = [41, 9, 1, 17, 11, 25, 21, 33, 31, 49, 51, 57, 61, 65, 71, 81];
+        assert_eq!(
+            on("9x9", &game),
+            [(Turn::Several((2..=8).map(at).collect()), "1/1".into())]
         );
     }
 

@@ -78,7 +78,7 @@ pub struct AuditArgs {
     side: Sides,
     /// The game: 3x3 (tic-tac-toe), MxN or MxNkK (see `ttt best --help`). Up to 16 cells,
     /// every move is judged by the game's table, solved first when none is embedded; larger
-    /// boards (5x5, 7x7, up to 64 cells) are audited without a table (see --budget).
+    /// boards (5x5 to 11x11, up to 128 cells) are audited without a table (see --budget).
     #[arg(long, value_name = "GAME", default_value = "3x3")]
     game: Mnk,
     /// Output format.

@@ -50,7 +50,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
     /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
-    /// up to 64 cells, numbered 1..M*N row by row. Hints need a table: at most 16 cells.
+    /// up to 128 cells, numbered 1..M*N row by row. Hints need a table: at most 16 cells.
     #[arg(long, value_name = "GAME", default_value = "3x3")]
     game: Mnk,
 }
@@ -593,7 +593,8 @@ fn read_cell(game: Mnk, typed: &str) -> Result<Cell, Option<String>> {
         return Err(None);
     }
     let cells = game.cells();
-    let number = (unsigned == typed && !typed.starts_with('0') && typed.len() <= 2)
+    // Cells run to 128 at most: three digits.
+    let number = (unsigned == typed && !typed.starts_with('0') && typed.len() <= 3)
         .then(|| typed.parse::<usize>().ok())
         .flatten()
         .filter(|number| (1..=cells).contains(number));

@@ -1,4 +1,4 @@
-//! A position of any m,n,k game: the marks on a board of up to 64 cells, read, checked and
+//! A position of any m,n,k game: the marks on a board of up to 128 cells, read, checked and
 //! played by the game's rules.
 //!
 //! This file is shared with `build.rs` (through `#[path]`).
@@ -10,7 +10,7 @@ use crate::board::{
     IllegalBoard, MoveListError, Outcome, ParseBoardError, Player, Status, for_each_move,
     read_cells,
 };
-use crate::mnk::game::{Geometry, MAX_CELLS, MAX_CODE_CELLS, Mnk, code};
+use crate::mnk::game::{Geometry, MAX_CELLS, MAX_CODE_CELLS, Mask, Mnk, code};
 use crate::quote::quote;
 
 /// A legal position of an m,n,k game: one that play from the empty board can reach.
@@ -36,8 +36,8 @@ use crate::quote::quote;
 #[derive(Clone, Copy)]
 pub struct MnkBoard {
     geometry: &'static Geometry,
-    x: u64,
-    o: u64,
+    x: Mask,
+    o: Mask,
 }
 
 impl PartialEq for MnkBoard {
@@ -158,13 +158,13 @@ impl MnkBoard {
     /// [`IllegalBoard`] when the cells overlap or lie off the board, the counts are
     /// impossible, both players hold a line, play went on after a win, or the winner's lines
     /// share no cell (no last move made them all).
-    pub fn from_marks(game: Mnk, x: u64, o: u64) -> Result<MnkBoard, IllegalBoard> {
+    pub fn from_marks(game: Mnk, x: Mask, o: Mask) -> Result<MnkBoard, IllegalBoard> {
         MnkBoard::checked(game.geometry(), x, o)
     }
 
     /// [`from_marks`](MnkBoard::from_marks) with the game's geometry at hand: looking it up
     /// takes a lock, which a walk over millions of boards does once.
-    fn checked(geometry: &'static Geometry, x: u64, o: u64) -> Result<MnkBoard, IllegalBoard> {
+    fn checked(geometry: &'static Geometry, x: Mask, o: Mask) -> Result<MnkBoard, IllegalBoard> {
         if x & o != 0 {
             return Err(IllegalBoard::Overlap);
         }
@@ -179,12 +179,12 @@ impl MnkBoard {
         if nx > no + 1 {
             return Err(IllegalBoard::TooManyX { x: nx, o: no });
         }
-        let common = |marks: u64| {
+        let common = |marks: Mask| {
             geometry
                 .lines()
                 .iter()
                 .filter(|&&line| marks & line == line)
-                .fold(None, |shared: Option<u64>, &line| {
+                .fold(None, |shared: Option<Mask>, &line| {
                     Some(shared.map_or(line, |shared| shared & line))
                 })
         };
@@ -199,7 +199,7 @@ impl MnkBoard {
     }
 
     /// The board with these marks; the caller guarantees play can reach it.
-    pub(crate) fn from_marks_unchecked(geometry: &'static Geometry, x: u64, o: u64) -> MnkBoard {
+    pub(crate) fn from_marks_unchecked(geometry: &'static Geometry, x: Mask, o: Mask) -> MnkBoard {
         MnkBoard { geometry, x, o }
     }
 
@@ -210,9 +210,9 @@ impl MnkBoard {
     /// [`ParseMnkBoardError`] naming the character, or the game and the count of cells, or
     /// why play cannot reach the board.
     pub fn parse(game: Mnk, text: &str) -> Result<MnkBoard, ParseMnkBoardError> {
-        let (mut x, mut o) = (0u64, 0u64);
+        let (mut x, mut o): (Mask, Mask) = (0, 0);
         let cells = read_cells(text, |cell, player| {
-            let bit = if cell < 64 { 1u64 << cell } else { 0 };
+            let bit = if cell < MAX_CELLS { 1 << cell } else { 0 };
             match player {
                 Player::X => x |= bit,
                 Player::O => o |= bit,
@@ -236,7 +236,7 @@ impl MnkBoard {
     }
 
     /// The cells holding `player`'s marks, as a mask.
-    pub fn marks(&self, player: Player) -> u64 {
+    pub fn marks(&self, player: Player) -> Mask {
         match player {
             Player::X => self.x,
             Player::O => self.o,
@@ -294,13 +294,13 @@ impl MnkBoard {
     }
 
     /// The empty cells, as a mask.
-    pub fn empty_cells(&self) -> u64 {
+    pub fn empty_cells(&self) -> Mask {
         !(self.x | self.o) & self.geometry.full()
     }
 
     /// The cells the side to move may play, as a mask: the empty cells, or none once the game
     /// is over.
-    pub fn legal_moves(&self) -> u64 {
+    pub fn legal_moves(&self) -> Mask {
         if self.is_over() {
             0
         } else {
@@ -339,7 +339,7 @@ impl MnkBoard {
     /// caller that knows whose turn it is: no marks to count.
     pub(crate) fn mark_unchecked(&self, cell: usize, player: Player) -> MnkBoard {
         debug_assert_eq!(self.to_move(), player);
-        let bit = 1u64 << cell;
+        let bit: Mask = 1 << cell;
         match player {
             Player::X => MnkBoard {
                 x: self.x | bit,
@@ -355,7 +355,7 @@ impl MnkBoard {
     /// The board with `cell` (0-based) emptied; the caller guarantees the result is legal
     /// (taking back the last move of a legal game).
     pub(crate) fn unplay_unchecked(&self, cell: usize) -> MnkBoard {
-        let keep = !(1u64 << cell);
+        let keep = !(1 << cell);
         MnkBoard {
             x: self.x & keep,
             o: self.o & keep,
@@ -547,8 +547,8 @@ pub struct MnkReachable {
     /// fixed number of each digit, so the next code is the next permutation.
     digits: [u8; MAX_CELLS],
     /// The same board as masks, kept in step with `digits`.
-    x: u64,
-    o: u64,
+    x: Mask,
+    o: Mask,
     /// The ply of `digits`; past the number of cells when every board has been looked at.
     ply: usize,
 }
@@ -571,12 +571,12 @@ impl MnkReachable {
     /// only a few.
     fn set_marks(&mut self, from: usize) {
         let cells = self.geometry.game().cells();
-        let low = u64::MAX >> (64 - (cells - from));
+        let low = Mask::MAX >> (MAX_CELLS - (cells - from));
         let (mut x, mut o) = (self.x & !low, self.o & !low);
         for (i, &digit) in self.digits[from..cells].iter().enumerate() {
             let cell = cells - 1 - from - i;
-            x |= u64::from(digit == 1) << cell;
-            o |= u64::from(digit == 2) << cell;
+            x |= Mask::from(digit == 1) << cell;
+            o |= Mask::from(digit == 2) << cell;
         }
         (self.x, self.o) = (x, o);
     }
@@ -622,7 +622,7 @@ impl Iterator for MnkReachable {
 /// sign or leading zero.
 fn cell_number(token: &str, cells: usize) -> Option<usize> {
     let digits = token.as_bytes();
-    if digits.is_empty() || digits.len() > 2 || digits[0] == b'0' {
+    if digits.is_empty() || digits.len() > 3 || digits[0] == b'0' {
         return None;
     }
     if !digits.iter().all(u8::is_ascii_digit) {

@@ -464,7 +464,8 @@ pub fn encode(stored: &Stored) -> Vec<u8> {
 
     let mut writer = BitWriter::new();
     let mut index = Vec::new();
-    let full = game.geometry().full();
+    // A game with a table has at most 16 cells: its masks fit a `u64`.
+    let full = game.geometry().full() as u64;
     for (i, (&code, pair)) in stored.codes.iter().zip(&pairs).enumerate() {
         if i % BLOCK == 0 {
             index.extend_from_slice(&code.to_le_bytes());
@@ -617,7 +618,7 @@ impl<'a> Packed<'a> {
             index,
             positions,
             digits: Digits::new(),
-            full: game.geometry().full(),
+            full: game.geometry().full() as u64,
             limit,
         };
         let mut last = None;

@@ -10,8 +10,12 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::symmetry::Symmetry;
 
-/// The most cells a board may have: one bit each in a `u64`.
-pub const MAX_CELLS: usize = 64;
+/// A set of cells of a board, one bit a cell: bit `i` is cell `i + 1`.
+pub type Mask = u128;
+
+/// The most cells a board may have: one bit each in a [`Mask`] (an 11x11 board, 121 cells,
+/// fits; 12x12 does not).
+pub const MAX_CELLS: usize = Mask::BITS as usize;
 
 /// The most cells a game may have for a table: `3^16` base-3 codes are 43 million.
 pub const MAX_TABLE_CELLS: usize = 16;
@@ -148,7 +152,7 @@ impl Mnk {
         if k == 0 || k > longest {
             return Err(GameError::BadK { k, longest });
         }
-        // Each fits a u8: a side is at most 64 cells.
+        // Each fits a u8: a side is at most 128 cells.
         Ok(Mnk {
             rows: rows as u8,
             columns: columns as u8,
@@ -204,8 +208,8 @@ impl Mnk {
             .get_or_init(Mutex::default)
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        // Leaked on purpose: one per game a process uses, at most a few kilobytes each, and
-        // boards hold the reference.
+        // Leaked on purpose: one per game a process uses (a few kilobytes for a small board,
+        // half a megabyte of turn lookups for 11x11), and boards hold the reference.
         made.entry(self)
             .or_insert_with(|| Box::leak(Box::new(Geometry::new(self))))
     }
@@ -314,11 +318,12 @@ const TERNARY: [[u64; 256]; 5] = {
 pub const MAX_CODE_CELLS: usize = 40;
 
 /// The base-3 code of the marks `x` and `o`: the sum over cells `i` of `3^i` times 0 (empty),
-/// 1 (X) or 2 (O). Meaningful for boards of at most [`MAX_CODE_CELLS`] cells.
+/// 1 (X) or 2 (O). Meaningful for boards of at most [`MAX_CODE_CELLS`] cells, whose marks fit
+/// the low 64 bits.
 #[inline]
-pub fn code(x: u64, o: u64) -> u64 {
+pub fn code(x: Mask, o: Mask) -> u64 {
     let mut sum = 0;
-    let (mut x, mut o) = (x, o);
+    let (mut x, mut o) = (x as u64, o as u64);
     let mut byte = 0;
     while x | o != 0 && byte < 5 {
         sum += TERNARY[byte][(x & 0xff) as usize] + 2 * TERNARY[byte][(o & 0xff) as usize];
@@ -333,14 +338,14 @@ pub fn code(x: u64, o: u64) -> u64 {
 /// [`Mnk::geometry`].
 pub struct Geometry {
     game: Mnk,
-    full: u64,
-    lines: Vec<u64>,
-    through: Vec<Vec<u64>>,
+    full: Mask,
+    lines: Vec<Mask>,
+    through: Vec<Vec<Mask>>,
     turns: Vec<Symmetry>,
     /// Per turn, where each cell goes.
     targets: Vec<Vec<u8>>,
     /// Per turn and per byte of a mask, the image of that byte's cells.
-    images: Vec<Vec<[u64; 256]>>,
+    images: Vec<Vec<[Mask; 256]>>,
 }
 
 impl fmt::Debug for Geometry {
@@ -356,11 +361,7 @@ impl Geometry {
     fn new(game: Mnk) -> Geometry {
         let (rows, columns, k) = (game.rows(), game.columns(), game.k());
         let cells = game.cells();
-        let full = if cells == 64 {
-            u64::MAX
-        } else {
-            (1u64 << cells) - 1
-        };
+        let full = Mask::MAX >> (MAX_CELLS - cells);
         let mut lines = Vec::new();
         // Rows, then columns, then diagonals down-right, then down-left; each by its first cell.
         for (step_row, step_column) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
@@ -372,7 +373,7 @@ impl Geometry {
                     {
                         continue;
                     }
-                    let line = (0..k as isize).fold(0u64, |line, i| {
+                    let line = (0..k as isize).fold(0 as Mask, |line, i| {
                         let cell =
                             (row + step_row * i) * columns as isize + column + step_column * i;
                         line | 1 << cell
@@ -415,7 +416,7 @@ impl Geometry {
                 (0..bytes)
                     .map(|byte| {
                         // Each mask's image is its lowest cell's added to the rest's.
-                        let mut table = [0u64; 256];
+                        let mut table = [0 as Mask; 256];
                         for mask in 1..256 {
                             let cell = byte * 8 + (mask as u32).trailing_zeros() as usize;
                             let image = if cell < cells { 1 << target[cell] } else { 0 };
@@ -443,28 +444,28 @@ impl Geometry {
     }
 
     /// The mask of every cell.
-    pub fn full(&self) -> u64 {
+    pub fn full(&self) -> Mask {
         self.full
     }
 
     /// Every line of k cells, as masks (bit `i` is cell `i + 1`).
-    pub fn lines(&self) -> &[u64] {
+    pub fn lines(&self) -> &[Mask] {
         &self.lines
     }
 
     /// The lines through the cell with index `cell`.
-    pub fn lines_through(&self, cell: usize) -> &[u64] {
+    pub fn lines_through(&self, cell: usize) -> &[Mask] {
         &self.through[cell]
     }
 
     /// Whether `marks` holds a whole line.
-    pub fn has_line(&self, marks: u64) -> bool {
+    pub fn has_line(&self, marks: Mask) -> bool {
         self.lines.iter().any(|&line| line & !marks == 0)
     }
 
     /// Whether `marks`, just after a mark on `cell`, hold a line through that cell.
     #[inline]
-    pub fn makes_line(&self, marks: u64, cell: usize) -> bool {
+    pub fn makes_line(&self, marks: Mask, cell: usize) -> bool {
         self.through[cell].iter().any(|&line| line & !marks == 0)
     }
 
@@ -482,7 +483,7 @@ impl Geometry {
 
     /// The image of the cells of `mask` under the `t`-th turn.
     #[inline]
-    pub fn turn_mask(&self, t: usize, mask: u64) -> u64 {
+    pub fn turn_mask(&self, t: usize, mask: Mask) -> Mask {
         let mut image = 0;
         for (byte, table) in self.images[t].iter().enumerate() {
             image |= table[(mask >> (8 * byte) & 0xff) as usize];

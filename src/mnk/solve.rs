@@ -3,7 +3,7 @@
 //! `#[path]`), which solves the embedded games with it.
 
 use crate::board::{Player, code_marks};
-use crate::mnk::game::{Geometry, MAX_TABLE_CELLS, Mnk};
+use crate::mnk::game::{Geometry, MAX_TABLE_CELLS, Mask, Mnk};
 use crate::solve::{Value, move_rank};
 
 /// A value and remoteness in one byte, as the solver and the tables keep them: 0 for a board
@@ -37,10 +37,18 @@ pub const fn unentry(entry: Entry) -> Option<(Value, u8)> {
 }
 
 /// Symmetry and base-3 code of a board of at most 16 cells, fused into byte lookups: for each
-/// turn, the code of the image of each byte of a mask.
+/// turn, the code of the image of each byte of a mask. With them, the game's lines and turns
+/// on `u64` masks: a board with a table fits them, and the solver and the table queries,
+/// which do little else, run faster on them than on the [`Mask`] of every board.
 pub struct Codes {
     /// Per turn: low byte, then high byte; 256 codes each.
     turned: Vec<[[u32; 256]; 2]>,
+    /// Per turn: the image of the low byte's cells, then the high byte's.
+    images: Vec<[[u64; 256]; 2]>,
+    /// The lines through each cell.
+    through: Vec<Vec<u64>>,
+    lines: Vec<u64>,
+    full: u64,
     geometry: &'static Geometry,
 }
 
@@ -68,7 +76,59 @@ impl Codes {
                 tables
             })
             .collect();
-        Codes { turned, geometry }
+        // Every mask of a game with a table fits the low 16 bits.
+        let narrow = |mask: Mask| mask as u64;
+        let images = (0..geometry.turns().len())
+            .map(|t| {
+                let mut tables = [[0u64; 256]; 2];
+                for (byte, table) in tables.iter_mut().enumerate() {
+                    for (mask, image) in table.iter_mut().enumerate() {
+                        *image = narrow(geometry.turn_mask(t, (mask as Mask) << (8 * byte)));
+                    }
+                }
+                tables
+            })
+            .collect();
+        let through = (0..game.cells())
+            .map(|cell| {
+                let lines = geometry.lines_through(cell);
+                lines.iter().copied().map(narrow).collect()
+            })
+            .collect();
+        Codes {
+            turned,
+            images,
+            through,
+            lines: geometry.lines().iter().copied().map(narrow).collect(),
+            full: narrow(geometry.full()),
+            geometry,
+        }
+    }
+
+    /// The mask of every cell.
+    #[inline]
+    pub fn full(&self) -> u64 {
+        self.full
+    }
+
+    /// Whether `marks` holds a whole line ([`Geometry::has_line`]).
+    #[inline]
+    pub fn has_line(&self, marks: u64) -> bool {
+        self.lines.iter().any(|&line| line & !marks == 0)
+    }
+
+    /// Whether `marks`, just after a mark on `cell`, hold a line through that cell
+    /// ([`Geometry::makes_line`]).
+    #[inline]
+    pub fn makes_line(&self, marks: u64, cell: usize) -> bool {
+        self.through[cell].iter().any(|&line| line & !marks == 0)
+    }
+
+    /// The image of the cells of `mask` under the `t`-th turn ([`Geometry::turn_mask`]).
+    #[inline]
+    pub fn turn_mask(&self, t: usize, mask: u64) -> u64 {
+        let [low, high] = &self.images[t];
+        low[(mask & 0xff) as usize] | high[(mask >> 8 & 0xff) as usize]
     }
 
     /// The code of the board `x`, `o` after the `t`-th turn.
@@ -178,12 +238,11 @@ impl Solver {
         if known != 0 {
             return known;
         }
-        let geometry = self.codes.geometry();
         let (mine, theirs) = match mover {
             Player::X => (x, o),
             Player::O => (o, x),
         };
-        let full = geometry.full();
+        let full = self.codes.full();
         let mut empty = !(x | o) & full;
         let mut best = (i32::MIN, Value::Loss, 0u8);
         let mut optimal = 0u16;
@@ -196,7 +255,7 @@ impl Solver {
                 Player::O => (theirs, after),
             };
             let (canonical, t) = self.codes.canonical(child_x, child_o);
-            let (value, remoteness) = if geometry.makes_line(after, cell) {
+            let (value, remoteness) = if self.codes.makes_line(after, cell) {
                 self.entries[canonical as usize] = entry(Value::Loss, 0);
                 (Value::Win, 1)
             } else if after | theirs == full {
@@ -204,8 +263,8 @@ impl Solver {
                 (Value::Draw, 1)
             } else {
                 let (turned_x, turned_o) = (
-                    geometry.turn_mask(t, child_x),
-                    geometry.turn_mask(t, child_o),
+                    self.codes.turn_mask(t, child_x),
+                    self.codes.turn_mask(t, child_o),
                 );
                 let child = self.visit(turned_x, turned_o, canonical, !mover);
                 let (value, remoteness) = unentry(child).expect("a visited board has an entry");

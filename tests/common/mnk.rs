@@ -5,7 +5,7 @@
 
 use ttt_oracle::export::MnkRecord;
 use ttt_oracle::{
-    Mnk, MnkBoard, MnkTable, Player, Value, mnk_stats, mnk_table, mnk_table_bytes, solve_game,
+    Mask, Mnk, MnkBoard, MnkTable, Player, Value, mnk_stats, mnk_table, mnk_table_bytes, solve_game,
 };
 
 /// The figures of tests/data/mnk_known.txt: (game, key, figure).
@@ -24,7 +24,7 @@ pub fn known() -> Vec<(String, String, String)> {
 
 /// Whether the cells of `marks` (bit `row * columns + column`) hold k in a row on a board of
 /// `rows` x `columns`: every cell tried as the start of a run in each of four directions.
-pub fn has_run(marks: u64, rows: usize, columns: usize, k: usize) -> bool {
+pub fn has_run(marks: Mask, rows: usize, columns: usize, k: usize) -> bool {
     let at = |row: isize, column: isize| {
         row >= 0
             && column >= 0
@@ -46,13 +46,13 @@ pub fn has_run(marks: u64, rows: usize, columns: usize, k: usize) -> bool {
 
 /// Every position reachable by play from the empty board, as (x, o) masks, found by a
 /// depth-first walk over move sequences that marks each board once in a bit set by base-3 code.
-pub fn reachable(rows: usize, columns: usize, k: usize) -> Vec<(u64, u64)> {
+pub fn reachable(rows: usize, columns: usize, k: usize) -> Vec<(Mask, Mask)> {
     let cells = rows * columns;
     let mut seen = vec![0u64; 3usize.pow(cells as u32).div_ceil(64)];
     let mut found = Vec::new();
-    let mut stack = vec![(0u64, 0u64)];
+    let mut stack: Vec<(Mask, Mask)> = vec![(0, 0)];
     let powers: Vec<usize> = (0..cells).map(|i| 3usize.pow(i as u32)).collect();
-    let code = |x: u64, o: u64| {
+    let code = |x: Mask, o: Mask| {
         (0..cells)
             .map(|i| powers[i] * ((x >> i & 1) as usize + 2 * (o >> i & 1) as usize))
             .sum::<usize>()
@@ -178,7 +178,7 @@ pub fn check_all_mnk(game: Mnk, records: &[MnkRecord], canonical: bool) {
         .map(|r| (r.ply, r.board.code().unwrap()))
         .collect();
     assert!(keys.is_sorted(), "{game}: by ply, then code");
-    let mut walked: Vec<(u64, u64)> = reachable(game.rows(), game.columns(), game.k())
+    let mut walked: Vec<(Mask, Mask)> = reachable(game.rows(), game.columns(), game.k())
         .into_iter()
         .filter(|&(x, o)| {
             let board = MnkBoard::from_marks(game, x, o).unwrap();
@@ -188,7 +188,7 @@ pub fn check_all_mnk(game: Mnk, records: &[MnkRecord], canonical: bool) {
         })
         .collect();
     walked.sort();
-    let mut exported: Vec<(u64, u64)> = records
+    let mut exported: Vec<(Mask, Mask)> = records
         .iter()
         .map(|r| (r.board.marks(Player::X), r.board.marks(Player::O)))
         .collect();
@@ -200,8 +200,8 @@ pub fn check_all_mnk(game: Mnk, records: &[MnkRecord], canonical: bool) {
 }
 
 /// The X and O masks of a base-3 code of `cells` cells.
-pub fn marks(code: u64, cells: usize) -> (u64, u64) {
-    let (mut x, mut o, mut rest) = (0u64, 0u64, code);
+pub fn marks(code: u64, cells: usize) -> (Mask, Mask) {
+    let (mut x, mut o, mut rest): (Mask, Mask, u64) = (0, 0, code);
     for i in 0..cells {
         match rest % 3 {
             1 => x |= 1 << i,
@@ -244,7 +244,7 @@ pub fn check_compressed(game: Mnk) {
         let back = (0..game.cells())
             .filter(|&cell| moves >> game.geometry().turn_cell(turn, cell) & 1 == 1)
             .fold(0, |mask, cell| mask | 1 << cell);
-        assert_eq!(back, u64::from(best), "{canonical:?} turned {turn}");
+        assert_eq!(back, Mask::from(best), "{canonical:?} turned {turn}");
     }
     assert!(!compressed.is_unpacked());
 }
