@@ -176,6 +176,59 @@ pub(crate) struct Square {
     n: usize,
     /// The rows, then the columns, then the diagonal from the top left, then the other.
     lines: [Mask; 2 * MAX_SIZE + 2],
+    /// The same lines in 64 bits, on a board that fits them (7x7 and smaller), where the
+    /// scans for a completing cell, most of an audit's time, cost half as much.
+    narrow: Option<[u64; 2 * MAX_SIZE + 2]>,
+}
+
+/// What the scan for a completing cell needs of a mask, in 64 or 128 bits.
+trait Bits:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::Not<Output = Self>
+{
+    const ZERO: Self;
+    fn lowest(self) -> usize;
+    /// One less, wrapping: no bits to all of them.
+    fn less_one(self) -> Self;
+    /// Every bit if `yes`, none otherwise.
+    fn all_if(yes: bool) -> Self;
+}
+
+/// The same few lines for both widths.
+macro_rules! bits {
+    ($($t:ty),*) => {$(
+        impl Bits for $t {
+            const ZERO: $t = 0;
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            fn less_one(self) -> $t {
+                self.wrapping_sub(1)
+            }
+            fn all_if(yes: bool) -> $t {
+                <$t>::from(yes).wrapping_neg()
+            }
+        }
+    )*};
+}
+
+bits!(u64, u128);
+
+/// The lowest empty cell that completes one of `lines` for `marks`.
+fn completing<M: Bits>(lines: &[M], marks: M, empty: M) -> Option<usize> {
+    let mut cells = M::ZERO;
+    for &line in lines {
+        let rest = line & !marks;
+        // One cell left, and empty (so not none); `is_power_of_two` would count bits, in
+        // software in the portable build. Without branches: which lines qualify is anyone's
+        // guess.
+        let single = (rest & rest.less_one() == M::ZERO) & (rest & empty != M::ZERO);
+        cells = cells | (rest & M::all_if(single));
+    }
+    (cells != M::ZERO).then(|| cells.lowest())
 }
 
 impl Square {
@@ -195,7 +248,8 @@ impl Square {
             lines[2 * n] |= bit(i, i);
             lines[2 * n + 1] |= bit(i, n - 1 - i);
         }
-        Some(Square { n, lines })
+        let narrow = (n * n <= 64).then(|| lines.map(|line| line as u64));
+        Some(Square { n, lines, narrow })
     }
 
     fn lines(&self) -> &[Mask] {
@@ -215,15 +269,12 @@ impl Square {
     /// The lowest empty cell that completes a line of `marks`: the listing's row-major scan,
     /// which tries each cell and asks whether it wins.
     fn completing(&self, marks: Mask, empty: Mask) -> Option<usize> {
-        let cells = self
-            .lines()
-            .iter()
-            .map(|line| line & !marks)
-            // One cell left, and empty; `is_power_of_two` would count bits, in software in
-            // the portable build.
-            .filter(|&rest| rest != 0 && rest & (rest - 1) == 0 && rest & empty != 0)
-            .fold(0, |cells, rest| cells | rest);
-        (cells != 0).then(|| cells.trailing_zeros() as usize)
+        let count = 2 * self.n + 2;
+        match &self.narrow {
+            // The board fits 64 bits: so do its masks.
+            Some(lines) => completing(&lines[..count], marks as u64, empty as u64),
+            None => completing(self.lines(), marks, empty),
+        }
     }
 
     /// Rules 1 to 4 for the side holding `mine` against `theirs`: what they play, or `None`
