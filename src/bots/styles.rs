@@ -7,7 +7,7 @@ use super::{Bot, BotError, Choice, Turn};
 use crate::Mnk;
 use crate::board::{Board, Cell, Cells};
 use crate::game::Game;
-use crate::mnk::game::MAX_CELLS;
+use crate::mnk::game::MAX_TABLE_CELLS;
 use crate::ratio::Ratio;
 
 /// How many replies of the opponent, in the tic-tac-toe position after `cell`, would lower
@@ -71,7 +71,9 @@ impl Bot for Tricky {
 
 /// Adds up choices that name the same move, and appends them to `choices`.
 fn merge(parts: impl IntoIterator<Item = (Cells, Ratio)>, choices: &mut Vec<Choice>) {
-    let mut weights = [Ratio::ZERO; MAX_CELLS];
+    // The styles play games with a table only: their cells are fewer than a board can hold,
+    // and this runs at every question of an audit.
+    let mut weights = [Ratio::ZERO; MAX_TABLE_CELLS];
     for (cells, weight) in parts {
         if cells.is_empty() {
             continue;
@@ -82,7 +84,7 @@ fn merge(parts: impl IntoIterator<Item = (Cells, Ratio)>, choices: &mut Vec<Choi
         }
     }
     choices.extend(
-        (0..MAX_CELLS)
+        (0..MAX_TABLE_CELLS)
             .filter(|&index| weights[index] != Ratio::ZERO)
             .filter_map(|index| {
                 Some(Choice {
