@@ -32,8 +32,9 @@ use crate::ratio::Ratio;
 
 /// How many distinct states (positions where the bot is to move, with what it depends on) each
 /// walk may work out before it gives up: the bound on its memory (about 250 bytes a state
-/// remembered by the exhaustive walk; for a program, whose every answer is kept, every question
-/// is a state, about 400 bytes each) and so on its time.
+/// remembered by the exhaustive walk; for a program, whose every answer is kept, every one of
+/// its turns the walk comes to is a state, and each distinct question takes about 400 bytes)
+/// and so on its time.
 ///
 /// On a game with a table, the walk by histories of a bot that is not memoryless counts each
 /// history as a state: [`audit_game_within`](crate::audit_game_within) and
@@ -49,8 +50,9 @@ pub struct AuditBudget {
 }
 
 impl AuditBudget {
-    /// The default: 4,000,000 states for each, about 1 GB at most for the walk (1.6 GB for a
-    /// program's answers), and a minute or two at most for a built-in bot (docs/performance.md).
+    /// The default: 4,000,000 states for each, about 1.3 GB at most for the walk, and a minute or
+    /// two at most for a built-in bot (docs/performance.md); a program's answers, kept through
+    /// the walk and both searches, may take a few GB.
     pub const DEFAULT: AuditBudget = AuditBudget {
         states: 4_000_000,
         searched: 4_000_000,
@@ -135,7 +137,7 @@ pub struct TablelessReport {
     /// One shortest forfeit.
     pub shortest_illegal: Shortest<IllegalLine>,
     /// Distinct states the exhaustive walk worked out, up to where it stopped (for a program,
-    /// every question it was asked).
+    /// every one of its turns the walk came to).
     pub states: usize,
 }
 

@@ -41,7 +41,8 @@ pub struct SimulateArgs {
     /// Output format.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
-    /// The game: 3x3 (the default), or another m,n,k game the bot plays, such as 5x5 or 7x7.
+    /// The game: 3x3 (the default), or another m,n,k game the bot plays, such as 5x5 to 11x11
+    /// for marcelo.
     #[arg(long, value_name = "G", default_value_t = Mnk::TIC_TAC_TOE)]
     game: Mnk,
     /// For a game other than 3x3: how many distinct states the audit that works out the exact
