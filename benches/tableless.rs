@@ -56,24 +56,20 @@ fn audits(c: &mut Criterion) {
     });
     let five: Mnk = "5x5".parse().unwrap();
     let lost = Some(Verdict::CanLoseAndBreaksRules);
-    group.bench_function("5x5_marcelo_x", |b| {
-        let mut marcelo = bots::builtin("marcelo").unwrap();
-        b.iter(|| {
-            assert_eq!(
-                audit_sides(marcelo.as_mut(), five, &[Player::X]),
-                [(10896, lost)]
-            )
-        })
-    });
-    group.bench_function("5x5_marcelo_o", |b| {
-        let mut marcelo = bots::builtin("marcelo").unwrap();
-        b.iter(|| {
-            assert_eq!(
-                audit_sides(marcelo.as_mut(), five, &[Player::O]),
-                [(27526256, lost)]
-            )
-        })
-    });
+    for (name, side, losses) in [
+        ("5x5_marcelo_x", Player::X, 10896),
+        ("5x5_marcelo_o", Player::O, 27526256),
+    ] {
+        group.bench_function(name, |b| {
+            let mut marcelo = bots::builtin("marcelo").unwrap();
+            b.iter(|| {
+                assert_eq!(
+                    audit_sides(marcelo.as_mut(), five, &[side]),
+                    [(losses, lost)]
+                )
+            })
+        });
+    }
     group.finish();
 }
 

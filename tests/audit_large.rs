@@ -58,49 +58,42 @@ fn marcelo_on_five_by_five_as_x_forfeits_and_can_lose() {
 
 #[test]
 fn seven_by_seven_within_a_small_budget_says_what_is_not_settled() {
+    let text = audit_within_budget("7x7", "x", "20000");
+    // Neither search gets as far as marcelo's shortest forfeit (8 plies) within 20,000 states.
+    assert!(text.contains("marcelo as X on 7x7: not settled"), "{text}");
+    assert!(text.contains("not settled: marcelo"), "{text}");
+}
+
+/// marcelo's audit of `side` on `game` within `budget` states, which it outgrows: the report,
+/// its lines within 100 columns, and exit code 1.
+fn audit_within_budget(game: &str, side: &str, budget: &str) -> String {
     let out = ttt(&[
-        "audit", "--game", "7x7", "marcelo", "--side", "x", "--budget", "20000",
+        "audit", "--game", game, "marcelo", "--side", side, "--budget", budget,
     ])
     .output()
     .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("more than the budget of 20000 states"),
+        text.contains(&format!("more than the budget of {budget} states")),
         "{text}"
     );
-    // Neither search gets as far as marcelo's shortest forfeit (8 plies) within 20,000 states.
-    assert!(text.contains("marcelo as X on 7x7: not settled"), "{text}");
-    assert!(text.contains("not settled: marcelo"), "{text}");
     assert!(
         text.lines().all(|line| line.chars().count() <= 100),
         "{text}"
     );
+    text
 }
 
 #[test]
 fn nine_by_nine_within_a_small_budget_says_what_is_not_settled() {
     // One side: the test binary is a debug build, some ten times slower than a release.
-    let out = ttt(&[
-        "audit", "--game", "9x9", "marcelo", "--side", "o", "--budget", "10000",
-    ])
-    .output()
-    .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = audit_within_budget("9x9", "o", "10000");
     assert!(
         text.starts_with("9x9, 9 in a row, audited without a table"),
         "{text}"
     );
     assert!(text.contains("marcelo as O on 9x9: not settled"), "{text}");
-    assert!(
-        text.contains("more than the budget of 10000 states"),
-        "{text}"
-    );
-    assert!(
-        text.lines().all(|line| line.chars().count() <= 100),
-        "{text}"
-    );
     // random's shortest loss is found within the budget: O fills column 2 (2 11 20 ... 74)
     // while X takes 1, 3, 4 and onwards, the lowest empty cells first.
     let report = json(

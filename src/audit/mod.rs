@@ -213,7 +213,7 @@ impl std::error::Error for OverBudget {}
 pub(crate) enum Halt {
     /// The bot could not answer, or its answers cannot be trusted.
     Bot(BotError),
-    /// More histories than the limit.
+    /// More histories (or, without a table, states) than the budget.
     OverBudget,
 }
 

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use super::{Forfeit, IllegalLine, LosingLine, Odds, Verdict, panic_message};
+use super::{Forfeit, Halt, IllegalLine, LosingLine, Odds, Verdict, panic_message};
 use crate::board::{Cell, Player};
 use crate::bots::{Bot, BotError, Choice, DependsOn, Turn};
 use crate::game::Game;
@@ -218,8 +218,8 @@ pub fn audit_tableless(
                 states,
             }
         }
-        Err(Stop::Bot(error)) => return Err(error),
-        Err(Stop::Budget) => {
+        Err(Halt::Bot(error)) => return Err(error),
+        Err(Halt::OverBudget) => {
             let states = walk.walked;
             walk.memo = Memo::default();
             walk.exact = false;
@@ -282,25 +282,11 @@ pub fn odds_tableless(
     let mut walk = Walk::new(bot, game, side, budget);
     let odds = match walk.root(&mut Game::empty(game)) {
         Ok(summary) => walk.odds(&summary),
-        Err(Stop::Bot(error)) => return Err(error),
-        Err(Stop::Budget) => None,
+        Err(Halt::Bot(error)) => return Err(error),
+        Err(Halt::OverBudget) => None,
     };
     bot.finish()?;
     Ok(odds)
-}
-
-/// Why a walk stopped before its end.
-enum Stop {
-    /// The bot could not answer.
-    Bot(BotError),
-    /// More states than the budget.
-    Budget,
-}
-
-impl From<BotError> for Stop {
-    fn from(error: BotError) -> Stop {
-        Stop::Bot(error)
-    }
 }
 
 /// A state where the bot is to move: the marks of X and O, and what else the bot depends on.
@@ -483,7 +469,7 @@ impl<'a> Walk<'a> {
         })
     }
 
-    fn root(&mut self, game: &mut Game) -> Result<Summary, Stop> {
+    fn root(&mut self, game: &mut Game) -> Result<Summary, Halt> {
         if self.side == Player::X {
             self.bot_node(game)
         } else {
@@ -519,7 +505,7 @@ impl<'a> Walk<'a> {
     }
 
     /// The bot's answer at `game`, in the vector of its depth, or the forfeit of a panic.
-    fn ask(&mut self, game: &Game) -> Result<Result<Vec<Choice>, Forfeit>, Stop> {
+    fn ask(&mut self, game: &Game) -> Result<Result<Vec<Choice>, Forfeit>, Halt> {
         if self.counts_asks {
             self.expand()?;
         }
@@ -565,8 +551,8 @@ impl<'a> Walk<'a> {
     }
 
     /// `child`, one ply below, added to `total` with probability `share`.
-    fn merge(&mut self, total: &mut Summary, child: &Summary, share: Ratio) -> Result<(), Stop> {
-        let add = |a: u64, b: u64| a.checked_add(b).ok_or(Stop::Budget);
+    fn merge(&mut self, total: &mut Summary, child: &Summary, share: Ratio) -> Result<(), Halt> {
+        let add = |a: u64, b: u64| a.checked_add(b).ok_or(Halt::OverBudget);
         total.decision_points = add(total.decision_points, child.decision_points)?;
         total.games = add(total.games, child.games)?;
         total.losses = add(total.losses, child.losses)?;
@@ -580,7 +566,7 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    fn bot_node(&mut self, game: &mut Game) -> Result<Summary, Stop> {
+    fn bot_node(&mut self, game: &mut Game) -> Result<Summary, Halt> {
         // The bot is asked first: where each of its choices ends the game (a win, a draw or a
         // forfeit, as most turns of a rule bot on a large board do), the answer is the
         // summary, cheaper than a look in the memo.
@@ -661,13 +647,13 @@ impl<'a> Walk<'a> {
     fn ask_again(&mut self, game: &Game) -> Result<Result<Vec<Choice>, Forfeit>, BotError> {
         match self.ask(game) {
             Ok(answer) => Ok(answer),
-            Err(Stop::Bot(error)) => Err(error),
-            Err(Stop::Budget) => unreachable!("a line is followed within no budget"),
+            Err(Halt::Bot(error)) => Err(error),
+            Err(Halt::OverBudget) => unreachable!("a line is followed within no budget"),
         }
     }
 
     /// One more state worked out, within the budget, unless [`Walk::ask`] counted it.
-    fn expand_state(&mut self) -> Result<(), Stop> {
+    fn expand_state(&mut self) -> Result<(), Halt> {
         if self.counts_asks {
             Ok(())
         } else {
@@ -676,9 +662,9 @@ impl<'a> Walk<'a> {
     }
 
     /// One more state worked out, within the budget.
-    fn expand(&mut self) -> Result<(), Stop> {
+    fn expand(&mut self) -> Result<(), Halt> {
         if self.walked >= self.budget.states {
-            return Err(Stop::Budget);
+            return Err(Halt::OverBudget);
         }
         self.walked += 1;
         Ok(())
@@ -691,7 +677,7 @@ impl<'a> Walk<'a> {
         summary
     }
 
-    fn opponent_node(&mut self, game: &mut Game) -> Result<Summary, Stop> {
+    fn opponent_node(&mut self, game: &mut Game) -> Result<Summary, Halt> {
         let replies = game.legal_moves();
         let mut summary = Summary::ZERO;
         // The replies are equally likely: their odds are added up, then shared once.
@@ -724,9 +710,9 @@ impl<'a> Walk<'a> {
         };
         match walked {
             Ok(summary) => Ok(summary),
-            Err(Stop::Bot(error)) => Err(error),
+            Err(Halt::Bot(error)) => Err(error),
             // Every state was remembered by the walk that finished: none is new.
-            Err(Stop::Budget) => unreachable!("a finished walk meets no new state"),
+            Err(Halt::OverBudget) => unreachable!("a finished walk meets no new state"),
         }
     }
 
@@ -818,8 +804,8 @@ impl<'a> Walk<'a> {
                 Ok(Deepened::Found) => return Ok(Shortest::Line(game.moves().to_vec())),
                 Ok(Deepened::Clear { cut: false }) => return Ok(Shortest::Never),
                 Ok(Deepened::Clear { cut: true }) => {}
-                Err(Stop::Bot(error)) => return Err(error),
-                Err(Stop::Budget) => {
+                Err(Halt::Bot(error)) => return Err(error),
+                Err(Halt::OverBudget) => {
                     return Ok(Shortest::Unsettled {
                         plies: limit.saturating_sub(1),
                     });
@@ -831,7 +817,7 @@ impl<'a> Walk<'a> {
 
     /// Looks for a line of `kind` ending within `limit` plies of the start; on `Found`, `game`
     /// holds it (its moves, for a forfeit those before the bot's turn).
-    fn deepen(&mut self, game: &mut Game, kind: Kind, limit: usize) -> Result<Deepened, Stop> {
+    fn deepen(&mut self, game: &mut Game, kind: Kind, limit: usize) -> Result<Deepened, Halt> {
         let ply = game.moves().len();
         let left = limit - ply;
         let position = game.position();

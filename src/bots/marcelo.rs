@@ -4,8 +4,7 @@
 //! The listing plays an N x N board for any odd N, a line being N in a row. [`Square`] holds
 //! its rules for any odd N up to [`MAX_SIZE`], as the listing's loops run for that N, and the
 //! bot plays every such board that fits the engine's 128 cells: 3x3, 5x5, 7x7, 9x9 and 11x11.
-//! The rules, in
-//! the listing's order, each tried only when the ones before it played nothing:
+//! The rules, in the listing's order, each tried only when the ones before it played nothing:
 //!
 //! 1. Win: scan cells row-major for the first empty cell that completes a line of the bot's.
 //! 2. Block: the same scan for the opponent.
@@ -410,13 +409,12 @@ impl Square {
 }
 
 impl Marcelo {
-    /// The listing's board for `game`, which [`Bot::plays`] has accepted: kept from the last
-    /// question, as a bot is asked about one game many times.
-    fn square(&mut self, game: Mnk) -> &Square {
+    /// Readies the listing's board for `game`, which [`Bot::plays`] has accepted: kept from the
+    /// last question, as a bot is asked about one game many times.
+    fn ready(&mut self, game: Mnk) {
         if self.square.n != game.rows() {
             self.square = Square::new(game.rows()).expect("an odd size that Bot::plays accepted");
         }
-        &self.square
     }
 
     /// The bot's own marks and its opponent's, as masks of the listing's board.
@@ -484,7 +482,7 @@ impl Bot for Marcelo {
     }
 
     fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
-        self.square(game.mnk());
+        self.ready(game.mnk());
         let square = &self.square;
         let (mine, theirs) = Marcelo::marks(game);
         let cell = |index: usize| Cell::new(index).expect("a cell of a board of at most MAX_CELLS");

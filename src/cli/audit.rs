@@ -193,18 +193,18 @@ impl Stopped {
     }
 }
 
-/// Audits `bot` on each of `sides` of `game` in turn, up to the first that fails.
-fn one_by_one(
+/// Audits `bot` on each of `sides` in turn with `audit`, up to the first that fails, with a
+/// progress line for each: for the audits with a table and without.
+pub(super) fn one_by_one<R, E>(
     bot: &mut (dyn Bot + Send),
-    game: Mnk,
     sides: &[Player],
     label: &str,
-    budget: AuditBudget,
-) -> Vec<Result<SideReport, AuditError>> {
+    audit: impl Fn(&mut dyn Bot, Player) -> Result<R, E>,
+) -> Vec<Result<R, E>> {
     let mut results = Vec::new();
     for &side in sides {
         let progress = Progress::start(label, &side.to_string());
-        let result = audit(&mut progress.count(bot), game, side, budget);
+        let result = audit(&mut progress.count(bot), side);
         progress.finish();
         let failed = result.is_err();
         results.push(result);
@@ -215,19 +215,18 @@ fn one_by_one(
     results
 }
 
-/// Audits X with `bot` and O with `twin` at the same time, on two threads; the report is the
-/// one [`one_by_one`] gives: O's side counts only when X's did not fail.
-fn both_at_once(
+/// Audits X with `bot` and O with `twin` at the same time with `audit`, on two threads; the
+/// report is the one [`one_by_one`] gives: O's side counts only when X's did not fail.
+pub(super) fn both_at_once<R: Send, E: Send>(
     bot: &mut (dyn Bot + Send),
     twin: &mut (dyn Bot + Send),
-    game: Mnk,
     label: &str,
-    budget: AuditBudget,
-) -> Vec<Result<SideReport, AuditError>> {
+    audit: impl Fn(&mut dyn Bot, Player) -> Result<R, E> + Sync,
+) -> Vec<Result<R, E>> {
     let progress = Progress::start(label, "X and O");
     let (x, o) = std::thread::scope(|scope| {
-        let o = scope.spawn(|| audit(&mut progress.count(twin), game, Player::O, budget));
-        let x = audit(&mut progress.count(bot), game, Player::X, budget);
+        let o = scope.spawn(|| audit(&mut progress.count(twin), Player::O));
+        let x = audit(&mut progress.count(bot), Player::X);
         (x, o.join())
     });
     progress.finish();
@@ -292,17 +291,12 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         let mut sides = Vec::new();
         if stopped.is_none() {
             let label = fit(&escape(&name), NAME_IN_TABLE);
+            let audit = |bot: &mut dyn Bot, side| audit(bot, game, side, budget);
             let results = match &mut entry.twin {
                 Some(twin) if at_once => {
-                    both_at_once(entry.bot.as_mut(), twin.as_mut(), game, &label, budget)
+                    both_at_once(entry.bot.as_mut(), twin.as_mut(), &label, audit)
                 }
-                _ => one_by_one(
-                    entry.bot.as_mut(),
-                    game,
-                    args.side.players(),
-                    &label,
-                    budget,
-                ),
+                _ => one_by_one(entry.bot.as_mut(), args.side.players(), &label, audit),
             };
             for result in results {
                 match result {

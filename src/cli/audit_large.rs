@@ -5,16 +5,16 @@ use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_oracle::bots::{BotError, Turn};
+use ttt_oracle::bots::{Bot, Turn};
 use ttt_oracle::quote::escape;
 use ttt_oracle::{
     AuditBudget, Cell, Forfeit, Mnk, Odds, Player, Ratio, Shortest, TablelessReport, Verdict,
     audit_tableless,
 };
 
+use super::audit::{both_at_once, one_by_one};
 use super::draw::cells;
 use super::named::ExternalArgs;
-use super::progress::Progress;
 use super::style::Style;
 use super::text::{fit, not_done, percent};
 use super::{Failure, Format};
@@ -87,44 +87,14 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
             left.extend(not_audited(&bot.name, sides));
             continue;
         }
-        let mut instances = Vec::new();
-        for _ in sides {
-            instances.push(external.make(bot)?);
-        }
         let label = fit(&escape(&bot.name), 30);
-        let results: Vec<Result<TablelessReport, BotError>> = if jobs > 1 && sides.len() > 1 {
-            let progress = Progress::start(&label, "X and O");
-            let results = std::thread::scope(|scope| {
-                let progress = &progress;
-                let handles: Vec<_> = instances
-                    .iter_mut()
-                    .zip(sides)
-                    .map(|(instance, &side)| {
-                        scope.spawn(move || {
-                            let mut counted = progress.count(instance.as_mut());
-                            audit_tableless(&mut counted, game, side, budget)
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|handle| handle.join().expect("an audit thread does not panic"))
-                    .collect()
-            });
-            progress.finish();
-            results
+        let audit = |bot: &mut dyn Bot, side| audit_tableless(bot, game, side, budget);
+        let mut instance = external.make(bot)?;
+        let results = if jobs > 1 && sides.len() > 1 {
+            let mut twin = external.make(bot)?;
+            both_at_once(instance.as_mut(), twin.as_mut(), &label, audit)
         } else {
-            instances
-                .iter_mut()
-                .zip(sides)
-                .map(|(instance, &side)| {
-                    let progress = Progress::start(&label, &side.to_string());
-                    let result =
-                        audit_tableless(&mut progress.count(instance.as_mut()), game, side, budget);
-                    progress.finish();
-                    result
-                })
-                .collect()
+            one_by_one(instance.as_mut(), sides, &label, audit)
         };
         let mut done = Vec::new();
         for result in results {
