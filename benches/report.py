@@ -48,8 +48,9 @@ def games():
 
 
 def tableless():
-    """The audits without a table: each median, and on 3x3 the memoised walk against the same
-    walk by histories."""
+    """The audits without a table: each median, on 3x3 the memoised walk against the same walk
+    by histories, and on 5x5 the searches against the same searches for a bot that does not
+    say it blocks threats."""
     print("| benchmark | median |")
     print("| --- | --- |")
     for path in sorted((CRITERION / "tableless").iterdir()):
@@ -57,6 +58,8 @@ def tableless():
             print(f"| tableless/{path.name} | {fmt(median_ns('tableless', path.name))} |")
     walk = median_ns("tableless", "3x3_marcelo_by_histories")
     print(f"3x3: by histories {walk / median_ns('tableless', '3x3_marcelo'):,.1f} times the memoised walk")
+    unsaid = median_ns("tableless", "5x5_marcelo_searches_blocks_unsaid")
+    print(f"5x5: blocks unsaid {unsaid / median_ns('tableless', '5x5_marcelo_searches'):,.0f} times the searches")
 
 
 def main():

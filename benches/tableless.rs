@@ -1,6 +1,8 @@
 //! The audit without a table: marcelo on 5x5, each side, and on 3x3 beside the same walk by
 //! histories (the bot not declaring what its answers depend on, so that nothing is
-//! remembered), all in one run.
+//! remembered); the searches alone for 5x5's shortest lines, beside the same searches for a bot
+//! that does not say it blocks threats (a loss then needs only a line, not a fork), and for
+//! 7x7's shortest losses; all in one run.
 //!
 //! `cargo bench --bench tableless` (a few minutes: 5x5 as O takes seconds an audit);
 //! `python3 benches/report.py tableless` prints the medians.
@@ -12,8 +14,11 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ttt_oracle::bots::{self, Bot};
 use ttt_oracle::{AuditBudget, Mnk, Player, Verdict, audit_tableless};
 
+#[path = "../tests/common/blocks_unsaid.rs"]
+mod blocks_unsaid;
 #[path = "../tests/common/by_histories.rs"]
 mod by_histories;
+use blocks_unsaid::BlocksUnsaid;
 use by_histories::ByHistories;
 
 /// Both sides of `bot` on `game`: what each loses on the board, and each verdict.
@@ -70,6 +75,43 @@ fn audits(c: &mut Criterion) {
             })
         });
     }
+    // The searches alone (a walk given no room): each side's shortest forfeit and loss.
+    let searches = |bot: &mut dyn Bot, game: Mnk, searched: usize| {
+        let budget = AuditBudget {
+            states: 1,
+            searched,
+        };
+        both.map(|side| {
+            let report = audit_tableless(bot, black_box(game), side, budget)
+                .expect("a built-in bot always answers");
+            let plies = |line: Option<&Vec<_>>| line.map(Vec::len);
+            (
+                plies(report.shortest_illegal.line().map(|line| &line.moves)),
+                plies(report.shortest_loss.line().map(|line| &line.moves)),
+            )
+        })
+    };
+    let five_lines = [(Some(6), Some(16)), (Some(5), Some(15))];
+    group.bench_function("5x5_marcelo_searches", |b| {
+        let mut marcelo = bots::builtin("marcelo").unwrap();
+        b.iter(|| assert_eq!(searches(marcelo.as_mut(), five, 20_000_000), five_lines))
+    });
+    group.bench_function("5x5_marcelo_searches_blocks_unsaid", |b| {
+        let mut marcelo = BlocksUnsaid(bots::builtin("marcelo").unwrap());
+        b.iter(|| assert_eq!(searches(&mut marcelo, five, 20_000_000), five_lines))
+    });
+    // On 7x7 a budget of 20,000 is too small for the forfeits (4 million settle them), and
+    // enough for the losses.
+    let seven: Mnk = "7x7".parse().unwrap();
+    group.bench_function("7x7_marcelo_loss_searches", |b| {
+        let mut marcelo = bots::builtin("marcelo").unwrap();
+        b.iter(|| {
+            assert_eq!(
+                searches(marcelo.as_mut(), seven, 20_000),
+                [(None, Some(24)), (None, Some(23))]
+            )
+        })
+    });
     group.finish();
 }
 

@@ -59,9 +59,18 @@ fn marcelo_on_five_by_five_as_x_forfeits_and_can_lose() {
 #[test]
 fn seven_by_seven_within_a_small_budget_says_what_is_not_settled() {
     let text = audit_within_budget("7x7", "x", "20000");
-    // Neither search gets as far as marcelo's shortest forfeit (8 plies) within 20,000 states.
-    assert!(text.contains("marcelo as X on 7x7: not settled"), "{text}");
-    assert!(text.contains("not settled: marcelo"), "{text}");
+    // The search for a forfeit does not get as far as marcelo's shortest (8 plies) within
+    // 20,000 states; the search for a loss, leaving lines where no fork can come in time,
+    // finds one of 24 plies, the fewest a fork allows.
+    assert!(
+        text.contains("marcelo as X on 7x7: can lose, forfeits not settled"),
+        "{text}"
+    );
+    assert!(text.contains("shortest loss, 24 plies:"), "{text}");
+    assert!(
+        text.contains("can lose: marcelo; not settled: marcelo"),
+        "{text}"
+    );
 }
 
 /// marcelo's audit of `side` on `game` within `budget` states, which it outgrows: the report,
@@ -93,7 +102,12 @@ fn nine_by_nine_within_a_small_budget_says_what_is_not_settled() {
         text.starts_with("9x9, 9 in a row, audited without a table"),
         "{text}"
     );
-    assert!(text.contains("marcelo as O on 9x9: not settled"), "{text}");
+    assert!(
+        text.contains("marcelo as O on 9x9: can lose, forfeits not settled"),
+        "{text}"
+    );
+    // A fork of two 9-cell lines takes 15 of X's marks: X's 16th wins, on ply 31.
+    assert!(text.contains("shortest loss, 31 plies:"), "{text}");
     // random's shortest loss is found within the budget: O fills column 2 (2 11 20 ... 74)
     // while X takes 1, 3, 4 and onwards, the lowest empty cells first.
     let report = json(

@@ -1,6 +1,9 @@
 //! The audit without a table against the audit with one, on tic-tac-toe: the same figures for
 //! every figure it gives.
 
+mod common;
+
+use common::blocks_unsaid::BlocksUnsaid;
 use ttt_oracle::{AuditBudget, Mnk, Player, Shortest, audit, audit_tableless, bots};
 
 #[test]
@@ -81,11 +84,11 @@ fn the_searches_give_the_walks_shortest_lines_on_tic_tac_toe() {
     }
 }
 
-/// Seconds in a release build, minutes in a debug one: run by `cargo test --release`.
+/// Seconds in a release build, minutes in a debug one: `.ci/run` runs it in release.
 #[test]
 #[cfg_attr(
     debug_assertions,
-    ignore = "a release build takes seconds, a debug one minutes"
+    ignore = "seconds in release, minutes in debug; .ci/run runs it in release"
 )]
 fn the_searches_agree_with_the_walk_when_the_budget_is_too_small_for_it() {
     // A budget too small for the exhaustive walk of marcelo's 5x5 games: the searches still
@@ -104,9 +107,64 @@ fn the_searches_agree_with_the_walk_when_the_budget_is_too_small_for_it() {
         assert_eq!(searched.counts, None);
         assert_eq!(searched.vs_random, None);
         assert_eq!(searched.shortest_illegal, full.shortest_illegal, "{side:?}");
-        match (&searched.shortest_loss, &full.shortest_loss) {
-            (Shortest::Unsettled { .. }, _) => {}
-            (searched, full) => assert_eq!(searched, full, "{side:?}"),
+        // The search for a loss knows marcelo blocks lone threats: it settles the loss too,
+        // and finds the walk's, though it leaves every line where no fork can come in time.
+        assert!(full.shortest_loss.line().is_some(), "{side:?}");
+        assert_eq!(searched.shortest_loss, full.shortest_loss, "{side:?}");
+        // So does the search that knows only that a line must be filled, given room.
+        let mut unsaid = BlocksUnsaid(bots::builtin("marcelo").unwrap());
+        let room = AuditBudget {
+            states: 1,
+            searched: 20_000_000,
+        };
+        let searched = audit_tableless(&mut unsaid, five, side, room).unwrap();
+        assert_eq!(searched.shortest_loss, full.shortest_loss, "{side:?}");
+    }
+}
+
+/// Seconds in a release build, minutes in a debug one: `.ci/run` runs it in release.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "seconds in release, minutes in debug; .ci/run runs it in release"
+)]
+fn marcelo_loses_on_seven_by_seven_to_a_fork_as_soon_as_one_can_come() {
+    // marcelo blocks every lone threat, so its opponent needs two lines filled but for one
+    // cell each, 11 marks, then a 12th: 23 plies as O, 24 as X. The search finds a loss that
+    // long on either side (the walk, far too large here, is given no room).
+    let seven: Mnk = "7x7".parse().unwrap();
+    let budget = AuditBudget {
+        states: 1,
+        searched: AuditBudget::DEFAULT.searched,
+    };
+    for (side, plies) in [(Player::X, 24), (Player::O, 23)] {
+        let mut bot = bots::builtin("marcelo").unwrap();
+        let report = audit_tableless(bot.as_mut(), seven, side, budget).unwrap();
+        let Shortest::Line(loss) = &report.shortest_loss else {
+            panic!("{side:?}: {:?}", report.shortest_loss);
+        };
+        assert_eq!(loss.moves.len(), plies, "{side:?}");
+        // A real game: the bot chose each of its moves, and the opponent's last made a line.
+        let mut game = ttt_oracle::Game::empty(seven);
+        for &cell in &loss.moves {
+            if game.position().to_move() == side {
+                let choices = bot.choose(&game).unwrap();
+                let chosen = choices
+                    .iter()
+                    .any(|c| c.turn == ttt_oracle::bots::Turn::Mark(cell));
+                assert!(
+                    chosen,
+                    "{side:?}: the bot does not play {cell:?} after {:?}",
+                    game.moves()
+                );
+            }
+            game.play(cell).unwrap();
         }
+        assert_eq!(game.position().winner(), Some(!side), "{side:?}");
+        assert_eq!(
+            report.verdict(),
+            Some(ttt_oracle::Verdict::CanLoseAndBreaksRules),
+            "{side:?}"
+        );
     }
 }

@@ -14,7 +14,10 @@
 //!   order among the shortest, as the exhaustive walk would give), remembering for each state how
 //!   many plies are known to hold none. A line is cut short only where its result can no longer
 //!   change: the search for a loss leaves a position where no line is open for the opponent (each
-//!   holds a mark of the bot's), or where the opponent cannot fill one in the plies left.
+//!   holds a mark of the bot's), or where the opponent cannot fill one in the plies left; against
+//!   a bot that [blocks threats](Bot::blocks_threats), where it cannot make a fork (two lines
+//!   filled but for one cell each) in time, which is what brings marcelo's 23-ply loss on 7x7
+//!   within reach.
 //!
 //! Nothing here reads game values: blunders, slow wins, the worst case and the odds against the
 //! perfect style need a table, and a report without one says they are unavailable.
@@ -355,6 +358,10 @@ impl Memo {
     }
 }
 
+/// The most lines open to the opponent whose pairs [`Walk::plies_to_loss`] weighs as forks
+/// (marcelo's largest board has 24 lines); with more, it counts single lines only.
+const MAX_OPEN: usize = 32;
+
 /// No line of that kind from here.
 const NONE: u8 = u8::MAX;
 
@@ -435,6 +442,8 @@ struct Walk<'a> {
     /// whose every answer is kept (so that lines can be followed again), however the walk
     /// remembers what follows.
     counts_asks: bool,
+    /// Whether the bot [blocks threats](Bot::blocks_threats), so that a loss needs a fork.
+    blocks: bool,
     /// States worked out by the walk or search under way (a state met again from the memo is
     /// not counted; a bot that depends on its history has each of its histories counted).
     walked: usize,
@@ -443,6 +452,7 @@ struct Walk<'a> {
 impl<'a> Walk<'a> {
     fn new(bot: &'a mut dyn Bot, game: Mnk, side: Player, budget: AuditBudget) -> Walk<'a> {
         let counts_asks = bot.asks_ahead();
+        let blocks = bot.blocks_threats();
         Walk {
             bot,
             side,
@@ -453,6 +463,7 @@ impl<'a> Walk<'a> {
             choices: vec![Vec::new(); game.cells() + 1],
             clear: Table::default(),
             counts_asks,
+            blocks,
             walked: 0,
         }
     }
@@ -823,23 +834,8 @@ impl<'a> Walk<'a> {
         let position = game.position();
         let bot_to_move = position.to_move() == self.side;
         if kind == Kind::Loss {
-            // The fewest marks the opponent lacks on a line free of the bot's marks.
-            let theirs = position.marks(!self.side);
-            let mine = position.marks(self.side);
-            let lacking = position
-                .geometry()
-                .lines()
-                .iter()
-                .filter(|&&line| line & mine == 0)
-                .map(|&line| (line & !theirs).count_ones() as usize)
-                .min();
-            let Some(lacking) = lacking else {
+            let Some(needed) = self.plies_to_loss(game, bot_to_move) else {
                 return Ok(Deepened::Clear { cut: false });
-            };
-            let needed = if bot_to_move {
-                2 * lacking
-            } else {
-                (2 * lacking).saturating_sub(1)
             };
             if needed > left {
                 return Ok(Deepened::Clear { cut: true });
@@ -926,6 +922,59 @@ impl<'a> Walk<'a> {
         self.choices[ply] = choices;
         outcome?;
         Ok(self.cleared(key, left, cut))
+    }
+
+    /// The fewest plies from `game` to the end of a loss, or `None` when no line is open for
+    /// the opponent (each holds a mark of the bot's).
+    ///
+    /// The opponent must fill a line free of the bot's marks. Against a bot that
+    /// [blocks threats](Bot::blocks_threats) it must do more: the bot's last turn before the
+    /// loss faced two cells that complete the opponent's lines (with one, the bot marks it or
+    /// wins), so two open lines were filled but for one cell each, which takes all the cells
+    /// of both but two.
+    fn plies_to_loss(&self, game: &Game, bot_to_move: bool) -> Option<usize> {
+        let position = game.position();
+        let theirs = position.marks(!self.side);
+        let mine = position.marks(self.side);
+        // For each line open to the opponent, the cells it lacks there.
+        let mut lacking = [0 as Mask; MAX_OPEN];
+        let mut open = 0;
+        let mut fewest = usize::MAX;
+        for &line in position.geometry().lines() {
+            if line & mine != 0 {
+                continue;
+            }
+            let lacks = line & !theirs;
+            fewest = fewest.min(lacks.count_ones() as usize);
+            if open < MAX_OPEN {
+                lacking[open] = lacks;
+            }
+            open += 1;
+        }
+        if open == 0 {
+            return None;
+        }
+        // The opponent's moves still needed.
+        let mut moves = fewest;
+        let its_win_now = !bot_to_move && fewest == 1;
+        if self.blocks && !its_win_now && open <= MAX_OPEN {
+            // The cells both lines of a fork lack, but the two the fork leaves empty.
+            let lacking = &lacking[..open];
+            let fork = lacking
+                .iter()
+                .enumerate()
+                .flat_map(|(i, &a)| lacking[i + 1..].iter().map(move |&b| a | b))
+                .map(|both| (both.count_ones() as usize).saturating_sub(2))
+                .min();
+            // With one open line only, no fork can come: the bot blocks it in time.
+            let fork = fork?;
+            moves = moves.max(fork + 1);
+        }
+        Some(if bot_to_move {
+            2 * moves
+        } else {
+            2 * moves - 1
+        })
     }
 
     /// Records that the state `key` holds no line within `left` plies (none at all unless

@@ -475,6 +475,12 @@ impl Bot for Marcelo {
         DependsOn::BoardAnd(square.last_move_after(moves, &mut self.replayed.borrow_mut()) as u64)
     }
 
+    /// Rule 2 marks the first cell that completes the opponent's line whenever rule 1 finds
+    /// none of its own.
+    fn blocks_threats(&self) -> bool {
+        true
+    }
+
     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
         let mut choices = Vec::new();
         self.choose_into(game, &mut choices)?;
@@ -886,5 +892,92 @@ mod tests {
         // X filled the first diagonal: no rule before 5 plays for O, which plays far from 9
         // (index 8), its last move by rule 4.
         assert_eq!(bot.depends_on(&game), DependsOn::BoardAnd(8));
+    }
+
+    #[test]
+    fn blocks_every_lone_threat_on_every_board_it_plays() {
+        // What `blocks_threats` declares, on random positions of each size: the opponent holds
+        // a line but one cell, the rest of both sides' marks fall anywhere; where that cell is
+        // the only one completing a line of the opponent's, every choice marks it or completes
+        // a line of the bot's.
+        let mut rng = crate::rng::SplitMix64::new(15);
+        let mut bot = Marcelo::default();
+        let mut checked = 0;
+        for trial in 0..4_000 {
+            let n = [3, 5, 7, 9, 11][trial % 5];
+            let mnk: Mnk = format!("{n}x{n}").parse().unwrap();
+            let geometry = Game::empty(mnk).position().geometry();
+            let lines = geometry.lines();
+            let line = lines[rng.below(lines.len() as u64) as usize];
+            let cells: Vec<usize> = (0..n * n).filter(|&c| line >> c & 1 == 1).collect();
+            let hole = cells[rng.below(n as u64) as usize];
+            let mut theirs: Vec<usize> = cells.into_iter().filter(|&c| c != hole).collect();
+            let mut free: Vec<usize> = (0..n * n)
+                .filter(|&c| line >> c & 1 == 0 || c == hole)
+                .collect();
+            let mut take = |rng: &mut crate::rng::SplitMix64, hole_too: bool| loop {
+                let cell = free.swap_remove(rng.below(free.len() as u64) as usize);
+                if cell != hole || hole_too {
+                    return cell;
+                }
+                free.push(cell);
+            };
+            // A few more of the opponent's marks, and as many of the bot's as the turn needs:
+            // the bot is X when the counts are equal.
+            for _ in 0..rng.below(n as u64) {
+                theirs.push(take(&mut rng, false));
+            }
+            let bot_is_x = rng.below(2) == 0;
+            let mine_count = if bot_is_x {
+                theirs.len()
+            } else {
+                theirs.len() - 1
+            };
+            let mine: Vec<usize> = (0..mine_count).map(|_| take(&mut rng, false)).collect();
+            // X's marks and O's alternate, in the order drawn.
+            let (xs, os) = if bot_is_x {
+                (&mine, &theirs)
+            } else {
+                (&theirs, &mine)
+            };
+            let mask = |cells: &[usize]| cells.iter().fold(0 as Mask, |m, &c| m | 1 << c);
+            if geometry.has_line(mask(xs)) || geometry.has_line(mask(os)) {
+                continue;
+            }
+            let mut game = Game::empty(mnk);
+            for i in 0..xs.len().max(os.len()) {
+                for cell in [xs.get(i), os.get(i)].into_iter().flatten() {
+                    game.play_unchecked(Cell::new(*cell).unwrap());
+                }
+            }
+            let position = game.position();
+            let me = position.to_move();
+            let empty = position.empty_cells();
+            let completes = |marks: Mask, cell: usize| {
+                empty >> cell & 1 == 1 && geometry.makes_line(marks | 1 << cell, cell)
+            };
+            let threats: Vec<usize> = (0..n * n)
+                .filter(|&c| completes(position.marks(!me), c))
+                .collect();
+            if threats != [hole] {
+                continue;
+            }
+            checked += 1;
+            for choice in bot.choose(&game).unwrap() {
+                let Turn::Mark(cell) = choice.turn else {
+                    panic!("{:?}: {:?}", game.moves(), choice.turn);
+                };
+                let cell = cell.index();
+                assert!(
+                    cell == hole || completes(position.marks(me), cell),
+                    "{n}x{n} after {:?}: {cell} leaves {hole} open",
+                    game.moves()
+                );
+            }
+        }
+        assert!(
+            checked > 2_000,
+            "only {checked} positions with a lone threat"
+        );
     }
 }

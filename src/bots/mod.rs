@@ -317,6 +317,33 @@ pub trait Bot {
         }
     }
 
+    /// Whether the bot never leaves a lone threat open: on its turn, whenever the opponent
+    /// has exactly one empty cell that would complete a line of theirs, every choice of the
+    /// bot either marks that cell or completes a line of its own. (Its other turns, and the
+    /// turns where the opponent threatens two cells, are not constrained.)
+    ///
+    /// Then the opponent can only beat the bot on the board by threatening two cells at once,
+    /// which takes more marks than a line, and an audit without a table, looking for the
+    /// bot's shortest loss, leaves a line as soon as no such fork can come in the plies left:
+    /// on 7x7 that is what makes a 23-ply loss findable. The default, `false`, is always safe;
+    /// declare `true` only when the bot's rules guarantee it (a rule "block the opponent's
+    /// line" tried right after "complete my own"). An external program is never taken at its
+    /// word.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::bots;
+    ///
+    /// // marcelo's rule 2 blocks the first cell that completes the opponent's line, unless
+    /// // rule 1 completes its own.
+    /// assert!(bots::builtin("marcelo").unwrap().blocks_threats());
+    /// assert!(!bots::builtin("random").unwrap().blocks_threats());
+    /// ```
+    fn blocks_threats(&self) -> bool {
+        false
+    }
+
     /// Whether the bot answers faster when told its next questions ahead, through
     /// [`Bot::prepare`]: an external program, which can be sent them all while it answers.
     /// The default is `false`, and the auditor then does not gather them.

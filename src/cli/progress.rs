@@ -182,6 +182,10 @@ impl Bot for Counted<'_> {
         self.bot.asks_ahead()
     }
 
+    fn blocks_threats(&self) -> bool {
+        self.bot.blocks_threats()
+    }
+
     fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
         let prepared = self.bot.prepare(games);
         self.prepared = true;

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod blocks_unsaid;
 pub mod by_histories;
 pub mod mnk;
 
