@@ -187,6 +187,11 @@ pub fn audit_tableless(
     let mut start = Game::empty(game);
     let report = match walk.root(&mut start) {
         Ok(summary) => {
+            debug_assert!(
+                summary.forfeits == 0 || !walk.bot.never_forfeits(),
+                "{} says it never forfeits, and forfeited",
+                walk.bot.name()
+            );
             let states = walk.walked;
             // Following the lines down asks again where nothing was remembered (a bot that
             // depends on its history): within the walk that finished, not the budget.
@@ -804,8 +809,12 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// The shortest line of `kind`, by iterative deepening within the budget.
+    /// The shortest line of `kind`, by iterative deepening within the budget (none to search
+    /// for a forfeit of a bot that [never forfeits](Bot::never_forfeits)).
     fn search(&mut self, kind: Kind) -> Result<Shortest<Vec<Cell>>, BotError> {
+        if kind == Kind::Forfeit && self.bot.never_forfeits() {
+            return Ok(Shortest::Never);
+        }
         self.clear = Table::default();
         self.walked = 0;
         self.budget.states = self.budget.searched;

@@ -344,6 +344,25 @@ pub trait Bot {
         false
     }
 
+    /// Whether the bot never forfeits: on every board it plays, each of its choices is one mark
+    /// on an empty cell, and it never panics. An audit without a table that outgrows its
+    /// budget then says the bot never forfeits rather than searching for a forfeit it cannot
+    /// find (which, on a board of 25 cells or more, no budget could settle). The default,
+    /// `false`, is always safe; an external program is never taken at its word.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::bots;
+    ///
+    /// assert!(bots::builtin("random").unwrap().never_forfeits());
+    /// // marcelo's rule 5 may mark several cells in one turn.
+    /// assert!(!bots::builtin("marcelo").unwrap().never_forfeits());
+    /// ```
+    fn never_forfeits(&self) -> bool {
+        false
+    }
+
     /// Whether the bot answers faster when told its next questions ahead, through
     /// [`Bot::prepare`]: an external program, which can be sent them all while it answers.
     /// The default is `false`, and the auditor then does not gather them.

@@ -30,4 +30,9 @@ impl Bot for RandomBot {
     fn memoryless(&self) -> bool {
         true
     }
+
+    /// Its choices are the empty cells, one mark each.
+    fn never_forfeits(&self) -> bool {
+        true
+    }
 }

@@ -186,6 +186,10 @@ impl Bot for Counted<'_> {
         self.bot.blocks_threats()
     }
 
+    fn never_forfeits(&self) -> bool {
+        self.bot.never_forfeits()
+    }
+
     fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
         let prepared = self.bot.prepare(games);
         self.prepared = true;
