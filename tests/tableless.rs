@@ -131,13 +131,14 @@ fn the_searches_agree_with_the_walk_when_the_budget_is_too_small_for_it() {
 fn marcelo_loses_on_seven_by_seven_to_a_fork_as_soon_as_one_can_come() {
     // marcelo blocks every lone threat, so its opponent needs two lines filled but for one
     // cell each, 11 marks, then a 12th: 23 plies as O, 24 as X. The search finds a loss that
-    // long on either side (the walk, far too large here, is given no room).
+    // long on either side (the walk, far too large here, is given no room), and the shortest
+    // forfeits the default budget settles, 8 plies as X and 9 as O (docs/performance.md).
     let seven: Mnk = "7x7".parse().unwrap();
     let budget = AuditBudget {
         states: 1,
         searched: AuditBudget::DEFAULT.searched,
     };
-    for (side, plies) in [(Player::X, 24), (Player::O, 23)] {
+    for (side, plies, forfeit) in [(Player::X, 24, 8), (Player::O, 23, 9)] {
         let mut bot = bots::builtin("marcelo").unwrap();
         let report = audit_tableless(bot.as_mut(), seven, side, budget).unwrap();
         let Shortest::Line(loss) = &report.shortest_loss else {
@@ -166,5 +167,7 @@ fn marcelo_loses_on_seven_by_seven_to_a_fork_as_soon_as_one_can_come() {
             Some(ttt_oracle::Verdict::CanLoseAndBreaksRules),
             "{side:?}"
         );
+        let forfeited = report.shortest_illegal.line().map(|line| line.moves.len());
+        assert_eq!(forfeited, Some(forfeit), "{side:?}");
     }
 }

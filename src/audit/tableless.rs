@@ -15,9 +15,9 @@
 //!   many plies are known to hold none. A line is cut short only where its result can no longer
 //!   change: the search for a loss leaves a position where no line is open for the opponent (each
 //!   holds a mark of the bot's), or where the opponent cannot fill one in the plies left; against
-//!   a bot that [blocks threats](Bot::blocks_threats), where it cannot make a fork (two lines
-//!   filled but for one cell each) in time, which is what brings marcelo's 23-ply loss on 7x7
-//!   within reach.
+//!   a bot that [blocks threats](Bot::blocks_threats), where one line only is open, or where the
+//!   opponent cannot make a fork (two lines filled but for one cell each) in time, which is what
+//!   brings marcelo's 23-ply loss on 7x7 within reach.
 //!
 //! Nothing here reads game values: blunders, slow wins, the worst case and the odds against the
 //! perfect style need a table, and a report without one says they are unavailable.
@@ -889,6 +889,12 @@ impl<'a> Walk<'a> {
             Err(_) => return Ok(self.cleared(key, left, false)),
             Ok(choices) => choices,
         };
+        debug_assert!(
+            !self.blocks || self.blocks_as_it_says(game, &choices),
+            "{} says it blocks threats, and left one open after {:?}",
+            self.bot.name(),
+            game.moves()
+        );
         let empty = position.empty_cells();
         let legal =
             |turn: &Turn| matches!(turn, Turn::Mark(cell) if empty >> cell.index() & 1 == 1);
@@ -933,8 +939,32 @@ impl<'a> Walk<'a> {
         Ok(self.cleared(key, left, cut))
     }
 
-    /// The fewest plies from `game` to the end of a loss, or `None` when no line is open for
-    /// the opponent (each holds a mark of the bot's).
+    /// Whether `choices`, the bot's at `game`, keep its word that it
+    /// [blocks threats](Bot::blocks_threats): where the opponent has one cell only that
+    /// completes a line of theirs, each legal mark is on it or completes a line of the bot's.
+    /// Checked in debug builds, where the search relies on it.
+    fn blocks_as_it_says(&self, game: &Game, choices: &[Choice]) -> bool {
+        let position = game.position();
+        let geometry = position.geometry();
+        let empty = position.empty_cells();
+        let completes = |marks: Mask, cell: usize| geometry.makes_line(marks | 1 << cell, cell);
+        let theirs = position.marks(!self.side);
+        let mut threats = (0..self.game.cells())
+            .filter(|&cell| empty >> cell & 1 == 1 && completes(theirs, cell));
+        let (Some(threat), None) = (threats.next(), threats.next()) else {
+            return true;
+        };
+        choices.iter().all(|choice| match choice.turn {
+            Turn::Mark(cell) if empty >> cell.index() & 1 == 1 => {
+                cell.index() == threat || completes(position.marks(self.side), cell.index())
+            }
+            _ => true,
+        })
+    }
+
+    /// The fewest plies from `game` to the end of a loss, or `None` when no loss can come: no
+    /// line is open for the opponent (each holds a mark of the bot's), or, against a bot that
+    /// blocks threats, one only.
     ///
     /// The opponent must fill a line free of the bot's marks. Against a bot that
     /// [blocks threats](Bot::blocks_threats) it must do more: the bot's last turn before the

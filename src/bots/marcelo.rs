@@ -902,7 +902,8 @@ mod tests {
         // a line of the bot's.
         let mut rng = crate::rng::SplitMix64::new(15);
         let mut bot = Marcelo::default();
-        let mut checked = 0;
+        // Positions checked, for each size.
+        let mut checked = [0; 5];
         for trial in 0..4_000 {
             let n = [3, 5, 7, 9, 11][trial % 5];
             let mnk: Mnk = format!("{n}x{n}").parse().unwrap();
@@ -962,7 +963,7 @@ mod tests {
             if threats != [hole] {
                 continue;
             }
-            checked += 1;
+            checked[trial % 5] += 1;
             for choice in bot.choose(&game).unwrap() {
                 let Turn::Mark(cell) = choice.turn else {
                     panic!("{:?}: {:?}", game.moves(), choice.turn);
@@ -976,8 +977,8 @@ mod tests {
             }
         }
         assert!(
-            checked > 2_000,
-            "only {checked} positions with a lone threat"
+            checked.iter().all(|&n| n > 300),
+            "positions with a lone threat on 3x3 to 11x11: {checked:?}"
         );
     }
 }

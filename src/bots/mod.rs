@@ -323,12 +323,15 @@ pub trait Bot {
     /// turns where the opponent threatens two cells, are not constrained.)
     ///
     /// Then the opponent can only beat the bot on the board by threatening two cells at once,
-    /// which takes more marks than a line, and an audit without a table, looking for the
-    /// bot's shortest loss, leaves a line as soon as no such fork can come in the plies left:
-    /// on 7x7 that is what makes a 23-ply loss findable. The default, `false`, is always safe;
-    /// declare `true` only when the bot's rules guarantee it (a rule "block the opponent's
-    /// line" tried right after "complete my own"). An external program is never taken at its
-    /// word.
+    /// with all the cells of two lines but those two (more marks than a line takes, where
+    /// lines cross in at most one cell, as on marcelo's N x N boards with N in a row), and an
+    /// audit without a table, looking for the bot's shortest loss, leaves a line as soon as no
+    /// such fork can come in the plies left: on 7x7 that is what makes a 23-ply loss findable.
+    /// A choice that forfeits instead breaks no promise the audit relies on, but this asks
+    /// more, as a bot's rules give it. The default, `false`, is always safe; declare `true`
+    /// only when the bot's rules guarantee it (a rule "block the opponent's line" tried right
+    /// after "complete my own"), as a wrong `true` makes the audit miss losses. An external
+    /// program is never taken at its word.
     ///
     /// # Examples
     ///
