@@ -115,6 +115,28 @@ fn the_sides_audited_before_the_budget_ran_out_stay_printed() {
 }
 
 #[test]
+fn a_side_over_the_budget_stops_the_other_audited_beside_it() {
+    // As X every cell, over the budget at once; as O a slow first empty cell, whose audit of
+    // 4x4 would take many minutes. O's report would not be printed: its audit stops too.
+    let pids = pidfile("budget-beside");
+    let bot = misbehave("every-x-slow-o");
+    let args = [
+        "audit", "--game", "4x4", "--cmd", &bot, "--name", "every", "--budget", "2000", "--jobs",
+        "2",
+    ];
+    let (out, took) = run(&args, &pids);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_over_budget(&stderr, "\"every\"", "4x4", 2000);
+    assert_eq!(
+        stdout,
+        "Not audited, over the budget of histories (below): every as X, every as O.\n"
+    );
+    assert!(took < Duration::from_secs(20), "took {took:?}");
+    assert_none_left(&pids);
+}
+
+#[test]
 fn a_stateless_bot_is_asked_once_a_board_whatever_the_budget() {
     let pids = pidfile("budget-stateless");
     let bot = misbehave("first");

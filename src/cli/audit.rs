@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -117,8 +117,11 @@ struct AuditJson<'a> {
 struct Entry {
     bot: Box<dyn Bot + Send>,
     /// For an external bot, a second one like it, to audit O while `bot` audits X; it stops
-    /// once `bot`'s side breaks the protocol.
+    /// once `bot`'s side breaks the protocol or outgrows the budget, when O's report would
+    /// not be printed.
     twin: Option<Box<dyn Bot + Send>>,
+    /// What stops the twin.
+    stop_twin: Option<Arc<AtomicBool>>,
     published: &'static [Published],
 }
 
@@ -129,7 +132,8 @@ impl Entry {
         let cancel = Arc::new(AtomicBool::new(false));
         Entry {
             bot: Box::new(make().with_broke(Arc::clone(&cancel))),
-            twin: Some(Box::new(make().with_cancel(cancel))),
+            twin: Some(Box::new(make().with_cancel(Arc::clone(&cancel)))),
+            stop_twin: Some(cancel),
             published: &[],
         }
     }
@@ -256,6 +260,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             None => Entry {
                 bot: args.external.make(&bot)?,
                 twin: None,
+                stop_twin: None,
                 published: bots::CATALOG
                     .iter()
                     .find(|info| info.name == bot.name)
@@ -291,7 +296,15 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         let mut sides = Vec::new();
         if stopped.is_none() {
             let label = fit(&escape(&name), NAME_IN_TABLE);
-            let audit = |bot: &mut dyn Bot, side| audit(bot, game, side, budget);
+            let stop_twin = entry.stop_twin.clone();
+            let audit = |bot: &mut dyn Bot, side| {
+                let result = audit(bot, game, side, budget);
+                // X's failure ends the run: O, audited beside it, is not wanted any more.
+                if let (Err(_), Player::X, Some(stop)) = (&result, side, &stop_twin) {
+                    stop.store(true, Ordering::SeqCst);
+                }
+                result
+            };
             let results = match &mut entry.twin {
                 Some(twin) if at_once => {
                     both_at_once(entry.bot.as_mut(), twin.as_mut(), &label, audit)

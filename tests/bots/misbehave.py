@@ -187,6 +187,13 @@ for count, line in enumerate(sys.stdin, start=1):
     elif mode == "slow":
         time.sleep(0.02)
         reply(str(first))
+    elif mode == "every-x-slow-o":
+        # As X, every empty cell, at once; as O, the first empty cell, slowly.
+        if mark == "X":
+            reply(" ".join(str(i + 1) for i, c in enumerate(board) if c == "."))
+        else:
+            time.sleep(0.3)
+            reply(str(first))
     elif mode == "every":
         # Every empty cell, on any board, without saying it answers from the board alone.
         reply(" ".join(str(i + 1) for i, c in enumerate(board) if c == "."))
