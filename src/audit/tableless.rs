@@ -23,7 +23,9 @@
 //! perfect style need a table, and a report without one says they are unavailable.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+use hashbrown::HashTable;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::{Forfeit, Halt, IllegalLine, LosingLine, Odds, Verdict, panic_message};
@@ -34,7 +36,7 @@ use crate::mnk::game::{Mask, Mnk};
 use crate::ratio::Ratio;
 
 /// How many distinct states (positions where the bot is to move, with what it depends on) each
-/// walk may work out before it gives up: the bound on its memory (about 250 bytes a state
+/// walk may work out before it gives up: the bound on its memory (about 200 bytes a state
 /// remembered by the exhaustive walk; for a program, whose every answer is kept until the walk
 /// or search is over, every one of its turns the walk comes to is a state, some 220 bytes in
 /// all a question) and so on its time.
@@ -53,7 +55,7 @@ pub struct AuditBudget {
 }
 
 impl AuditBudget {
-    /// The default: 4,000,000 states for each, about 1.3 GB at most for the walk, and a minute or
+    /// The default: 4,000,000 states for each, about 0.8 GB at most for the walk, and a minute or
     /// two at most for a built-in bot (docs/performance.md); about 0.9 GB for a program (its
     /// answers are let go between the walk and each search).
     pub const DEFAULT: AuditBudget = AuditBudget {
@@ -339,27 +341,40 @@ impl Hasher for Mix {
 
 type Table<V> = HashMap<Key, V, BuildHasherDefault<Mix>>;
 
-/// The summaries the exhaustive walk remembers, each state's found through a small index: when
-/// the index outgrows its place it moves keys and places alone, and the summaries, written
-/// once each in order, never move (a large vector grows where it lies).
+/// The summaries the exhaustive walk remembers, each beside its state in an arena, found
+/// through an index of their places alone (4 bytes a slot, where a table of keys and places
+/// took 64): when the index outgrows its place it moves those alone, and the arena, written
+/// once in order, never moves what it holds (a large vector grows where it lies).
 #[derive(Default)]
 struct Memo {
-    index: Table<u32>,
-    summaries: Vec<Summary>,
+    index: HashTable<u32>,
+    states: Vec<(Key, Summary)>,
 }
 
 impl Memo {
+    fn hash(key: &Key) -> u64 {
+        let mut hasher = Mix::default();
+        key.hash(&mut hasher);
+        hasher.finish()
+    }
+
     fn get(&self, key: &Key) -> Option<Summary> {
+        let states = &self.states;
         self.index
-            .get(key)
-            .map(|&place| self.summaries[place as usize])
+            .find(Memo::hash(key), |&place| states[place as usize].0 == *key)
+            .map(|&place| states[place as usize].1)
     }
 
     fn insert(&mut self, key: Key, summary: Summary) {
         // A budget of more than 4 billion states would not fit the machine's memory anyway.
-        let place = u32::try_from(self.summaries.len()).expect("fewer than 2^32 states");
-        self.summaries.push(summary);
-        self.index.insert(key, place);
+        let place = u32::try_from(self.states.len()).expect("fewer than 2^32 states");
+        debug_assert!(self.get(&key).is_none(), "a state is worked out once");
+        let hash = Memo::hash(&key);
+        self.states.push((key, summary));
+        let states = &self.states;
+        self.index.insert_unique(hash, place, |&place| {
+            Memo::hash(&states[place as usize].0)
+        });
     }
 }
 
