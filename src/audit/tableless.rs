@@ -372,9 +372,8 @@ impl Memo {
         let hash = Memo::hash(&key);
         self.states.push((key, summary));
         let states = &self.states;
-        self.index.insert_unique(hash, place, |&place| {
-            Memo::hash(&states[place as usize].0)
-        });
+        self.index
+            .insert_unique(hash, place, |&place| Memo::hash(&states[place as usize].0));
     }
 }
 
