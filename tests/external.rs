@@ -779,26 +779,6 @@ fn a_panicking_caller_stops_its_bot() {
     assert_none_left(&pids);
 }
 
-#[test]
-fn a_bot_asked_again_after_forget_is_asked_afresh() {
-    use ttt_oracle::bots::{Bot, External, Turn};
-    // Replies with how many requests it has read: 1, then 2.
-    let command = "python3 -u -c 'import sys\nfor n, _ in enumerate(sys.stdin):\n    print(n + 1)'";
-    let mut bot = External::new("counts", command, Duration::from_secs(5));
-    let game = ttt_oracle::Game::new();
-    let cell = |bot: &mut External| bot.choose(&game).unwrap()[0].turn.clone();
-    let first = Turn::Mark(ttt_oracle::Cell::from_number(1).unwrap());
-    assert_eq!(cell(&mut bot), first);
-    // Kept: not asked again.
-    assert_eq!(cell(&mut bot), first);
-    bot.forget();
-    assert_eq!(
-        cell(&mut bot),
-        Turn::Mark(ttt_oracle::Cell::from_number(2).unwrap())
-    );
-    bot.finish().unwrap();
-}
-
 /// A reader that goes away must not change the exit code, which is the answer.
 #[test]
 fn a_closed_standard_output_keeps_the_exit_code() {

@@ -37,9 +37,10 @@ use crate::ratio::Ratio;
 
 /// How many distinct states (positions where the bot is to move, with what it depends on) each
 /// walk may work out before it gives up: the bound on its memory (about 200 bytes a state
-/// remembered by the exhaustive walk; for a program, whose every answer is kept until the walk
-/// or search is over, every one of its turns the walk comes to is a state, some 220 bytes in
-/// all a question) and so on its time.
+/// remembered by the exhaustive walk; for a program, whose every answer is kept to the end so
+/// that it is never asked the same question twice, every one of its turns the walk comes to is
+/// a state, and each distinct question takes some 220 bytes on 5x5, 1 KB on 11x11, whose
+/// questions are longer) and so on its time.
 ///
 /// On a game with a table, the walk by histories of a bot that is not memoryless counts each
 /// history as a state: [`audit_game_within`](crate::audit_game_within) and
@@ -56,8 +57,8 @@ pub struct AuditBudget {
 
 impl AuditBudget {
     /// The default: 4,000,000 states for each, about 0.8 GB at most for the walk, and a minute or
-    /// two at most for a built-in bot (docs/performance.md); about 0.9 GB for a program (its
-    /// answers are let go between the walk and each search).
+    /// two at most for a built-in bot (docs/performance.md); a program's answers, kept through
+    /// the walk and both searches, may take a few GB.
     pub const DEFAULT: AuditBudget = AuditBudget {
         states: 4_000_000,
         searched: 4_000_000,
@@ -829,9 +830,6 @@ impl<'a> Walk<'a> {
         if kind == Kind::Forfeit && self.bot.never_forfeits() {
             return Ok(Shortest::Never);
         }
-        // What the bot kept of the walk's questions, or the other search's, would add up to
-        // more than one budget.
-        self.bot.forget();
         self.clear = Table::default();
         self.walked = 0;
         self.budget.states = self.budget.searched;

@@ -722,11 +722,6 @@ impl Bot for External {
         Ok(())
     }
 
-    /// Its answers, and the memory they held; the process goes on.
-    fn forget(&mut self) {
-        self.answers = HashMap::new();
-    }
-
     /// Closes the bot's input, checks that it printed nothing more, and stops it.
     fn finish(&mut self) -> Result<(), BotError> {
         let Some(mut process) = self.process.take() else {

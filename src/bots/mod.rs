@@ -387,13 +387,6 @@ pub trait Bot {
         Ok(())
     }
 
-    /// Drops what the bot keeps to answer a question again without working it out (an
-    /// external program keeps every answer it gave): the caller will not ask most of them
-    /// again, and the next questions are asked afresh. An audit without a table calls it
-    /// between its walk and each search, so that what a program's answers hold stays within
-    /// one budget. The default does nothing.
-    fn forget(&mut self) {}
-
     /// Called when the caller is done asking, at the end of an audited side: an external
     /// program is stopped there, and anything it printed that no request asked for is an
     /// error. A bot asked again afterwards starts afresh. Built-in bots have nothing to do.

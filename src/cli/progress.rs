@@ -190,10 +190,6 @@ impl Bot for Counted<'_> {
         self.bot.never_forfeits()
     }
 
-    fn forget(&mut self) {
-        self.bot.forget();
-    }
-
     fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
         let prepared = self.bot.prepare(games);
         self.prepared = true;
