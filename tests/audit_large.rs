@@ -271,6 +271,41 @@ fn sizes_a_bot_does_not_play_are_refused_with_exit_code_2() {
 }
 
 #[test]
+fn a_program_is_never_asked_the_same_question_twice() {
+    // The bot answers every empty cell, and breaks the protocol if asked a request again: the
+    // walk outgrows a budget of 100, and both searches come back to the walk's questions,
+    // which must be answered from what the bot said then (a bot answering otherwise the second
+    // time would change the report).
+    let out = ttt(&[
+        "audit",
+        "--game",
+        "1x17k2",
+        "--side",
+        "x",
+        "--budget",
+        "100",
+        "--cmd",
+        "python3 tests/bots/misbehave.py every-once",
+        "--name",
+        "once",
+    ])
+    .output()
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("shortest loss, 4 plies"), "{stdout}");
+    assert!(
+        stdout.contains("more than the budget of 100 states"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn a_protocol_error_names_the_sides_not_audited_and_claims_no_verdict() {
     // Plays the first empty cell for 30 requests, then dies without a word.
     let bot = r#"python3 -u -c '

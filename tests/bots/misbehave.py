@@ -105,6 +105,7 @@ if mode == "early":
         if not line:
             sys.exit(0)
 
+seen = set()
 for count, line in enumerate(sys.stdin, start=1):
     board, mark = line.split()[:2]
     first = board.index(".") + 1
@@ -194,6 +195,13 @@ for count, line in enumerate(sys.stdin, start=1):
         else:
             time.sleep(0.3)
             reply(str(first))
+    elif mode == "every-once":
+        # Every empty cell; asked the same request again, something else (a cell out of range).
+        if line in seen:
+            reply("0")
+        else:
+            seen.add(line)
+            reply(" ".join(str(i + 1) for i, c in enumerate(board) if c == "."))
     elif mode == "every":
         # Every empty cell, on any board, without saying it answers from the board alone.
         reply(" ".join(str(i + 1) for i, c in enumerate(board) if c == "."))
