@@ -306,6 +306,37 @@ fn a_program_is_never_asked_the_same_question_twice() {
 }
 
 #[test]
+fn a_protocol_error_as_x_stops_the_audit_of_o_beside_it() {
+    // X breaks the protocol at once; O takes 0.3 s a reply, which at a budget of 3,000 would
+    // take many minutes. O's report would not be printed: its audit stops too.
+    let started = std::time::Instant::now();
+    let out = ttt(&[
+        "audit",
+        "--game",
+        "5x5",
+        "--budget",
+        "3000",
+        "--jobs",
+        "2",
+        "--cmd",
+        "python3 tests/bots/misbehave.py garbage-x-slow-o",
+        "--name",
+        "garbage",
+    ])
+    .timeout(Duration::from_secs(60))
+    .output()
+    .unwrap();
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.lines().last(),
+        Some("Not audited, after a protocol error (below): garbage as X, garbage as O.")
+    );
+    assert!(took < Duration::from_secs(20), "took {took:?}");
+}
+
+#[test]
 fn a_protocol_error_names_the_sides_not_audited_and_claims_no_verdict() {
     // Plays the first empty cell for 30 requests, then dies without a word.
     let bot = r#"python3 -u -c '

@@ -128,12 +128,11 @@ struct Entry {
 impl Entry {
     /// The external bot `name`, run as `command`, as the options say.
     fn external(args: &AuditArgs, name: &str, command: &str) -> Entry {
-        let make = || args.external.external(name, command);
-        let cancel = Arc::new(AtomicBool::new(false));
+        let (bot, twin, stop) = args.external.twins(name, command);
         Entry {
-            bot: Box::new(make().with_broke(Arc::clone(&cancel))),
-            twin: Some(Box::new(make().with_cancel(Arc::clone(&cancel)))),
-            stop_twin: Some(cancel),
+            bot: Box::new(bot),
+            twin: Some(Box::new(twin)),
+            stop_twin: Some(stop),
             published: &[],
         }
     }

@@ -89,12 +89,19 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
         }
         let label = fit(&escape(&bot.name), 30);
         let audit = |bot: &mut dyn Bot, side| audit_tableless(bot, game, side, budget);
-        let mut instance = external.make(bot)?;
         let results = if jobs > 1 && sides.len() > 1 {
-            let mut twin = external.make(bot)?;
+            // An external bot's O stops as soon as its X breaks the protocol.
+            let (mut instance, mut twin): (Box<dyn Bot + Send>, Box<dyn Bot + Send>) =
+                match &bot.command {
+                    Some(command) => {
+                        let (x, o, _) = external.twins(&bot.name, command);
+                        (Box::new(x), Box::new(o))
+                    }
+                    None => (external.make(bot)?, external.make(bot)?),
+                };
             both_at_once(instance.as_mut(), twin.as_mut(), &label, audit)
         } else {
-            one_by_one(instance.as_mut(), sides, &label, audit)
+            one_by_one(external.make(bot)?.as_mut(), sides, &label, audit)
         };
         let mut done = Vec::new();
         for result in results {

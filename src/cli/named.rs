@@ -1,6 +1,8 @@
 //! The bots named on the command line of `ttt audit` and `ttt match`: built-in names, styles,
 //! `cmd:COMMAND` and `--cmd COMMAND`, with the options for external bots that both take.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::Args;
@@ -113,6 +115,22 @@ impl ExternalArgs {
             .with_startup(Duration::from_millis(self.startup_ms))
             .with_in_flight(usize::from(self.in_flight));
         if self.stateless { bot.stateless() } else { bot }
+    }
+
+    /// Two processes of the external bot `name`, to audit X and O at once: the second stops
+    /// asking once the first breaks the protocol, or once the flag returned is set (when X's
+    /// side fails otherwise), as its report would not be printed.
+    pub fn twins(
+        &self,
+        name: &str,
+        command: &str,
+    ) -> (bots::External, bots::External, Arc<AtomicBool>) {
+        let stop = Arc::new(AtomicBool::new(false));
+        (
+            self.external(name, command).with_broke(Arc::clone(&stop)),
+            self.external(name, command).with_cancel(Arc::clone(&stop)),
+            stop,
+        )
     }
 
     /// A fresh instance of `bot`: for an external bot, one that starts its own process.
