@@ -493,7 +493,7 @@ pub fn layout(
         return lines;
     }
     lines.extend(side_by_side(&left, &right, 5));
-    let plies = plural(summary.remoteness);
+    let plies = super::text::plies(usize::from(summary.remoteness));
     let said = match summary.value {
         Value::Win => format!("{mover} to move wins in {plies}"),
         Value::Draw => format!("{mover} to move draws ({plies} to a full board)"),
@@ -510,14 +510,6 @@ pub fn layout(
         "Right: what each move leads to for {mover}: W win, D draw, L loss, plies to the end; * best."
     )));
     lines
-}
-
-fn plural(plies: u8) -> String {
-    if plies == 1 {
-        "1 ply".to_string()
-    } else {
-        format!("{plies} plies")
-    }
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use super::audit::{both_at_once, one_by_one};
 use super::draw::cells;
 use super::named::ExternalArgs;
 use super::style::Style;
-use super::text::{fit, not_done, percent};
+use super::text::{fit, not_done, percent, plies};
 use super::{Failure, Format};
 
 /// The widest a line of the report is.
@@ -366,8 +366,8 @@ fn details(name: &str, s: &TablelessReport, budget: AuditBudget, style: Style) -
                 cells(&line.moves)
             };
             lines.push(format!(
-                "  shortest forfeit, {} plies, then the bot {}:",
-                line.moves.len(),
+                "  shortest forfeit, {}, then the bot {}:",
+                plies(line.moves.len()),
                 forfeit_words(&line.what)
             ));
             let marks = match &line.what {
@@ -379,20 +379,21 @@ fn details(name: &str, s: &TablelessReport, budget: AuditBudget, style: Style) -
             lines.push(format!("    moves: {after}"));
         }
         Shortest::Never => lines.push("  forfeits: none".to_string()),
-        Shortest::Unsettled { plies } => lines.push(format!(
-            "  forfeits: none in {plies} plies or fewer; not settled within the budget"
+        Shortest::Unsettled { plies: covered } => lines.push(format!(
+            "  forfeits: none in {} or fewer; not settled within the budget",
+            plies(*covered)
         )),
     }
     match &s.shortest_loss {
         Shortest::Line(line) => {
-            lines.push(format!("  shortest loss, {} plies:", line.moves.len()));
+            lines.push(format!("  shortest loss, {}:", plies(line.moves.len())));
             lines.extend(draw_game(s.game, &line.moves, &[]));
             lines.push(format!("    moves: {}", cells(&line.moves)));
         }
         Shortest::Never => lines.push("  losses on the board: none".to_string()),
-        Shortest::Unsettled { plies } => lines.push(format!(
-            "  losses on the board: none in {plies} plies or fewer; not settled within the \
-             budget"
+        Shortest::Unsettled { plies: covered } => lines.push(format!(
+            "  losses on the board: none in {} or fewer; not settled within the budget",
+            plies(*covered)
         )),
     }
     lines

@@ -4,6 +4,15 @@
 use ttt_oracle::Ratio;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
+/// `1 ply`, `2 plies`.
+pub fn plies(n: usize) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
 /// `start`, then as many of `left` as fit within 100 columns and how many more: the line that
 /// names what an error left undone (`start` says what and why).
 pub fn not_done(start: &str, left: &[String]) -> String {
@@ -78,6 +87,11 @@ pub fn percent(r: Ratio) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_ply_is_singular() {
+        assert_eq!([0, 1, 2].map(plies), ["0 plies", "1 ply", "2 plies"]);
+    }
 
     #[test]
     fn what_an_error_left_fits_one_line() {
