@@ -306,6 +306,28 @@ fn a_program_is_never_asked_the_same_question_twice() {
 }
 
 #[test]
+fn the_last_line_names_what_fits_and_counts_the_rest() {
+    // Two programs with 70-character names, beside random and marcelo, within a budget too
+    // small to settle them: each list keeps its label and counts the names that do not fit.
+    let long = "a".repeat(70);
+    let longer = format!("{long}b");
+    let first = "python3 tests/bots/misbehave.py first";
+    let out = ttt(&[
+        "audit", "--game", "5x5", "--budget", "300", "--side", "o", "--cmd", first, "--name",
+        &long, "--cmd", first, "--name", &longer, "random", "marcelo",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap();
+    assert!(last.chars().count() <= 100, "{last}");
+    assert!(last.starts_with("can lose: random, marcelo"), "{last}");
+    assert!(last.contains(" more; not settled: "), "{last}");
+    assert!(last.ends_with(" more"), "{last}");
+}
+
+#[test]
 fn a_protocol_error_as_x_stops_the_audit_of_o_beside_it() {
     // X breaks the protocol at once; O takes 0.3 s a reply, which at a budget of 3,000 would
     // take many minutes. O's report would not be printed: its audit stops too.

@@ -34,7 +34,7 @@ const WIDTH: usize = 80;
 const NAME_IN_TABLE: usize = 28;
 
 /// How many columns of a bot's name a summary of several bots shows.
-const NAME_IN_SUMMARY: usize = 24;
+pub(super) const NAME_IN_SUMMARY: usize = 24;
 
 /// How many columns of a bot's name the heading of its details shows.
 const NAME_IN_DETAILS: usize = 44;

@@ -11,8 +11,9 @@ use ttt_oracle::{
     AuditBudget, Cell, Forfeit, Mnk, Odds, Player, Ratio, Shortest, TablelessReport, Verdict,
     audit_tableless,
 };
+use unicode_width::UnicodeWidthStr;
 
-use super::audit::{both_at_once, one_by_one};
+use super::audit::{NAME_IN_SUMMARY, both_at_once, one_by_one};
 use super::draw::cells;
 use super::named::ExternalArgs;
 use super::style::Style;
@@ -478,34 +479,61 @@ fn summary(audits: &[BotAudit]) -> String {
                     .filter(|s| test(s))
                     .map(|s| s.side.to_string())
                     .collect();
+                let name = fit(&escape(&audit.name), NAME_IN_SUMMARY);
                 match sides.len() {
                     0 => None,
-                    n if n == audit.sides.len() => Some(escape(&audit.name)),
-                    _ => Some(format!("{} (as {})", escape(&audit.name), sides.join(", "))),
+                    n if n == audit.sides.len() => Some(name),
+                    _ => Some(format!("{name} (as {})", sides.join(", "))),
                 }
             })
             .collect()
     };
-    let lose = which(&|s| s.shortest_loss.exists() == Some(true));
-    let breaks = which(&|s| s.shortest_illegal.exists() == Some(true));
-    let open = which(&|s| s.verdict().is_none());
-    let mut parts = Vec::new();
-    if !lose.is_empty() {
-        parts.push(format!("can lose: {}", lose.join(", ")));
-    }
-    if !breaks.is_empty() {
-        parts.push(format!("breaks the rules: {}", breaks.join(", ")));
-    }
-    if !open.is_empty() {
-        parts.push(format!("not settled: {}", open.join(", ")));
-    }
-    if parts.is_empty() {
+    let lists = [
+        (
+            "can lose",
+            which(&|s| s.shortest_loss.exists() == Some(true)),
+        ),
+        (
+            "breaks the rules",
+            which(&|s| s.shortest_illegal.exists() == Some(true)),
+        ),
+        ("not settled", which(&|s| s.verdict().is_none())),
+    ];
+    // Each list with the first `keep` of its names, the rest counted.
+    let line = |keep: &[usize]| {
+        let parts: Vec<String> = lists
+            .iter()
+            .zip(keep)
+            .filter(|((_, names), _)| !names.is_empty())
+            .map(|((label, names), &keep)| match (keep, names.len() - keep) {
+                (_, 0) => format!("{label}: {}", names.join(", ")),
+                (0, n) => format!("{label}: {n} {}", if n == 1 { "bot" } else { "bots" }),
+                (_, n) => format!("{label}: {} and {n} more", names[..keep].join(", ")),
+            })
+            .collect();
+        parts.join("; ")
+    };
+    if lists.iter().all(|(_, names)| names.is_empty()) {
         let n = audits.len();
         return if n == 1 {
-            format!("{} never loses", escape(&audits[0].name))
+            format!(
+                "{} never loses",
+                fit(&escape(&audits[0].name), NAME_IN_SUMMARY)
+            )
         } else {
             format!("all {n} bots never lose")
         };
     }
-    fit(&parts.join("; "), 100)
+    let mut keep: Vec<usize> = lists.iter().map(|(_, names)| names.len()).collect();
+    // The longest list gives way first, a name at a time, until the line fits.
+    while line(&keep).width() > 100 {
+        let Some(longest) = (0..keep.len())
+            .filter(|&i| keep[i] > 0)
+            .max_by_key(|&i| keep[i])
+        else {
+            break;
+        };
+        keep[longest] -= 1;
+    }
+    line(&keep)
 }
