@@ -117,8 +117,7 @@ struct AuditJson<'a> {
 struct Entry {
     bot: Box<dyn Bot + Send>,
     /// For an external bot, a second one like it, to audit O while `bot` audits X; it stops
-    /// once `bot`'s side breaks the protocol or outgrows the budget, when O's report would
-    /// not be printed.
+    /// once `bot`'s side fails ([`both_at_once`]).
     twin: Option<Box<dyn Bot + Send>>,
     /// What stops the twin.
     stop_twin: Option<Arc<AtomicBool>>,
@@ -219,10 +218,13 @@ pub(super) fn one_by_one<R, E>(
 }
 
 /// Audits X with `bot` and O with `twin` at the same time with `audit`, on two threads; the
-/// report is the one [`one_by_one`] gives: O's side counts only when X's did not fail.
+/// report is the one [`one_by_one`] gives: O's side counts only when X's did not fail, and
+/// when it fails `stop_twin` (an external twin's, from `ExternalArgs::twins`) is set, so that O
+/// stops asking rather than work out what will not be printed.
 pub(super) fn both_at_once<R: Send, E: Send>(
     bot: &mut (dyn Bot + Send),
     twin: &mut (dyn Bot + Send),
+    stop_twin: Option<&AtomicBool>,
     label: &str,
     audit: impl Fn(&mut dyn Bot, Player) -> Result<R, E> + Sync,
 ) -> Vec<Result<R, E>> {
@@ -230,6 +232,9 @@ pub(super) fn both_at_once<R: Send, E: Send>(
     let (x, o) = std::thread::scope(|scope| {
         let o = scope.spawn(|| audit(&mut progress.count(twin), Player::O));
         let x = audit(&mut progress.count(bot), Player::X);
+        if let (Err(_), Some(stop)) = (&x, stop_twin) {
+            stop.store(true, Ordering::SeqCst);
+        }
         (x, o.join())
     });
     progress.finish();
@@ -295,18 +300,11 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         let mut sides = Vec::new();
         if stopped.is_none() {
             let label = fit(&escape(&name), NAME_IN_TABLE);
-            let stop_twin = entry.stop_twin.clone();
-            let audit = |bot: &mut dyn Bot, side| {
-                let result = audit(bot, game, side, budget);
-                // X's failure ends the run: O, audited beside it, is not wanted any more.
-                if let (Err(_), Player::X, Some(stop)) = (&result, side, &stop_twin) {
-                    stop.store(true, Ordering::SeqCst);
-                }
-                result
-            };
+            let audit = |bot: &mut dyn Bot, side| audit(bot, game, side, budget);
             let results = match &mut entry.twin {
                 Some(twin) if at_once => {
-                    both_at_once(entry.bot.as_mut(), twin.as_mut(), &label, audit)
+                    let stop = entry.stop_twin.as_deref();
+                    both_at_once(entry.bot.as_mut(), twin.as_mut(), stop, &label, audit)
                 }
                 _ => one_by_one(entry.bot.as_mut(), args.side.players(), &label, audit),
             };

@@ -92,15 +92,21 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
         let audit = |bot: &mut dyn Bot, side| audit_tableless(bot, game, side, budget);
         let results = if jobs > 1 && sides.len() > 1 {
             // An external bot's O stops as soon as its X breaks the protocol.
-            let (mut instance, mut twin): (Box<dyn Bot + Send>, Box<dyn Bot + Send>) =
+            let (mut instance, mut twin, stop): (Box<dyn Bot + Send>, Box<dyn Bot + Send>, _) =
                 match &bot.command {
                     Some(command) => {
-                        let (x, o, _) = external.twins(&bot.name, command);
-                        (Box::new(x), Box::new(o))
+                        let (x, o, stop) = external.twins(&bot.name, command);
+                        (Box::new(x), Box::new(o), Some(stop))
                     }
-                    None => (external.make(bot)?, external.make(bot)?),
+                    None => (external.make(bot)?, external.make(bot)?, None),
                 };
-            both_at_once(instance.as_mut(), twin.as_mut(), &label, audit)
+            both_at_once(
+                instance.as_mut(),
+                twin.as_mut(),
+                stop.as_deref(),
+                &label,
+                audit,
+            )
         } else {
             one_by_one(external.make(bot)?.as_mut(), sides, &label, audit)
         };

@@ -118,8 +118,9 @@ impl ExternalArgs {
     }
 
     /// Two processes of the external bot `name`, to audit X and O at once: the second stops
-    /// asking once the first breaks the protocol, or once the flag returned is set (when X's
-    /// side fails otherwise), as its report would not be printed.
+    /// asking once the first breaks the protocol, the moment it does, or once the flag
+    /// returned is set ([`both_at_once`](super::audit::both_at_once) sets it when X's side
+    /// fails otherwise), as its report would not be printed.
     pub fn twins(
         &self,
         name: &str,
