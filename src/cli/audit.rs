@@ -20,7 +20,7 @@ use super::losing_games::LosingGames;
 use super::named::{self, ExternalArgs};
 use super::progress::Progress;
 use super::style::Style;
-use super::text::{fit, not_done, pad, percent};
+use super::text::{first_of, fit, not_done, pad, percent};
 use super::{Failure, Format};
 
 /// The widest a line of the report should be, where the text allows. Wider, but never over
@@ -716,20 +716,15 @@ fn summary(audits: &[BotAudit]) -> String {
     let losers: Vec<String> = losers.into_iter().map(in_list).collect();
     let breakers: Vec<String> = breakers.into_iter().map(in_list).collect();
     // As many names as fit in the line, the rest counted ("random, smartbot and 1 more"), or
-    // none at all when even one is too many (the table names them all).
-    let listing = |list: &[String], keep: usize| match (keep, list.len() - keep) {
-        (0, _) => None,
-        (_, 0) => Some(list.join(", ")),
-        (_, more) => Some(format!("{} and {more} more", list[..keep].join(", "))),
-    };
+    // none at all when even one is too many (the table names them all): `first_of`.
     let line = |keep_losers: usize, keep_breakers: usize| {
         let (k, b) = (losers.len(), breakers.len());
         let breaks = if b == 1 { "breaks" } else { "break" };
-        let lose = match listing(&losers, keep_losers) {
+        let lose = match first_of(&losers, keep_losers) {
             Some(names) => format!("{k} of {n} bots can lose: {names}"),
             None => format!("{k} of {n} bots can lose"),
         };
-        match (k, listing(&breakers, keep_breakers)) {
+        match (k, first_of(&breakers, keep_breakers)) {
             (0, Some(names)) => format!("{b} of {n} bots {breaks} the rules: {names}"),
             (0, None) => format!("{b} of {n} bots {breaks} the rules"),
             (_, _) if b == 0 => lose,

@@ -17,7 +17,7 @@ use super::audit::{NAME_IN_SUMMARY, both_at_once, one_by_one};
 use super::draw::cells;
 use super::named::ExternalArgs;
 use super::style::Style;
-use super::text::{fit, not_done, percent, plies};
+use super::text::{first_of, fit, not_done, percent, plies};
 use super::{Failure, Format};
 
 /// The widest a line of the report is.
@@ -511,10 +511,10 @@ fn summary(audits: &[BotAudit]) -> String {
             .iter()
             .zip(keep)
             .filter(|((_, names), _)| !names.is_empty())
-            .map(|((label, names), &keep)| match (keep, names.len() - keep) {
-                (_, 0) => format!("{label}: {}", names.join(", ")),
-                (0, n) => format!("{label}: {n} {}", if n == 1 { "bot" } else { "bots" }),
-                (_, n) => format!("{label}: {} and {n} more", names[..keep].join(", ")),
+            .map(|((label, names), &keep)| match first_of(names, keep) {
+                Some(some) => format!("{label}: {some}"),
+                None if names.len() == 1 => format!("{label}: 1 bot"),
+                None => format!("{label}: {} bots", names.len()),
             })
             .collect();
         parts.join("; ")

@@ -4,6 +4,16 @@
 use ttt_oracle::Ratio;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
+/// The first `keep` of `names` and how many more (`random, smartbot and 1 more`), for a list
+/// cut to fit its line; `None` when none is kept.
+pub fn first_of(names: &[String], keep: usize) -> Option<String> {
+    match (keep, names.len() - keep) {
+        (0, _) => None,
+        (_, 0) => Some(names.join(", ")),
+        (_, more) => Some(format!("{} and {more} more", names[..keep].join(", "))),
+    }
+}
+
 /// `1 ply`, `2 plies`.
 pub fn plies(n: usize) -> String {
     if n == 1 {
