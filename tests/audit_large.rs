@@ -15,17 +15,26 @@ fn ttt(args: &[&str]) -> Command {
     cmd
 }
 
-fn json(args: &[&str], code: i32) -> Value {
-    let out = ttt(&[args, &["--format", "json"]].concat())
-        .output()
-        .unwrap();
+/// What `ttt ARGS` prints on standard output, which must end with exit code `code`.
+fn stdout(args: &[&str], code: i32) -> Vec<u8> {
+    let out = ttt(args).output().unwrap();
     assert_eq!(
         out.status.code(),
         Some(code),
-        "{}",
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    out.stdout
+}
+
+fn json(args: &[&str], code: i32) -> Value {
+    serde_json::from_slice(&stdout(&[args, &["--format", "json"]].concat(), code)).unwrap()
+}
+
+/// The report `ttt ARGS` prints, with exit code `code`.
+fn text(args: &[&str], code: i32) -> String {
+    String::from_utf8(stdout(args, code)).unwrap()
 }
 
 fn cells(value: &Value) -> Vec<u64> {
@@ -276,7 +285,7 @@ fn a_program_is_never_asked_the_same_question_twice() {
     // walk outgrows a budget of 100, and both searches come back to the walk's questions,
     // which must be answered from what the bot said then (a bot answering otherwise the second
     // time would change the report).
-    let out = ttt(&[
+    let args = [
         "audit",
         "--game",
         "1x17k2",
@@ -288,16 +297,8 @@ fn a_program_is_never_asked_the_same_question_twice() {
         "python3 tests/bots/misbehave.py every-once",
         "--name",
         "once",
-    ])
-    .output()
-    .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ];
+    let stdout = text(&args, 1);
     assert!(stdout.contains("shortest loss, 4 plies"), "{stdout}");
     assert!(
         stdout.contains("more than the budget of 100 states"),
@@ -312,14 +313,11 @@ fn the_last_line_names_what_fits_and_counts_the_rest() {
     let long = "a".repeat(70);
     let longer = format!("{long}b");
     let first = "python3 tests/bots/misbehave.py first";
-    let out = ttt(&[
+    let args = [
         "audit", "--game", "5x5", "--budget", "300", "--side", "o", "--cmd", first, "--name",
         &long, "--cmd", first, "--name", &longer, "random", "marcelo",
-    ])
-    .output()
-    .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    ];
+    let stdout = text(&args, 1);
     let last = stdout.lines().last().unwrap();
     assert!(last.chars().count() <= 100, "{last}");
     assert!(last.starts_with("can lose: random, marcelo"), "{last}");
