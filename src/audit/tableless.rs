@@ -24,9 +24,9 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use hashbrown::HashTable;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::{Forfeit, Halt, IllegalLine, LosingLine, Odds, Verdict, panic_message};
 use crate::board::{Cell, Player};
@@ -962,17 +962,13 @@ impl<'a> Walk<'a> {
         let position = game.position();
         let geometry = position.geometry();
         let empty = position.empty_cells();
-        let completes = |marks: Mask, cell: usize| geometry.makes_line(marks | 1 << cell, cell);
-        let theirs = position.marks(!self.side);
-        let mut threats = (0..self.game.cells())
-            .filter(|&cell| empty >> cell & 1 == 1 && completes(theirs, cell));
-        let (Some(threat), None) = (threats.next(), threats.next()) else {
+        let threats = geometry.completing(position.marks(!self.side), empty);
+        if threats.count_ones() != 1 {
             return true;
-        };
+        }
+        let fine = threats | geometry.completing(position.marks(self.side), empty);
         choices.iter().all(|choice| match choice.turn {
-            Turn::Mark(cell) if empty >> cell.index() & 1 == 1 => {
-                cell.index() == threat || completes(position.marks(self.side), cell.index())
-            }
+            Turn::Mark(cell) if empty >> cell.index() & 1 == 1 => fine >> cell.index() & 1 == 1,
             _ => true,
         })
     }

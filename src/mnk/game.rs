@@ -463,6 +463,32 @@ impl Geometry {
         self.lines.iter().any(|&line| line & !marks == 0)
     }
 
+    /// The cells of `empty` that would complete a line of `marks`: a player's threats.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::Mnk;
+    ///
+    /// let geometry = Mnk::TIC_TAC_TOE.geometry();
+    /// // X on 1 and 5 (indices 0 and 4), O on 9: X threatens nothing more, as 9 is O's...
+    /// let (x, o) = (0b0_0001_0001, 0b1_0000_0000);
+    /// let empty = geometry.full() & !(x | o);
+    /// assert_eq!(geometry.completing(x, empty), 0);
+    /// // ...but with 2 as well, 3 (row) and 8 (column), two threats.
+    /// let x = x | 0b10;
+    /// let empty = geometry.full() & !(x | o);
+    /// assert_eq!(geometry.completing(x, empty), 0b0_1000_0100);
+    /// ```
+    pub fn completing(&self, marks: Mask, empty: Mask) -> Mask {
+        self.lines
+            .iter()
+            .map(|&line| line & !marks)
+            .filter(|lacks| lacks.count_ones() == 1)
+            .fold(0, |cells, lacks| cells | lacks)
+            & empty
+    }
+
     /// Whether `marks`, just after a mark on `cell`, hold a line through that cell.
     #[inline]
     pub fn makes_line(&self, marks: Mask, cell: usize) -> bool {
