@@ -32,6 +32,7 @@ mod audit;
 mod board;
 pub mod bots;
 mod child;
+pub mod cli;
 pub mod export;
 mod format;
 mod game;

@@ -6,8 +6,8 @@ use std::io::{self, BufReader, BufWriter, Write};
 
 use clap::Args;
 use serde::Serialize;
-use ttt_oracle::quote::{QUOTE_LIMIT, quote};
-use ttt_oracle::{
+use crate::quote::{QUOTE_LIMIT, quote};
+use crate::{
     Analysis, Board, Cell, Game, Mnk, MnkAnalysis, MnkTable, Player, Status, Value, parse_moves,
     table,
 };

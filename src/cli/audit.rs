@@ -7,9 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use ttt_oracle::bots::{self, Bot, BotError, Published};
-use ttt_oracle::quote::escape;
-use ttt_oracle::{
+use crate::bots::{self, Bot, BotError, Published};
+use crate::quote::escape;
+use crate::{
     AuditBudget, AuditError, Cell, Game, MAX_TABLE_CELLS, Mnk, Player, Ratio, SideReport, Status,
     Value, Verdict, WorstCase, audit_game_within,
 };
@@ -366,7 +366,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
 }
 
 /// `ttt audit --game G` for a game too large for a table, audited without one.
-fn run_large(args: &AuditArgs, game: ttt_oracle::Mnk) -> Result<(), Failure> {
+fn run_large(args: &AuditArgs, game: crate::Mnk) -> Result<(), Failure> {
     if args.losing_games.is_some() {
         return Err(Failure::usage(format!(
             "--losing-games lists the games of a tic-tac-toe audit; the audit of {game} counts \

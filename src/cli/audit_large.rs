@@ -5,9 +5,9 @@ use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_oracle::bots::{Bot, Turn};
-use ttt_oracle::quote::escape;
-use ttt_oracle::{
+use crate::bots::{Bot, Turn};
+use crate::quote::escape;
+use crate::{
     AuditBudget, Cell, Forfeit, Mnk, Odds, Player, Ratio, Shortest, TablelessReport, Verdict,
     audit_tableless,
 };

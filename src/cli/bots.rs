@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_oracle::bots::{BotInfo, CATALOG, PARAMETERISED, Published, Source};
+use crate::bots::{BotInfo, CATALOG, PARAMETERISED, Published, Source};
 
 use super::style::Style;
 use super::{Failure, Format};

@@ -1,6 +1,6 @@
 //! Boards drawn for people: a 3x3 grid of short labels; and moves written for them.
 
-use ttt_oracle::{Board, Cell};
+use crate::{Board, Cell};
 
 use super::style::Style;
 

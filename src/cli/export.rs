@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use ttt_oracle::export::{self, ExportFormat};
-use ttt_oracle::output::Destination;
-use ttt_oracle::quote::quote;
-use ttt_oracle::{Mnk, table};
+use crate::export::{self, ExportFormat};
+use crate::output::Destination;
+use crate::quote::quote;
+use crate::{Mnk, table};
 
 use super::Failure;
 

@@ -5,9 +5,9 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use serde::Serialize;
-use ttt_oracle::bots::{Bot, BotError};
-use ttt_oracle::output::{Destination, Output};
-use ttt_oracle::{
+use crate::bots::{Bot, BotError};
+use crate::output::{Destination, Output};
+use crate::{
     AuditBudget, AuditError, Cell, LostGame, Mnk, OverBudget, Player, losing_games_within,
 };
 

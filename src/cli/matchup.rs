@@ -4,9 +4,9 @@ use std::io::{self, Write};
 
 use clap::Args;
 use serde::Serialize;
-use ttt_oracle::bots::Bot;
-use ttt_oracle::quote::escape;
-use ttt_oracle::{AuditBudget, MatchError, MatchReport, Mnk, Ratio, Value, matchup_game_within};
+use crate::bots::Bot;
+use crate::quote::escape;
+use crate::{AuditBudget, MatchError, MatchReport, Mnk, Ratio, Value, matchup_game_within};
 use unicode_width::UnicodeWidthStr;
 
 use super::named::ExternalArgs;
@@ -102,7 +102,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
         .iter()
         .map(|bot| args.external.make(bot))
         .collect::<Result<Vec<_>, _>>()?;
-    if args.game.cells() > ttt_oracle::MAX_TABLE_CELLS {
+    if args.game.cells() > crate::MAX_TABLE_CELLS {
         return Err(Failure::usage(MatchError::TooLarge(args.game).to_string()));
     }
     for player in &players {

@@ -1,12 +1,12 @@
 //! `--game`: the commands that take a position (`analyze`, `best`) on m,n,k games other than
-//! tic-tac-toe, through the tables of `ttt_oracle::mnk_table`, and the table `export` writes;
+//! tic-tac-toe, through the tables of `crate::mnk_table`, and the table `export` writes;
 //! the boards of any game as `play` and `review` draw them.
 
 use std::io::{IsTerminal, Write};
 
 use serde::Serialize;
-use ttt_oracle::quote::quote;
-use ttt_oracle::{
+use crate::quote::quote;
+use crate::{
     Cell, Game, Mnk, MnkAnalysis, MnkBoard, MnkTable, MnkTableError, Player, Status, Value,
     mnk_table,
 };

@@ -1,4 +1,5 @@
-//! The command line: one clap tree, one small function per subcommand.
+//! The command line, `ttt`: one clap tree, one small function per subcommand. The binary
+//! (`src/main.rs`) calls [`main`]; nothing else here is public.
 
 mod analyze;
 mod audit;
@@ -26,8 +27,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use ttt_oracle::Mnk;
-use ttt_oracle::output::{Destination, WriteError};
+use crate::Mnk;
+use crate::output::{Destination, WriteError};
 
 use style::ColorChoice;
 
@@ -38,7 +39,7 @@ use style::ColorChoice;
 /// ignored.
 #[derive(Debug, Parser)]
 #[command(name = "ttt", max_term_width = 100)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
     /// When to colour the output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb;
@@ -48,19 +49,19 @@ pub struct Cli {
 }
 
 /// The exit codes, the same for every command; shown at the end of every `--help`.
-pub const EXIT_CODES: &str = "Exit codes: 0 success; 1 a negative answer (audit: a bot can lose or \
+pub(crate) const EXIT_CODES: &str = "Exit codes: 0 success; 1 a negative answer (audit: a bot can lose or \
 breaks the rules; \
 verify: a difference) or output failed; 2 bad usage or input; 3 an external bot broke the \
 protocol; 4 the table built into ttt is damaged.";
 
 /// The clap tree as `ttt` runs it: colour as settled, the exit codes under every help, and the
 /// version with the embedded table's checksum.
-pub fn clap_command() -> clap::Command {
-    let version = match ttt_oracle::try_table() {
+pub(crate) fn clap_command() -> clap::Command {
+    let version = match crate::try_table() {
         Ok(table) => format!(
             "{} (table format {}, checksum {:016x})",
             env!("CARGO_PKG_VERSION"),
-            ttt_oracle::FORMAT_VERSION,
+            crate::FORMAT_VERSION,
             table.checksum()
         ),
         Err(_) => format!(
@@ -141,7 +142,7 @@ enum Command {
 /// standard input; and how to print the answer.
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("position").required(true).args(["board", "moves"])))]
-pub struct PositionArgs {
+pub(crate) struct PositionArgs {
     /// The board: 9 cells row-major, e.g. "X...O...." or "X2X4O6O8X". "-" reads one board a
     /// line from standard input and answers each line at once (batch mode, for programs).
     board: Option<String>,
@@ -191,7 +192,7 @@ pub enum Format {
 
 /// Why a command stopped: the message for standard error and the exit code.
 #[derive(Debug)]
-pub struct Failure {
+pub(crate) struct Failure {
     code: u8,
     message: String,
     /// A reader that went away (`ttt export | head`): end quietly, with success.
@@ -228,12 +229,12 @@ impl Failure {
     }
 
     /// An external bot that broke the protocol: exit code 3.
-    pub fn protocol(error: ttt_oracle::bots::BotError) -> Failure {
+    pub fn protocol(error: crate::bots::BotError) -> Failure {
         Failure::with_code(3, error.message)
     }
 
     /// The table built into this binary is damaged: exit code 4, whatever the command.
-    pub fn damaged(error: &ttt_oracle::FormatError) -> Failure {
+    pub fn damaged(error: &crate::FormatError) -> Failure {
         Failure::with_code(
             4,
             format!("the embedded table is damaged: {error}; rebuild ttt"),
@@ -261,13 +262,13 @@ impl From<io::Error> for Failure {
 /// Standard output that a reader going away cannot fail: once the pipe is closed, what is
 /// written is dropped quietly, so that a command still ends with its answer's exit code
 /// (`ttt audit random | head -1` exits 1, as without `head`).
-pub struct Stdout {
+pub(crate) struct Stdout {
     inner: io::StdoutLock<'static>,
     closed: bool,
 }
 
 /// Standard output, quiet once its reader has gone.
-pub fn stdout() -> Stdout {
+pub(crate) fn stdout() -> Stdout {
     Stdout {
         inner: io::stdout().lock(),
         closed: false,
@@ -335,7 +336,7 @@ pub fn main() -> ExitCode {
     };
     // Bots are stopped on every way out: here for signals; by their Drop on a normal end, an
     // error or a panic.
-    if let Err(error) = ttt_oracle::shutdown::install() {
+    if let Err(error) = crate::shutdown::install() {
         let _ = writeln!(
             io::stderr(),
             "error: cannot set up signal handling: {error}"
@@ -343,10 +344,10 @@ pub fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     let outcome = std::panic::catch_unwind(|| run(cli));
-    ttt_oracle::shutdown::cleanup();
+    crate::shutdown::cleanup();
     // A signal that came while the work was ending ends the program by that signal, as it
     // would have a moment earlier: the signal thread is on its way.
-    while ttt_oracle::shutdown::stopping() {
+    while crate::shutdown::stopping() {
         std::thread::park();
     }
     match outcome {
@@ -380,7 +381,7 @@ fn clap_error(error: &clap::Error) -> ExitCode {
                 continue;
             }
             ('\n' | '\t', None) => shown.push(ch),
-            (ch, None) => shown.push_str(&ttt_oracle::quote::escape(&ch.to_string())),
+            (ch, None) => shown.push_str(&crate::quote::escape(&ch.to_string())),
         }
         rest = &rest[ch.len_utf8()..];
     }
@@ -399,7 +400,7 @@ fn run(cli: Cli) -> ExitCode {
         cli.command,
         Command::Verify(_) | Command::Bots(_) | Command::Completions(_) | Command::Man
     );
-    let result = match ttt_oracle::try_table() {
+    let result = match crate::try_table() {
         Err(error) if needs_table => Err(Failure::damaged(&error)),
         _ => command(cli),
     };

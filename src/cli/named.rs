@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::Args;
-use ttt_oracle::OverBudget;
-use ttt_oracle::bots::{self, Bot};
+use crate::OverBudget;
+use crate::bots::{self, Bot};
 
 use super::Failure;
 

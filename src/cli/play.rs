@@ -5,9 +5,9 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use clap::{Args, ValueEnum};
-use ttt_oracle::bots::{self, Bot, Turn};
-use ttt_oracle::quote::{QUOTE_LIMIT, escape, quote};
-use ttt_oracle::{
+use crate::bots::{self, Bot, Turn};
+use crate::quote::{QUOTE_LIMIT, escape, quote};
+use crate::{
     Analysis, Cell, Game, Mnk, MnkAnalysis, MnkTable, Outcome, ParseCellError, Player, SplitMix64,
     Table, try_table,
 };
@@ -161,7 +161,7 @@ fn no_hints(game: Mnk) -> String {
     format!(
         "hints come from a solved table, and {game} has {} cells; tables stop at {}",
         game.cells(),
-        ttt_oracle::MAX_TABLE_CELLS
+        crate::MAX_TABLE_CELLS
     )
 }
 

@@ -11,8 +11,8 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use ttt_oracle::bots::{Bot, BotError, Choice};
-use ttt_oracle::{Game, Mnk};
+use crate::bots::{Bot, BotError, Choice};
+use crate::{Game, Mnk};
 
 use super::style::Style;
 
@@ -174,7 +174,7 @@ impl Bot for Counted<'_> {
         self.bot.memoryless()
     }
 
-    fn depends_on(&self, game: &Game) -> ttt_oracle::bots::DependsOn {
+    fn depends_on(&self, game: &Game) -> crate::bots::DependsOn {
         self.bot.depends_on(game)
     }
 

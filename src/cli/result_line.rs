@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use ttt_oracle::quote::quote;
-use ttt_oracle::{Cell, Game, Mnk, Outcome, Player, Status};
+use crate::quote::quote;
+use crate::{Cell, Game, Mnk, Outcome, Player, Status};
 
 use super::draw::cells;
 use super::mnk::parse_game;
@@ -126,7 +126,7 @@ pub fn parse(line: &str, mnk: Mnk) -> Result<(GameResult, Game), String> {
 
 #[cfg(test)]
 mod tests {
-    use ttt_oracle::parse_moves;
+    use crate::parse_moves;
 
     use super::*;
 

@@ -5,7 +5,7 @@ use std::io::{self, BufReader, IsTerminal, Read, Write};
 
 use clap::Args;
 use serde::Serialize;
-use ttt_oracle::{
+use crate::{
     Analysis, Board, Game, MAX_TABLE_CELLS, Mnk, MnkAnalysis, MnkBoard, MnkTable, MoveVerdict,
     Outcome, Player, PlyReview, Review, Status, Value, table,
 };
@@ -292,7 +292,7 @@ fn about_mistake(ply: &PlyReview, style: Style) -> String {
 }
 
 /// A mistake in words, then the board before it beside what each move there leads to.
-fn mistake(ply: &PlyReview, moves: &[ttt_oracle::Cell], style: Style) -> Vec<String> {
+fn mistake(ply: &PlyReview, moves: &[crate::Cell], style: Style) -> Vec<String> {
     let board = Board::from_moves(&moves[..ply.ply - 1]).expect("a reviewed game replays");
     let mut lines = vec![about_mistake(ply, style)];
     let analysis = Analysis::new(table(), board);
@@ -309,7 +309,7 @@ fn mistake(ply: &PlyReview, moves: &[ttt_oracle::Cell], style: Style) -> Vec<Str
 fn mnk_mistake(
     table: &MnkTable,
     ply: &PlyReview,
-    moves: &[ttt_oracle::Cell],
+    moves: &[crate::Cell],
     style: Style,
 ) -> Vec<String> {
     let mut lines = vec![about_mistake(ply, style)];
@@ -333,7 +333,7 @@ fn mnk_mistake(
 mod tests {
     use std::io::Cursor;
 
-    use ttt_oracle::{Cell, Player};
+    use crate::{Cell, Player};
 
     use super::*;
 

@@ -4,9 +4,9 @@ use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_oracle::bots::{self, BotError, Published};
-use ttt_oracle::quote::escape;
-use ttt_oracle::{
+use crate::bots::{self, BotError, Published};
+use crate::quote::escape;
+use crate::{
     AuditBudget, Mnk, Player, Rate, Ratio, SplitMix64, Tally, audit, odds_tableless, simulate_game,
 };
 

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use clap::Args;
-use ttt_oracle::{ByOutcome, Mnk, mnk_stats, stats, table};
+use crate::{ByOutcome, Mnk, mnk_stats, stats, table};
 
 use super::{Failure, Format};
 
@@ -30,7 +30,7 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
         return Err(Failure::usage(format!(
             "game {game} has {} cells; counts are made for games of at most {} cells",
             game.cells(),
-            ttt_oracle::MAX_TABLE_CELLS
+            crate::MAX_TABLE_CELLS
         )));
     };
     let mut out = io::stdout().lock();

@@ -9,7 +9,7 @@ use std::io::IsTerminal;
 use std::sync::OnceLock;
 
 use clap::ValueEnum;
-use ttt_oracle::Value;
+use crate::Value;
 
 /// When to colour, as `--color` takes it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]

@@ -1,7 +1,7 @@
 //! Text for people that the reports of `ttt audit` and `ttt match` share: names cut to fit,
 //! padding by display width, percentages, and the line that names what an error left undone.
 
-use ttt_oracle::Ratio;
+use crate::Ratio;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// The first `keep` of `names` and how many more (`random, smartbot and 1 more`), for a list

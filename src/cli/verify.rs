@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_oracle::{Evaluation, Mnk, Table, Value, VerifyGameError, verify_bytes, verify_game};
+use crate::{Evaluation, Mnk, Table, Value, VerifyGameError, verify_bytes, verify_game};
 
 use super::{Failure, Format};
 
