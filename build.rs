@@ -11,51 +11,56 @@ use std::{env, fs};
 #[path = "src/board.rs"]
 mod board;
 #[allow(dead_code)]
-#[path = "src/format.rs"]
+#[path = "src/format/mod.rs"]
 mod format;
 #[allow(dead_code)]
-#[path = "src/mnk/mod.rs"]
-mod mnk;
+#[path = "src/game.rs"]
+mod game;
+#[allow(dead_code)]
+#[path = "src/position.rs"]
+mod position;
 #[allow(dead_code)]
 #[path = "src/quote.rs"]
 mod quote;
 #[allow(dead_code)]
-#[path = "src/solve.rs"]
+#[path = "src/solve/mod.rs"]
 mod solve;
 #[allow(dead_code)]
 #[path = "src/symmetry.rs"]
 mod symmetry;
+#[allow(dead_code)]
+#[path = "src/value.rs"]
+mod value;
 
 fn main() {
     for shared in [
         "board",
-        "format",
+        "format/mod",
+        "format/tic_tac_toe",
+        "game",
+        "position",
         "quote",
-        "solve",
+        "solve/mod",
+        "solve/tic_tac_toe",
         "symmetry",
-        "mnk/mod",
-        "mnk/board",
-        "mnk/format",
-        "mnk/game",
-        "mnk/solve",
+        "value",
     ] {
         println!("cargo::rerun-if-changed=src/{shared}.rs");
     }
     println!("cargo::rerun-if-changed=build.rs");
 
-    let solution = solve::solve();
-    let bytes = format::encode(&solution);
+    let solution = solve::tic_tac_toe::solve();
+    let bytes = format::tic_tac_toe::encode(&solution);
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     fs::write(out.join("table.bin"), &bytes).expect("write OUT_DIR/table.bin");
 
     // The larger games, each on its own thread: 4x4 takes most of the time, and build
     // machines have more than one core.
-    let solving: Vec<_> = mnk::game::Mnk::EMBEDDED
+    let solving: Vec<_> = game::Game::EMBEDDED
         .into_iter()
         .map(|game| {
             std::thread::spawn(move || {
-                let bytes =
-                    mnk::format::encode(&mnk::format::stored(&mnk::solve::solve_game(game)));
+                let bytes = format::encode(&format::stored(&solve::solve_game(game)));
                 (game, bytes)
             })
         })

@@ -12,17 +12,17 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ttt_oracle::{
-    Board, Mnk, MnkBoard, MnkTable, SplitMix64, Value, mnk_table_bytes, solve_game, table, unentry,
+    Board, Game, MnkTable, Position, SplitMix64, Value, mnk_table_bytes, solve_game, table, unentry,
 };
 
 /// 4,520 legal 4x4 positions still in play, most not canonical: random games from a fixed
 /// seed, cut at a random ply.
-fn four_by_four() -> Vec<MnkBoard> {
-    let game: Mnk = "4x4".parse().unwrap();
+fn four_by_four() -> Vec<Position> {
+    let game: Game = "4x4".parse().unwrap();
     let mut rng = SplitMix64::new(2026);
     let mut boards = Vec::new();
     while boards.len() < 4520 {
-        let mut board = MnkBoard::empty(game);
+        let mut board = Position::empty(game);
         let stop = rng.next_u64() % 16;
         for _ in 0..stop {
             let moves = board.legal_moves();
@@ -63,7 +63,7 @@ fn queries(c: &mut Criterion) {
             .iter()
             .map(|b| u64::from(table().best_move(b).unwrap().number())),
     );
-    let best4 = |table: &MnkTable, boards: &[MnkBoard]| {
+    let best4 = |table: &MnkTable, boards: &[Position]| {
         digest(boards.iter().map(|b| table.best_move(b).unwrap() as u64))
     };
     let expected4 = best4(&table4, &four);
@@ -105,7 +105,7 @@ fn queries(c: &mut Criterion) {
 }
 
 fn load(c: &mut Criterion) {
-    let game: Mnk = "4x4".parse().unwrap();
+    let game: Game = "4x4".parse().unwrap();
     let bytes = mnk_table_bytes(game).unwrap();
     let mut group = c.benchmark_group("games_load");
     group.sample_size(10);
@@ -114,12 +114,12 @@ fn load(c: &mut Criterion) {
     group.bench_function("4x4_unpack", |b| {
         b.iter(|| {
             let table = MnkTable::from_bytes(black_box(bytes)).unwrap();
-            assert_eq!(table.probe(&MnkBoard::empty(game)).value, Value::Draw);
+            assert_eq!(table.probe(&Position::empty(game)).value, Value::Draw);
         })
     });
     // What a new process does for its first query: open the table in place (checksum, header,
     // index) and read one position and its optimal moves.
-    let board = MnkBoard::parse(game, "X.../.O../..../....").unwrap();
+    let board = Position::parse(game, "X.../.O../..../....").unwrap();
     group.bench_function("4x4_first_query", |b| {
         b.iter(|| {
             let table = MnkTable::compressed(black_box(bytes), usize::MAX).unwrap();
@@ -148,7 +148,7 @@ fn solve(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(20));
     group.bench_function("every_embedded_game", |b| {
         b.iter(|| {
-            for game in Mnk::EMBEDDED {
+            for game in Game::EMBEDDED {
                 let solution = solve_game(black_box(game));
                 let (value, _) = unentry(solution.entries()[0]).unwrap();
                 assert_eq!(value == Value::Draw, game.k() == 4);

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ttt_oracle::bots::{self, Bot};
-use ttt_oracle::{AuditBudget, Mnk, Player, Verdict, audit_tableless};
+use ttt_oracle::{AuditBudget, Game, Player, Verdict, audit_tableless};
 
 #[path = "../tests/common/blocks_unsaid.rs"]
 mod blocks_unsaid;
@@ -22,7 +22,7 @@ use blocks_unsaid::BlocksUnsaid;
 use by_histories::ByHistories;
 
 /// Both sides of `bot` on `game`: what each loses on the board, and each verdict.
-fn audit_sides(bot: &mut dyn Bot, game: Mnk, sides: &[Player]) -> Vec<(u64, Option<Verdict>)> {
+fn audit_sides(bot: &mut dyn Bot, game: Game, sides: &[Player]) -> Vec<(u64, Option<Verdict>)> {
     sides
         .iter()
         .map(|&side| {
@@ -50,16 +50,16 @@ fn audits(c: &mut Criterion) {
         let mut marcelo = bots::builtin("marcelo").unwrap();
         b.iter(|| {
             assert_eq!(
-                audit_sides(marcelo.as_mut(), Mnk::TIC_TAC_TOE, &both),
+                audit_sides(marcelo.as_mut(), Game::TIC_TAC_TOE, &both),
                 three
             )
         })
     });
     group.bench_function("3x3_marcelo_by_histories", |b| {
         let mut marcelo = ByHistories(bots::builtin("marcelo").unwrap());
-        b.iter(|| assert_eq!(audit_sides(&mut marcelo, Mnk::TIC_TAC_TOE, &both), three))
+        b.iter(|| assert_eq!(audit_sides(&mut marcelo, Game::TIC_TAC_TOE, &both), three))
     });
-    let five: Mnk = "5x5".parse().unwrap();
+    let five: Game = "5x5".parse().unwrap();
     let lost = Some(Verdict::CanLoseAndBreaksRules);
     for (name, side, losses) in [
         ("5x5_marcelo_x", Player::X, 10896),
@@ -76,7 +76,7 @@ fn audits(c: &mut Criterion) {
         });
     }
     // The searches alone (a walk given no room): each side's shortest forfeit and loss.
-    let searches = |bot: &mut dyn Bot, game: Mnk, searched: usize| {
+    let searches = |bot: &mut dyn Bot, game: Game, searched: usize| {
         let budget = AuditBudget {
             states: 1,
             searched,
@@ -101,7 +101,7 @@ fn audits(c: &mut Criterion) {
         b.iter(|| assert_eq!(searches(&mut marcelo, five, 20_000_000), five_lines))
     });
     // 7x7, where the walk cannot finish: the searches settle the verdict and both lines.
-    let seven: Mnk = "7x7".parse().unwrap();
+    let seven: Game = "7x7".parse().unwrap();
     group.bench_function("7x7_marcelo_searches", |b| {
         let mut marcelo = bots::builtin("marcelo").unwrap();
         b.iter(|| {

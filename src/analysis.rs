@@ -3,11 +3,11 @@
 use serde::Serialize;
 
 use crate::board::{Board, Cell, Cells, Player, Status};
-use crate::mnk::board::MnkBoard;
-use crate::mnk::game::{MAX_CELLS, Mnk};
-use crate::mnk_table::{MnkMove, MnkTable};
-use crate::solve::Value;
-use crate::table::{MoveAnalysis, Table};
+use crate::game::{Game, MAX_CELLS};
+use crate::position::Position;
+use crate::table::tic_tac_toe::{MoveAnalysis, Table};
+use crate::table::{MnkMove, MnkTable};
+use crate::value::Value;
 
 /// A position with its value, remoteness, optimal moves, perfect line and every legal move's
 /// outcome.
@@ -72,10 +72,10 @@ impl Analysis {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{MnkAnalysis, MnkBoard, mnk_table};
+/// use ttt_oracle::{MnkAnalysis, Position, mnk_table};
 ///
 /// let game = "4x4k3".parse()?;
-/// let board = MnkBoard::parse(game, "XX../OO../..../....")?;
+/// let board = Position::parse(game, "XX../OO../..../....")?;
 /// let json = serde_json::to_string(&MnkAnalysis::new(mnk_table(game)?, board))?;
 /// assert!(json.starts_with(r#"{"game":"4x4k3","board":"XX../OO../..../....","to_move":"X","status":"in_progress","value":"win","remoteness":1,"best":[3],"#));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -83,9 +83,9 @@ impl Analysis {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MnkAnalysis {
     /// The game.
-    pub game: Mnk,
+    pub game: Game,
     /// The position.
-    pub board: MnkBoard,
+    pub board: Position,
     /// The side to move (on a finished board, whose turn it would be).
     pub to_move: Player,
     /// Where the game stands.
@@ -108,7 +108,7 @@ impl MnkAnalysis {
     /// # Panics
     ///
     /// If `board` belongs to another game than `table`.
-    pub fn new(table: &MnkTable, board: MnkBoard) -> MnkAnalysis {
+    pub fn new(table: &MnkTable, board: Position) -> MnkAnalysis {
         let probe = table.probe(&board);
         let best = table.best_moves(&board);
         MnkAnalysis {

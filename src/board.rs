@@ -7,7 +7,7 @@ use std::fmt;
 use std::ops::Not;
 use std::str::FromStr;
 
-use crate::mnk::game::{MAX_CELLS, Mask};
+use crate::game::{MAX_CELLS, Mask};
 use crate::quote::quote;
 
 /// One of the two players. X always moves first.

@@ -13,11 +13,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::Analysis;
 use crate::board::{Board, Cells, Player, Status};
-use crate::format::BINCODE_CONFIG;
-use crate::mnk::game::MAX_TABLE_CELLS;
-use crate::solve::Value;
+use crate::format::tic_tac_toe::BINCODE_CONFIG;
+use crate::game::MAX_TABLE_CELLS;
 use crate::symmetry::{Symmetry, canonicalize};
-use crate::table::{MoveAnalysis, Table};
+use crate::table::tic_tac_toe::{MoveAnalysis, Table};
+use crate::value::Value;
 
 mod mnk;
 

@@ -1,211 +1,519 @@
-//! A game in progress: the game being played, its board and the moves that made it, for bots
-//! that need their history.
+//! A game of the m,n,k family as a value: its rows, columns and k, and what follows from them
+//! (the lines of k that win and the symmetries of the board).
+//!
+//! This file is shared with `build.rs` (through `#[path]`).
 
-use crate::board::{Board, Cell, Cells, MoveError, MoveListError, Player};
-use crate::{Mnk, MnkBoard};
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::{Mutex, OnceLock};
 
-/// The game being played (tic-tac-toe, or any m,n,k game of at most 128 cells), the position
-/// and every move played to reach it, X first.
+use crate::symmetry::Symmetry;
+
+/// A set of cells of a board, one bit a cell: bit `i` is cell `i + 1`.
+pub type Mask = u128;
+
+/// The most cells a board may have: one bit each in a [`Mask`] (an 11x11 board, 121 cells,
+/// fits; 12x12 does not).
+pub const MAX_CELLS: usize = Mask::BITS as usize;
+
+/// The most cells a game may have for a table: `3^16` base-3 codes are 43 million.
+pub const MAX_TABLE_CELLS: usize = 16;
+
+/// An m,n,k game: `rows` by `columns` cells, and `k` marks in a row (across, down or diagonally)
+/// win. Tic-tac-toe is 3,3,3.
+///
+/// Written as people write it on the command line: `MxN` for M rows and N columns with
+/// k = min(M, N), or `MxNkK`.
 ///
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Cell, Game};
+/// use ttt_oracle::Game;
 ///
-/// let mut game = Game::new();
-/// game.play(Cell::from_number(5).unwrap())?;
-/// assert_eq!(game.board().to_string(), "....X....");
-/// assert_eq!(game.moves().len(), 1);
-///
-/// let mut four = Game::empty("4x4".parse()?);
-/// four.play(Cell::new(15).unwrap())?;
-/// assert_eq!(four.position().to_string(), "..../..../..../...X");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// let game: Game = "4x4k3".parse()?;
+/// assert_eq!((game.rows(), game.columns(), game.k(), game.cells()), (4, 4, 3, 16));
+/// assert_eq!("3x4".parse::<Game>()?.k(), 3);
+/// assert_eq!("3x3".parse::<Game>()?, Game::TIC_TAC_TOE);
+/// assert_eq!(Game::new(3, 4, 3)?.to_string(), "3x4");
+/// assert_eq!(Game::new(4, 4, 3)?.to_string(), "4x4k3");
+/// # Ok::<(), ttt_oracle::GameError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Game {
-    position: Position,
-    moves: Vec<Cell>,
+    rows: u8,
+    columns: u8,
+    k: u8,
 }
 
-/// The board, kept in tic-tac-toe's own 4-byte layout on 3x3: the auditor plays and takes
-/// back every move of hundreds of thousands of games there, and its bots read that board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Position {
-    TicTacToe(Board),
-    Mnk(MnkBoard),
-}
-
-impl Default for Game {
-    fn default() -> Game {
-        Game::new()
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Game({self})")
     }
 }
+
+/// Why a game cannot be played here, or its name cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The name is not `MxN` or `MxNkK` with decimal numbers.
+    Syntax {
+        /// The name as given.
+        text: String,
+    },
+    /// A side of zero cells.
+    NoCells,
+    /// More than [`MAX_CELLS`] cells.
+    TooManyCells {
+        /// rows * columns.
+        cells: usize,
+    },
+    /// k is 0, or longer than both sides, so no line fits.
+    BadK {
+        /// The k asked for.
+        k: usize,
+        /// The longer side.
+        longest: usize,
+    },
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Syntax { text } => write!(
+                f,
+                "{} is not a game: write MxN (M rows, N columns, k = the shorter side) or MxNkK, \
+                 for example 3x3, 4x4 or 4x4k3",
+                crate::quote::quote(text)
+            ),
+            GameError::NoCells => f.write_str("a board needs at least one row and one column"),
+            GameError::TooManyCells { cells } => {
+                write!(
+                    f,
+                    "a board of {cells} cells is too large: at most {MAX_CELLS} cells"
+                )
+            }
+            GameError::BadK { k, longest } => write!(
+                f,
+                "k = {k} cannot be played: a line must be 1 to {longest} cells (the longer side)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
 
 impl Game {
-    /// The empty tic-tac-toe board, X to move.
-    pub fn new() -> Game {
-        Game {
-            position: Position::TicTacToe(Board::EMPTY),
-            moves: Vec::new(),
-        }
-    }
+    /// Tic-tac-toe: 3 rows, 3 columns, 3 in a row.
+    pub const TIC_TAC_TOE: Game = Game {
+        rows: 3,
+        columns: 3,
+        k: 3,
+    };
 
-    /// The empty board of `game`, X to move.
-    pub fn empty(game: Mnk) -> Game {
-        if game == Mnk::TIC_TAC_TOE {
-            return Game::new();
-        }
+    /// The games whose tables `build.rs` solves and the binary embeds, besides tic-tac-toe.
+    pub const EMBEDDED: [Game; 4] = [
         Game {
-            position: Position::Mnk(MnkBoard::empty(game)),
-            moves: Vec::new(),
-        }
-    }
+            rows: 3,
+            columns: 4,
+            k: 3,
+        },
+        Game {
+            rows: 4,
+            columns: 3,
+            k: 3,
+        },
+        Game {
+            rows: 4,
+            columns: 4,
+            k: 4,
+        },
+        Game {
+            rows: 4,
+            columns: 4,
+            k: 3,
+        },
+    ];
 
-    /// The tic-tac-toe game made of `moves`, played alternately from the empty board.
+    /// The game of `rows` by `columns` cells where `k` in a row wins.
     ///
     /// # Errors
     ///
-    /// [`MoveListError`] naming the first move that cannot be played.
-    pub fn from_moves(moves: &[Cell]) -> Result<Game, MoveListError> {
+    /// [`GameError`] when a side is 0, the board has more than [`MAX_CELLS`] cells, or k is 0
+    /// or longer than both sides.
+    pub fn new(rows: usize, columns: usize, k: usize) -> Result<Game, GameError> {
+        if rows == 0 || columns == 0 {
+            return Err(GameError::NoCells);
+        }
+        let cells = rows.saturating_mul(columns);
+        if cells > MAX_CELLS {
+            return Err(GameError::TooManyCells { cells });
+        }
+        let longest = rows.max(columns);
+        if k == 0 || k > longest {
+            return Err(GameError::BadK { k, longest });
+        }
+        // Each fits a u8: a side is at most 128 cells.
         Ok(Game {
-            position: Position::TicTacToe(Board::from_moves(moves)?),
-            moves: moves.to_vec(),
+            rows: rows as u8,
+            columns: columns as u8,
+            k: k as u8,
         })
     }
 
-    /// The game of `moves` in `game`, which the caller knows are legal (the auditor, replaying
-    /// lines it walked).
-    pub(crate) fn replay(game: Mnk, moves: &[Cell]) -> Game {
-        let mut replayed = Game::empty(game);
-        replayed.moves.reserve(moves.len());
-        for &cell in moves {
-            replayed.play_unchecked(cell);
+    /// The number of rows.
+    pub const fn rows(self) -> usize {
+        self.rows as usize
+    }
+
+    /// The number of columns.
+    pub const fn columns(self) -> usize {
+        self.columns as usize
+    }
+
+    /// How many marks in a row win.
+    pub const fn k(self) -> usize {
+        self.k as usize
+    }
+
+    /// The number of cells, rows * columns.
+    pub const fn cells(self) -> usize {
+        self.rows as usize * self.columns as usize
+    }
+
+    /// Whether the board is square, and so has 8 symmetries rather than 4.
+    pub const fn is_square(self) -> bool {
+        self.rows == self.columns
+    }
+
+    /// Whether this game is small enough to solve into a table (at most [`MAX_TABLE_CELLS`]).
+    pub const fn has_table(self) -> bool {
+        self.cells() <= MAX_TABLE_CELLS
+    }
+
+    /// Whether `build.rs` solves this game and the binary embeds its table.
+    pub fn is_embedded(self) -> bool {
+        self == Game::TIC_TAC_TOE || Game::EMBEDDED.contains(&self)
+    }
+
+    /// The lines, symmetries and lookup tables of this game, made once per process.
+    pub fn geometry(self) -> &'static Geometry {
+        // Tic-tac-toe's without the lock: every tic-tac-toe game a bot is asked about starts
+        // from its empty board.
+        static TIC_TAC_TOE: OnceLock<Geometry> = OnceLock::new();
+        if self == Game::TIC_TAC_TOE {
+            return TIC_TAC_TOE.get_or_init(|| Geometry::new(self));
         }
-        replayed
+        static MADE: OnceLock<Mutex<HashMap<Game, &'static Geometry>>> = OnceLock::new();
+        let mut made = MADE
+            .get_or_init(Mutex::default)
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Leaked on purpose: one per game a process uses (a few kilobytes for a small board,
+        // half a megabyte of turn lookups for 11x11), and boards hold the reference.
+        made.entry(self)
+            .or_insert_with(|| Box::leak(Box::new(Geometry::new(self))))
     }
+}
 
-    /// The game being played.
-    pub fn mnk(&self) -> Mnk {
-        match self.position {
-            Position::TicTacToe(_) => Mnk::TIC_TAC_TOE,
-            Position::Mnk(board) => board.game(),
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.columns)?;
+        if self.k != self.rows.min(self.columns) {
+            write!(f, "k{}", self.k)?;
         }
-    }
-
-    /// Whether the game is tic-tac-toe, whose board [`Game::board`] gives.
-    #[inline]
-    pub fn is_tic_tac_toe(&self) -> bool {
-        matches!(self.position, Position::TicTacToe(_))
-    }
-
-    /// The current position, on a board of any game.
-    pub fn position(&self) -> MnkBoard {
-        match self.position {
-            Position::TicTacToe(board) => {
-                let marks = |player| board.marks(player).bits();
-                MnkBoard::from_marks_unchecked(
-                    Mnk::TIC_TAC_TOE.geometry(),
-                    marks(Player::X),
-                    marks(Player::O),
-                )
-            }
-            Position::Mnk(board) => board,
-        }
-    }
-
-    /// The current position as a tic-tac-toe board, for the bots that play only tic-tac-toe.
-    ///
-    /// # Panics
-    ///
-    /// When the game is not tic-tac-toe: a bot that calls it declares, by
-    /// [`Bot::plays`](crate::bots::Bot::plays), that it plays only tic-tac-toe, and is never
-    /// asked about another game.
-    #[inline]
-    pub fn board(&self) -> Board {
-        match self.position {
-            Position::TicTacToe(board) => board,
-            Position::Mnk(board) => {
-                panic!(
-                    "Game::board asked of a game of {}, not tic-tac-toe",
-                    board.game()
-                )
-            }
-        }
-    }
-
-    /// Every move so far, in order.
-    #[inline]
-    pub fn moves(&self) -> &[Cell] {
-        &self.moves
-    }
-
-    /// The cells the side to move may play: the empty cells, or none once the game is over.
-    #[inline]
-    pub fn legal_moves(&self) -> Cells {
-        match self.position {
-            Position::TicTacToe(board) => board.legal_moves(),
-            Position::Mnk(board) => Cells::from_bits(board.legal_moves()),
-        }
-    }
-
-    /// Plays `cell` for the side to move.
-    ///
-    /// # Errors
-    ///
-    /// [`MoveError`] when the cell is not on the board, the game is over or the cell is
-    /// taken; the game is unchanged.
-    pub fn play(&mut self, cell: Cell) -> Result<(), MoveError> {
-        match &mut self.position {
-            Position::TicTacToe(board) => *board = board.play(cell)?,
-            Position::Mnk(board) => {
-                let cells = board.game().cells();
-                if cell.index() >= cells {
-                    return Err(MoveError::NoSuchCell { cell, cells });
-                }
-                if board.is_over() {
-                    let status = board.status();
-                    return Err(MoveError::GameOver { cell, status });
-                }
-                if let Some(owner) = board.get(cell.index()) {
-                    return Err(MoveError::Occupied { cell, owner });
-                }
-                *board = board.play_unchecked(cell.index());
-            }
-        }
-        self.moves.push(cell);
         Ok(())
     }
+}
 
-    /// Plays `cell`, which the caller knows is legal (the auditor, walking legal moves).
-    #[inline]
-    pub(crate) fn play_unchecked(&mut self, cell: Cell) {
-        debug_assert!(self.legal_moves().contains(cell));
-        match &mut self.position {
-            Position::TicTacToe(board) => *board = board.play_unchecked(cell),
-            Position::Mnk(board) => {
-                // Whose turn it is from the moves' count: counting marks has no instruction
-                // on the portable build.
-                let mover = if self.moves.len() % 2 == 0 {
-                    Player::X
-                } else {
-                    Player::O
-                };
-                *board = board.mark_unchecked(cell.index(), mover);
+impl FromStr for Game {
+    type Err = GameError;
+
+    fn from_str(text: &str) -> Result<Game, GameError> {
+        let syntax = || GameError::Syntax {
+            text: text.to_owned(),
+        };
+        let number = |digits: &str| -> Result<usize, GameError> {
+            if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit())
+            {
+                return Err(syntax());
+            }
+            digits.parse().map_err(|_| syntax())
+        };
+        let lower = text.to_ascii_lowercase();
+        let (rows, rest) = lower.split_once('x').ok_or_else(syntax)?;
+        let (columns, k) = match rest.split_once('k') {
+            Some((columns, k)) => (columns, Some(k)),
+            None => (rest, None),
+        };
+        let (rows, columns) = (number(rows)?, number(columns)?);
+        let k = match k {
+            Some(k) => number(k)?,
+            None => rows.min(columns),
+        };
+        Game::new(rows, columns, k)
+    }
+}
+
+/// Whether `symmetry` maps a non-square rectangle onto itself.
+const fn keeps_rectangle(symmetry: Symmetry) -> bool {
+    matches!(
+        symmetry,
+        Symmetry::Identity
+            | Symmetry::Rotate180
+            | Symmetry::FlipHorizontal
+            | Symmetry::FlipVertical
+    )
+}
+
+/// Where `symmetry` sends the cell at (`row`, `column`) on a board of `rows` by `columns`.
+const fn place(
+    symmetry: Symmetry,
+    row: usize,
+    column: usize,
+    rows: usize,
+    columns: usize,
+) -> (usize, usize) {
+    let (last_row, last_column) = (rows - 1, columns - 1);
+    match symmetry {
+        Symmetry::Identity => (row, column),
+        Symmetry::Rotate90 => (column, last_row - row),
+        Symmetry::Rotate180 => (last_row - row, last_column - column),
+        Symmetry::Rotate270 => (last_column - column, row),
+        Symmetry::FlipHorizontal => (row, last_column - column),
+        Symmetry::FlipVertical => (last_row - row, column),
+        Symmetry::Transpose => (column, row),
+        Symmetry::AntiTranspose => (last_column - column, last_row - row),
+    }
+}
+
+/// Base-3 place values of each byte of a mask: `TERNARY[b][m]` is the sum of `3^(8b + i)` over
+/// the bits `i` of `m`. Five bytes cover the 40 cells whose codes fit a `u64`.
+const TERNARY: [[u64; 256]; 5] = {
+    let mut table = [[0u64; 256]; 5];
+    let mut byte = 0;
+    let mut base = 1u64;
+    while byte < 5 {
+        let mut mask = 0;
+        while mask < 256 {
+            let mut sum = 0;
+            let mut power = base;
+            let mut i = 0;
+            while i < 8 {
+                if mask & (1 << i) != 0 {
+                    sum += power;
+                }
+                power *= 3;
+                i += 1;
+            }
+            table[byte][mask] = sum;
+            mask += 1;
+        }
+        base *= 6561;
+        byte += 1;
+    }
+    table
+};
+
+/// The most cells whose base-3 codes fit a `u64`.
+pub const MAX_CODE_CELLS: usize = 40;
+
+/// The base-3 code of the marks `x` and `o`: the sum over cells `i` of `3^i` times 0 (empty),
+/// 1 (X) or 2 (O). Meaningful for boards of at most [`MAX_CODE_CELLS`] cells, whose marks fit
+/// the low 64 bits.
+#[inline]
+pub fn code(x: Mask, o: Mask) -> u64 {
+    let mut sum = 0;
+    let (mut x, mut o) = (x as u64, o as u64);
+    let mut byte = 0;
+    while x | o != 0 && byte < 5 {
+        sum += TERNARY[byte][(x & 0xff) as usize] + 2 * TERNARY[byte][(o & 0xff) as usize];
+        x >>= 8;
+        o >>= 8;
+        byte += 1;
+    }
+    sum
+}
+
+/// Everything about a game that play, solving and symmetry look up: made once per game by
+/// [`Game::geometry`].
+pub struct Geometry {
+    game: Game,
+    full: Mask,
+    lines: Vec<Mask>,
+    through: Vec<Vec<Mask>>,
+    turns: Vec<Symmetry>,
+    /// Per turn, where each cell goes.
+    targets: Vec<Vec<u8>>,
+    /// Per turn and per byte of a mask, the image of that byte's cells.
+    images: Vec<Vec<[Mask; 256]>>,
+}
+
+impl fmt::Debug for Geometry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Geometry")
+            .field("game", &self.game)
+            .field("lines", &self.lines.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Geometry {
+    fn new(game: Game) -> Geometry {
+        let (rows, columns, k) = (game.rows(), game.columns(), game.k());
+        let cells = game.cells();
+        let full = Mask::MAX >> (MAX_CELLS - cells);
+        let mut lines = Vec::new();
+        // Rows, then columns, then diagonals down-right, then down-left; each by its first cell.
+        for (step_row, step_column) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+            for row in 0..rows as isize {
+                for column in 0..columns as isize {
+                    let end_row = row + step_row * (k as isize - 1);
+                    let end_column = column + step_column * (k as isize - 1);
+                    if end_row >= rows as isize || end_column < 0 || end_column >= columns as isize
+                    {
+                        continue;
+                    }
+                    let line = (0..k as isize).fold(0 as Mask, |line, i| {
+                        let cell =
+                            (row + step_row * i) * columns as isize + column + step_column * i;
+                        line | 1 << cell
+                    });
+                    if !lines.contains(&line) {
+                        lines.push(line);
+                    }
+                }
             }
         }
-        self.moves.push(cell);
+        let through = (0..cells)
+            .map(|cell| {
+                lines
+                    .iter()
+                    .copied()
+                    .filter(|line| line >> cell & 1 == 1)
+                    .collect()
+            })
+            .collect();
+        let turns: Vec<Symmetry> = Symmetry::ALL
+            .into_iter()
+            .filter(|&symmetry| game.is_square() || keeps_rectangle(symmetry))
+            .collect();
+        let targets: Vec<Vec<u8>> = turns
+            .iter()
+            .map(|turn| {
+                (0..cells)
+                    .map(|cell| {
+                        let (row, column) =
+                            place(*turn, cell / columns, cell % columns, rows, columns);
+                        (row * columns + column) as u8
+                    })
+                    .collect()
+            })
+            .collect();
+        let bytes = cells.div_ceil(8);
+        let images = targets
+            .iter()
+            .map(|target| {
+                (0..bytes)
+                    .map(|byte| {
+                        // Each mask's image is its lowest cell's added to the rest's.
+                        let mut table = [0 as Mask; 256];
+                        for mask in 1..256 {
+                            let cell = byte * 8 + (mask as u32).trailing_zeros() as usize;
+                            let image = if cell < cells { 1 << target[cell] } else { 0 };
+                            table[mask] = table[mask & (mask - 1)] | image;
+                        }
+                        table
+                    })
+                    .collect()
+            })
+            .collect();
+        Geometry {
+            game,
+            full,
+            lines,
+            through,
+            turns,
+            targets,
+            images,
+        }
     }
 
-    /// Takes back the last move, if there is one.
+    /// The game this describes.
+    pub fn game(&self) -> Game {
+        self.game
+    }
+
+    /// The mask of every cell.
+    pub fn full(&self) -> Mask {
+        self.full
+    }
+
+    /// Every line of k cells, as masks (bit `i` is cell `i + 1`).
+    pub fn lines(&self) -> &[Mask] {
+        &self.lines
+    }
+
+    /// The lines through the cell with index `cell`.
+    pub fn lines_through(&self, cell: usize) -> &[Mask] {
+        &self.through[cell]
+    }
+
+    /// Whether `marks` holds a whole line.
+    pub fn has_line(&self, marks: Mask) -> bool {
+        self.lines.iter().any(|&line| line & !marks == 0)
+    }
+
+    /// The cells of `empty` that would complete a line of `marks`: a player's threats.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::Game;
+    ///
+    /// let geometry = Game::TIC_TAC_TOE.geometry();
+    /// // X on 1 and 5 (indices 0 and 4), O on 9: X threatens nothing more, as 9 is O's...
+    /// let (x, o) = (0b0_0001_0001, 0b1_0000_0000);
+    /// let empty = geometry.full() & !(x | o);
+    /// assert_eq!(geometry.completing(x, empty), 0);
+    /// // ...but with 2 as well, 3 (row) and 8 (column), two threats.
+    /// let x = x | 0b10;
+    /// let empty = geometry.full() & !(x | o);
+    /// assert_eq!(geometry.completing(x, empty), 0b0_1000_0100);
+    /// ```
+    pub fn completing(&self, marks: Mask, empty: Mask) -> Mask {
+        self.lines
+            .iter()
+            .map(|&line| line & !marks)
+            .filter(|lacks| lacks.count_ones() == 1)
+            .fold(0, |cells, lacks| cells | lacks)
+            & empty
+    }
+
+    /// Whether `marks`, just after a mark on `cell`, hold a line through that cell.
     #[inline]
-    pub fn undo(&mut self) -> Option<Cell> {
-        let last = self.moves.pop()?;
-        // The last move of a legal game comes off to leave a legal game.
-        match &mut self.position {
-            Position::TicTacToe(board) => *board = board.unplay_unchecked(last),
-            Position::Mnk(board) => *board = board.unplay_unchecked(last.index()),
+    pub fn makes_line(&self, marks: Mask, cell: usize) -> bool {
+        self.through[cell].iter().any(|&line| line & !marks == 0)
+    }
+
+    /// The symmetries of the board: 8 for a square; for any other rectangle the 4 that keep
+    /// its shape (identity, the half turn and both mirrors). In the order of
+    /// [`Symmetry::ALL`], identity first.
+    pub fn turns(&self) -> &[Symmetry] {
+        &self.turns
+    }
+
+    /// Where the `t`-th turn of [`turns`](Geometry::turns) sends the cell with index `cell`.
+    pub fn turn_cell(&self, t: usize, cell: usize) -> usize {
+        usize::from(self.targets[t][cell])
+    }
+
+    /// The image of the cells of `mask` under the `t`-th turn.
+    #[inline]
+    pub fn turn_mask(&self, t: usize, mask: Mask) -> Mask {
+        let mut image = 0;
+        for (byte, table) in self.images[t].iter().enumerate() {
+            image |= table[(mask >> (8 * byte) & 0xff) as usize];
         }
-        Some(last)
+        image
     }
 }

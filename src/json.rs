@@ -10,10 +10,10 @@ use serde::de::{self, Deserialize, Deserializer};
 use serde::{Serialize, Serializer};
 
 use crate::board::{Board, Cell, Cells, Outcome, Player, Status};
-use crate::mnk::board::MnkBoard;
-use crate::mnk::game::Mnk;
-use crate::solve::Value;
+use crate::game::Game;
+use crate::position::Position;
 use crate::symmetry::Symmetry;
+use crate::value::Value;
 
 impl Serialize for Board {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -21,15 +21,15 @@ impl Serialize for Board {
     }
 }
 
-impl Serialize for Mnk {
+impl Serialize for Game {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
 }
 
-impl Serialize for MnkBoard {
+impl Serialize for Position {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.text(&mut [0; 2 * crate::mnk::game::MAX_CELLS]))
+        serializer.serialize_str(self.text(&mut [0; 2 * crate::game::MAX_CELLS]))
     }
 }
 
@@ -90,11 +90,11 @@ impl<'de> Deserialize<'de> for Board {
     }
 }
 
-impl<'de> Deserialize<'de> for Mnk {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Mnk, D::Error> {
+impl<'de> Deserialize<'de> for Game {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Game, D::Error> {
         let text = String::deserialize(deserializer)?;
         text.parse()
-            .map_err(|error: crate::mnk::game::GameError| de::Error::custom(error.to_string()))
+            .map_err(|error: crate::game::GameError| de::Error::custom(error.to_string()))
     }
 }
 

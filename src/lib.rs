@@ -36,12 +36,12 @@ pub mod cli;
 pub mod export;
 mod format;
 mod game;
+mod history;
 mod json;
 mod matchup;
-mod mnk;
 mod mnk_stats;
-mod mnk_table;
 pub mod output;
+mod position;
 pub mod quote;
 mod ratio;
 mod review;
@@ -52,6 +52,7 @@ mod solve;
 mod stats;
 mod symmetry;
 mod table;
+mod value;
 mod verify;
 
 pub use analysis::{Analysis, MnkAnalysis};
@@ -67,25 +68,24 @@ pub use board::{
     Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,
     ParseBoardError, ParseCellError, Player, Status, for_each_move, parse_moves,
 };
-pub use format::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
-pub use game::Game;
+pub use format::MnkFormatError;
+pub use format::tic_tac_toe::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
+pub use game::{Game, GameError, Geometry, MAX_CELLS, MAX_TABLE_CELLS, Mask};
+pub use history::History;
 pub use matchup::{MatchError, MatchReport, matchup, matchup_game, matchup_game_within};
-pub use mnk::board::{MnkBoard, MnkMoveError, MnkMoveListError, MnkReachable, ParseMnkBoardError};
-pub use mnk::format::MnkFormatError;
-pub use mnk::game::{GameError, Geometry, MAX_CELLS, MAX_TABLE_CELLS, Mask, Mnk};
-pub use mnk::solve::{Entry, MnkSolution, entry, solve_game, unentry};
 pub use mnk_stats::mnk_stats;
-pub use mnk_table::{
-    MNK_UNPACK_AFTER, MnkMove, MnkTable, MnkTableError, mnk_table, mnk_table_bytes,
-};
+pub use position::{MnkMoveError, MnkMoveListError, ParseMnkBoardError, Position, Reachable};
 pub use ratio::Ratio;
 pub use review::{MoveVerdict, PlyReview, Review};
 pub use rng::SplitMix64;
 pub use simulate::{Rate, Tally, simulate, simulate_game, simulate_reporting};
-pub use solve::{Evaluation, Solution, Value, solve};
+pub use solve::tic_tac_toe::{Evaluation, Solution, solve};
+pub use solve::{Entry, MnkSolution, entry, solve_game, unentry};
 pub use stats::{ByOutcome, ByValue, Stats, stats};
 pub use symmetry::{Canonical, Symmetry, canonicalize};
-pub use table::{MoveAnalysis, Probe, Table, table, try_table};
+pub use table::tic_tac_toe::{MoveAnalysis, Probe, Table, table, try_table};
+pub use table::{MNK_UNPACK_AFTER, MnkMove, MnkTable, MnkTableError, mnk_table, mnk_table_bytes};
+pub use value::Value;
 pub use verify::{
     Mismatch, MnkMismatch, MnkVerification, Verification, VerifyGameError, verify, verify_bytes,
     verify_game,

@@ -30,8 +30,8 @@ use crate::audit::rules::{Places, Rules};
 use crate::audit::tableless::AuditBudget;
 use crate::board::{Board, Cell, Outcome, Player};
 use crate::bots::{Bot, BotError, Turn};
-use crate::mnk::board::MnkBoard;
-use crate::mnk::game::{MAX_TABLE_CELLS, Mnk};
+use crate::game::{Game, MAX_TABLE_CELLS};
+use crate::position::Position;
 use crate::ratio::Ratio;
 
 /// Plays `x` as X against `o` as O over every choice of both, each weighted by its
@@ -67,7 +67,7 @@ use crate::ratio::Ratio;
 /// # Ok::<(), ttt_oracle::MatchError>(())
 /// ```
 pub fn matchup(x: &mut dyn Bot, o: &mut dyn Bot) -> Result<MatchReport, MatchError> {
-    play::<Board>(x, o, Mnk::TIC_TAC_TOE, u64::MAX)
+    play::<Board>(x, o, Game::TIC_TAC_TOE, u64::MAX)
 }
 
 /// Plays `x` as X against `o` as O on `game`, as [`matchup`] does on tic-tac-toe.
@@ -102,7 +102,7 @@ pub fn matchup(x: &mut dyn Bot, o: &mut dyn Bot) -> Result<MatchReport, MatchErr
 pub fn matchup_game(
     x: &mut dyn Bot,
     o: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
 ) -> Result<MatchReport, MatchError> {
     matchup_game_within(x, o, game, AuditBudget::DEFAULT)
 }
@@ -125,15 +125,15 @@ pub fn matchup_game(
 ///
 /// ```
 /// use ttt_oracle::{AuditBudget, MatchError, bots, matchup_game_within};
-/// # use ttt_oracle::{Game, bots::{Bot, BotError, Choice}};
+/// # use ttt_oracle::{History, bots::{Bot, BotError, Choice}};
 /// # /// The first empty cell, remembering nothing but not saying so.
 /// # struct FirstEmpty;
 /// # impl Bot for FirstEmpty {
 /// #     fn name(&self) -> &str { "first-empty" }
-/// #     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+/// #     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
 /// #         Ok(Choice::only(game.legal_moves().first()))
 /// #     }
-/// #     fn plays(&self, _: ttt_oracle::Mnk) -> Result<(), BotError> { Ok(()) }
+/// #     fn plays(&self, _: ttt_oracle::Game) -> Result<(), BotError> { Ok(()) }
 /// # }
 ///
 /// // Against a random player, a bot that does not say it answers from the board alone meets
@@ -153,7 +153,7 @@ pub fn matchup_game(
 pub fn matchup_game_within(
     x: &mut dyn Bot,
     o: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     budget: AuditBudget,
 ) -> Result<MatchReport, MatchError> {
     if game.cells() > MAX_TABLE_CELLS {
@@ -161,10 +161,10 @@ pub fn matchup_game_within(
     }
     x.plays(game).map_err(MatchError::Refused)?;
     o.plays(game).map_err(MatchError::Refused)?;
-    if game == Mnk::TIC_TAC_TOE {
+    if game == Game::TIC_TAC_TOE {
         play::<Board>(x, o, game, u64::MAX)
     } else {
-        play::<MnkBoard>(x, o, game, budget.states as u64)
+        play::<Position>(x, o, game, budget.states as u64)
     }
 }
 
@@ -173,7 +173,7 @@ pub fn matchup_game_within(
 fn play<R: Rules>(
     x: &mut dyn Bot,
     o: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     limit: u64,
 ) -> Result<MatchReport, MatchError> {
     let names = [x.name().to_string(), o.name().to_string()];
@@ -250,7 +250,7 @@ fn play<R: Rules>(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchReport {
     /// The game played.
-    pub game: Mnk,
+    pub game: Game,
     /// The name of the bot that played X.
     pub x: String,
     /// The name of the bot that played O.
@@ -298,7 +298,7 @@ impl Serialize for MatchReport {
         }
         let mut s = serializer.serialize_struct("MatchReport", 10)?;
         // Tic-tac-toe's report is as it was before other games: no `game` key.
-        if self.game != Mnk::TIC_TAC_TOE {
+        if self.game != Game::TIC_TAC_TOE {
             s.serialize_field("game", &self.game.to_string())?;
         }
         s.serialize_field("x", &self.x)?;
@@ -327,7 +327,7 @@ impl Serialize for MatchReport {
 pub enum MatchError {
     /// The game has more than 16 cells: the walk keeps a game's moves in 64 bits, and the
     /// games a match can walk to their end are far smaller anyway.
-    TooLarge(Mnk),
+    TooLarge(Game),
     /// A bot does not play the game: its refusal, naming both.
     Refused(BotError),
     /// A bot could not answer at all (an external program that broke its protocol).
@@ -415,7 +415,7 @@ fn seat(side: Player) -> usize {
 }
 
 struct Walk<'a, R: Rules> {
-    game: Mnk,
+    game: Game,
     /// X's bot, then O's.
     bots: [&'a mut dyn Bot; 2],
     /// Whether histories that reach one board are merged there (both bots are memoryless).
@@ -552,10 +552,10 @@ impl<R: Rules> Walk<'_, R> {
 mod tests {
     use super::*;
     use crate::bots::{self, Choice};
-    use crate::game::Game;
+    use crate::history::History;
 
     /// What a rogue bot does instead of playing the first empty cell, where it does.
-    type Quirk = fn(&Game) -> Option<Vec<Choice>>;
+    type Quirk = fn(&History) -> Option<Vec<Choice>>;
 
     /// A bot that plays the first empty cell, except where `rogue` says otherwise.
     struct Rogue {
@@ -568,7 +568,7 @@ mod tests {
             "rogue"
         }
 
-        fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
             Ok((self.rogue)(game)
                 .unwrap_or_else(|| Choice::only(game.board().empty_cells().first())))
         }
@@ -642,7 +642,7 @@ mod tests {
     fn probabilities_too_fine_for_128_bits_are_an_error_not_a_panic() {
         // The first empty cell with a chance of one in about 2^40, else the last: nine such
         // plies need a denominator of about 360 bits.
-        let rogue = |game: &Game| {
+        let rogue = |game: &History| {
             let empty = game.board().empty_cells();
             let rare = Ratio::new(1, 1_099_511_627_791);
             let (first, last) = (empty.first()?, empty.iter().last()?);
@@ -671,7 +671,7 @@ mod tests {
             fn name(&self) -> &str {
                 "broken"
             }
-            fn choose(&mut self, _: &Game) -> Result<Vec<Choice>, BotError> {
+            fn choose(&mut self, _: &History) -> Result<Vec<Choice>, BotError> {
                 Err(BotError {
                     message: "broken bot".to_string(),
                 })

@@ -4,9 +4,9 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::board::{Outcome, Player};
-use crate::mnk::board::MnkBoard;
-use crate::mnk::game::Mnk;
-use crate::mnk::solve::{Codes, Digits, solve_game, unentry};
+use crate::game::Game;
+use crate::position::Position;
+use crate::solve::{Codes, Digits, solve_game, unentry};
 use crate::stats::Stats;
 
 /// Counts everything `ttt stats --game` reports for `game` (at most 16 cells), from a fresh
@@ -19,32 +19,32 @@ use crate::stats::Stats;
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Mnk, mnk_stats, stats, table};
+/// use ttt_oracle::{Game, mnk_stats, stats, table};
 ///
 /// let stats = mnk_stats("2x2k2".parse()?);
 /// assert_eq!(stats.reachable_positions, 29);
-/// assert_eq!(mnk_stats(Mnk::TIC_TAC_TOE).games, ttt_oracle::stats(table()).games);
+/// assert_eq!(mnk_stats(Game::TIC_TAC_TOE).games, ttt_oracle::stats(table()).games);
 /// # Ok::<(), ttt_oracle::GameError>(())
 /// ```
-pub fn mnk_stats(game: Mnk) -> Stats {
+pub fn mnk_stats(game: Game) -> Stats {
     let cells = game.cells();
     let solution = solve_game(game);
     let codes = Codes::new(game);
     let digits = Digits::new();
     let geometry = game.geometry();
     let turns = geometry.turns().len() as u64;
-    let table_bytes = crate::mnk_table::mnk_table_bytes(game).map_or(0, <[u8]>::len) as u64;
+    let table_bytes = crate::table::mnk_table_bytes(game).map_or(0, <[u8]>::len) as u64;
     let mut stats = Stats::zero(cells, table_bytes);
     // The canonical positions by ply, for the passes over paths below, and where each is in
     // `positions` by code.
-    let mut positions: Vec<Position> = Vec::new();
+    let mut positions: Vec<Stored> = Vec::new();
     for (code, &entry) in solution.entries().iter().enumerate() {
         let Some((value, remoteness)) = unentry(entry) else {
             continue;
         };
         let code = code as u32;
         let (x, o) = digits.marks(code);
-        let board = MnkBoard::from_marks_unchecked(geometry, x.into(), o.into());
+        let board = Position::from_marks_unchecked(geometry, x.into(), o.into());
         let fixed = (0..turns as usize)
             .filter(|&t| codes.turned_code(t, x, o) == code)
             .count() as u64;
@@ -68,7 +68,7 @@ pub fn mnk_stats(game: Mnk) -> Stats {
             }
             None => stats.non_terminal_positions += orbit,
         }
-        positions.push(Position {
+        positions.push(Stored {
             board,
             code,
             orbit,
@@ -132,8 +132,8 @@ pub fn mnk_stats(game: Mnk) -> Stats {
 }
 
 /// A canonical position, as the passes over paths need it.
-struct Position {
-    board: MnkBoard,
+struct Stored {
+    board: Position,
     code: u32,
     /// How many boards it stands for: its images under the symmetries.
     orbit: u64,

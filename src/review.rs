@@ -1,4 +1,4 @@
-//! Game review: every move of a game judged against the table, as `ttt review` shows it.
+//! History review: every move of a game judged against the table, as `ttt review` shows it.
 
 use std::fmt;
 
@@ -6,11 +6,11 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::audit::rules::Rules;
 use crate::board::{Board, Cell, Cells, Player, Status};
-use crate::game::Game;
-use crate::mnk_table::MnkTable;
-use crate::solve::Value;
-use crate::table::{MoveAnalysis, Probe, Table};
-use crate::{Mnk, MnkBoard};
+use crate::history::History;
+use crate::table::MnkTable;
+use crate::table::tic_tac_toe::{MoveAnalysis, Probe, Table};
+use crate::value::Value;
+use crate::{Game, Position};
 
 /// How a move compares with the best the position allowed, for the player making it.
 ///
@@ -185,10 +185,10 @@ impl PlyReview {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Game, MoveVerdict, Review, parse_moves, table};
+/// use ttt_oracle::{History, MoveVerdict, Review, parse_moves, table};
 ///
 /// // X's fifth move, 4, leaves O's line 1-2-3 open: a drawn game thrown away.
-/// let game = Game::from_moves(&parse_moves("5 3 9 1 4 2")?)?;
+/// let game = History::from_moves(&parse_moves("5 3 9 1 4 2")?)?;
 /// let review = Review::new(table(), &game);
 /// assert_eq!(review.plies.len(), 6);
 /// assert_eq!(review.plies[4].verdict, MoveVerdict::DrawToLoss);
@@ -202,7 +202,7 @@ impl PlyReview {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Review {
     /// The game played.
-    pub game: Mnk,
+    pub game: Game,
     /// The moves of the game, X first.
     pub moves: Vec<Cell>,
     /// Where the game stands after them.
@@ -214,7 +214,7 @@ pub struct Review {
 /// Judges every move of `game` on the board `R` against `table`, its game's table: the value
 /// before each move, what the move leads to (the value after it, from the mover's side, and
 /// one more ply), and the best moves.
-fn judge<R: Rules>(table: &R::Table, game: &Game) -> Review {
+fn judge<R: Rules>(table: &R::Table, game: &History) -> Review {
     let (mut board, _) = R::empty(game.mnk());
     let plies = game
         .moves()
@@ -249,7 +249,7 @@ impl Review {
     /// # Panics
     ///
     /// If `game` is not tic-tac-toe: [`Review::new_mnk`] reviews the others.
-    pub fn new(table: &Table, game: &Game) -> Review {
+    pub fn new(table: &Table, game: &History) -> Review {
         assert!(
             game.is_tic_tac_toe(),
             "Review::new reviews tic-tac-toe, not {}",
@@ -268,11 +268,11 @@ impl Review {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::{Cell, Game, MoveVerdict, Review, mnk_table};
+    /// use ttt_oracle::{Cell, History, MoveVerdict, Review, mnk_table};
     ///
     /// // On 3x4, X wins in 7 plies from the empty board, but in 9 after the corner 1; then O's 5
     /// // loses faster than 6 would.
-    /// let mut game = Game::empty("3x4".parse()?);
+    /// let mut game = History::empty("3x4".parse()?);
     /// for number in [1, 5] {
     ///     game.play(Cell::new(number - 1).unwrap())?;
     /// }
@@ -284,13 +284,13 @@ impl Review {
     /// assert!(json.starts_with(r#"{"game":"3x4","moves":[1,5],"status":"in_progress","#));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn new_mnk(table: &MnkTable, game: &Game) -> Review {
+    pub fn new_mnk(table: &MnkTable, game: &History) -> Review {
         assert_eq!(
             table.game(),
             game.mnk(),
             "a review against another game's table"
         );
-        judge::<MnkBoard>(table, game)
+        judge::<Position>(table, game)
     }
 
     /// How many moves lowered the value (see [`MoveVerdict::is_mistake`]).
@@ -305,7 +305,7 @@ impl Review {
 /// The JSON shape documented in `docs/commands.md`.
 impl Serialize for Review {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let other_game = self.game != Mnk::TIC_TAC_TOE;
+        let other_game = self.game != Game::TIC_TAC_TOE;
         let mut s = serializer.serialize_struct("Review", 4 + usize::from(other_game))?;
         if other_game {
             s.serialize_field("game", &self.game)?;

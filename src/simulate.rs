@@ -9,10 +9,10 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::Mnk;
+use crate::Game;
 use crate::board::{Outcome, Player, Status};
 use crate::bots::{Bot, BotError, Choice, Turn, sample};
-use crate::game::Game;
+use crate::history::History;
 use crate::rng::SplitMix64;
 
 /// How the simulated games of one side ended.
@@ -77,7 +77,7 @@ pub fn simulate_reporting(
     rng: &mut SplitMix64,
     played: &mut dyn FnMut(u64),
 ) -> Result<Tally, BotError> {
-    simulate_game(bot, Mnk::TIC_TAC_TOE, side, games, rng, played)
+    simulate_game(bot, Game::TIC_TAC_TOE, side, games, rng, played)
 }
 
 /// [`simulate_reporting`] on any game the bot [plays](Bot::plays); on tic-tac-toe the same
@@ -100,7 +100,7 @@ pub fn simulate_reporting(
 /// ```
 pub fn simulate_game(
     bot: &mut dyn Bot,
-    mnk: Mnk,
+    mnk: Game,
     side: Player,
     games: u64,
     rng: &mut SplitMix64,
@@ -130,12 +130,12 @@ enum End {
 /// One game, to its end.
 fn play_one(
     bot: &mut dyn Bot,
-    mnk: Mnk,
+    mnk: Game,
     side: Player,
     rng: &mut SplitMix64,
     choices: &mut Vec<Choice>,
 ) -> Result<End, BotError> {
-    let mut game = Game::empty(mnk);
+    let mut game = History::empty(mnk);
     loop {
         let board = game.position();
         if let Status::Finished(outcome) = board.status() {

@@ -5,9 +5,9 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::board::{Board, Outcome, Player, Status};
-use crate::solve::Value;
 use crate::symmetry::{Canonical, canonicalize};
-use crate::table::Table;
+use crate::table::tic_tac_toe::Table;
+use crate::value::Value;
 
 /// Positions or games split by how they end.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::board::{Board, Cell, Cells, Player};
-use crate::mnk::game::Mask;
+use crate::game::Mask;
 
 /// One of the eight ways to turn or flip the board onto itself.
 ///

@@ -2,14 +2,15 @@
 
 use std::fmt;
 
-use crate::format::{self, FormatError};
-use crate::mnk::board::MnkBoard;
-use crate::mnk::format::{self as mnk_format, MnkFormatError};
-use crate::mnk::game::Mnk;
-use crate::mnk::solve::{Digits, solve_game, unentry};
-use crate::solve::{Evaluation, Value, solve};
+use crate::format::tic_tac_toe::{self as format, FormatError};
+use crate::format::{self as mnk_format, MnkFormatError};
+use crate::game::Game;
+use crate::position::Position;
+use crate::solve::tic_tac_toe::{Evaluation, solve};
+use crate::solve::{Digits, solve_game, unentry};
 use crate::symmetry::Canonical;
-use crate::table::Table;
+use crate::table::tic_tac_toe::Table;
+use crate::value::Value;
 
 /// A canonical position where the table and a fresh solve disagree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +113,7 @@ pub fn verify(table: &Table) -> Verification {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MnkMismatch {
     /// The position.
-    pub board: MnkBoard,
+    pub board: Position,
     /// What the table says (value, remoteness and the optimal moves as a mask, bit `i` for
     /// cell `i + 1`), if it has the position.
     pub table: Option<(Value, u8, u64)>,
@@ -124,7 +125,7 @@ pub struct MnkMismatch {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MnkVerification {
     /// The game.
-    pub game: Mnk,
+    pub game: Game,
     /// Canonical positions in play compared.
     pub compared: usize,
     /// Positions where the two disagree.
@@ -146,7 +147,7 @@ impl MnkVerification {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VerifyGameError {
     /// `build.rs` embeds no table for this game: it is solved in the process when used.
-    NotEmbedded(Mnk),
+    NotEmbedded(Game),
     /// The embedded bytes do not decode.
     Damaged(MnkFormatError),
 }
@@ -158,7 +159,7 @@ impl fmt::Display for VerifyGameError {
                 f,
                 "ttt embeds no table for game {game}: it is solved when used, so there is nothing \
                  to compare (embedded: 3x3, {})",
-                Mnk::EMBEDDED.map(|game| game.to_string()).join(", ")
+                Game::EMBEDDED.map(|game| game.to_string()).join(", ")
             ),
             VerifyGameError::Damaged(error) => write!(f, "the embedded table is damaged: {error}"),
         }
@@ -184,9 +185,8 @@ impl std::error::Error for VerifyGameError {}
 /// assert_eq!(verification.compared, 20088);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn verify_game(game: Mnk) -> Result<MnkVerification, VerifyGameError> {
-    let bytes =
-        crate::mnk_table::mnk_table_bytes(game).ok_or(VerifyGameError::NotEmbedded(game))?;
+pub fn verify_game(game: Game) -> Result<MnkVerification, VerifyGameError> {
+    let bytes = crate::table::mnk_table_bytes(game).ok_or(VerifyGameError::NotEmbedded(game))?;
     let table = mnk_format::decode(bytes).map_err(VerifyGameError::Damaged)?;
     let fresh = mnk_format::stored(&solve_game(game));
     let fresh_bytes = mnk_format::encode(&fresh);
@@ -225,7 +225,7 @@ pub fn verify_game(game: Mnk) -> Result<MnkVerification, VerifyGameError> {
         if table_entry != fresh_entry {
             let (x, o) = digits.marks(code);
             mismatches.push(MnkMismatch {
-                board: MnkBoard::from_marks_unchecked(geometry, x.into(), o.into()),
+                board: Position::from_marks_unchecked(geometry, x.into(), o.into()),
                 table: table_entry.flatten(),
                 fresh: fresh_entry.flatten(),
             });

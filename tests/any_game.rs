@@ -4,15 +4,15 @@
 use std::time::Duration;
 
 use ttt_oracle::bots::{self, Bot, External, Turn};
-use ttt_oracle::{Cell, Game, Mask, Mnk, MnkBoard, Ratio, Value, mnk_table};
+use ttt_oracle::{Cell, Game, History, Mask, Position, Ratio, Value, mnk_table};
 
-fn game(name: &str) -> Mnk {
+fn game(name: &str) -> Game {
     name.parse().unwrap()
 }
 
 /// Every position of `game` in play, each as a game reaching it.
-fn positions(game: Mnk) -> Vec<Game> {
-    MnkBoard::reachable(game)
+fn positions(game: Game) -> Vec<History> {
+    Position::reachable(game)
         .filter(|board| !board.is_over())
         .map(|board| {
             // A history for the board: X's marks and O's, alternately, in cell order.
@@ -20,7 +20,7 @@ fn positions(game: Mnk) -> Vec<Game> {
                 board.marks(ttt_oracle::Player::X),
                 board.marks(ttt_oracle::Player::O),
             );
-            let mut played = Game::empty(game);
+            let mut played = History::empty(game);
             while xs | os != 0 {
                 let mine = if played.moves().len() % 2 == 0 {
                     &mut xs
@@ -37,7 +37,7 @@ fn positions(game: Mnk) -> Vec<Game> {
         .collect()
 }
 
-fn cells(bot: &mut dyn Bot, game: &Game) -> Vec<(usize, Ratio)> {
+fn cells(bot: &mut dyn Bot, game: &History) -> Vec<(usize, Ratio)> {
     let choices = bot.choose(game).unwrap();
     let total = choices
         .iter()
@@ -127,7 +127,7 @@ fn bots_that_play_any_board_say_so_and_rule_bots_refuse_with_the_game_named() {
         "newell-simon",
     ] {
         let bot = bots::builtin(name).unwrap();
-        assert!(bot.plays(Mnk::TIC_TAC_TOE).is_ok());
+        assert!(bot.plays(Game::TIC_TAC_TOE).is_ok());
         let refusal = bot.plays(four).unwrap_err();
         assert!(
             refusal.message.contains(name) && refusal.message.contains("4x4"),
@@ -138,7 +138,7 @@ fn bots_that_play_any_board_say_so_and_rule_bots_refuse_with_the_game_named() {
 
 #[test]
 fn random_plays_a_board_too_large_for_a_table() {
-    let mut played = Game::empty(game("7x7"));
+    let mut played = History::empty(game("7x7"));
     let mut random = bots::builtin("random").unwrap();
     let choices = cells(random.as_mut(), &played);
     assert_eq!(choices.len(), 49);
@@ -148,7 +148,7 @@ fn random_plays_a_board_too_large_for_a_table() {
 
 #[test]
 fn a_game_refuses_cells_off_its_board() {
-    let mut played = Game::empty(game("2x2k2"));
+    let mut played = History::empty(game("2x2k2"));
     let error = played.play(Cell::new(4).unwrap()).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -175,7 +175,7 @@ fn an_external_bot_is_told_the_game_and_answers_in_its_cells() {
     for (name, expected) in [("4x4", 16), ("3x4", 12), ("3x3", 9), ("2x8k2", 16)] {
         let command = format!("{LAST_EMPTY}{}", game(name));
         let mut bot = External::new("last-empty", command, Duration::from_secs(10));
-        let mut played = Game::empty(game(name));
+        let mut played = History::empty(game(name));
         assert!(bot.plays(played.mnk()).is_ok());
         assert_eq!(
             cells(&mut bot, &played),
@@ -196,7 +196,7 @@ fn an_external_bot_is_told_the_game_and_answers_in_its_cells() {
 fn an_external_bot_answering_off_the_board_breaks_the_protocol() {
     let command = "while read line; do echo 17; done";
     let mut bot = External::new("seventeen", command, Duration::from_secs(10));
-    let error = bot.choose(&Game::empty(game("4x4"))).unwrap_err();
+    let error = bot.choose(&History::empty(game("4x4"))).unwrap_err();
     assert!(
         error
             .message
@@ -213,11 +213,11 @@ fn an_external_bot_asked_about_a_new_game_is_started_afresh() {
         Duration::from_secs(10),
     );
     assert_eq!(
-        cells(&mut bot, &Game::empty(game("4x4"))),
+        cells(&mut bot, &History::empty(game("4x4"))),
         [(15, Ratio::ONE)]
     );
     // Told 3x3 now, it complains through its reply that it expected 4x4: a fresh process
     // with the new environment.
-    let error = bot.choose(&Game::new()).unwrap_err();
+    let error = bot.choose(&History::new()).unwrap_err();
     assert!(error.message.contains("wrong board"), "{error}");
 }

@@ -6,7 +6,7 @@ mod common;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use ttt_oracle::bots::{self, Bot, BotError, CATALOG, Choice, Turn};
-use ttt_oracle::{Cell, Forfeit, Game, Player, Ratio, audit, table};
+use ttt_oracle::{Cell, Forfeit, History, Player, Ratio, audit, table};
 
 /// Plays the first empty cell: a bot anyone would write first, and lose with.
 struct FirstEmpty;
@@ -15,7 +15,7 @@ impl Bot for FirstEmpty {
     fn name(&self) -> &str {
         "first-empty"
     }
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         let cell = game.board().legal_moves().first().unwrap();
         Ok(vec![Choice::certain(Turn::Mark(cell))])
     }
@@ -31,7 +31,7 @@ impl Bot for Rogue {
     fn name(&self) -> &str {
         "rogue"
     }
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         if game.board().to_string() == self.trigger {
             match &self.turn {
                 Some(turn) => return Ok(vec![Choice::certain(turn.clone())]),
@@ -50,7 +50,7 @@ fn cell(n: u32) -> Cell {
 /// Replays `moves` through the bot: at each of the bot's turns the bot must be able to choose
 /// the move played, and the game must end in the opponent's win. Independent of the auditor.
 fn replay_loss(bot: &mut dyn Bot, side: Player, moves: &[Cell]) {
-    let mut game = Game::new();
+    let mut game = History::new();
     for &m in moves {
         if game.board().to_move() == side {
             let choices = bot.choose(&game).unwrap();

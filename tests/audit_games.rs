@@ -9,7 +9,7 @@ use common::by_histories::ByHistories;
 use predicates::prelude::*;
 use ttt_oracle::bots::{self, Bot, BotError, Choice, Turn};
 use ttt_oracle::{
-    AuditError, Cell, Cells, Game, MatchError, Mnk, Outcome, Player, Ratio, Status, audit_game,
+    AuditError, Cell, Cells, Game, History, MatchError, Outcome, Player, Ratio, Status, audit_game,
     matchup_game, mnk_table,
 };
 
@@ -17,7 +17,7 @@ fn ttt() -> Command {
     Command::cargo_bin("ttt").unwrap()
 }
 
-fn game(name: &str) -> Mnk {
+fn game(name: &str) -> Game {
     name.parse().unwrap()
 }
 
@@ -28,11 +28,11 @@ impl Bot for FirstEmpty {
     fn name(&self) -> &str {
         "first-empty"
     }
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         let cell = game.legal_moves().first().unwrap();
         Ok(vec![Choice::certain(Turn::Mark(cell))])
     }
-    fn plays(&self, _: Mnk) -> Result<(), BotError> {
+    fn plays(&self, _: Game) -> Result<(), BotError> {
         Ok(())
     }
 }
@@ -63,7 +63,7 @@ impl Walked {
     };
 }
 
-fn walk(bot: &mut dyn Bot, side: Player, game: &mut Game, chance: Ratio, found: &mut Walked) {
+fn walk(bot: &mut dyn Bot, side: Player, game: &mut History, chance: Ratio, found: &mut Walked) {
     match game.position().status() {
         Status::Finished(outcome) => {
             found.games += 1;
@@ -103,7 +103,12 @@ fn walk(bot: &mut dyn Bot, side: Player, game: &mut Game, chance: Ratio, found: 
 
 /// The odds of `bot` playing `side` against the perfect style (each optimal move of the
 /// game's table equally likely), by a walk of every history: win, draw, loss.
-fn against_perfect(bot: &mut dyn Bot, side: Player, game: &mut Game, chance: Ratio) -> [Ratio; 3] {
+fn against_perfect(
+    bot: &mut dyn Bot,
+    side: Player,
+    game: &mut History,
+    chance: Ratio,
+) -> [Ratio; 3] {
     let position = game.position();
     match position.status() {
         Status::Finished(Outcome::Draw) => [Ratio::ZERO, chance, Ratio::ZERO],
@@ -155,7 +160,7 @@ fn odds_against_perfect_count_the_wins_of_a_side_that_wins_the_game() {
                 let mut b = bots::from_spec(bot).unwrap();
                 let report = audit_game(b.as_mut(), game, side).unwrap();
                 let [win, draw, loss] =
-                    against_perfect(b.as_mut(), side, &mut Game::empty(game), Ratio::ONE);
+                    against_perfect(b.as_mut(), side, &mut History::empty(game), Ratio::ONE);
                 let odds = &report.vs_perfect;
                 assert_eq!(
                     [odds.win, odds.draw, odds.loss],
@@ -188,7 +193,7 @@ fn audits_of_small_games_agree_with_a_walk_of_every_history() {
                 walk(
                     b.as_mut(),
                     side,
-                    &mut Game::empty(game),
+                    &mut History::empty(game),
                     Ratio::ONE,
                     &mut found,
                 );

@@ -7,7 +7,7 @@ use assert_cmd::Command;
 use common::mnk::check_all_mnk;
 use predicates::prelude::*;
 use ttt_oracle::export::{self, ExportFormat, MnkRecord, Record};
-use ttt_oracle::{Board, Cell, Mnk, Value, canonicalize, table};
+use ttt_oracle::{Board, Cell, Game, Value, canonicalize, table};
 
 fn ttt() -> Command {
     Command::cargo_bin("ttt").unwrap()
@@ -266,7 +266,7 @@ fn mnk_jsonl(game: &str, extra: &[&str]) -> Vec<MnkRecord> {
 #[test]
 fn mnk_exports_hold_every_position_once_in_order_and_agree_with_the_table() {
     for name in MNK_GAMES {
-        let game: Mnk = name.parse().unwrap();
+        let game: Game = name.parse().unwrap();
         for canonical in [false, true] {
             let extra: &[&str] = if canonical { &["--canonical"] } else { &[] };
             let records = mnk_jsonl(name, extra);
@@ -290,7 +290,7 @@ fn mnk_exports_hold_every_position_once_in_order_and_agree_with_the_table() {
 #[test]
 fn every_mnk_format_holds_the_same_records() {
     for name in ["2x3", "3x3k2"] {
-        let game: Mnk = name.parse().unwrap();
+        let game: Game = name.parse().unwrap();
         let records = mnk_jsonl(name, &[]);
 
         let json: Vec<MnkRecord> =

@@ -772,7 +772,7 @@ fn a_panicking_caller_stops_its_bot() {
     let command = format!("TTT_TEST_PIDFILE={} {}", pids.display(), misbehave("first"));
     let caught = std::panic::catch_unwind(|| {
         let mut bot = External::new("first", command, Duration::from_secs(5));
-        bot.choose(&ttt_oracle::Game::new()).unwrap();
+        bot.choose(&ttt_oracle::History::new()).unwrap();
         panic!("the caller fails while the bot runs");
     });
     assert!(caught.is_err());

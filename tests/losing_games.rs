@@ -13,7 +13,7 @@ use assert_cmd::Command;
 use common::{close_after_64_bytes, misbehave, names, pidfile, root};
 use predicates::prelude::*;
 use serde_json::Value;
-use ttt_oracle::{Cell, Game, Player, Status};
+use ttt_oracle::{Cell, History, Player, Status};
 
 fn ttt() -> Command {
     let mut command = Command::cargo_bin("ttt").unwrap();
@@ -49,7 +49,7 @@ fn parse(line: &str) -> Line {
         .iter()
         .map(|n| Cell::from_number(n.as_u64().unwrap() as u32).unwrap())
         .collect();
-    let game = Game::from_moves(&moves).unwrap_or_else(|e| panic!("{e}: {line}"));
+    let game = History::from_moves(&moves).unwrap_or_else(|e| panic!("{e}: {line}"));
     let forfeit = match object["end"].as_str() {
         Some("loss") => {
             assert_eq!(keys, ["bot", "end", "moves", "side"], "{line}");

@@ -9,7 +9,7 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value as Json;
 use ttt_oracle::bots::{self, Bot, CATALOG, Choice, Turn};
-use ttt_oracle::{Game, MatchReport, Outcome, Player, Ratio, Status, audit, matchup};
+use ttt_oracle::{History, MatchReport, Outcome, Player, Ratio, Status, audit, matchup};
 
 use common::by_histories::ByHistories;
 use common::{assert_none_left, misbehave, pidfile, root};
@@ -55,7 +55,7 @@ fn forfeit(side: Player) -> usize {
 /// The one game `x` and `o` play when neither has a choice to make in it: how it ends, or
 /// `None` when a bot offers more than one move somewhere along it.
 fn the_one_game(x: &mut dyn Bot, o: &mut dyn Bot) -> Option<usize> {
-    let mut game = Game::new();
+    let mut game = History::new();
     loop {
         let board = game.board();
         if let Status::Finished(outcome) = board.status() {
@@ -138,7 +138,7 @@ fn against_random_each_bot_has_the_odds_its_audit_gives() {
 fn every_history(x: &mut dyn Bot, o: &mut dyn Bot) -> (u64, [Ratio; 5]) {
     fn visit(
         bots: &mut [&mut dyn Bot; 2],
-        game: &mut Game,
+        game: &mut History,
         chance: Ratio,
         tally: &mut (u64, [Ratio; 5]),
     ) {
@@ -170,7 +170,7 @@ fn every_history(x: &mut dyn Bot, o: &mut dyn Bot) -> (u64, [Ratio; 5]) {
         }
     }
     let mut tally = (0, [Ratio::ZERO; 5]);
-    visit(&mut [x, o], &mut Game::new(), Ratio::ONE, &mut tally);
+    visit(&mut [x, o], &mut History::new(), Ratio::ONE, &mut tally);
     tally
 }
 

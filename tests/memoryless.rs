@@ -3,7 +3,7 @@
 //! by histories, figure for figure.
 
 use ttt_oracle::bots::{self, Bot, BotError, CATALOG, Choice, Turn};
-use ttt_oracle::{Cell, Forfeit, Game, Player, Ratio, SideReport, Status, audit};
+use ttt_oracle::{Cell, Forfeit, History, Player, Ratio, SideReport, Status, audit};
 
 /// Every bot to check: the built-in ones and a few parameterised styles.
 fn every_bot() -> Vec<Box<dyn Bot + Send>> {
@@ -20,7 +20,7 @@ fn every_bot() -> Vec<Box<dyn Bot + Send>> {
 fn answers_differ(bot: &mut dyn Bot) -> Option<(Vec<Cell>, Vec<Cell>)> {
     fn visit(
         bot: &mut dyn Bot,
-        game: &mut Game,
+        game: &mut History,
         seen: &mut [Option<(Vec<Cell>, Vec<Choice>)>],
     ) -> Option<(Vec<Cell>, Vec<Cell>)> {
         let board = game.board();
@@ -49,7 +49,7 @@ fn answers_differ(bot: &mut dyn Bot) -> Option<(Vec<Cell>, Vec<Cell>)> {
     }
     // Every board has its own base-3 code below 3^9.
     let mut seen = vec![None; 19_683];
-    let found = visit(bot, &mut Game::new(), &mut seen);
+    let found = visit(bot, &mut History::new(), &mut seen);
     let asked = seen.iter().flatten().count();
     assert!(
         found.is_some() || asked == 4520,
@@ -102,7 +102,7 @@ impl Bot for CountsItsTurns {
     fn name(&self) -> &str {
         "counts-its-turns"
     }
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         let cells = game.board().legal_moves();
         let opened_in_the_corner = game.moves().first() == Cell::from_number(1).as_ref();
         if opened_in_the_corner {
@@ -132,7 +132,7 @@ impl Bot for Asked<'_> {
     fn name(&self) -> &str {
         self.bot.name()
     }
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         self.times += 1;
         self.bot.choose(game)
     }
@@ -193,7 +193,7 @@ impl Bot for Quirky {
     fn name(&self) -> &str {
         "quirky"
     }
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         let board = game.board();
         let legal: Vec<Cell> = board.legal_moves().iter().collect();
         let taken = Cell::ALL.into_iter().find(|&c| board.get(c).is_some());
@@ -262,7 +262,7 @@ impl Bot for FineLater {
     fn name(&self) -> &str {
         "fine-later"
     }
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         let board = game.board();
         let legal = board.legal_moves();
         let nine = Cell::from_number(9).unwrap();

@@ -8,21 +8,21 @@ use assert_cmd::Command;
 use common::mnk::{check_compressed, check_position, has_run, known, marks, reachable};
 use proptest::prelude::*;
 use ttt_oracle::{
-    Board, IllegalBoard, Mask, Mnk, MnkBoard, MnkFormatError, MnkTable, ParseMnkBoardError, Player,
-    Status, mnk_stats, mnk_table, solve_game, stats, table, unentry,
+    Board, Game, IllegalBoard, Mask, MnkFormatError, MnkTable, ParseMnkBoardError, Player,
+    Position, Status, mnk_stats, mnk_table, solve_game, stats, table, unentry,
 };
 
 fn ttt() -> Command {
     Command::cargo_bin("ttt").unwrap()
 }
 
-fn board(game: Mnk, x: Mask, o: Mask) -> MnkBoard {
-    MnkBoard::from_marks(game, x, o).unwrap()
+fn board(game: Game, x: Mask, o: Mask) -> Position {
+    Position::from_marks(game, x, o).unwrap()
 }
 
 /// Every position of `game` agrees with a one-ply look at its children, and with each of its
 /// images under the board's symmetries.
-fn check_every_position(game: Mnk, table: &MnkTable) -> usize {
+fn check_every_position(game: Game, table: &MnkTable) -> usize {
     let positions = reachable(game.rows(), game.columns(), game.k());
     for &(x, o) in &positions {
         check_position(table, &board(game, x, o));
@@ -34,7 +34,7 @@ fn check_every_position(game: Mnk, table: &MnkTable) -> usize {
 fn small_games_match_ground_truth() {
     let mut checked = 0;
     for (game, key, figure) in known() {
-        let game: Mnk = game.parse().unwrap();
+        let game: Game = game.parse().unwrap();
         if game.cells() > 12 {
             continue; // 4x4: mnk_exhaustive.rs, in release
         }
@@ -45,7 +45,7 @@ fn small_games_match_ground_truth() {
                 assert_eq!(independent.to_string(), figure, "{game}");
             }
             "value" => {
-                let probe = mnk_table(game).unwrap().probe(&MnkBoard::empty(game));
+                let probe = mnk_table(game).unwrap().probe(&Position::empty(game));
                 assert_eq!(probe.value.name(), figure, "{game}");
             }
             other => panic!("unknown key {other}"),
@@ -66,7 +66,7 @@ fn every_position_of_the_small_games_agrees_with_its_children_and_symmetries() {
         ("3x4", 111_973),
         ("4x3", 111_973),
     ] {
-        let game: Mnk = name.parse().unwrap();
+        let game: Game = name.parse().unwrap();
         let found = check_every_position(game, mnk_table(game).unwrap());
         if positions > 0 {
             assert_eq!(found, positions, "{game}");
@@ -76,13 +76,13 @@ fn every_position_of_the_small_games_agrees_with_its_children_and_symmetries() {
 
 #[test]
 fn the_engine_on_3x3_agrees_with_tic_tac_toe_everywhere() {
-    let game = Mnk::TIC_TAC_TOE;
+    let game = Game::TIC_TAC_TOE;
     // A table solved by the m,n,k engine, not the embedded 3x3 one.
     let mnk = MnkTable::from_solution(&solve_game(game));
     for board in Board::reachable() {
         let x = board.marks(Player::X).bits();
         let o = board.marks(Player::O).bits();
-        let ours = ttt_oracle::MnkBoard::from_marks(game, x, o).unwrap();
+        let ours = ttt_oracle::Position::from_marks(game, x, o).unwrap();
         assert_eq!(ours.to_string(), board.to_string());
         assert_eq!(mnk.probe(&ours), table().probe(&board), "{board}");
         assert_eq!(
@@ -101,7 +101,7 @@ fn the_engine_on_3x3_agrees_with_tic_tac_toe_everywhere() {
 #[test]
 fn the_solver_keeps_the_optimal_moves_of_each_position_in_play() {
     for name in ["3x3", "2x4k2", "3x4", "4x3"] {
-        let game: Mnk = name.parse().unwrap();
+        let game: Game = name.parse().unwrap();
         let solution = solve_game(game);
         let table = MnkTable::from_solution(&solution);
         let in_play = solution
@@ -127,13 +127,13 @@ fn the_solver_keeps_the_optimal_moves_of_each_position_in_play() {
 #[test]
 fn the_rules_accept_exactly_the_reachable_boards() {
     for name in ["2x2k2", "3x3", "3x4k2", "2x5k2", "3x4"] {
-        let game: Mnk = name.parse().unwrap();
+        let game: Game = name.parse().unwrap();
         let cells = game.cells();
         let reachable = reachable(game.rows(), game.columns(), game.k());
         let mut accepted = 0;
         for code in 0..3u64.pow(cells as u32) {
             let (x, o) = marks(code, cells);
-            if MnkBoard::from_marks(game, x, o).is_ok() {
+            if Position::from_marks(game, x, o).is_ok() {
                 accepted += 1;
             }
         }
@@ -150,8 +150,8 @@ fn the_rules_accept_exactly_the_reachable_boards() {
 #[test]
 fn reachable_yields_every_position_once_by_ply_then_code() {
     for name in ["2x2k2", "3x3", "3x4k2", "2x5k2"] {
-        let game: Mnk = name.parse().unwrap();
-        let boards: Vec<MnkBoard> = MnkBoard::reachable(game).collect();
+        let game: Game = name.parse().unwrap();
+        let boards: Vec<Position> = Position::reachable(game).collect();
         let keys: Vec<(usize, u64)> = boards
             .iter()
             .map(|b| (b.ply(), b.code().unwrap()))
@@ -172,11 +172,11 @@ fn reachable_yields_every_position_once_by_ply_then_code() {
     // Boards too large for a table, up to the largest (128 cells, every bit of a mask), start
     // as any other.
     for (name, cells) in [("8x8", 64), ("9x9", 81), ("8x16", 128)] {
-        let game: Mnk = name.parse().unwrap();
-        let first: Vec<MnkBoard> = MnkBoard::reachable(game).take(cells + 2).collect();
-        assert_eq!(first[0], MnkBoard::empty(game));
+        let game: Game = name.parse().unwrap();
+        let first: Vec<Position> = Position::reachable(game).take(cells + 2).collect();
+        assert_eq!(first[0], Position::empty(game));
         for (cell, board) in first[1..=cells].iter().enumerate() {
-            assert_eq!(*board, MnkBoard::empty(game).play(cell + 1).unwrap());
+            assert_eq!(*board, Position::empty(game).play(cell + 1).unwrap());
         }
         assert_eq!(first[cells + 1].ply(), 2, "{game}");
     }
@@ -184,13 +184,13 @@ fn reachable_yields_every_position_once_by_ply_then_code() {
 
 #[test]
 fn games_are_read_and_bad_ones_refused() {
-    let game: Mnk = "4X4K3".parse().unwrap();
+    let game: Game = "4X4K3".parse().unwrap();
     assert_eq!(game.to_string(), "4x4k3");
-    assert_eq!("3x5".parse::<Mnk>().unwrap().k(), 3);
-    assert_eq!("3x5k5".parse::<Mnk>().unwrap().to_string(), "3x5k5");
-    assert_eq!("8x8".parse::<Mnk>().unwrap().cells(), 64);
-    assert_eq!("11x11".parse::<Mnk>().unwrap().cells(), 121);
-    assert_eq!("1x128k5".parse::<Mnk>().unwrap().cells(), 128);
+    assert_eq!("3x5".parse::<Game>().unwrap().k(), 3);
+    assert_eq!("3x5k5".parse::<Game>().unwrap().to_string(), "3x5k5");
+    assert_eq!("8x8".parse::<Game>().unwrap().cells(), 64);
+    assert_eq!("11x11".parse::<Game>().unwrap().cells(), 121);
+    assert_eq!("1x128k5".parse::<Game>().unwrap().cells(), 128);
     for (bad, says) in [
         ("", "is not a game"),
         ("3", "is not a game"),
@@ -206,45 +206,45 @@ fn games_are_read_and_bad_ones_refused() {
         ("3x3k4", "k = 4 cannot be played: a line must be 1 to 3"),
         ("3x3k0", "k = 0"),
     ] {
-        let error = bad.parse::<Mnk>().unwrap_err().to_string();
+        let error = bad.parse::<Game>().unwrap_err().to_string();
         assert!(error.contains(says), "{bad}: {error}");
     }
 }
 
 #[test]
 fn boards_name_the_game_and_the_count_when_wrong() {
-    let game: Mnk = "4x4".parse().unwrap();
-    let error = MnkBoard::parse(game, "X........").unwrap_err();
+    let game: Game = "4x4".parse().unwrap();
+    let error = Position::parse(game, "X........").unwrap_err();
     assert_eq!(error, ParseMnkBoardError::Length { game, found: 9 });
     assert_eq!(
         error.to_string(),
         "a board of game 4x4 has 16 cells (4 rows of 4), this has 9"
     );
     // Digits stand for their own cell only up to 9.
-    assert!(MnkBoard::parse(game, "123456789.......").is_ok());
+    assert!(Position::parse(game, "123456789.......").is_ok());
     assert!(matches!(
-        MnkBoard::parse(game, "X23456789.1....."),
+        Position::parse(game, "X23456789.1....."),
         Err(ParseMnkBoardError::Text(
             ttt_oracle::ParseBoardError::MisplacedDigit { cell: 11, .. }
         ))
     ));
     // Rows may be separated by '/', or not.
     assert_eq!(
-        MnkBoard::parse(game, "X.../.O../..../....").unwrap(),
-        MnkBoard::parse(game, "X....O..........").unwrap()
+        Position::parse(game, "X.../.O../..../....").unwrap(),
+        Position::parse(game, "X....O..........").unwrap()
     );
     assert_eq!(
-        MnkBoard::parse(game, "XXXX/OOOO/XXXX/OOO.").unwrap_err(),
+        Position::parse(game, "XXXX/OOOO/XXXX/OOO.").unwrap_err(),
         ParseMnkBoardError::Illegal(IllegalBoard::BothWin)
     );
     // Two separate lines of X: no single move made both.
-    let k3: Mnk = "4x4k3".parse().unwrap();
+    let k3: Game = "4x4k3".parse().unwrap();
     assert_eq!(
-        MnkBoard::parse(k3, "XXX./OO.O/XXX./OO..").unwrap_err(),
+        Position::parse(k3, "XXX./OO.O/XXX./OO..").unwrap_err(),
         ParseMnkBoardError::Illegal(IllegalBoard::SeparateLines { winner: Player::X })
     );
     // Two lines through one cell are a legal finish.
-    let crossed = MnkBoard::parse(k3, "XXX./X.OO/XO../...O").unwrap();
+    let crossed = Position::parse(k3, "XXX./X.OO/XO../...O").unwrap();
     assert_eq!(
         crossed.status(),
         Status::Finished(ttt_oracle::Outcome::Win(Player::X))
@@ -281,9 +281,9 @@ fn a_table_read_in_place_answers_as_unpacked_everywhere_on_the_small_games() {
 
 #[test]
 fn a_table_read_in_place_unpacks_itself_after_so_many_lookups() {
-    let game: Mnk = "4x3".parse().unwrap();
+    let game: Game = "4x3".parse().unwrap();
     let table = MnkTable::compressed(ttt_oracle::mnk_table_bytes(game).unwrap(), 3).unwrap();
-    let (board, _) = MnkBoard::from_move_list(game, "2 1 6").unwrap();
+    let (board, _) = Position::from_move_list(game, "2 1 6").unwrap();
     let answers = |table: &MnkTable| (table.probe(&board), table.best_moves(&board));
     let first = answers(&table);
     assert!(!table.is_unpacked(), "two lookups");

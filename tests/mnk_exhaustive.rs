@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 
 use common::mnk::{check_all_mnk, check_compressed, check_position, known, reachable};
 use ttt_oracle::export::MnkRecord;
-use ttt_oracle::{Mask, Mnk, MnkBoard, mnk_stats, mnk_table, verify_game};
+use ttt_oracle::{Game, Mask, Position, mnk_stats, mnk_table, verify_game};
 
 #[test]
 #[cfg_attr(
@@ -22,7 +22,7 @@ use ttt_oracle::{Mask, Mnk, MnkBoard, mnk_stats, mnk_table, verify_game};
 fn four_by_four_counts_and_values_match_ground_truth() {
     let mut checked = 0;
     for (game, key, figure) in known() {
-        let game: Mnk = game.parse().unwrap();
+        let game: Game = game.parse().unwrap();
         if game.cells() != 16 {
             continue;
         }
@@ -33,11 +33,11 @@ fn four_by_four_counts_and_values_match_ground_truth() {
                 assert_eq!(mnk_stats(game).reachable_positions.to_string(), figure);
                 // And the rules accept each of them.
                 for (x, o) in walked {
-                    MnkBoard::from_marks(game, x, o).unwrap();
+                    Position::from_marks(game, x, o).unwrap();
                 }
             }
             "value" => {
-                let probe = mnk_table(game).unwrap().probe(&MnkBoard::empty(game));
+                let probe = mnk_table(game).unwrap().probe(&Position::empty(game));
                 assert_eq!(probe.value.name(), figure, "{game}");
             }
             other => panic!("unknown key {other}"),
@@ -53,11 +53,11 @@ fn four_by_four_counts_and_values_match_ground_truth() {
     ignore = "exhaustive over 4x4; .ci/run runs it in release"
 )]
 fn every_embedded_position_agrees_with_its_children_and_symmetries() {
-    for game in Mnk::EMBEDDED {
+    for game in Game::EMBEDDED {
         let table = mnk_table(game).unwrap();
         let mut positions = 0;
         for (x, o) in reachable(game.rows(), game.columns(), game.k()) {
-            check_position(table, &MnkBoard::from_marks(game, x, o).unwrap());
+            check_position(table, &Position::from_marks(game, x, o).unwrap());
             positions += 1;
         }
         assert_eq!(
@@ -74,7 +74,7 @@ fn every_embedded_position_agrees_with_its_children_and_symmetries() {
     ignore = "exhaustive over 4x4; .ci/run runs it in release"
 )]
 fn every_embedded_table_equals_a_fresh_solve() {
-    for game in Mnk::EMBEDDED {
+    for game in Game::EMBEDDED {
         let verification = verify_game(game).unwrap();
         assert!(
             verification.ok(),
@@ -137,7 +137,7 @@ fn marks(text: &[u8]) -> (Mask, Mask) {
 )]
 fn the_4x4_export_streams_every_position_in_order_in_bounded_memory() {
     // Each line is checked lightly: the records of the smaller games are checked in full.
-    let game: Mnk = "4x4".parse().unwrap();
+    let game: Game = "4x4".parse().unwrap();
     let table = mnk_table(game).unwrap();
     let figure = known()
         .into_iter()
@@ -155,7 +155,7 @@ fn the_4x4_export_streams_every_position_in_order_in_bounded_memory() {
         let (_game, board, _to_move, _ply, _status) = (field(), field(), field(), field(), field());
         let (value, remoteness, _best, canonical_board) = (field(), field(), field(), field());
         let (x, o) = marks(board);
-        let board = MnkBoard::from_marks(game, x, o).unwrap();
+        let board = Position::from_marks(game, x, o).unwrap();
         let key = (board.ply(), board.code().unwrap());
         assert!(last < Some(key), "{text}: by ply, then code, each once");
         last = Some(key);
@@ -185,7 +185,7 @@ fn the_4x4_export_streams_every_position_in_order_in_bounded_memory() {
 )]
 fn the_exports_of_3x4_and_4x3_agree_with_their_tables_record_by_record() {
     for name in ["3x4", "4x3"] {
-        let game: Mnk = name.parse().unwrap();
+        let game: Game = name.parse().unwrap();
         for canonical in [false, true] {
             let mut args = vec!["--game", name];
             if canonical {

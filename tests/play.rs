@@ -10,12 +10,12 @@ use predicates::prelude::*;
 use ttt_oracle::bots::{
     self, Bot, Casual, Epsilon, Tricky, Turn, parse_probability, ways_to_go_wrong,
 };
-use ttt_oracle::{Board, Cell, Game, Ratio, table};
+use ttt_oracle::{Board, Cell, History, Ratio, table};
 
 /// Every non-terminal position, each as the first game found that reaches it.
-fn positions() -> Vec<Game> {
-    let mut found: HashMap<Board, Game> = HashMap::new();
-    let mut stack = vec![Game::new()];
+fn positions() -> Vec<History> {
+    let mut found: HashMap<Board, History> = HashMap::new();
+    let mut stack = vec![History::new()];
     while let Some(game) = stack.pop() {
         let board = game.board();
         if board.is_over() || found.contains_key(&board) {
@@ -31,7 +31,7 @@ fn positions() -> Vec<Game> {
     found.into_values().collect()
 }
 
-fn marks(bot: &mut dyn Bot, game: &Game) -> Vec<(Cell, Ratio)> {
+fn marks(bot: &mut dyn Bot, game: &History) -> Vec<(Cell, Ratio)> {
     let choices = bot.choose(game).unwrap();
     let total = choices
         .iter()

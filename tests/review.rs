@@ -1,4 +1,4 @@
-//! Game review: every move of every game judged as an independent minimax judges it, and
+//! History review: every move of every game judged as an independent minimax judges it, and
 //! `ttt review` through the real binary, from a move list and from what `ttt play` prints.
 
 mod common;
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use serde_json::{Value as Json, json};
 use ttt_oracle::{
-    Board, Cells, Game, MoveVerdict, Player, PlyReview, Review, Value, audit, bots, table,
+    Board, Cells, History, MoveVerdict, Player, PlyReview, Review, Value, audit, bots, table,
 };
 
 /// Each run that feeds odd or endless input is bounded in time, so that a regression that
@@ -103,8 +103,8 @@ fn review_every_game() -> HashMap<(Player, &'static str), u64> {
     // What `expected` says of each move on each board, worked out once.
     let mut judged: Vec<Option<(Cells, &str)>> = vec![None; 19_683 * 9];
     // Each game with the board before its last move and the review of the game without it.
-    let mut stack: Vec<(Game, Board, Vec<PlyReview>)> =
-        vec![(Game::new(), Board::EMPTY, Vec::new())];
+    let mut stack: Vec<(History, Board, Vec<PlyReview>)> =
+        vec![(History::new(), Board::EMPTY, Vec::new())];
     let mut games = 0;
     while let Some((game, before, earlier)) = stack.pop() {
         games += 1;

@@ -4,7 +4,7 @@
 mod common;
 
 use common::blocks_unsaid::BlocksUnsaid;
-use ttt_oracle::{AuditBudget, Mnk, Player, Shortest, audit, audit_tableless, bots};
+use ttt_oracle::{AuditBudget, Game, Player, Shortest, audit, audit_tableless, bots};
 
 #[test]
 fn equals_the_table_audit_on_tic_tac_toe() {
@@ -22,7 +22,7 @@ fn equals_the_table_audit_on_tic_tac_toe() {
             let with = audit(bot.as_mut(), side).unwrap();
             let mut bot = bots::from_spec(name).unwrap();
             let without =
-                audit_tableless(bot.as_mut(), Mnk::TIC_TAC_TOE, side, AuditBudget::DEFAULT)
+                audit_tableless(bot.as_mut(), Game::TIC_TAC_TOE, side, AuditBudget::DEFAULT)
                     .unwrap();
             let what = format!("{name} as {side:?}");
             assert_eq!(without.verdict(), Some(with.verdict()), "{what}");
@@ -60,7 +60,7 @@ fn the_searches_give_the_walks_shortest_lines_on_tic_tac_toe() {
                 states: 1,
                 searched: 1_000_000,
             };
-            let searched = audit_tableless(bot.as_mut(), Mnk::TIC_TAC_TOE, side, small).unwrap();
+            let searched = audit_tableless(bot.as_mut(), Game::TIC_TAC_TOE, side, small).unwrap();
             let what = format!("{name} as {side:?}");
             assert_eq!(searched.counts, None, "{what}");
             assert_eq!(searched.verdict(), Some(with.verdict()), "{what}");
@@ -93,7 +93,7 @@ fn the_searches_give_the_walks_shortest_lines_on_tic_tac_toe() {
 fn the_searches_agree_with_the_walk_when_the_budget_is_too_small_for_it() {
     // A budget too small for the exhaustive walk of marcelo's 5x5 games: the searches still
     // find the same shortest lines.
-    let five: Mnk = "5x5".parse().unwrap();
+    let five: Game = "5x5".parse().unwrap();
     for side in [Player::X, Player::O] {
         let mut bot = bots::builtin("marcelo").unwrap();
         let full = audit_tableless(bot.as_mut(), five, side, AuditBudget::DEFAULT).unwrap();
@@ -133,7 +133,7 @@ fn marcelo_loses_on_seven_by_seven_to_a_fork_as_soon_as_one_can_come() {
     // cell each, 11 marks, then a 12th: 23 plies as O, 24 as X. The search finds a loss that
     // long on either side (the walk, far too large here, is given no room), and the shortest
     // forfeits the default budget settles, 8 plies as X and 9 as O (docs/performance.md).
-    let seven: Mnk = "7x7".parse().unwrap();
+    let seven: Game = "7x7".parse().unwrap();
     let budget = AuditBudget {
         states: 1,
         searched: AuditBudget::DEFAULT.searched,
@@ -146,7 +146,7 @@ fn marcelo_loses_on_seven_by_seven_to_a_fork_as_soon_as_one_can_come() {
         };
         assert_eq!(loss.moves.len(), plies, "{side:?}");
         // A real game: the bot chose each of its moves, and the opponent's last made a line.
-        let mut game = ttt_oracle::Game::empty(seven);
+        let mut game = ttt_oracle::History::empty(seven);
         for &cell in &loss.moves {
             if game.position().to_move() == side {
                 let choices = bot.choose(&game).unwrap();

@@ -2,7 +2,7 @@
 //! every history written here from the definitions, for every built-in bot and a few styles.
 
 use ttt_oracle::bots::{self, Bot, CATALOG, Turn};
-use ttt_oracle::{Game, Outcome, Player, Ratio, Status, audit, table};
+use ttt_oracle::{History, Outcome, Player, Ratio, Status, audit, table};
 
 fn specs() -> Vec<&'static str> {
     CATALOG
@@ -14,7 +14,7 @@ fn specs() -> Vec<&'static str> {
 
 /// The most an opponent who knows `bot` makes it lose or forfeit from `game`: the opponent
 /// takes the reply that leaves the most, the bot's choices are averaged by their probabilities.
-fn worst(bot: &mut dyn Bot, game: &mut Game, side: Player) -> Ratio {
+fn worst(bot: &mut dyn Bot, game: &mut History, side: Player) -> Ratio {
     let board = game.board();
     if let Status::Finished(outcome) = board.status() {
         return match outcome {
@@ -53,7 +53,7 @@ fn worst(bot: &mut dyn Bot, game: &mut Game, side: Player) -> Ratio {
 
 /// The odds (win, draw, loss, forfeit) for `bot` against an opponent choosing uniformly among
 /// the table's optimal moves.
-fn against_perfect(bot: &mut dyn Bot, game: &mut Game, side: Player) -> [Ratio; 4] {
+fn against_perfect(bot: &mut dyn Bot, game: &mut History, side: Player) -> [Ratio; 4] {
     let board = game.board();
     let end = |at: usize| {
         let mut odds = [Ratio::ZERO; 4];
@@ -103,7 +103,7 @@ fn against_perfect(bot: &mut dyn Bot, game: &mut Game, side: Player) -> [Ratio; 
 }
 
 /// Whether every answer of `bot` on `side` is a single certain turn.
-fn deterministic(bot: &mut dyn Bot, game: &mut Game, side: Player) -> bool {
+fn deterministic(bot: &mut dyn Bot, game: &mut History, side: Player) -> bool {
     let board = game.board();
     if board.status() != Status::InProgress {
         return true;
@@ -137,9 +137,10 @@ fn the_worst_case_and_the_odds_against_perfect_match_the_definitions() {
         for side in Player::BOTH {
             let report = audit(bots::from_spec(spec).unwrap().as_mut(), side).unwrap();
             let mut bot = bots::from_spec(spec).unwrap();
-            let expected = worst(bot.as_mut(), &mut Game::new(), side);
+            let expected = worst(bot.as_mut(), &mut History::new(), side);
             assert_eq!(report.worst_case.loss, expected, "{spec} as {side}");
-            let [win, draw, loss, illegal] = against_perfect(bot.as_mut(), &mut Game::new(), side);
+            let [win, draw, loss, illegal] =
+                against_perfect(bot.as_mut(), &mut History::new(), side);
             let odds = report.vs_perfect;
             assert_eq!(
                 [odds.win, odds.draw, odds.loss, odds.illegal],
@@ -164,7 +165,7 @@ fn a_bot_that_never_loses_has_no_worst_case_and_a_deterministic_loser_loses_for_
             }
             assert!(worst.loss > Ratio::ZERO, "{spec} as {side}");
             let mut bot = bots::from_spec(spec).unwrap();
-            if deterministic(bot.as_mut(), &mut Game::new(), side) {
+            if deterministic(bot.as_mut(), &mut History::new(), side) {
                 assert_eq!(worst.loss, Ratio::ONE, "{spec} as {side}");
             }
         }
@@ -174,7 +175,7 @@ fn a_bot_that_never_loses_has_no_worst_case_and_a_deterministic_loser_loses_for_
     for side in Player::BOTH {
         let report = audit(&mut FirstEmpty, side).unwrap();
         assert!(!report.never_loses());
-        assert!(deterministic(&mut FirstEmpty, &mut Game::new(), side));
+        assert!(deterministic(&mut FirstEmpty, &mut History::new(), side));
         assert_eq!(report.worst_case.loss, Ratio::ONE, "as {side}");
         let shortest = report.shortest_loss.unwrap().moves.len();
         assert!(report.worst_case.line.len() >= shortest);
@@ -189,7 +190,7 @@ impl Bot for FirstEmpty {
         "first-empty"
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<bots::Choice>, bots::BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<bots::Choice>, bots::BotError> {
         let cell = game.board().legal_moves().into_iter().next().unwrap();
         Ok(vec![bots::Choice::certain(Turn::Mark(cell))])
     }
@@ -204,7 +205,7 @@ fn the_worst_case_line_is_a_game_the_bot_loses_or_forfeits_next() {
             if line.is_empty() {
                 continue;
             }
-            let game = Game::from_moves(line).expect("a legal game");
+            let game = History::from_moves(line).expect("a legal game");
             let board = game.board();
             match board.status() {
                 Status::Finished(outcome) => {

@@ -14,7 +14,7 @@ use super::rules::Rules;
 use crate::board::{Player, Status};
 use crate::bots::{Bot, Turn};
 use crate::game::Game;
-use crate::mnk::game::Mnk;
+use crate::history::History;
 
 /// How many questions [`Bot::prepare`] is given at once: enough to keep a bot busy, few enough
 /// that a progress line moves on often.
@@ -28,7 +28,7 @@ pub(super) const BATCH: usize = 256;
 /// next turn, so what is held stays within the limit (twice: one ply and the next).
 pub(super) fn ask<R: Rules>(
     bot: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     side: Player,
     limit: u64,
 ) -> Result<(), Halt> {
@@ -40,7 +40,7 @@ pub(super) fn ask<R: Rules>(
         next: Vec::new(),
         seen: memoryless.then(HashSet::default),
     };
-    gathered.reach::<R>(Game::empty(game))?;
+    gathered.reach::<R>(History::empty(game))?;
     let mut histories = std::mem::take(&mut gathered.next);
     while !histories.is_empty() {
         for batch in histories.chunks(BATCH) {
@@ -76,7 +76,7 @@ struct Gathered {
     limit: u64,
     /// The questions gathered so far, in every ply.
     count: u64,
-    next: Vec<Game>,
+    next: Vec<History>,
     /// For a memoryless bot, the boards of the next ply so far: it is asked about each board
     /// once (with the first history to reach it), and only the first history's turns follow,
     /// as the others reach the same boards after it. The limit does not apply: the boards are
@@ -87,7 +87,7 @@ struct Gathered {
 impl Gathered {
     /// Gathers the bot's turns that follow `game`: `game` itself where the bot is to move,
     /// each reply of the opponent where it is the opponent, none where the game is over.
-    fn reach<R: Rules>(&mut self, game: Game) -> Result<(), Halt> {
+    fn reach<R: Rules>(&mut self, game: History) -> Result<(), Halt> {
         let board = R::of(&game);
         if board.status() != Status::InProgress {
             return Ok(());
@@ -105,7 +105,7 @@ impl Gathered {
         Ok(())
     }
 
-    fn push<R: Rules>(&mut self, game: Game) -> Result<(), Halt> {
+    fn push<R: Rules>(&mut self, game: History) -> Result<(), Halt> {
         match &mut self.seen {
             Some(seen) => {
                 if !seen.insert(R::of(&game).key()) {

@@ -6,8 +6,8 @@ use super::rules::Rules;
 use super::{Forfeit, Halt, IllegalLine, LosingLine, Odds, SideReport, WorstCase, panic_message};
 use crate::board::{Cell, Outcome, Player, Status};
 use crate::bots::{Bot, Choice, Turn};
-use crate::game::Game;
-use crate::mnk::game::{MAX_TABLE_CELLS, Mnk};
+use crate::game::{Game, MAX_TABLE_CELLS};
+use crate::history::History;
 use crate::ratio::{Ratio, Sum};
 
 /// Audits `bot` playing `side` of `game` by walking every history, depth first: the
@@ -16,7 +16,7 @@ use crate::ratio::{Ratio, Sum};
 /// [`Halt::OverBudget`] before asking the bot about more than `limit` histories.
 pub(super) fn audit<R: Rules>(
     bot: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     table: &R::Table,
     side: Player,
     limit: u64,
@@ -32,7 +32,7 @@ pub(super) fn audit<R: Rules>(
         vs_random: [Sum::ZERO; 4],
         choices: Default::default(),
     };
-    let root = walk.visit(&mut Game::empty(game), Ratio::ONE, true)?;
+    let root = walk.visit(&mut History::empty(game), Ratio::ONE, true)?;
     let [win, draw, loss, illegal] = walk.vs_random.map(Sum::value);
     walk.report.vs_random = Odds {
         win,
@@ -66,7 +66,7 @@ const DEPTHS: usize = MAX_TABLE_CELLS + 1;
 
 struct Walk<'a, R: Rules> {
     bot: &'a mut dyn Bot,
-    game: Mnk,
+    game: Game,
     side: Player,
     table: &'a R::Table,
     /// The most decision points the walk may visit.
@@ -136,7 +136,7 @@ fn times(p: Ratio, x: Ratio) -> Ratio {
 impl<R: Rules> Walk<'_, R> {
     /// Explores every game from `game`, which comes back unchanged; `perfect` says whether the
     /// perfect style as opponent may reach it.
-    fn visit(&mut self, game: &mut Game, chance: Ratio, perfect: bool) -> Result<Backed, Halt> {
+    fn visit(&mut self, game: &mut History, chance: Ratio, perfect: bool) -> Result<Backed, Halt> {
         let board = R::of(game);
         let depth = game.moves().len();
         self.lines[depth].len = 0;
@@ -190,7 +190,12 @@ impl<R: Rules> Walk<'_, R> {
         line.len = next.len + 1;
     }
 
-    fn bot_turn(&mut self, game: &mut Game, chance: Ratio, perfect: bool) -> Result<Backed, Halt> {
+    fn bot_turn(
+        &mut self,
+        game: &mut History,
+        chance: Ratio,
+        perfect: bool,
+    ) -> Result<Backed, Halt> {
         if self.report.decision_points == self.limit {
             return Err(Halt::OverBudget);
         }
@@ -256,7 +261,7 @@ impl<R: Rules> Walk<'_, R> {
         Ok(backed)
     }
 
-    fn forfeit(&mut self, game: &Game, what: Forfeit, chance: Ratio) {
+    fn forfeit(&mut self, game: &History, what: Forfeit, chance: Ratio) {
         self.report.games += 1;
         self.report.illegal_games += 1;
         self.vs_random[3] += chance;
@@ -273,7 +278,7 @@ impl<R: Rules> Walk<'_, R> {
         }
     }
 
-    fn finish(&mut self, game: &Game, outcome: Outcome, chance: Ratio) -> Backed {
+    fn finish(&mut self, game: &History, outcome: Outcome, chance: Ratio) -> Backed {
         self.report.games += 1;
         let [win, draw, loss, _] = &mut self.vs_random;
         match outcome {

@@ -17,8 +17,8 @@ use super::{AuditError, Forfeit, Halt, IllegalLine, LosingLine, OverBudget, pani
 use crate::board::{Board, Cell, Outcome, Player, Status};
 use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
-use crate::mnk::board::MnkBoard;
-use crate::mnk::game::Mnk;
+use crate::history::History;
+use crate::position::Position;
 
 /// A game the bot did not win or draw.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,8 +94,8 @@ pub fn losing_games<E: From<BotError>>(
     side: Player,
     sink: impl FnMut(LostGame) -> Result<(), E>,
 ) -> Result<(), E> {
-    let table = crate::table::table();
-    let walked = walk::<Board, E>(bot, Mnk::TIC_TAC_TOE, table, side, u64::MAX, sink);
+    let table = crate::table::tic_tac_toe::table();
+    let walked = walk::<Board, E>(bot, Game::TIC_TAC_TOE, table, side, u64::MAX, sink);
     walked.map_err(|error| match error {
         Stop::Bot(error) => error.into(),
         Stop::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
@@ -130,7 +130,7 @@ pub fn losing_games<E: From<BotError>>(
 /// ```
 pub fn losing_games_in<E: From<AuditError>>(
     bot: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     side: Player,
     sink: impl FnMut(LostGame) -> Result<(), E>,
 ) -> Result<(), E> {
@@ -163,7 +163,7 @@ pub fn losing_games_in<E: From<AuditError>>(
 /// ```
 pub fn losing_games_within<E: From<AuditError>>(
     bot: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     side: Player,
     budget: AuditBudget,
     sink: impl FnMut(LostGame) -> Result<(), E>,
@@ -181,19 +181,19 @@ pub fn losing_games_within<E: From<AuditError>>(
         .into(),
         Stop::Sink(error) => error,
     };
-    if game == Mnk::TIC_TAC_TOE {
-        let table = crate::table::table();
+    if game == Game::TIC_TAC_TOE {
+        let table = crate::table::tic_tac_toe::table();
         return walk::<Board, E>(bot, game, table, side, u64::MAX, sink).map_err(error);
     }
-    let table = crate::mnk_table::mnk_table(game).map_err(AuditError::NoTable)?;
-    walk::<MnkBoard, E>(bot, game, table, side, limit, sink).map_err(error)
+    let table = crate::table::mnk_table(game).map_err(AuditError::NoTable)?;
+    walk::<Position, E>(bot, game, table, side, limit, sink).map_err(error)
 }
 
 /// The walk of [`losing_games`] on any board, asking a bot that is not memoryless about at
 /// most `limit` histories.
 fn walk<R: Rules, E>(
     bot: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     table: &R::Table,
     side: Player,
     limit: u64,
@@ -216,7 +216,7 @@ fn walk<R: Rules, E>(
             limit,
             asked: 0,
         };
-        walk.visit(&mut Game::empty(game))
+        walk.visit(&mut History::empty(game))
     });
     match walked {
         Ok(()) => bot.finish().map_err(Stop::Bot),
@@ -247,7 +247,7 @@ impl<E> From<Halt> for Stop<E> {
 
 struct Walk<'a, R: Rules, F> {
     bot: &'a mut dyn Bot,
-    game: Mnk,
+    game: Game,
     table: &'a R::Table,
     side: Player,
     sink: F,
@@ -261,7 +261,7 @@ struct Walk<'a, R: Rules, F> {
 
 impl<R: Rules, E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, R, F> {
     /// Hands on every lost game from `game`, which comes back unchanged.
-    fn visit(&mut self, game: &mut Game) -> Result<(), Stop<E>> {
+    fn visit(&mut self, game: &mut History) -> Result<(), Stop<E>> {
         let board = R::of(game);
         match board.status() {
             Status::Finished(Outcome::Win(winner)) if winner != self.side => {
@@ -283,7 +283,7 @@ impl<R: Rules, E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, R, F> {
         }
     }
 
-    fn bot_turn(&mut self, game: &mut Game) -> Result<(), Stop<E>> {
+    fn bot_turn(&mut self, game: &mut History) -> Result<(), Stop<E>> {
         let choices = match self.choices(game)? {
             Ok(choices) => choices,
             Err(message) => return self.forfeit(game, Forfeit::Panic(message)),
@@ -308,7 +308,7 @@ impl<R: Rules, E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, R, F> {
 
     /// What the bot may do at `game`, remembered by board for a memoryless bot; or the message
     /// of its panic.
-    fn choices(&mut self, game: &Game) -> Result<Result<Rc<[Choice]>, String>, Stop<E>> {
+    fn choices(&mut self, game: &History) -> Result<Result<Rc<[Choice]>, String>, Stop<E>> {
         let code = R::of(game).key();
         if let Some(known) = self.answers.as_ref().and_then(|answers| answers.get(&code)) {
             return Ok(Ok(Rc::clone(known)));
@@ -329,7 +329,7 @@ impl<R: Rules, E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, R, F> {
         Ok(Ok(choices))
     }
 
-    fn forfeit(&mut self, game: &Game, what: Forfeit) -> Result<(), Stop<E>> {
+    fn forfeit(&mut self, game: &History, what: Forfeit) -> Result<(), Stop<E>> {
         let line = IllegalLine {
             moves: game.moves().to_vec(),
             what,
@@ -370,7 +370,7 @@ mod tests {
             "rogue"
         }
 
-        fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+        fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
             if game.board().to_string() == self.trigger {
                 self.asked += 1;
                 if self.panics {

@@ -28,14 +28,15 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use crate::board::{Board, Cell, Player};
 use crate::bots::{Bot, BotError, Turn};
 use crate::game::Game;
-use crate::mnk::board::MnkBoard;
-use crate::mnk::game::Mnk;
-use crate::mnk_table::{MnkTableError, mnk_table};
+use crate::history::History;
+use crate::position::Position;
 use crate::quote::quote;
 use crate::ratio::Ratio;
 use crate::review::MoveVerdict;
-use crate::solve::{Evaluation, Value};
-use crate::table::{Probe, table};
+use crate::solve::tic_tac_toe::Evaluation;
+use crate::table::tic_tac_toe::{Probe, table};
+use crate::table::{MnkTableError, mnk_table};
+use crate::value::Value;
 use positions::Kept;
 use rules::Rules;
 use tableless::AuditBudget;
@@ -70,7 +71,7 @@ pub use games::{LostGame, losing_games, losing_games_in, losing_games_within};
 /// # Ok::<(), ttt_oracle::bots::BotError>(())
 /// ```
 pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
-    walk::<Board>(bot, Mnk::TIC_TAC_TOE, table(), side, u64::MAX).map_err(|halt| match halt {
+    walk::<Board>(bot, Game::TIC_TAC_TOE, table(), side, u64::MAX).map_err(|halt| match halt {
         Halt::Bot(error) => error,
         Halt::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
     })
@@ -111,7 +112,7 @@ pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
 /// assert!(matches!(refused, Err(AuditError::Refused(_))));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn audit_game(bot: &mut dyn Bot, game: Mnk, side: Player) -> Result<SideReport, AuditError> {
+pub fn audit_game(bot: &mut dyn Bot, game: Game, side: Player) -> Result<SideReport, AuditError> {
     audit_game_within(bot, game, side, AuditBudget::DEFAULT)
 }
 
@@ -133,15 +134,15 @@ pub fn audit_game(bot: &mut dyn Bot, game: Mnk, side: Player) -> Result<SideRepo
 ///
 /// ```
 /// use ttt_oracle::{AuditBudget, AuditError, Player, audit_game_within, bots};
-/// # use ttt_oracle::{Game, bots::{Bot, BotError, Choice}};
+/// # use ttt_oracle::{History, bots::{Bot, BotError, Choice}};
 /// # /// The first empty cell, remembering nothing but not saying so.
 /// # struct FirstEmpty;
 /// # impl Bot for FirstEmpty {
 /// #     fn name(&self) -> &str { "first-empty" }
-/// #     fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+/// #     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
 /// #         Ok(Choice::only(game.legal_moves().first()))
 /// #     }
-/// #     fn plays(&self, _: ttt_oracle::Mnk) -> Result<(), BotError> { Ok(()) }
+/// #     fn plays(&self, _: ttt_oracle::Game) -> Result<(), BotError> { Ok(()) }
 /// # }
 ///
 /// // A bot that does not say it answers from the board alone is asked once per history:
@@ -160,17 +161,17 @@ pub fn audit_game(bot: &mut dyn Bot, game: Mnk, side: Player) -> Result<SideRepo
 /// ```
 pub fn audit_game_within(
     bot: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     side: Player,
     budget: AuditBudget,
 ) -> Result<SideReport, AuditError> {
     bot.plays(game).map_err(AuditError::Refused)?;
-    if game == Mnk::TIC_TAC_TOE {
+    if game == Game::TIC_TAC_TOE {
         return audit(bot, side).map_err(AuditError::Bot);
     }
     let table = mnk_table(game).map_err(AuditError::NoTable)?;
     let limit = budget.states as u64;
-    walk::<MnkBoard>(bot, game, table, side, limit)
+    walk::<Position>(bot, game, table, side, limit)
         .map_err(|halt| halt.into_error(&*bot, game, limit))
 }
 
@@ -183,7 +184,7 @@ pub struct OverBudget {
     /// was to be asked on its own.
     pub bots: Vec<String>,
     /// The game.
-    pub game: Mnk,
+    pub game: Game,
     /// The most histories the walk could ask about.
     pub limit: u64,
 }
@@ -225,7 +226,7 @@ impl From<BotError> for Halt {
 
 impl Halt {
     /// The error for an audit of `bot` on `game` within `limit` histories.
-    fn into_error(self, bot: &dyn Bot, game: Mnk, limit: u64) -> AuditError {
+    fn into_error(self, bot: &dyn Bot, game: Game, limit: u64) -> AuditError {
         match self {
             Halt::Bot(error) => AuditError::Bot(error),
             Halt::OverBudget => AuditError::OverBudget(OverBudget {
@@ -280,7 +281,7 @@ impl From<BotError> for AuditError {
 /// about at most `limit` histories.
 fn walk<R: Kept>(
     bot: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     table: &R::Table,
     side: Player,
     limit: u64,
@@ -320,7 +321,7 @@ fn walk<R: Kept>(
 
 /// What a bot's panic said, with the board and moves it was asked about: the message of a
 /// [`Forfeit::Panic`].
-fn panic_message(payload: Box<dyn Any + Send>, game: &Game) -> String {
+fn panic_message(payload: Box<dyn Any + Send>, game: &History) -> String {
     let message = payload
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
@@ -344,7 +345,7 @@ pub struct LosingLine {
 }
 
 impl LosingLine {
-    fn new<R: Rules>(moves: Vec<Cell>, bot: Player, game: Mnk, table: &R::Table) -> LosingLine {
+    fn new<R: Rules>(moves: Vec<Cell>, bot: Player, game: Game, table: &R::Table) -> LosingLine {
         let mistake = losing_mistake::<R>(&moves, bot, game, table);
         LosingLine { moves, mistake }
     }
@@ -354,7 +355,7 @@ impl LosingLine {
 fn losing_mistake<R: Rules>(
     moves: &[Cell],
     bot: Player,
-    game: Mnk,
+    game: Game,
     table: &R::Table,
 ) -> Option<usize> {
     let (mut board, _) = R::empty(game);
@@ -448,7 +449,7 @@ impl Odds {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SideReport {
     /// The game audited.
-    pub game: Mnk,
+    pub game: Game,
     /// The side the bot played.
     pub side: Player,
     /// Decision points visited: positions where the bot was asked for a move.
@@ -625,7 +626,7 @@ impl fmt::Display for Verdict {
 
 impl SideReport {
     /// Nothing explored yet.
-    fn empty(game: Mnk, side: Player) -> SideReport {
+    fn empty(game: Game, side: Player) -> SideReport {
         SideReport {
             game,
             side,

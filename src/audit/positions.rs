@@ -33,17 +33,17 @@ use super::{Forfeit, IllegalLine, LosingLine, SideReport, WorstCase, panic_messa
 use crate::board::{Board, Cell, Outcome, Player};
 use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
-use crate::mnk::board::MnkBoard;
-use crate::mnk::game::Mnk;
+use crate::history::History;
+use crate::position::Position;
 use crate::ratio::Ratio;
-use crate::solve::Value;
+use crate::value::Value;
 
 /// Audits memoryless `bot` playing `side` of `game` by positions, judged by `table`; `None`
 /// when a number outgrows its integer, which takes probabilities far finer than the built-in
 /// bots'.
 pub(super) fn audit<R: Kept>(
     bot: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     table: &R::Table,
     side: Player,
 ) -> Result<Option<SideReport>, BotError> {
@@ -128,11 +128,11 @@ impl Kept for Board {
 
 /// A larger game's walk takes long enough that fresh memory costs nothing to speak of, and
 /// what it held (hundreds of megabytes on 4x4) goes back at once.
-impl Kept for MnkBoard {
-    fn take() -> Buffers<MnkBoard> {
+impl Kept for Position {
+    fn take() -> Buffers<Position> {
         Buffers::default()
     }
-    fn keep(_: Buffers<MnkBoard>) {}
+    fn keep(_: Buffers<Position>) {}
 }
 
 /// Why the walk stopped before the end.
@@ -174,7 +174,7 @@ pub(crate) struct Node<R: Rules> {
 }
 
 impl<R: Rules> Node<R> {
-    pub(crate) fn root(game: Mnk) -> Node<R> {
+    pub(crate) fn root(game: Game) -> Node<R> {
         let (board, code) = R::empty(game);
         Node {
             board,
@@ -226,7 +226,7 @@ struct Ends {
 
 struct Walk<'a, R: Rules> {
     bot: &'a mut dyn Bot,
-    game: Mnk,
+    game: Game,
     side: Player,
     table: &'a R::Table,
     report: SideReport,
@@ -562,7 +562,7 @@ pub(crate) enum Step {
 /// `ply`, in their order and in batches, before it is asked about each.
 pub(crate) fn prepare<R: Rules>(
     bot: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     nodes: &[Node<R>],
     ply: usize,
 ) -> Result<(), BotError> {
@@ -572,9 +572,9 @@ pub(crate) fn prepare<R: Rules>(
     // A batch at a time: the games of a whole ply would be a copy of the ply, many times its
     // size.
     for nodes in nodes.chunks(super::ahead::BATCH) {
-        let batch: Vec<Game> = nodes
+        let batch: Vec<History> = nodes
             .iter()
-            .map(|node| Game::replay(game, &node.line.to_vec(ply)))
+            .map(|node| History::replay(game, &node.line.to_vec(ply)))
             .collect();
         bot.prepare(&batch)?;
     }
@@ -583,14 +583,14 @@ pub(crate) fn prepare<R: Rules>(
 
 /// The game last shown to a bot, and its moves as a [`Line`].
 pub(crate) struct Shown<R: Rules> {
-    pub(crate) game: Game,
+    pub(crate) game: History,
     line: Line<R::Line>,
 }
 
 impl<R: Rules> Shown<R> {
-    pub(crate) fn new(game: Mnk) -> Shown<R> {
+    pub(crate) fn new(game: Game) -> Shown<R> {
         Shown {
-            game: Game::empty(game),
+            game: History::empty(game),
             line: Line(R::Line::EMPTY),
         }
     }

@@ -1,5 +1,5 @@
 //! What the walks need of a board and of the table that judges it, for each kind of board:
-//! tic-tac-toe's own 4-byte [`Board`] with its dense table, and the [`MnkBoard`] of any game
+//! tic-tac-toe's own 4-byte [`Board`] with its dense table, and the [`Position`] of any game
 //! with a table. The walks are written once, over [`Rules`], and compiled for each; tic-tac-toe
 //! keeps its layouts (a base-3 code carried from move to move, a dense array of places), the
 //! other games trade them for a hash map.
@@ -12,11 +12,11 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::board::{Board, CODES, Cell, Cells, HAS_LINE, Player, Status};
 use crate::game::Game;
-use crate::mnk::board::MnkBoard;
-use crate::mnk::game::Mnk;
-use crate::mnk_table::MnkTable;
-use crate::solve::Evaluation;
-use crate::table::{Probe, Table};
+use crate::history::History;
+use crate::position::Position;
+use crate::solve::tic_tac_toe::Evaluation;
+use crate::table::MnkTable;
+use crate::table::tic_tac_toe::{Probe, Table};
 
 /// A board the walks play on, with its table.
 pub(crate) trait Rules: Copy + 'static {
@@ -31,9 +31,9 @@ pub(crate) trait Rules: Copy + 'static {
     type Places: Places<Self>;
 
     /// The empty board of `game` and its code.
-    fn empty(game: Mnk) -> (Self, Self::Code);
+    fn empty(game: Game) -> (Self, Self::Code);
     /// The board of `game`.
-    fn of(game: &Game) -> Self;
+    fn of(game: &History) -> Self;
     /// Cells on the board: the last ply is one less.
     fn cells(self) -> usize;
     fn empty_cells(self) -> Cells;
@@ -133,13 +133,13 @@ impl Places<Board> for Dense {
 #[derive(Default)]
 pub(crate) struct Hashed(HashMap<u128, u32, BuildHasherDefault<Multiply>>);
 
-impl Places<MnkBoard> for Hashed {
+impl Places<Position> for Hashed {
     fn ready(&mut self) {
         self.0.clear();
     }
 
     #[inline]
-    fn find_or_add(&mut self, board: MnkBoard, _: (), place: usize) -> Option<usize> {
+    fn find_or_add(&mut self, board: Position, _: (), place: usize) -> Option<usize> {
         match self.0.entry(board.key()) {
             std::collections::hash_map::Entry::Occupied(seen) => Some(*seen.get() as usize),
             std::collections::hash_map::Entry::Vacant(unseen) => {
@@ -149,7 +149,7 @@ impl Places<MnkBoard> for Hashed {
         }
     }
 
-    fn forget(&mut self, _: impl Iterator<Item = (MnkBoard, ())>) {
+    fn forget(&mut self, _: impl Iterator<Item = (Position, ())>) {
         self.0.clear();
     }
 }
@@ -191,11 +191,11 @@ impl Rules for Board {
     type Line = u32;
     type Places = Dense;
 
-    fn empty(_: Mnk) -> (Board, u16) {
+    fn empty(_: Game) -> (Board, u16) {
         (Board::EMPTY, 0)
     }
     #[inline]
-    fn of(game: &Game) -> Board {
+    fn of(game: &History) -> Board {
         game.board()
     }
     #[inline]
@@ -244,17 +244,17 @@ impl Rules for Board {
     }
 }
 
-impl Rules for MnkBoard {
+impl Rules for Position {
     type Table = MnkTable;
     type Code = ();
     type Line = u64;
     type Places = Hashed;
 
-    fn empty(game: Mnk) -> (MnkBoard, ()) {
-        (MnkBoard::empty(game), ())
+    fn empty(game: Game) -> (Position, ()) {
+        (Position::empty(game), ())
     }
     #[inline]
-    fn of(game: &Game) -> MnkBoard {
+    fn of(game: &History) -> Position {
         game.position()
     }
     #[inline]
@@ -263,18 +263,18 @@ impl Rules for MnkBoard {
     }
     #[inline]
     fn empty_cells(self) -> Cells {
-        Cells::from_bits(MnkBoard::empty_cells(&self))
+        Cells::from_bits(Position::empty_cells(&self))
     }
     #[inline]
     fn to_move(self) -> Player {
-        MnkBoard::to_move(self)
+        Position::to_move(self)
     }
     #[inline]
     fn status(self) -> Status {
-        MnkBoard::status(&self)
+        Position::status(&self)
     }
     #[inline]
-    fn mark(self, cell: Cell, player: Player) -> MnkBoard {
+    fn mark(self, cell: Cell, player: Player) -> Position {
         self.mark_unchecked(cell.index(), player)
     }
     #[inline]

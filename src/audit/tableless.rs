@@ -31,8 +31,8 @@ use hashbrown::HashTable;
 use super::{Forfeit, Halt, IllegalLine, LosingLine, Odds, Verdict, panic_message};
 use crate::board::{Cell, Player};
 use crate::bots::{Bot, BotError, Choice, DependsOn, Turn};
-use crate::game::Game;
-use crate::mnk::game::{Mask, Mnk};
+use crate::game::{Game, Mask};
+use crate::history::History;
 use crate::ratio::Ratio;
 
 /// How many distinct states (positions where the bot is to move, with what it depends on) each
@@ -130,7 +130,7 @@ impl<T> Shortest<T> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TablelessReport {
     /// The game played.
-    pub game: Mnk,
+    pub game: Game,
     /// The side the bot played.
     pub side: Player,
     /// The counts, when the exhaustive walk finished within its budget.
@@ -182,12 +182,12 @@ impl TablelessReport {
 /// ```
 pub fn audit_tableless(
     bot: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     side: Player,
     budget: AuditBudget,
 ) -> Result<TablelessReport, BotError> {
     let mut walk = Walk::new(bot, game, side, budget);
-    let mut start = Game::empty(game);
+    let mut start = History::empty(game);
     let report = match walk.root(&mut start) {
         Ok(summary) => {
             debug_assert!(
@@ -286,12 +286,12 @@ pub fn audit_tableless(
 /// ```
 pub fn odds_tableless(
     bot: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     side: Player,
     budget: AuditBudget,
 ) -> Result<Option<Odds>, BotError> {
     let mut walk = Walk::new(bot, game, side, budget);
-    let odds = match walk.root(&mut Game::empty(game)) {
+    let odds = match walk.root(&mut History::empty(game)) {
         Ok(summary) => walk.odds(&summary),
         Err(Halt::Bot(error)) => return Err(error),
         Err(Halt::OverBudget) => None,
@@ -449,7 +449,7 @@ enum After {
 struct Walk<'a> {
     bot: &'a mut dyn Bot,
     side: Player,
-    game: Mnk,
+    game: Game,
     budget: AuditBudget,
     memo: Memo,
     /// Whether every probability so far fitted: the odds are exact, or not given.
@@ -470,7 +470,7 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    fn new(bot: &'a mut dyn Bot, game: Mnk, side: Player, budget: AuditBudget) -> Walk<'a> {
+    fn new(bot: &'a mut dyn Bot, game: Game, side: Player, budget: AuditBudget) -> Walk<'a> {
         let counts_asks = bot.asks_ahead();
         let blocks = bot.blocks_threats();
         Walk {
@@ -500,7 +500,7 @@ impl<'a> Walk<'a> {
         })
     }
 
-    fn root(&mut self, game: &mut Game) -> Result<Summary, Halt> {
+    fn root(&mut self, game: &mut History) -> Result<Summary, Halt> {
         if self.side == Player::X {
             self.bot_node(game)
         } else {
@@ -509,7 +509,7 @@ impl<'a> Walk<'a> {
     }
 
     /// How the game stands after a move on `cell`.
-    fn after(&self, game: &Game, cell: Cell) -> After {
+    fn after(&self, game: &History, cell: Cell) -> After {
         let position = game.position();
         let mover = !position.to_move();
         let geometry = position.geometry();
@@ -523,7 +523,7 @@ impl<'a> Walk<'a> {
     }
 
     /// The state memoised at a bot's turn, or `None` for a bot that depends on its history.
-    fn key(&self, game: &Game) -> Option<Key> {
+    fn key(&self, game: &History) -> Option<Key> {
         let position = game.position();
         match self.bot.depends_on(game) {
             DependsOn::History => None,
@@ -536,7 +536,7 @@ impl<'a> Walk<'a> {
     }
 
     /// The bot's answer at `game`, in the vector of its depth, or the forfeit of a panic.
-    fn ask(&mut self, game: &Game) -> Result<Result<Vec<Choice>, Forfeit>, Halt> {
+    fn ask(&mut self, game: &History) -> Result<Result<Vec<Choice>, Forfeit>, Halt> {
         if self.counts_asks {
             self.expand()?;
         }
@@ -597,7 +597,7 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    fn bot_node(&mut self, game: &mut Game) -> Result<Summary, Halt> {
+    fn bot_node(&mut self, game: &mut History) -> Result<Summary, Halt> {
         // The bot is asked first: where each of its choices ends the game (a win, a draw or a
         // forfeit, as most turns of a rule bot on a large board do), the answer is the
         // summary, cheaper than a look in the memo.
@@ -675,7 +675,7 @@ impl<'a> Walk<'a> {
     }
 
     /// [`Walk::ask`] once the walk has finished, within no budget: following a line it found.
-    fn ask_again(&mut self, game: &Game) -> Result<Result<Vec<Choice>, Forfeit>, BotError> {
+    fn ask_again(&mut self, game: &History) -> Result<Result<Vec<Choice>, Forfeit>, BotError> {
         match self.ask(game) {
             Ok(answer) => Ok(answer),
             Err(Halt::Bot(error)) => Err(error),
@@ -708,7 +708,7 @@ impl<'a> Walk<'a> {
         summary
     }
 
-    fn opponent_node(&mut self, game: &mut Game) -> Result<Summary, Halt> {
+    fn opponent_node(&mut self, game: &mut History) -> Result<Summary, Halt> {
         let replies = game.legal_moves();
         let mut summary = Summary::ZERO;
         // The replies are equally likely: their odds are added up, then shared once.
@@ -732,7 +732,7 @@ impl<'a> Walk<'a> {
 
     /// What a position holds, once the exhaustive walk has finished: from the memo where it
     /// can, walking again where it cannot (a bot that depends on its history).
-    fn summary(&mut self, game: &mut Game) -> Result<Summary, BotError> {
+    fn summary(&mut self, game: &mut History) -> Result<Summary, BotError> {
         let bot_to_move = game.position().to_move() == self.side;
         let walked = if bot_to_move {
             self.bot_node(game)
@@ -751,7 +751,7 @@ impl<'a> Walk<'a> {
     /// down from the start; `None` when `plies` says there is none.
     fn line(
         &mut self,
-        game: &mut Game,
+        game: &mut History,
         kind: Kind,
         plies: u8,
     ) -> Result<Option<Vec<Cell>>, BotError> {
@@ -808,7 +808,7 @@ impl<'a> Walk<'a> {
 
     /// What the bot did at the end of a forfeit whose moves before its turn are `moves`.
     fn forfeit_at(&mut self, moves: &[Cell]) -> Result<Forfeit, BotError> {
-        let game = Game::replay(self.game, moves);
+        let game = History::replay(self.game, moves);
         match self.ask_again(&game)? {
             Err(forfeit) => Ok(forfeit),
             Ok(choices) => {
@@ -833,7 +833,7 @@ impl<'a> Walk<'a> {
         self.clear = Table::default();
         self.walked = 0;
         self.budget.states = self.budget.searched;
-        let mut game = Game::empty(self.game);
+        let mut game = History::empty(self.game);
         for limit in 0..=self.game.cells() {
             match self.deepen(&mut game, kind, limit) {
                 Ok(Deepened::Found) => return Ok(Shortest::Line(game.moves().to_vec())),
@@ -852,7 +852,7 @@ impl<'a> Walk<'a> {
 
     /// Looks for a line of `kind` ending within `limit` plies of the start; on `Found`, `game`
     /// holds it (its moves, for a forfeit those before the bot's turn).
-    fn deepen(&mut self, game: &mut Game, kind: Kind, limit: usize) -> Result<Deepened, Halt> {
+    fn deepen(&mut self, game: &mut History, kind: Kind, limit: usize) -> Result<Deepened, Halt> {
         let ply = game.moves().len();
         let left = limit - ply;
         let position = game.position();
@@ -958,7 +958,7 @@ impl<'a> Walk<'a> {
     /// [blocks threats](Bot::blocks_threats): where the opponent has one cell only that
     /// completes a line of theirs, each legal mark is on it or completes a line of the bot's.
     /// Checked in debug builds, where the search relies on it.
-    fn blocks_as_it_says(&self, game: &Game, choices: &[Choice]) -> bool {
+    fn blocks_as_it_says(&self, game: &History, choices: &[Choice]) -> bool {
         let position = game.position();
         let geometry = position.geometry();
         let empty = position.empty_cells();
@@ -982,7 +982,7 @@ impl<'a> Walk<'a> {
     /// loss faced two cells that complete the opponent's lines (with one, the bot marks it or
     /// wins), so two open lines were filled but for one cell each, which takes all the cells
     /// of both but two.
-    fn plies_to_loss(&self, game: &Game, bot_to_move: bool) -> Option<usize> {
+    fn plies_to_loss(&self, game: &History, bot_to_move: bool) -> Option<usize> {
         let position = game.position();
         let theirs = position.marks(!self.side);
         let mine = position.marks(self.side);

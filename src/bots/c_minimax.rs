@@ -18,7 +18,7 @@
 use super::memo::Memo;
 use super::{Bot, BotError, Choice};
 use crate::board::{Board, Cell};
-use crate::game::Game;
+use crate::history::History;
 
 /// The C report's minimax.
 ///
@@ -80,7 +80,7 @@ impl Bot for CMinimax {
         "c-minimax"
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         Ok(Choice::only(best_move(&mut self.memo, game.board())))
     }
 

@@ -34,10 +34,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Bot, BotError, Choice, Turn};
-use crate::Mnk;
+use crate::Game;
 use crate::board::{Cell, Cells};
 use crate::child::{Clock, Deadline, Leftover, Line, Pending, Process, SendError};
-use crate::game::Game;
+use crate::history::History;
 use crate::quote::{quote, quote_bytes};
 use crate::ratio::Ratio;
 
@@ -69,14 +69,14 @@ pub const MAX_REPLY: usize = 4096;
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Game, bots::external::request};
+/// use ttt_oracle::{History, bots::external::request};
 ///
-/// let game = Game::from_moves(&ttt_oracle::parse_moves("1 5")?)?;
+/// let game = History::from_moves(&ttt_oracle::parse_moves("1 5")?)?;
 /// assert_eq!(request(&game), "X...O.... X 1 5");
-/// assert_eq!(request(&Game::new()), "......... X");
+/// assert_eq!(request(&History::new()), "......... X");
 /// # Ok::<(), ttt_oracle::MoveListError>(())
 /// ```
-pub fn request(game: &Game) -> String {
+pub fn request(game: &History) -> String {
     let mut line = format!("{} {}", board_text(game), game.position().to_move());
     for cell in game.moves() {
         line.push(' ');
@@ -86,7 +86,7 @@ pub fn request(game: &Game) -> String {
 }
 
 /// The board of a request: rows * columns characters, no separators.
-fn board_text(game: &Game) -> String {
+fn board_text(game: &History) -> String {
     if game.is_tic_tac_toe() {
         game.board().to_string()
     } else {
@@ -106,7 +106,7 @@ fn board_text(game: &Game) -> String {
 /// assert_eq!(env[3], ("TTT_K", "3".to_string()));
 /// # Ok::<(), ttt_oracle::GameError>(())
 /// ```
-pub fn environment(game: Mnk) -> [(&'static str, String); 4] {
+pub fn environment(game: Game) -> [(&'static str, String); 4] {
     [
         ("TTT_GAME", game.to_string()),
         ("TTT_ROWS", game.rows().to_string()),
@@ -133,7 +133,7 @@ pub fn environment(game: Mnk) -> [(&'static str, String); 4] {
 /// assert!(parse_reply("").is_err());
 /// ```
 pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
-    parse_reply_in(Mnk::TIC_TAC_TOE, reply)
+    parse_reply_in(Game::TIC_TAC_TOE, reply)
 }
 
 /// Reads a reply in `game`: one or more cells `1`..rows * columns, written in decimal with no
@@ -155,7 +155,7 @@ pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
 /// assert!(parse_reply_in(game, "016").is_err());
 /// # Ok::<(), ttt_oracle::GameError>(())
 /// ```
-pub fn parse_reply_in(game: Mnk, reply: &str) -> Result<Vec<Cell>, String> {
+pub fn parse_reply_in(game: Game, reply: &str) -> Result<Vec<Cell>, String> {
     let count = game.cells();
     let expected = format!("one or more cells 1..{count} separated by spaces");
     let tokens: Vec<&str> = reply.split(' ').filter(|t| !t.is_empty()).collect();
@@ -204,7 +204,7 @@ pub struct External {
     /// How many requests may be written ahead of the reply awaited.
     in_flight: usize,
     /// The game the running process was told; a question about another starts it afresh.
-    game: Mnk,
+    game: Game,
     /// Every answer, by request, or by board for a stateless bot.
     answers: HashMap<String, Vec<Cell>>,
     /// Set by someone else when the answers are no longer wanted.
@@ -239,7 +239,7 @@ impl External {
             last_request: None,
             stateless: false,
             in_flight: DEFAULT_IN_FLIGHT,
-            game: Mnk::TIC_TAC_TOE,
+            game: Game::TIC_TAC_TOE,
             answers: HashMap::new(),
             cancel: None,
             broke: None,
@@ -290,7 +290,7 @@ impl External {
 
     /// What the answer to `game` is remembered by: the request, or for a stateless bot the
     /// board alone.
-    fn key(&self, game: &Game) -> String {
+    fn key(&self, game: &History) -> String {
         if self.stateless {
             board_text(game)
         } else {
@@ -300,7 +300,7 @@ impl External {
 
     /// Readies the bot to be asked about `game`: a process told another game is stopped
     /// (its answers checked, as at the end of a side), to start afresh with this one.
-    fn switch_to(&mut self, game: Mnk) -> Result<(), BotError> {
+    fn switch_to(&mut self, game: Game) -> Result<(), BotError> {
         if game != self.game {
             self.finish()?;
             self.answers.clear();
@@ -666,7 +666,7 @@ impl Bot for External {
         &self.name
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         self.switch_to(game.mnk())?;
         let key = self.key(game);
         let cells = match self.answers.get(&key) {
@@ -689,7 +689,7 @@ impl Bot for External {
     }
 
     /// Every game: the program is told which, and answers with its cells.
-    fn plays(&self, _game: Mnk) -> Result<(), BotError> {
+    fn plays(&self, _game: Game) -> Result<(), BotError> {
         Ok(())
     }
 
@@ -703,7 +703,7 @@ impl Bot for External {
     }
 
     /// Asks every game not answered yet, in order, pipelined.
-    fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
+    fn prepare(&mut self, games: &[History]) -> Result<(), BotError> {
         if let Some(first) = games.first() {
             self.switch_to(first.mnk())?;
         }

@@ -26,7 +26,7 @@
 use super::tactics::{fork_cells, open_lines_through, winning_cells};
 use super::{Bot, BotError, Choice, sides};
 use crate::board::{Board, Cell, LINES};
-use crate::game::Game;
+use crate::history::History;
 
 /// The Perl post's bot.
 #[derive(Clone, Copy, Debug, Default)]
@@ -67,7 +67,7 @@ impl Bot for Forkbot {
         "forkbot"
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         Ok(Choice::only(decide(game.board())))
     }
 
@@ -95,14 +95,14 @@ mod tests {
 
     #[test]
     fn the_posts_game_1_trap() {
-        // Game 1 of the post: X 1, O 5, X 9. No win, block or fork for O; the forcing move
+        // History 1 of the post: X 1, O 5, X 9. No win, block or fork for O; the forcing move
         // on 2 makes X answer 8, which gives X no fork, so O plays 2 and escapes the trap.
         assert_eq!(decide_after("1 5 9"), 2);
     }
 
     #[test]
     fn the_posts_game_2_forcing_move() {
-        // Game 2: X 5, O 1, X 9. O plays 2 (forcing X to 3, a fork for X) or 3 (forcing X to
+        // History 2: X 5, O 1, X 9. O plays 2 (forcing X to 3, a fork for X) or 3 (forcing X to
         // 2, no fork). The post says 3 is the safe move; the listing's first candidate is 2,
         // whose forced answer 3 has two open X lines, so it is skipped, and 3 is played.
         assert_eq!(decide_after("5 1 9"), 3);

@@ -25,7 +25,7 @@
 use super::memo::Memo;
 use super::{Bot, BotError, Choice, sides};
 use crate::board::{Board, Cell, has_line};
-use crate::game::Game;
+use crate::history::History;
 
 /// The SRM report's minimax, with or without the depth correction.
 ///
@@ -139,7 +139,7 @@ impl Bot for GeeksMinimax {
         }
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         Ok(Choice::only(self.find_best_move(game.board())))
     }
 

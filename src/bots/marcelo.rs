@@ -54,10 +54,10 @@
 use std::cell::RefCell;
 
 use super::{Bot, BotError, Choice, DependsOn, Turn};
-use crate::Mnk;
+use crate::Game;
 use crate::board::{Cell, Player};
-use crate::game::Game;
-use crate::mnk::game::{MAX_CELLS, Mask};
+use crate::game::{MAX_CELLS, Mask};
+use crate::history::History;
 use crate::ratio::Ratio;
 
 /// The post's own figures, 50,000 games a side against a random opponent (its `RandomPlay`
@@ -411,14 +411,14 @@ impl Square {
 impl Marcelo {
     /// Readies the listing's board for `game`, which [`Bot::plays`] has accepted: kept from the
     /// last question, as a bot is asked about one game many times.
-    fn ready(&mut self, game: Mnk) {
+    fn ready(&mut self, game: Game) {
         if self.square.n != game.rows() {
             self.square = Square::new(game.rows()).expect("an odd size that Bot::plays accepted");
         }
     }
 
     /// The bot's own marks and its opponent's, as masks of the listing's board.
-    fn marks(game: &Game) -> (Mask, Mask) {
+    fn marks(game: &History) -> (Mask, Mask) {
         let position = game.position();
         let me = position.to_move();
         (position.marks(me), position.marks(!me))
@@ -432,7 +432,7 @@ impl Bot for Marcelo {
 
     /// The listing's boards that fit the engine: N x N for an odd N, N in a row, at most
     /// [`MAX_CELLS`] cells (3x3, 5x5, 7x7, 9x9, 11x11).
-    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+    fn plays(&self, game: Game) -> Result<(), BotError> {
         let n = game.rows();
         if game.is_square() && n % 2 == 1 && game.k() == n && n <= MAX_SIZE {
             return Ok(());
@@ -449,7 +449,7 @@ impl Bot for Marcelo {
 
     /// Its last move from rules 1 to 4, which rule 5 plays away from: the board and that
     /// cell are all that decide its next turns.
-    fn depends_on(&self, game: &Game) -> DependsOn {
+    fn depends_on(&self, game: &History) -> DependsOn {
         let fresh;
         let square = if self.square.n == game.mnk().rows() {
             &self.square
@@ -481,13 +481,13 @@ impl Bot for Marcelo {
         true
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         let mut choices = Vec::new();
         self.choose_into(game, &mut choices)?;
         Ok(choices)
     }
 
-    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+    fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         self.ready(game.mnk());
         let square = &self.square;
         let (mine, theirs) = Marcelo::marks(game);
@@ -716,7 +716,7 @@ mod tests {
     /// What the bot does after `moves` (cells 1..N*N) on `game`, as cell numbers with
     /// probabilities.
     fn on(game: &str, moves: &[usize]) -> Vec<(Turn, String)> {
-        let mut played = Game::empty(game.parse().unwrap());
+        let mut played = History::empty(game.parse().unwrap());
         for &number in moves {
             played.play(Cell::new(number - 1).unwrap()).unwrap();
         }
@@ -882,7 +882,7 @@ mod tests {
 
     #[test]
     fn depends_on_its_last_move_from_rules_one_to_four() {
-        let mut game = Game::empty("5x5".parse().unwrap());
+        let mut game = History::empty("5x5".parse().unwrap());
         let bot = Marcelo::default();
         // Rule 3 plays the centre: what came before decides nothing more.
         assert_eq!(bot.depends_on(&game), DependsOn::Board);
@@ -906,8 +906,8 @@ mod tests {
         let mut checked = [0; 5];
         for trial in 0..4_000 {
             let n = [3, 5, 7, 9, 11][trial % 5];
-            let mnk: Mnk = format!("{n}x{n}").parse().unwrap();
-            let geometry = Game::empty(mnk).position().geometry();
+            let mnk: Game = format!("{n}x{n}").parse().unwrap();
+            let geometry = History::empty(mnk).position().geometry();
             let lines = geometry.lines();
             let line = lines[rng.below(lines.len() as u64) as usize];
             let cells: Vec<usize> = (0..n * n).filter(|&c| line >> c & 1 == 1).collect();
@@ -945,7 +945,7 @@ mod tests {
             if geometry.has_line(mask(xs)) || geometry.has_line(mask(os)) {
                 continue;
             }
-            let mut game = Game::empty(mnk);
+            let mut game = History::empty(mnk);
             for i in 0..xs.len().max(os.len()) {
                 for cell in [xs.get(i), os.get(i)].into_iter().flatten() {
                     game.play_unchecked(Cell::new(*cell).unwrap());

@@ -22,10 +22,10 @@ pub mod tactics;
 
 use std::fmt;
 
-use crate::Mnk;
+use crate::Game;
 use crate::board::{Board, Cell, Cells};
-use crate::game::Game;
-use crate::mnk::game::MAX_CELLS;
+use crate::game::MAX_CELLS;
+use crate::history::History;
 use crate::ratio::Ratio;
 
 pub use c_minimax::CMinimax;
@@ -195,10 +195,10 @@ impl std::error::Error for BotError {}
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Game, bots::{self, Turn}};
+/// use ttt_oracle::{History, bots::{self, Turn}};
 ///
 /// let mut bot = bots::builtin("newell-simon").unwrap();
-/// let choices = bot.choose(&Game::new())?;
+/// let choices = bot.choose(&History::new())?;
 /// assert_eq!(choices.len(), 1);
 /// assert_eq!(choices[0].turn, Turn::Mark(ttt_oracle::Cell::from_number(5).unwrap()));
 /// # Ok::<(), ttt_oracle::bots::BotError>(())
@@ -212,7 +212,7 @@ pub trait Bot {
     /// # Errors
     ///
     /// [`BotError`] when the bot cannot answer at all.
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError>;
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError>;
 
     /// What [`Bot::choose`] returns, appended to `choices`: the auditor asks thousands of
     /// times an audit, and keeps one vector for the answers rather than a new one each time.
@@ -223,7 +223,7 @@ pub trait Bot {
     ///
     /// [`BotError`] when the bot cannot answer at all, as from `choose`. What was appended
     /// before the error is not an answer.
-    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+    fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         choices.extend(self.choose(game)?);
         Ok(())
     }
@@ -231,7 +231,7 @@ pub trait Bot {
     /// Whether the bot plays `game`: `Ok`, or a [`BotError`] saying why not. Callers ask
     /// before the first move and never ask a bot about a game it refuses.
     ///
-    /// The default plays tic-tac-toe only, which is what a bot that reads [`Game::board`]
+    /// The default plays tic-tac-toe only, which is what a bot that reads [`History::board`]
     /// can play. The built-in bots that make sense on any board say so: `random` plays every
     /// game, the table-backed styles every game of at most 16 cells, external programs every
     /// game (they are told which).
@@ -243,16 +243,16 @@ pub trait Bot {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::{Mnk, bots};
+    /// use ttt_oracle::{Game, bots};
     ///
-    /// let four = "4x4".parse::<Mnk>()?;
+    /// let four = "4x4".parse::<Game>()?;
     /// assert!(bots::builtin("perfect").unwrap().plays(four).is_ok());
     /// assert!(bots::builtin("smartbot").unwrap().plays(four).is_err());
-    /// assert!(bots::builtin("smartbot").unwrap().plays(Mnk::TIC_TAC_TOE).is_ok());
+    /// assert!(bots::builtin("smartbot").unwrap().plays(Game::TIC_TAC_TOE).is_ok());
     /// # Ok::<(), ttt_oracle::GameError>(())
     /// ```
-    fn plays(&self, game: Mnk) -> Result<(), BotError> {
-        if game == Mnk::TIC_TAC_TOE {
+    fn plays(&self, game: Game) -> Result<(), BotError> {
+        if game == Game::TIC_TAC_TOE {
             Ok(())
         } else {
             Err(BotError {
@@ -271,7 +271,7 @@ pub trait Bot {
     /// of the histories that reach it, instead of once per history: thousands of questions
     /// rather than hundreds of thousands, and the same report.
     ///
-    /// The default, `false`, is always safe: the bot may read [`Game::moves`], count its
+    /// The default, `false`, is always safe: the bot may read [`History::moves`], count its
     /// turns or keep state of its own. Declare `true` only when none of that changes an answer.
     ///
     /// # Examples
@@ -297,18 +297,18 @@ pub trait Bot {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::{Cell, Game, bots::{self, DependsOn}};
+    /// use ttt_oracle::{Cell, History, bots::{self, DependsOn}};
     ///
-    /// let game = Game::new();
+    /// let game = History::new();
     /// assert_eq!(bots::builtin("random").unwrap().depends_on(&game), DependsOn::Board);
     /// assert_eq!(bots::builtin("smartbot").unwrap().depends_on(&game), DependsOn::History);
     /// // marcelo's rule 5 plays far from its last move by rules 1 to 4: after X 1, O 5, X 9
     /// // no other rule plays for O, and its last move is the centre (index 4).
-    /// let game = Game::from_moves(&[1, 5, 9].map(|n| Cell::from_number(n).unwrap()))?;
+    /// let game = History::from_moves(&[1, 5, 9].map(|n| Cell::from_number(n).unwrap()))?;
     /// assert_eq!(bots::builtin("marcelo").unwrap().depends_on(&game), DependsOn::BoardAnd(4));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn depends_on(&self, game: &Game) -> DependsOn {
+    fn depends_on(&self, game: &History) -> DependsOn {
         let _ = game;
         if self.memoryless() {
             DependsOn::Board
@@ -382,7 +382,7 @@ pub trait Bot {
     /// # Errors
     ///
     /// [`BotError`] when the bot cannot answer, as [`Bot::choose`] would have said.
-    fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
+    fn prepare(&mut self, games: &[History]) -> Result<(), BotError> {
         let _ = games;
         Ok(())
     }
@@ -778,7 +778,7 @@ pub fn builtin(name: &str) -> Option<Box<dyn Bot + Send>> {
 /// probability as `p/q`: the bots' tests state their sources' positions this way.
 #[cfg(test)]
 fn answers(bot: &mut dyn Bot, moves: &str) -> Vec<(Turn, String)> {
-    let game = Game::from_moves(&crate::parse_moves(moves).unwrap()).unwrap();
+    let game = History::from_moves(&crate::parse_moves(moves).unwrap()).unwrap();
     bot.choose(&game)
         .unwrap()
         .into_iter()

@@ -20,7 +20,7 @@
 use super::tactics::{fork_cells, winning_cells};
 use super::{Bot, BotError, Choice, sides};
 use crate::board::{Board, Cell, Cells};
-use crate::game::Game;
+use crate::history::History;
 
 /// The Newell and Simon rule list.
 #[derive(Clone, Copy, Debug, Default)]
@@ -75,7 +75,7 @@ impl Bot for NewellSimon {
         "newell-simon"
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         Ok(Choice::only(decide(game.board())))
     }
 

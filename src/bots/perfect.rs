@@ -2,9 +2,9 @@
 
 use super::solved::{self, Solved};
 use super::{Bot, BotError, Choice};
-use crate::Mnk;
-use crate::game::Game;
-use crate::table::table;
+use crate::Game;
+use crate::history::History;
+use crate::table::tic_tac_toe::table;
 
 /// Plays an optimal move (best value, then the fastest win or slowest loss), each of the
 /// optimal moves equally likely, so an audit covers every one of them.
@@ -16,11 +16,11 @@ impl Bot for Perfect {
         "perfect"
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         super::collect(|choices| self.choose_into(game, choices))
     }
 
-    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+    fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         let best = if game.is_tic_tac_toe() {
             table().best_moves(&game.board())
         } else {
@@ -30,7 +30,7 @@ impl Bot for Perfect {
         Ok(())
     }
 
-    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+    fn plays(&self, game: Game) -> Result<(), BotError> {
         solved::plays(self.name(), game)
     }
 

@@ -1,8 +1,8 @@
 //! `random`: a uniformly random legal move, like the "dumb bot" of Nath and Mittal's smart-bot report.
 
 use super::{Bot, BotError, Choice};
-use crate::Mnk;
-use crate::game::Game;
+use crate::Game;
+use crate::history::History;
 
 /// Plays any legal move, each equally likely, on any board.
 #[derive(Clone, Copy, Debug, Default)]
@@ -13,17 +13,17 @@ impl Bot for RandomBot {
         "random"
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         super::collect(|choices| self.choose_into(game, choices))
     }
 
-    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+    fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         Choice::add_uniform(game.legal_moves(), choices);
         Ok(())
     }
 
     /// Every game: it needs nothing but the empty cells.
-    fn plays(&self, _game: Mnk) -> Result<(), BotError> {
+    fn plays(&self, _game: Game) -> Result<(), BotError> {
         Ok(())
     }
 

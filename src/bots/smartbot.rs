@@ -36,7 +36,7 @@
 
 use super::{Bot, BotError, Choice, Turn, sides};
 use crate::board::{Board, Cell, Cells, LINES, Player};
-use crate::game::Game;
+use crate::history::History;
 use crate::ratio::Ratio;
 
 /// Nath and Mittal's smart bot. Plays either side.
@@ -109,11 +109,11 @@ impl Bot for Smartbot {
         "smartbot"
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         super::collect(|choices| self.choose_into(game, choices))
     }
 
-    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+    fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         let board = game.board();
         let (me, them) = sides(board);
         if game.moves().is_empty() {

@@ -6,11 +6,11 @@ use std::cell::Cell as Slot;
 
 use super::BotError;
 use crate::board::{Board, Cell, Cells};
-use crate::game::Game;
-use crate::mnk_table::{MnkTable, mnk_table};
-use crate::solve::Value;
-use crate::table::table;
-use crate::{MAX_TABLE_CELLS, Mnk, MnkBoard};
+use crate::history::History;
+use crate::table::tic_tac_toe::table;
+use crate::table::{MnkTable, mnk_table};
+use crate::value::Value;
+use crate::{Game, MAX_TABLE_CELLS, Position};
 
 /// A position with the table that knows it.
 #[derive(Clone, Copy)]
@@ -18,7 +18,7 @@ pub(crate) enum Solved {
     /// Tic-tac-toe, on its own table: the fast path every 3x3 audit takes.
     TicTacToe(Board),
     /// Any other game with a table.
-    Mnk(&'static MnkTable, MnkBoard),
+    Game(&'static MnkTable, Position),
 }
 
 impl Solved {
@@ -28,18 +28,18 @@ impl Solved {
     /// # Errors
     ///
     /// [`BotError`] when the game has more than 16 cells, or its table is damaged.
-    pub(crate) fn of(game: &Game, bot: &str) -> Result<Solved, BotError> {
+    pub(crate) fn of(game: &History, bot: &str) -> Result<Solved, BotError> {
         if game.is_tic_tac_toe() {
             return Ok(Solved::TicTacToe(game.board()));
         }
-        Ok(Solved::Mnk(table_of(game.mnk(), bot)?, game.position()))
+        Ok(Solved::Game(table_of(game.mnk(), bot)?, game.position()))
     }
 
     /// The optimal moves: best value, then fastest win or slowest loss.
     pub(crate) fn best_moves(&self) -> Cells {
         match self {
             Solved::TicTacToe(board) => table().best_moves(board),
-            Solved::Mnk(table, board) => Cells::from_bits(table.best_moves(board)),
+            Solved::Game(table, board) => Cells::from_bits(table.best_moves(board)),
         }
     }
 
@@ -47,7 +47,7 @@ impl Solved {
     pub(crate) fn value(&self) -> Value {
         match self {
             Solved::TicTacToe(board) => table().probe(board).value,
-            Solved::Mnk(table, board) => table.probe(board).value,
+            Solved::Game(table, board) => table.probe(board).value,
         }
     }
 
@@ -59,7 +59,7 @@ impl Solved {
                 .iter()
                 .map(|m| (m.cell, m.value))
                 .collect(),
-            Solved::Mnk(table, board) => table
+            Solved::Game(table, board) => table
                 .analyze(board)
                 .iter()
                 .filter_map(|m| Some((Cell::new(m.number - 1)?, m.value)))
@@ -71,7 +71,7 @@ impl Solved {
     pub(crate) fn legal_moves(&self) -> Cells {
         match self {
             Solved::TicTacToe(board) => board.legal_moves(),
-            Solved::Mnk(_, board) => Cells::from_bits(board.legal_moves()),
+            Solved::Game(_, board) => Cells::from_bits(board.legal_moves()),
         }
     }
 
@@ -79,7 +79,7 @@ impl Solved {
     pub(crate) fn after(&self, cell: Cell) -> Solved {
         match *self {
             Solved::TicTacToe(board) => Solved::TicTacToe(board.play_unchecked(cell)),
-            Solved::Mnk(table, board) => Solved::Mnk(table, board.play_unchecked(cell.index())),
+            Solved::Game(table, board) => Solved::Game(table, board.play_unchecked(cell.index())),
         }
     }
 
@@ -101,7 +101,7 @@ impl Solved {
 /// # Errors
 ///
 /// [`BotError`] saying why not, for a larger board.
-pub(crate) fn plays(bot: &str, game: Mnk) -> Result<(), BotError> {
+pub(crate) fn plays(bot: &str, game: Game) -> Result<(), BotError> {
     if game.has_table() {
         Ok(())
     } else {
@@ -117,9 +117,9 @@ pub(crate) fn plays(bot: &str, game: Mnk) -> Result<(), BotError> {
 
 /// The table of `game`, through a one-game cache per thread: `mnk_table` takes a lock, and
 /// an audit asks at every position.
-fn table_of(game: Mnk, bot: &str) -> Result<&'static MnkTable, BotError> {
+fn table_of(game: Game, bot: &str) -> Result<&'static MnkTable, BotError> {
     thread_local! {
-        static LAST: Slot<Option<(Mnk, &'static MnkTable)>> = const { Slot::new(None) };
+        static LAST: Slot<Option<(Game, &'static MnkTable)>> = const { Slot::new(None) };
     }
     if let Some((last, table)) = LAST.get()
         && last == game

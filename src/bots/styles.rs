@@ -4,10 +4,10 @@
 
 use super::solved::{self, Solved};
 use super::{Bot, BotError, Choice, Turn};
-use crate::Mnk;
+use crate::Game;
 use crate::board::{Board, Cell, Cells};
-use crate::game::Game;
-use crate::mnk::game::MAX_TABLE_CELLS;
+use crate::game::MAX_TABLE_CELLS;
+use crate::history::History;
 use crate::ratio::Ratio;
 
 /// How many replies of the opponent, in the tic-tac-toe position after `cell`, would lower
@@ -50,17 +50,17 @@ impl Bot for Tricky {
         "tricky"
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         super::collect(|choices| self.choose_into(game, choices))
     }
 
-    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+    fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         let solved = Solved::of(game, self.name())?;
         Choice::add_uniform(Tricky::candidates_in(solved), choices);
         Ok(())
     }
 
-    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+    fn plays(&self, game: Game) -> Result<(), BotError> {
         solved::plays(self.name(), game)
     }
 
@@ -132,11 +132,11 @@ impl Bot for Casual {
         &self.name
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         super::collect(|choices| self.choose_into(game, choices))
     }
 
-    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+    fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         let solved = Solved::of(game, &self.name)?;
         let value = solved.value();
         let keeping: Cells = solved
@@ -155,7 +155,7 @@ impl Bot for Casual {
         Ok(())
     }
 
-    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+    fn plays(&self, game: Game) -> Result<(), BotError> {
         solved::plays(self.name(), game)
     }
 
@@ -187,11 +187,11 @@ impl Bot for Epsilon {
         &self.name
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         super::collect(|choices| self.choose_into(game, choices))
     }
 
-    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+    fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         let solved = Solved::of(game, &self.name)?;
         merge(
             [
@@ -203,7 +203,7 @@ impl Bot for Epsilon {
         Ok(())
     }
 
-    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+    fn plays(&self, game: Game) -> Result<(), BotError> {
         solved::plays(self.name(), game)
     }
 

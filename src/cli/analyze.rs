@@ -4,13 +4,13 @@
 use std::fmt::Write as _;
 use std::io::{self, BufReader, BufWriter, Write};
 
-use clap::Args;
-use serde::Serialize;
 use crate::quote::{QUOTE_LIMIT, quote};
 use crate::{
-    Analysis, Board, Cell, Game, Mnk, MnkAnalysis, MnkTable, Player, Status, Value, parse_moves,
-    table,
+    Analysis, Board, Cell, Game, History, MnkAnalysis, MnkTable, Player, Status, Value,
+    parse_moves, table,
 };
+use clap::Args;
+use serde::Serialize;
 
 use super::draw::{Square, board_squares, cells, grid, side_by_side};
 use super::lines::{Line, read_bounded_line};
@@ -73,9 +73,9 @@ impl Notation {
 
 /// Reads a move list into the game it plays. The error is one line that quotes at most the
 /// start of `text`, the same wherever a move list is read (`analyze --moves`, `review`).
-pub fn parse_game(text: &str) -> Result<Game, String> {
+pub fn parse_game(text: &str) -> Result<History, String> {
     parse_moves(text)
-        .and_then(|moves| Game::from_moves(&moves))
+        .and_then(|moves| History::from_moves(&moves))
         .map_err(|error| format!("bad {} {}: {error}", Notation::Moves.noun(), quote(text)))
 }
 
@@ -138,7 +138,7 @@ pub fn best(args: &PositionArgs) -> Result<(), Failure> {
 fn answer(position: &PositionArgs, query: Query) -> Result<(), Failure> {
     let style = Style::for_stdout();
     let game = position.game;
-    let table = if game == Mnk::TIC_TAC_TOE {
+    let table = if game == Game::TIC_TAC_TOE {
         None
     } else {
         Some(super::mnk::table_of(game)?)

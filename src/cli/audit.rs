@@ -5,14 +5,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use clap::{Args, ValueEnum};
-use serde::Serialize;
 use crate::bots::{self, Bot, BotError, Published};
 use crate::quote::escape;
 use crate::{
-    AuditBudget, AuditError, Cell, Game, MAX_TABLE_CELLS, Mnk, Player, Ratio, SideReport, Status,
-    Value, Verdict, WorstCase, audit_game_within,
+    AuditBudget, AuditError, Cell, Game, History, MAX_TABLE_CELLS, Player, Ratio, SideReport,
+    Status, Value, Verdict, WorstCase, audit_game_within,
 };
+use clap::{Args, ValueEnum};
+use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
 use super::draw::{Square, cells, grid_of, side_by_side};
@@ -80,7 +80,7 @@ pub struct AuditArgs {
     /// every move is judged by the game's table, solved first when none is embedded; larger
     /// boards (5x5 to 11x11, up to 128 cells) are audited without a table (see --budget).
     #[arg(long, value_name = "GAME", default_value = "3x3")]
-    game: Mnk,
+    game: Game,
     /// Output format.
     #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
@@ -154,7 +154,7 @@ impl Entry {
 /// before any audit), within `budget`.
 fn audit(
     bot: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     side: Player,
     budget: AuditBudget,
 ) -> Result<SideReport, AuditError> {
@@ -280,7 +280,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             .plays(game)
             .map_err(|error| Failure::usage(error.message))?;
     }
-    if game != Mnk::TIC_TAC_TOE {
+    if game != Game::TIC_TAC_TOE {
         // Solved before the audits, with a note on a terminal, rather than inside the first.
         super::mnk::table_of(game)?;
     }
@@ -366,7 +366,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
 }
 
 /// `ttt audit --game G` for a game too large for a table, audited without one.
-fn run_large(args: &AuditArgs, game: crate::Mnk) -> Result<(), Failure> {
+fn run_large(args: &AuditArgs, game: crate::Game) -> Result<(), Failure> {
     if args.losing_games.is_some() {
         return Err(Failure::usage(format!(
             "--losing-games lists the games of a tic-tac-toe audit; the audit of {game} counts \
@@ -390,7 +390,7 @@ fn run_large(args: &AuditArgs, game: crate::Mnk) -> Result<(), Failure> {
 
 /// Writes the report: the bots audited, and what an error, if any, left unaudited.
 fn print(
-    game: Mnk,
+    game: Game,
     audits: &[BotAudit],
     stopped: Option<&Stopped>,
     format: Format,
@@ -400,7 +400,7 @@ fn print(
         Format::Json => {
             let error = stopped.map(|stopped| stopped.failure.message());
             let json = AuditJson {
-                game: (game != Mnk::TIC_TAC_TOE).then(|| game.to_string()),
+                game: (game != Game::TIC_TAC_TOE).then(|| game.to_string()),
                 bots: audits,
                 error,
             };
@@ -538,7 +538,7 @@ fn table(audits: &[BotAudit], style: Style) -> Vec<String> {
 
 /// The worst case in words: what an opponent who knows the bot can do, and a game that shows
 /// how.
-fn worst_case(game: Mnk, worst: &WorstCase) -> Vec<String> {
+fn worst_case(game: Game, worst: &WorstCase) -> Vec<String> {
     if worst.loss == Ratio::ZERO {
         return vec!["  worst case: no opponent can make it lose, whatever it knows".to_string()];
     }
@@ -637,7 +637,7 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
         ));
         lines.extend(draw_game(s.game, &line.moves, line.mistake, style));
         let game = match s.game {
-            Mnk::TIC_TAC_TOE => String::new(),
+            Game::TIC_TAC_TOE => String::new(),
             game => format!(" --game {game}"),
         };
         lines.push(format!(
@@ -745,8 +745,8 @@ fn summary(audits: &[BotAudit]) -> String {
 }
 
 /// The game of `moves`, which the caller knows are legal (a game an audit reported).
-fn replay(game: Mnk, moves: &[Cell]) -> Game {
-    let mut replayed = Game::empty(game);
+fn replay(game: Game, moves: &[Cell]) -> History {
+    let mut replayed = History::empty(game);
     for &cell in moves {
         replayed.play(cell).expect("a reported game replays");
     }
@@ -755,8 +755,8 @@ fn replay(game: Mnk, moves: &[Cell]) -> Game {
 
 /// The game as rows of boards, one a move, as many a row as fit in 100 columns (at most six);
 /// `!` marks the bot's losing mistake.
-fn draw_game(game: Mnk, moves: &[Cell], mistake: Option<usize>, style: Style) -> Vec<String> {
-    let mut played = Game::empty(game);
+fn draw_game(game: Game, moves: &[Cell], mistake: Option<usize>, style: Style) -> Vec<String> {
+    let mut played = History::empty(game);
     let columns = game.columns();
     // A grid is 4 columns a cell, less one; the title (`12. X 16 !`) takes 10.
     let width = (4 * columns - 1).max(11);
@@ -806,7 +806,7 @@ mod tests {
     fn the_summary_names_as_many_bots_as_fit() {
         let report = |name: &str, side| {
             let mut bot = bots::builtin(name).unwrap();
-            audit(bot.as_mut(), Mnk::TIC_TAC_TOE, side, AuditBudget::DEFAULT).unwrap()
+            audit(bot.as_mut(), Game::TIC_TAC_TOE, side, AuditBudget::DEFAULT).unwrap()
         };
         let (lose, cheat) = (report("smartbot", Player::X), report("marcelo", Player::X));
         let bot = |i: usize, side: &SideReport| BotAudit {

@@ -3,14 +3,14 @@
 
 use std::io::Write;
 
-use clap::Args;
-use serde::Serialize;
 use crate::bots::{Bot, Turn};
 use crate::quote::escape;
 use crate::{
-    AuditBudget, Cell, Forfeit, Mnk, Odds, Player, Ratio, Shortest, TablelessReport, Verdict,
+    AuditBudget, Cell, Forfeit, Game, Odds, Player, Ratio, Shortest, TablelessReport, Verdict,
     audit_tableless,
 };
+use clap::Args;
+use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
 use super::audit::{NAME_IN_SUMMARY, both_at_once, one_by_one};
@@ -42,7 +42,7 @@ pub struct Request<'a> {
     pub sides: &'static [Player],
     pub format: Format,
     pub jobs: usize,
-    pub game: Mnk,
+    pub game: Game,
     pub budget: u32,
 }
 
@@ -277,7 +277,7 @@ fn verdict_words(s: &TablelessReport) -> String {
     words.to_string()
 }
 
-fn text(game: Mnk, audits: &[BotAudit], budget: AuditBudget, style: Style) -> Vec<String> {
+fn text(game: Game, audits: &[BotAudit], budget: AuditBudget, style: Style) -> Vec<String> {
     let mut lines = vec![
         style.faint(&format!(
             "{game}, {} in a row, audited without a table: every reply of the opponent, every \
@@ -423,7 +423,7 @@ fn fraction(ratio: Ratio) -> String {
 
 /// The game as rows of small boards, one a move, each headed by its ply, mark and cell; after
 /// the last, the forfeited turn's `marks` in lower case, if any.
-fn draw_game(game: Mnk, moves: &[Cell], marks: &[Cell]) -> Vec<String> {
+fn draw_game(game: Game, moves: &[Cell], marks: &[Cell]) -> Vec<String> {
     let (rows, columns) = (game.rows(), game.columns());
     let mut grid = vec!['.'; rows * columns];
     let mut boards: Vec<(String, Vec<String>)> = Vec::new();

@@ -2,9 +2,9 @@
 
 use std::io::Write;
 
+use crate::bots::{BotInfo, CATALOG, PARAMETERISED, Published, Source};
 use clap::Args;
 use serde::Serialize;
-use crate::bots::{BotInfo, CATALOG, PARAMETERISED, Published, Source};
 
 use super::style::Style;
 use super::{Failure, Format};

@@ -2,11 +2,11 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
 use crate::export::{self, ExportFormat};
 use crate::output::Destination;
 use crate::quote::quote;
-use crate::{Mnk, table};
+use crate::{Game, table};
+use clap::{Args, ValueEnum};
 
 use super::Failure;
 
@@ -37,7 +37,7 @@ pub struct ExportArgs {
     /// Other games than 3x3 have a `game` key or column and are written as they are made: 4x4
     /// is 9,722,011 positions.
     #[arg(long, value_name = "GAME", default_value = "3x3")]
-    game: Mnk,
+    game: Game,
     /// Write to FILE instead of standard output ("-" is standard output). A regular file is
     /// replaced atomically, keeping its permissions; a symbolic link's target is replaced; a
     /// device, a FIFO or /dev/stdout is written in place.
@@ -75,7 +75,7 @@ pub fn run(args: &ExportArgs) -> Result<(), Failure> {
     };
     // Another game's table first: a game too large for one is refused before any file is made.
     let mnk = match args.game {
-        Mnk::TIC_TAC_TOE => None,
+        Game::TIC_TAC_TOE => None,
         game => Some(super::mnk::table_of(game)?),
     };
     let output = destination.open()?;

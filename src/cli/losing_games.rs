@@ -4,12 +4,12 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use serde::Serialize;
 use crate::bots::{Bot, BotError};
 use crate::output::{Destination, Output};
 use crate::{
-    AuditBudget, AuditError, Cell, LostGame, Mnk, OverBudget, Player, losing_games_within,
+    AuditBudget, AuditError, Cell, Game, LostGame, OverBudget, Player, losing_games_within,
 };
+use serde::Serialize;
 
 use super::Failure;
 
@@ -80,7 +80,7 @@ impl LosingGames {
     /// games early, and the verdict still gives the exit code.
     pub fn write(
         self,
-        game: Mnk,
+        game: Game,
         auditors: Vec<(&mut dyn Bot, &[Player])>,
         budget: AuditBudget,
     ) -> Result<(), Failure> {
@@ -112,11 +112,11 @@ impl LosingGames {
 
 fn write_all(
     out: &mut dyn Write,
-    game: Mnk,
+    game: Game,
     auditors: Vec<(&mut dyn Bot, &[Player])>,
     budget: AuditBudget,
 ) -> Result<(), Stop> {
-    let name_of_game = (game != Mnk::TIC_TAC_TOE).then(|| game.to_string());
+    let name_of_game = (game != Game::TIC_TAC_TOE).then(|| game.to_string());
     for (bot, sides) in auditors {
         let name = bot.name().to_string();
         for &side in sides {

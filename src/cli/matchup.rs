@@ -2,11 +2,11 @@
 
 use std::io::{self, Write};
 
-use clap::Args;
-use serde::Serialize;
 use crate::bots::Bot;
 use crate::quote::escape;
-use crate::{AuditBudget, MatchError, MatchReport, Mnk, Ratio, Value, matchup_game_within};
+use crate::{AuditBudget, Game, MatchError, MatchReport, Ratio, Value, matchup_game_within};
+use clap::Args;
+use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
 use super::named::ExternalArgs;
@@ -43,7 +43,7 @@ pub struct MatchArgs {
     format: Format,
     /// The game: 3x3 (tic-tac-toe), MxN or MxNkK (see `ttt best --help`).
     #[arg(long, value_name = "GAME", default_value = "3x3")]
-    game: Mnk,
+    game: Game,
     /// On a game other than 3x3: how many histories a match may walk when a bot does not say
     /// it answers from the board alone (each history is asked on its own); the match stops
     /// (exit 2) rather than go past it.
@@ -161,7 +161,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
 fn play(
     x: &mut dyn Bot,
     o: &mut dyn Bot,
-    game: Mnk,
+    game: Game,
     budget: AuditBudget,
 ) -> Result<MatchReport, MatchError> {
     let progress = Progress::start_match(
@@ -262,7 +262,7 @@ fn games(n: u64) -> String {
 /// numerator and denominator leave no percentage wider than 6 columns.
 fn block(r: &MatchReport, style: Style) -> Vec<String> {
     let of = match r.game {
-        Mnk::TIC_TAC_TOE => String::new(),
+        Game::TIC_TAC_TOE => String::new(),
         game => format!(" of {game}"),
     };
     let mut lines = vec![style.strong(&format!(
@@ -445,7 +445,7 @@ mod tests {
 
     fn report(x: &str, o: &str, x_wins: Ratio, draws: Ratio) -> MatchReport {
         MatchReport {
-            game: Mnk::TIC_TAC_TOE,
+            game: Game::TIC_TAC_TOE,
             x: x.to_string(),
             o: o.to_string(),
             games: 1,

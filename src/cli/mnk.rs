@@ -4,12 +4,12 @@
 
 use std::io::{IsTerminal, Write};
 
-use serde::Serialize;
 use crate::quote::quote;
 use crate::{
-    Cell, Game, Mnk, MnkAnalysis, MnkBoard, MnkTable, MnkTableError, Player, Status, Value,
+    Cell, Game, History, MnkAnalysis, MnkTable, MnkTableError, Player, Position, Status, Value,
     mnk_table,
 };
+use serde::Serialize;
 
 use super::Failure;
 use super::analyze::{Notation, Summary, layout, no_move, outcome_label};
@@ -21,7 +21,7 @@ use super::style::Style;
 /// # Errors
 ///
 /// A usage error for a game too large for a table; exit code 4 for a damaged embedded table.
-pub fn table_of(game: Mnk) -> Result<&'static MnkTable, Failure> {
+pub fn table_of(game: Game) -> Result<&'static MnkTable, Failure> {
     let note = !game.is_embedded() && std::io::stderr().is_terminal();
     if note {
         let mut err = std::io::stderr();
@@ -41,10 +41,10 @@ pub fn table_of(game: Mnk) -> Result<&'static MnkTable, Failure> {
 
 /// Reads a position of `game` written as `notation`; the error quotes at most the start of
 /// `text`.
-pub fn parse(game: Mnk, notation: Notation, text: &str) -> Result<MnkBoard, String> {
+pub fn parse(game: Game, notation: Notation, text: &str) -> Result<Position, String> {
     let parsed = match notation {
-        Notation::Board => MnkBoard::parse(game, text).map_err(|error| error.to_string()),
-        Notation::Moves => MnkBoard::from_move_list(game, text)
+        Notation::Board => Position::parse(game, text).map_err(|error| error.to_string()),
+        Notation::Moves => Position::from_move_list(game, text)
             .map(|(board, _)| board)
             .map_err(|error| error.to_string()),
     };
@@ -54,8 +54,8 @@ pub fn parse(game: Mnk, notation: Notation, text: &str) -> Result<MnkBoard, Stri
 /// `ttt best --game G --format json`.
 #[derive(Debug, Serialize)]
 pub struct MnkBest {
-    game: Mnk,
-    board: MnkBoard,
+    game: Game,
+    board: Position,
     to_move: Player,
     best: usize,
     value: Value,
@@ -70,7 +70,7 @@ impl MnkBest {
 }
 
 /// The best move on `board`; the error says why there is none.
-pub fn best(table: &MnkTable, board: MnkBoard) -> Result<MnkBest, String> {
+pub fn best(table: &MnkTable, board: Position) -> Result<MnkBest, String> {
     let best = table
         .best_move(&board)
         .ok_or_else(|| no_move(&board, board.status()))?;
@@ -114,7 +114,7 @@ pub fn text(analysis: &MnkAnalysis, style: Style) -> Vec<String> {
 }
 
 /// The squares of a board of any game: marks in bold, empty cells as their dimmed number.
-pub fn board_squares(board: &MnkBoard, style: Style) -> Vec<Square> {
+pub fn board_squares(board: &Position, style: Style) -> Vec<Square> {
     (0..board.game().cells())
         .map(|cell| match board.get(cell) {
             Some(player) => Square::new(player.to_string(), style.strong(&player.to_string())),
@@ -153,13 +153,13 @@ pub fn outcome_squares(analysis: &MnkAnalysis, style: Style) -> Vec<Square> {
 /// Reads a move list of `game` into the game it plays; tic-tac-toe's as
 /// [`parse_game`](super::analyze::parse_game) reads it. The error is one line that quotes at
 /// most the start of `text`, as `ttt analyze --game G --moves` gives it.
-pub fn parse_game(game: Mnk, text: &str) -> Result<Game, String> {
-    if game == Mnk::TIC_TAC_TOE {
+pub fn parse_game(game: Game, text: &str) -> Result<History, String> {
+    if game == Game::TIC_TAC_TOE {
         return super::analyze::parse_game(text);
     }
-    let (_, numbers) = MnkBoard::from_move_list(game, text)
+    let (_, numbers) = Position::from_move_list(game, text)
         .map_err(|error| format!("bad {} {}: {error}", Notation::Moves.noun(), quote(text)))?;
-    let mut played = Game::empty(game);
+    let mut played = History::empty(game);
     for number in numbers {
         let cell = Cell::new(number - 1).expect("a cell of the game");
         played.play(cell).expect("a move list that replays");

@@ -26,9 +26,9 @@ mod verify;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use crate::Mnk;
+use crate::Game;
 use crate::output::{Destination, WriteError};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use style::ColorChoice;
 
@@ -156,7 +156,7 @@ pub(crate) struct PositionArgs {
     /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
     /// up to 16 cells. 3x4, 4x3, 4x4 and 4x4k3 are embedded; others are solved first.
     #[arg(long, value_name = "GAME", default_value = "3x3")]
-    game: Mnk,
+    game: Game,
 }
 
 impl PositionArgs {

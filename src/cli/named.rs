@@ -5,9 +5,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use clap::Args;
 use crate::OverBudget;
 use crate::bots::{self, Bot};
+use clap::Args;
 
 use super::Failure;
 

@@ -4,13 +4,13 @@ use std::fmt;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use clap::{Args, ValueEnum};
 use crate::bots::{self, Bot, Turn};
 use crate::quote::{QUOTE_LIMIT, escape, quote};
 use crate::{
-    Analysis, Cell, Game, Mnk, MnkAnalysis, MnkTable, Outcome, ParseCellError, Player, SplitMix64,
-    Table, try_table,
+    Analysis, Cell, Game, History, MnkAnalysis, MnkTable, Outcome, ParseCellError, Player,
+    SplitMix64, Table, try_table,
 };
+use clap::{Args, ValueEnum};
 use unicode_width::UnicodeWidthStr;
 
 use super::analyze::outcome_squares;
@@ -52,7 +52,7 @@ pub struct PlayArgs {
     /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
     /// up to 128 cells, numbered 1..M*N row by row. Hints need a table: at most 16 cells.
     #[arg(long, value_name = "GAME", default_value = "3x3")]
-    game: Mnk,
+    game: Game,
 }
 
 /// The commands typed at the prompt, one a line, for `help` in the game and for `--help`.
@@ -137,19 +137,19 @@ enum Oracle {
     /// Tic-tac-toe's.
     TicTacToe(&'static Table),
     /// Another game's, of at most 16 cells: embedded, or solved before the game.
-    Mnk(&'static MnkTable),
+    Game(&'static MnkTable),
     /// None: the game has more cells than a table holds.
     Nothing,
 }
 
 impl Oracle {
     /// The table of `game`, if it can have one.
-    fn of(game: Mnk) -> Result<Oracle, Failure> {
-        if game == Mnk::TIC_TAC_TOE {
+    fn of(game: Game) -> Result<Oracle, Failure> {
+        if game == Game::TIC_TAC_TOE {
             let table = try_table().map_err(|error| Failure::damaged(&error))?;
             Ok(Oracle::TicTacToe(table))
         } else if game.has_table() {
-            mnk::table_of(game).map(Oracle::Mnk)
+            mnk::table_of(game).map(Oracle::Game)
         } else {
             Ok(Oracle::Nothing)
         }
@@ -157,7 +157,7 @@ impl Oracle {
 }
 
 /// Why there are no hints on `game`, a game too large for a table.
-fn no_hints(game: Mnk) -> String {
+fn no_hints(game: Game) -> String {
     format!(
         "hints come from a solved table, and {game} has {} cells; tables stop at {}",
         game.cells(),
@@ -167,7 +167,7 @@ fn no_hints(game: Mnk) -> String {
 
 struct Session<'a> {
     /// The game played.
-    game: Mnk,
+    game: Game,
     oracle: Oracle,
     bot: Box<dyn Bot + Send>,
     /// Echo what was typed, so a transcript of piped input reads like a terminal session.
@@ -272,7 +272,7 @@ impl Session<'_> {
 
     /// Draws the board, beside (or under, when both would not fit) what each empty cell
     /// leads to if `hints` and the game has a table.
-    fn show(&mut self, game: &Game, hints: bool) -> io::Result<()> {
+    fn show(&mut self, game: &History, hints: bool) -> io::Result<()> {
         let hints = hints && !game.position().is_over();
         let mut where_hints = "Right";
         let lines = match self.oracle {
@@ -287,7 +287,7 @@ impl Session<'_> {
                     left
                 }
             }
-            Oracle::Mnk(table) if hints => {
+            Oracle::Game(table) if hints => {
                 let board = game.position();
                 let analysis = MnkAnalysis::new(table, board);
                 let left = mnk::board_squares(&board, self.style);
@@ -298,7 +298,7 @@ impl Session<'_> {
                 }
                 pair_within(&left, &right, columns, 5, WIDTH - 2)
             }
-            Oracle::Mnk(_) | Oracle::Nothing => {
+            Oracle::Game(_) | Oracle::Nothing => {
                 let squares = mnk::board_squares(&game.position(), self.style);
                 grid_within(&squares, self.game.columns(), WIDTH - 2)
             }
@@ -324,7 +324,7 @@ impl Session<'_> {
     }
 
     fn game(&mut self, human: Player) -> Result<Ending, Failure> {
-        let mut game = Game::empty(self.game);
+        let mut game = History::empty(self.game);
         write!(self.out, "You are {human}, against ")?;
         if game.is_tic_tac_toe() {
             self.about_bot(".")?;
@@ -437,7 +437,7 @@ impl Session<'_> {
     }
 
     /// The bot's turn. `Some` when the game ends because the bot broke the rules.
-    fn bot_move(&mut self, game: &mut Game, human: Player) -> Result<Option<Ending>, Failure> {
+    fn bot_move(&mut self, game: &mut History, human: Player) -> Result<Option<Ending>, Failure> {
         let answer = catch_unwind(AssertUnwindSafe(|| self.bot.choose(game)));
         let choices = match answer {
             Ok(Ok(choices)) => choices,
@@ -480,12 +480,12 @@ impl Session<'_> {
         format!("1-{}", self.game.cells())
     }
 
-    fn forfeit(&mut self, game: &Game, human: Player) -> io::Result<()> {
+    fn forfeit(&mut self, game: &History, human: Player) -> io::Result<()> {
         self.result(game, GameResult::Forfeit(human))
     }
 
     /// The line that ends a finished game, which `ttt review` reads back.
-    fn result(&mut self, game: &Game, result: GameResult) -> io::Result<()> {
+    fn result(&mut self, game: &History, result: GameResult) -> io::Result<()> {
         let line = ResultLine {
             result,
             moves: game.moves(),
@@ -553,7 +553,7 @@ fn echo(input: &Line, room: usize) -> String {
 }
 
 /// A game in words: `4x4: 4 rows of 4, 4 in a row wins`.
-fn rules(game: Mnk) -> String {
+fn rules(game: Game) -> String {
     let rows = match game.rows() {
         1 => "1 row".to_string(),
         n => format!("{n} rows"),
@@ -567,8 +567,8 @@ fn rules(game: Mnk) -> String {
 
 /// The commands typed at the prompt in `game`: [`COMMANDS`] on tic-tac-toe; elsewhere the
 /// cells are numbered up to the game's count.
-fn commands(game: Mnk) -> String {
-    if game == Mnk::TIC_TAC_TOE {
+fn commands(game: Game) -> String {
+    if game == Game::TIC_TAC_TOE {
         return COMMANDS.to_string();
     }
     let rest = COMMANDS.split_once('\n').map_or("", |(_, rest)| rest);
@@ -580,8 +580,8 @@ fn commands(game: Mnk) -> String {
 /// reads it; on other games a number from 1 to the cell count, in decimal with no sign or
 /// leading zero (as a move list's). The error says why when what was typed is a number at
 /// all, and is `None` when it is not (another word, perhaps a command mistyped).
-fn read_cell(game: Mnk, typed: &str) -> Result<Cell, Option<String>> {
-    if game == Mnk::TIC_TAC_TOE {
+fn read_cell(game: Game, typed: &str) -> Result<Cell, Option<String>> {
+    if game == Game::TIC_TAC_TOE {
         return typed.parse::<Cell>().map_err(|error| match error {
             ParseCellError::OutOfRange | ParseCellError::Signed => Some(error.to_string()),
             ParseCellError::Empty | ParseCellError::NotANumber => None,
@@ -614,7 +614,7 @@ fn is_yes(answer: &str) -> bool {
 
 /// The moves so far, in words for people: `before any move`, `after 1 move: 5`,
 /// `after 3 moves: 5 1 9`.
-fn so_far(game: &Game) -> String {
+fn so_far(game: &History) -> String {
     match game.moves().len() {
         0 => "before any move".to_string(),
         1 => format!("after 1 move: {}", cells(game.moves())),
@@ -624,7 +624,7 @@ fn so_far(game: &Game) -> String {
 
 /// Takes back the human's last move and everything after it. `false` when the human has not
 /// moved yet.
-fn undo_pair(game: &mut Game, human: Player) -> bool {
+fn undo_pair(game: &mut History, human: Player) -> bool {
     // X moves first, so O has moved once there are two moves.
     let human_moved = game.moves().len() > usize::from(human == Player::O);
     if !human_moved {
@@ -645,7 +645,7 @@ mod tests {
 
     #[test]
     fn the_moves_so_far_read_as_words() {
-        let mut game = Game::new();
+        let mut game = History::new();
         assert_eq!(so_far(&game), "before any move");
         for (n, said) in [
             (5, "after 1 move: 5"),

@@ -10,9 +10,9 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use crate::bots::{Bot, BotError, Choice};
-use crate::{Game, Mnk};
+use crate::{Game, History};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use super::style::Style;
 
@@ -151,12 +151,12 @@ impl Bot for Counted<'_> {
         self.bot.name()
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         self.count();
         self.bot.choose(game)
     }
 
-    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+    fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         self.count();
         self.bot.choose_into(game, choices)
     }
@@ -165,7 +165,7 @@ impl Bot for Counted<'_> {
         self.bot.finish()
     }
 
-    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+    fn plays(&self, game: Game) -> Result<(), BotError> {
         self.bot.plays(game)
     }
 
@@ -174,7 +174,7 @@ impl Bot for Counted<'_> {
         self.bot.memoryless()
     }
 
-    fn depends_on(&self, game: &Game) -> crate::bots::DependsOn {
+    fn depends_on(&self, game: &History) -> crate::bots::DependsOn {
         self.bot.depends_on(game)
     }
 
@@ -190,7 +190,7 @@ impl Bot for Counted<'_> {
         self.bot.never_forfeits()
     }
 
-    fn prepare(&mut self, games: &[Game]) -> Result<(), BotError> {
+    fn prepare(&mut self, games: &[History]) -> Result<(), BotError> {
         let prepared = self.bot.prepare(games);
         self.prepared = true;
         if let Some(bar) = self.bar {

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::quote::quote;
-use crate::{Cell, Game, Mnk, Outcome, Player, Status};
+use crate::{Cell, Game, History, Outcome, Player, Status};
 
 use super::draw::cells;
 use super::mnk::parse_game;
@@ -69,7 +69,7 @@ pub fn is_result_line(line: &str) -> bool {
 /// Reads a result line of a game of `mnk` back: the result it names and the game of its moves,
 /// checked against each other. The error says what is wrong; a bad move list gets the error
 /// `ttt analyze --game G --moves` gives it.
-pub fn parse(line: &str, mnk: Mnk) -> Result<(GameResult, Game), String> {
+pub fn parse(line: &str, mnk: Game) -> Result<(GameResult, History), String> {
     let bad = |why: String| format!("bad result line {}: {why}", quote(line.trim()));
     let rest = line
         .trim()
@@ -98,7 +98,7 @@ pub fn parse(line: &str, mnk: Mnk) -> Result<(GameResult, Game), String> {
         })?
         .trim();
     let game = match list {
-        "none" => Game::empty(mnk),
+        "none" => History::empty(mnk),
         list => parse_game(mnk, list)?,
     };
     let board = game.position();
@@ -130,8 +130,8 @@ mod tests {
 
     use super::*;
 
-    fn game(moves: &str) -> Game {
-        Game::from_moves(&parse_moves(moves).unwrap()).unwrap()
+    fn game(moves: &str) -> History {
+        History::from_moves(&parse_moves(moves).unwrap()).unwrap()
     }
 
     #[test]
@@ -166,7 +166,7 @@ mod tests {
             .to_string();
             assert_eq!(written, line);
             assert!(is_result_line(&written));
-            assert_eq!(parse(&written, Mnk::TIC_TAC_TOE), Ok((result, game)));
+            assert_eq!(parse(&written, Game::TIC_TAC_TOE), Ok((result, game)));
         }
     }
 
@@ -203,7 +203,7 @@ mod tests {
             ),
         ] {
             assert_eq!(
-                parse(line, Mnk::TIC_TAC_TOE),
+                parse(line, Game::TIC_TAC_TOE),
                 Err(message.to_string()),
                 "{line}"
             );

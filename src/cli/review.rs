@@ -3,12 +3,12 @@
 
 use std::io::{self, BufReader, IsTerminal, Read, Write};
 
+use crate::{
+    Analysis, Board, Game, History, MAX_TABLE_CELLS, MnkAnalysis, MnkTable, MoveVerdict, Outcome,
+    Player, PlyReview, Position, Review, Status, Value, table,
+};
 use clap::Args;
 use serde::Serialize;
-use crate::{
-    Analysis, Board, Game, MAX_TABLE_CELLS, Mnk, MnkAnalysis, MnkBoard, MnkTable, MoveVerdict,
-    Outcome, Player, PlyReview, Review, Status, Value, table,
-};
 
 use super::analyze::{outcome_label, outcome_squares};
 use super::draw::{board_squares, cells, grid, pair_within, side_by_side};
@@ -31,7 +31,7 @@ pub struct ReviewArgs {
     /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
     /// up to 16 cells (a review needs the game's table), cells numbered 1..M*N row by row.
     #[arg(long, value_name = "GAME", default_value = "3x3")]
-    game: Mnk,
+    game: Game,
 }
 
 /// The longest line read from standard input, in bytes, not counting its newline. A result
@@ -52,7 +52,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
             mnk.cells()
         )));
     }
-    let mnk_table = if mnk == Mnk::TIC_TAC_TOE {
+    let mnk_table = if mnk == Game::TIC_TAC_TOE {
         None
     } else {
         Some(mnk::table_of(mnk)?)
@@ -117,7 +117,7 @@ fn say_what_to_paste() -> io::Result<()> {
 /// The result line in `input` (which may be a whole transcript of `ttt play`), read back. An
 /// error when there is none, or more than one, or it is garbled, or the input is longer than
 /// [`INPUT_LIMIT`]. The moves are cells of `mnk`.
-fn read_result(input: impl Read, mnk: Mnk) -> Result<(GameResult, Game), Failure> {
+fn read_result(input: impl Read, mnk: Game) -> Result<(GameResult, History), Failure> {
     let mut reader = BufReader::new(input.take(INPUT_LIMIT + 1));
     let mut found: Option<(u64, String)> = None;
     let mut number = 0;
@@ -186,7 +186,7 @@ fn paint_verdict(style: Style, verdict: MoveVerdict, width: usize) -> String {
 /// `mnk_table` on a game other than tic-tac-toe.
 fn text(
     review: &Review,
-    game: &Game,
+    game: &History,
     result: Option<GameResult>,
     mnk_table: Option<&MnkTable>,
     style: Style,
@@ -315,7 +315,7 @@ fn mnk_mistake(
     let mut lines = vec![about_mistake(ply, style)];
     let board = moves[..ply.ply - 1]
         .iter()
-        .fold(MnkBoard::empty(table.game()), |board, cell| {
+        .fold(Position::empty(table.game()), |board, cell| {
             board.play_unchecked(cell.index())
         });
     let analysis = MnkAnalysis::new(table, board);
@@ -337,8 +337,8 @@ mod tests {
 
     use super::*;
 
-    fn read(input: &str) -> Result<(GameResult, Game), String> {
-        read_result(Cursor::new(input.as_bytes().to_vec()), Mnk::TIC_TAC_TOE)
+    fn read(input: &str) -> Result<(GameResult, History), String> {
+        read_result(Cursor::new(input.as_bytes().to_vec()), Game::TIC_TAC_TOE)
             .map_err(|f| f.message().to_string())
     }
 
@@ -398,7 +398,7 @@ mod tests {
             .iter()
             .map(|&n| Cell::from_number(n).unwrap())
             .collect();
-        let game = Game::from_moves(&moves).unwrap();
+        let game = History::from_moves(&moves).unwrap();
         let review = Review::new(table(), &game);
         for line in text(&review, &game, None, None, Style::plain()) {
             assert!(line.chars().count() <= 80, "{line:?}");

@@ -2,13 +2,13 @@
 
 use std::io::Write;
 
-use clap::Args;
-use serde::Serialize;
 use crate::bots::{self, BotError, Published};
 use crate::quote::escape;
 use crate::{
-    AuditBudget, Mnk, Player, Rate, Ratio, SplitMix64, Tally, audit, odds_tableless, simulate_game,
+    AuditBudget, Game, Player, Rate, Ratio, SplitMix64, Tally, audit, odds_tableless, simulate_game,
 };
+use clap::Args;
+use serde::Serialize;
 
 use super::audit::Sides;
 use super::named::{ExternalArgs, Named};
@@ -43,8 +43,8 @@ pub struct SimulateArgs {
     format: Format,
     /// The game: 3x3 (the default), or another m,n,k game the bot plays, such as 5x5 to 11x11
     /// for marcelo.
-    #[arg(long, value_name = "G", default_value_t = Mnk::TIC_TAC_TOE)]
-    game: Mnk,
+    #[arg(long, value_name = "G", default_value_t = Game::TIC_TAC_TOE)]
+    game: Game,
     /// For a game other than 3x3: how many distinct states the audit that works out the exact
     /// odds may hold; beyond, the odds are not given.
     #[arg(long, value_name = "STATES", default_value_t = AuditBudget::DEFAULT.states as u32, value_parser = clap::value_parser!(u32).range(1..=1_000_000_000))]
@@ -104,7 +104,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
     let published = bots::CATALOG
         .iter()
         .find(|info| bot.command.is_none() && info.name == bot.name)
-        .filter(|_| args.game == Mnk::TIC_TAC_TOE)
+        .filter(|_| args.game == Game::TIC_TAC_TOE)
         .map_or(&[][..], |info| info.published);
     let mut results = Vec::new();
     for &side in args.side.players() {
@@ -152,7 +152,7 @@ fn exact(args: &SimulateArgs, bot: &Named, side: Player) -> Result<Option<[Ratio
     let label = format!("{} (exact odds)", fit(&escape(&bot.name), NAME_IN_PROGRESS));
     let progress = Progress::start(&label, &side.to_string());
     let mut counted = progress.count(fresh.as_mut());
-    let odds = if args.game == Mnk::TIC_TAC_TOE {
+    let odds = if args.game == Game::TIC_TAC_TOE {
         audit(&mut counted, side).map(|report| Some(report.vs_random))
     } else {
         let budget = AuditBudget::of(args.budget as usize);
@@ -223,7 +223,7 @@ fn grouped(n: u64) -> String {
 
 /// The report for people: a table a side, with the author's published rates where there are
 /// some.
-fn text(name: &str, game: Mnk, games: u64, seed: u64, results: &[SideResult]) -> String {
+fn text(name: &str, game: Game, games: u64, seed: u64, results: &[SideResult]) -> String {
     let name = fit(&escape(name), NAME_IN_HEADING);
     // The counts' column holds the largest count, the number of games.
     let width = grouped(games).len().max(7);
@@ -236,7 +236,7 @@ fn text(name: &str, game: Mnk, games: u64, seed: u64, results: &[SideResult]) ->
             out.push('\n');
         }
         let noun = if games == 1 { "game" } else { "games" };
-        let on = if game == Mnk::TIC_TAC_TOE {
+        let on = if game == Game::TIC_TAC_TOE {
             String::new()
         } else {
             format!(" on {game}")
@@ -353,7 +353,7 @@ struct EndJson {
 
 fn json<'a>(
     name: &'a str,
-    game: Mnk,
+    game: Game,
     games: u64,
     seed: u64,
     results: &[SideResult],

@@ -2,8 +2,8 @@
 
 use std::io::{self, Write};
 
+use crate::{ByOutcome, Game, mnk_stats, stats, table};
 use clap::Args;
-use crate::{ByOutcome, Mnk, mnk_stats, stats, table};
 
 use super::{Failure, Format};
 
@@ -16,13 +16,13 @@ pub struct StatsArgs {
     /// The game: 3x3 (tic-tac-toe), MxN or MxNkK, up to 16 cells (see `ttt best --help`).
     /// Other games than 3x3 are solved afresh to count them: 4x4 takes a few seconds.
     #[arg(long, value_name = "GAME", default_value = "3x3")]
-    game: Mnk,
+    game: Game,
 }
 
 /// Prints the counts.
 pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     let game = args.game;
-    let stats = if game == Mnk::TIC_TAC_TOE {
+    let stats = if game == Game::TIC_TAC_TOE {
         stats(table())
     } else if game.has_table() {
         mnk_stats(game)
@@ -48,7 +48,7 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     let by_remoteness = format!("by remoteness 0..{}", game.cells());
     let by_ply = format!("by ply 0..{}", game.cells());
-    let table_label = if game == Mnk::TIC_TAC_TOE || game.is_embedded() {
+    let table_label = if game == Game::TIC_TAC_TOE || game.is_embedded() {
         format!("{} bytes", stats.table_bytes)
     } else {
         "none (solved when used)".to_string()

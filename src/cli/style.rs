@@ -8,8 +8,8 @@ use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::sync::OnceLock;
 
-use clap::ValueEnum;
 use crate::Value;
+use clap::ValueEnum;
 
 /// When to colour, as `--color` takes it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]

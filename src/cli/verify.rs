@@ -2,9 +2,9 @@
 
 use std::io::Write;
 
+use crate::{Evaluation, Game, Table, Value, VerifyGameError, verify_bytes, verify_game};
 use clap::Args;
 use serde::Serialize;
-use crate::{Evaluation, Mnk, Table, Value, VerifyGameError, verify_bytes, verify_game};
 
 use super::{Failure, Format};
 
@@ -16,7 +16,7 @@ pub struct VerifyArgs {
     format: Format,
     /// The game whose embedded table to check: 3x3 (the default), 3x4, 4x3, 4x4 or 4x4k3.
     #[arg(long, value_name = "GAME", default_value = "3x3")]
-    game: Mnk,
+    game: Game,
 }
 
 /// A position where the table and the fresh solve disagree, in JSON.
@@ -43,7 +43,7 @@ fn show(evaluation: Option<Evaluation>) -> Option<String> {
 /// Decodes the embedded bytes, re-solves the game and compares; fails (exit 1) when the bytes
 /// are damaged or differ from a fresh solve.
 pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
-    if args.game != Mnk::TIC_TAC_TOE {
+    if args.game != Game::TIC_TAC_TOE {
         return run_game(args);
     }
     let verification = verify_bytes(Table::embedded_bytes()).map_err(|error| {

@@ -10,13 +10,13 @@ use super::{
     push_number,
 };
 use crate::board::{Player, Status};
-use crate::format::BINCODE_CONFIG;
-use crate::mnk::board::{MnkBoard, MnkReachable};
-use crate::mnk::game::{MAX_CELLS, Mnk};
-use crate::mnk::solve::Codes;
-use crate::mnk_table::{MnkMove, MnkTable};
-use crate::solve::{Value, move_rank};
+use crate::format::tic_tac_toe::BINCODE_CONFIG;
+use crate::game::{Game, MAX_CELLS};
+use crate::position::{Position, Reachable};
+use crate::solve::Codes;
 use crate::symmetry::Symmetry;
+use crate::table::{MnkMove, MnkTable};
+use crate::value::{Value, move_rank};
 
 /// One position of an m,n,k game's export: the keys of tic-tac-toe's [`Record`](super::Record)
 /// after a first key `game`, cells numbered 1..rows*columns.
@@ -39,9 +39,9 @@ use crate::symmetry::Symmetry;
 #[serde(try_from = "MnkRecordText")]
 pub struct MnkRecord {
     /// The game.
-    pub game: Mnk,
+    pub game: Game,
     /// The position.
-    pub board: MnkBoard,
+    pub board: Position,
     /// The side to move (on a finished board, whose turn it would be).
     pub to_move: Player,
     /// Marks on the board.
@@ -58,7 +58,7 @@ pub struct MnkRecord {
     pub moves: Vec<MnkMove>,
     /// The canonical form of the board: of its images under the game's symmetries, the one
     /// with the smallest base-3 code.
-    pub canonical: MnkBoard,
+    pub canonical: Position,
     /// The first of the game's symmetries, in the order of [`Symmetry::ALL`], that maps the
     /// board onto its canonical form.
     pub symmetry: Symmetry,
@@ -67,7 +67,7 @@ pub struct MnkRecord {
 /// An [`MnkRecord`] as read, before its boards are read as boards of its game.
 #[derive(Deserialize)]
 struct MnkRecordText {
-    game: Mnk,
+    game: Game,
     board: String,
     to_move: Player,
     ply: u8,
@@ -86,7 +86,7 @@ impl TryFrom<MnkRecordText> for MnkRecord {
     fn try_from(text: MnkRecordText) -> Result<MnkRecord, String> {
         let game = text.game;
         let board = |text: &str| {
-            MnkBoard::parse(game, text).map_err(|error| format!("board {text:?}: {error}"))
+            Position::parse(game, text).map_err(|error| format!("board {text:?}: {error}"))
         };
         Ok(MnkRecord {
             game,
@@ -133,13 +133,13 @@ impl Row for MnkRecord {
 }
 
 /// Every reachable position of the game of `table` (or, with `canonical_only`, every canonical
-/// one), in export order: by ply, then by base-3 code (see [`MnkBoard::reachable`]). Each
+/// one), in export order: by ply, then by base-3 code (see [`Position::reachable`]). Each
 /// record is made when asked for, so the whole game is never in memory.
 pub fn mnk_records(table: &MnkTable, canonical_only: bool) -> MnkRecords<'_> {
     let game = table.game();
     MnkRecords {
         table,
-        boards: MnkBoard::reachable(game),
+        boards: Position::reachable(game),
         codes: Codes::new(game),
         canonical_only,
     }
@@ -148,7 +148,7 @@ pub fn mnk_records(table: &MnkTable, canonical_only: bool) -> MnkRecords<'_> {
 /// The iterator of [`mnk_records`].
 pub struct MnkRecords<'a> {
     table: &'a MnkTable,
-    boards: MnkReachable,
+    boards: Reachable,
     codes: Codes,
     canonical_only: bool,
 }
@@ -218,7 +218,7 @@ pub const MNK_EXPORT_MAGIC: [u8; 8] = *b"TTTMNKEX";
 pub fn write_mnk(
     out: &mut dyn Write,
     format: ExportFormat,
-    game: Mnk,
+    game: Game,
     records: impl IntoIterator<Item = MnkRecord>,
 ) -> io::Result<()> {
     if format != ExportFormat::Bincode {
@@ -291,13 +291,13 @@ fn decode<T: serde::de::DeserializeOwned>(reader: &mut impl Read) -> Result<T, R
 #[derive(Debug)]
 pub struct MnkBincodeReader<R> {
     reader: R,
-    game: Mnk,
+    game: Game,
     done: bool,
 }
 
 impl<R> MnkBincodeReader<R> {
     /// The game the header names.
-    pub fn game(&self) -> Mnk {
+    pub fn game(&self) -> Game {
         self.game
     }
 }

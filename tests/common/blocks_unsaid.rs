@@ -3,7 +3,7 @@
 //! needed.
 
 use ttt_oracle::bots::{Bot, BotError, Choice, DependsOn};
-use ttt_oracle::{Game, Mnk};
+use ttt_oracle::{Game, History};
 
 /// `bot`, asked the same questions and remembered on the same state, but not saying that it
 /// [blocks threats](Bot::blocks_threats): a search for its loss knows only that the opponent
@@ -15,19 +15,19 @@ impl Bot for BlocksUnsaid {
         self.0.name()
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         self.0.choose(game)
     }
 
-    fn choose_into(&mut self, game: &Game, choices: &mut Vec<Choice>) -> Result<(), BotError> {
+    fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         self.0.choose_into(game, choices)
     }
 
-    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+    fn plays(&self, game: Game) -> Result<(), BotError> {
         self.0.plays(game)
     }
 
-    fn depends_on(&self, game: &Game) -> DependsOn {
+    fn depends_on(&self, game: &History) -> DependsOn {
         self.0.depends_on(game)
     }
 }

@@ -2,7 +2,7 @@
 //! include this file by `#[path]`): the baseline every walk by positions is compared with.
 
 use ttt_oracle::bots::{Bot, BotError, Choice};
-use ttt_oracle::{Game, Mnk};
+use ttt_oracle::{Game, History};
 
 /// `bot`, asked the same questions, but not saying that it is memoryless: an audit or a match
 /// with it walks every history, as every bot's did before the walk by positions.
@@ -13,11 +13,11 @@ impl Bot for ByHistories {
         self.0.name()
     }
 
-    fn choose(&mut self, game: &Game) -> Result<Vec<Choice>, BotError> {
+    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         self.0.choose(game)
     }
 
-    fn plays(&self, game: Mnk) -> Result<(), BotError> {
+    fn plays(&self, game: Game) -> Result<(), BotError> {
         self.0.plays(game)
     }
 }

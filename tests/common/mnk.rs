@@ -5,7 +5,8 @@
 
 use ttt_oracle::export::MnkRecord;
 use ttt_oracle::{
-    Mask, Mnk, MnkBoard, MnkTable, Player, Value, mnk_stats, mnk_table, mnk_table_bytes, solve_game,
+    Game, Mask, MnkTable, Player, Position, Value, mnk_stats, mnk_table, mnk_table_bytes,
+    solve_game,
 };
 
 /// The figures of tests/data/mnk_known.txt: (game, key, figure).
@@ -87,7 +88,7 @@ pub fn reachable(rows: usize, columns: usize, k: usize) -> Vec<(Mask, Mask)> {
 /// `board`'s entry in `table` equals each of its images' and a one-ply look at its children
 /// (minimax written out here: the best value, then the fastest win or the slowest loss), and
 /// its optimal moves are exactly the moves that reach it.
-pub fn check_position(table: &MnkTable, board: &MnkBoard) {
+pub fn check_position(table: &MnkTable, board: &Position) {
     let probe = table.probe(board);
     for t in 1..board.geometry().turns().len() {
         assert_eq!(table.probe(&board.turned(t)), probe, "{board:?} turned {t}");
@@ -151,7 +152,7 @@ pub fn check_mnk(table: &MnkTable, record: &MnkRecord) {
     assert_eq!(record.best, numbers, "{board:?}");
     assert_eq!(record.moves, table.analyze(&board));
     let turns = board.geometry().turns();
-    let images: Vec<MnkBoard> = (0..turns.len()).map(|t| board.turned(t)).collect();
+    let images: Vec<Position> = (0..turns.len()).map(|t| board.turned(t)).collect();
     let smallest = images.iter().map(|image| image.code().unwrap()).min();
     let first = images
         .iter()
@@ -164,7 +165,7 @@ pub fn check_mnk(table: &MnkTable, record: &MnkRecord) {
 /// Every record of `game` (only the canonical ones with `canonical`): each position the game
 /// can reach once, found by an independent walk, in order of ply then base-3 code, each
 /// agreeing with the table.
-pub fn check_all_mnk(game: Mnk, records: &[MnkRecord], canonical: bool) {
+pub fn check_all_mnk(game: Game, records: &[MnkRecord], canonical: bool) {
     let table = mnk_table(game).unwrap();
     let stats = mnk_stats(game);
     let expected = if canonical {
@@ -181,7 +182,7 @@ pub fn check_all_mnk(game: Mnk, records: &[MnkRecord], canonical: bool) {
     let mut walked: Vec<(Mask, Mask)> = reachable(game.rows(), game.columns(), game.k())
         .into_iter()
         .filter(|&(x, o)| {
-            let board = MnkBoard::from_marks(game, x, o).unwrap();
+            let board = Position::from_marks(game, x, o).unwrap();
             !canonical
                 || (0..board.geometry().turns().len())
                     .all(|t| board.turned(t).code() >= board.code())
@@ -216,7 +217,7 @@ pub fn marks(code: u64, cells: usize) -> (Mask, Mask) {
 /// The embedded table of `game`, read in place and never unpacked, gives every canonical
 /// position in play the value and remoteness of the same table unpacked, and an image of each
 /// the same optimal moves, those the solver found turned with it.
-pub fn check_compressed(game: Mnk) {
+pub fn check_compressed(game: Game) {
     let bytes = mnk_table_bytes(game).unwrap();
     let compressed = MnkTable::compressed(bytes, usize::MAX).unwrap();
     let unpacked = MnkTable::from_bytes(bytes).unwrap();
@@ -229,7 +230,7 @@ pub fn check_compressed(game: Mnk) {
     let turns = game.geometry().turns().len();
     for &(code, best) in solution.best_moves() {
         let (x, o) = marks(code.into(), game.cells());
-        let canonical = MnkBoard::from_marks(game, x, o).unwrap();
+        let canonical = Position::from_marks(game, x, o).unwrap();
         assert_eq!(
             compressed.probe(&canonical),
             unpacked.probe(&canonical),

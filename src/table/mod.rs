@@ -9,35 +9,37 @@
 //! per base-3 code, set for the stored positions, with a count every 64 codes, and the records
 //! in order, so that a record is two reads.
 
+pub mod tic_tac_toe;
+
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::board::Player;
-use crate::mnk::board::MnkBoard;
-use crate::mnk::format::{MnkFormatError, Packed, Position};
-use crate::mnk::game::{Mask, Mnk};
-use crate::mnk::solve::{Codes, Digits, Entry, MnkSolution, solve_game, unentry};
-use crate::solve::Value;
-use crate::table::Probe;
+use crate::format::{MnkFormatError, Packed, StoredPosition};
+use crate::game::{Game, Mask};
+use crate::position::Position;
+use crate::solve::{Codes, Digits, Entry, MnkSolution, solve_game, unentry};
+use crate::table::tic_tac_toe::Probe;
+use crate::value::Value;
 
 /// The tables `build.rs` wrote, by game, as embedded in this binary.
-static EMBEDDED: [(Mnk, &[u8]); 4] = [
+static EMBEDDED: [(Game, &[u8]); 4] = [
     (
-        Mnk::EMBEDDED[0],
+        Game::EMBEDDED[0],
         include_bytes!(concat!(env!("OUT_DIR"), "/mnk-3x4.bin")),
     ),
     (
-        Mnk::EMBEDDED[1],
+        Game::EMBEDDED[1],
         include_bytes!(concat!(env!("OUT_DIR"), "/mnk-4x3.bin")),
     ),
     (
-        Mnk::EMBEDDED[2],
+        Game::EMBEDDED[2],
         include_bytes!(concat!(env!("OUT_DIR"), "/mnk-4x4.bin")),
     ),
     (
-        Mnk::EMBEDDED[3],
+        Game::EMBEDDED[3],
         include_bytes!(concat!(env!("OUT_DIR"), "/mnk-4x4k3.bin")),
     ),
 ];
@@ -48,12 +50,12 @@ pub enum MnkTableError {
     /// More cells than a table can hold.
     TooLarge {
         /// The game.
-        game: Mnk,
+        game: Game,
     },
     /// The embedded bytes are damaged.
     Damaged {
         /// The game.
-        game: Mnk,
+        game: Game,
         /// What is wrong.
         error: MnkFormatError,
     },
@@ -66,7 +68,7 @@ impl fmt::Display for MnkTableError {
                 f,
                 "game {game} has {} cells; tables exist for games of at most {} cells",
                 game.cells(),
-                crate::mnk::game::MAX_TABLE_CELLS
+                crate::game::MAX_TABLE_CELLS
             ),
             MnkTableError::Damaged { game, error } => {
                 write!(f, "the embedded table of game {game} is damaged: {error}")
@@ -88,7 +90,7 @@ impl std::error::Error for MnkTableError {}
 /// assert!(mnk_table_bytes("2x2".parse()?).is_none());
 /// # Ok::<(), ttt_oracle::GameError>(())
 /// ```
-pub fn mnk_table_bytes(game: Mnk) -> Option<&'static [u8]> {
+pub fn mnk_table_bytes(game: Game) -> Option<&'static [u8]> {
     EMBEDDED
         .iter()
         .find(|(embedded, _)| *embedded == game)
@@ -106,16 +108,16 @@ pub fn mnk_table_bytes(game: Mnk) -> Option<&'static [u8]> {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{MnkBoard, Value, mnk_table};
+/// use ttt_oracle::{Position, Value, mnk_table};
 ///
 /// let game = "4x4".parse()?;
 /// let table = mnk_table(game)?;
-/// let empty = MnkBoard::empty(game);
+/// let empty = Position::empty(game);
 /// assert_eq!((table.probe(&empty).value, table.probe(&empty).remoteness), (Value::Draw, 16));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn mnk_table(game: Mnk) -> Result<&'static MnkTable, MnkTableError> {
-    type Tables = HashMap<Mnk, Result<&'static MnkTable, MnkTableError>>;
+pub fn mnk_table(game: Game) -> Result<&'static MnkTable, MnkTableError> {
+    type Tables = HashMap<Game, Result<&'static MnkTable, MnkTableError>>;
     static MADE: OnceLock<Mutex<Tables>> = OnceLock::new();
     if !game.has_table() {
         return Err(MnkTableError::TooLarge { game });
@@ -161,7 +163,7 @@ pub const MNK_UNPACK_AFTER: usize = 25_000;
 
 /// The solved game, ready for queries.
 pub struct MnkTable {
-    game: Mnk,
+    game: Game,
     codes: Codes,
     /// For each turn of the geometry, the index of the turn that undoes it.
     undo: Vec<usize>,
@@ -189,7 +191,7 @@ impl fmt::Debug for MnkTable {
 }
 
 impl MnkTable {
-    fn new(game: Mnk, stored: usize, size: usize, packed: Option<Packed<'static>>) -> MnkTable {
+    fn new(game: Game, stored: usize, size: usize, packed: Option<Packed<'static>>) -> MnkTable {
         let geometry = game.geometry();
         let turns = geometry.turns();
         let undo = turns
@@ -217,7 +219,7 @@ impl MnkTable {
     /// This table, with `positions` unpacked into memory, checked.
     fn unpacked_from(
         self,
-        positions: impl Iterator<Item = Result<Position, MnkFormatError>>,
+        positions: impl Iterator<Item = Result<StoredPosition, MnkFormatError>>,
     ) -> Result<MnkTable, MnkFormatError> {
         let unpacked = Unpacked::new(positions, self.stored, &self.codes)?;
         self.unpacked
@@ -254,11 +256,11 @@ impl MnkTable {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::{MnkBoard, MnkTable, mnk_table_bytes};
+    /// use ttt_oracle::{Position, MnkTable, mnk_table_bytes};
     ///
     /// let game = "4x4k3".parse()?;
     /// let table = MnkTable::compressed(mnk_table_bytes(game).unwrap(), usize::MAX)?;
-    /// let board = MnkBoard::parse(game, "XX../OO../..../....")?;
+    /// let board = Position::parse(game, "XX../OO../..../....")?;
     /// assert_eq!(table.best_move(&board), Some(3));
     /// assert!(!table.is_unpacked());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -279,7 +281,7 @@ impl MnkTable {
     pub fn from_solution(solution: &MnkSolution) -> MnkTable {
         let entries = solution.entries();
         let positions = solution.best_moves().iter().map(|&(code, best)| {
-            Ok(Position {
+            Ok(StoredPosition {
                 code,
                 entry: entries[code as usize],
                 best,
@@ -291,7 +293,7 @@ impl MnkTable {
     }
 
     /// The game.
-    pub fn game(&self) -> Mnk {
+    pub fn game(&self) -> Game {
         self.game
     }
 
@@ -310,7 +312,7 @@ impl MnkTable {
         self.unpacked.get().is_some()
     }
 
-    fn check(&self, board: &MnkBoard) {
+    fn check(&self, board: &Position) {
         assert_eq!(board.game(), self.game, "a board of another game");
     }
 
@@ -368,7 +370,7 @@ impl MnkTable {
     /// # Panics
     ///
     /// If `board` belongs to another game.
-    pub fn probe(&self, board: &MnkBoard) -> Probe {
+    pub fn probe(&self, board: &Position) -> Probe {
         self.check(board);
         let (x, o) = narrow(board);
         if self.in_play(x, o) {
@@ -391,7 +393,7 @@ impl MnkTable {
     /// The optimal moves as a mask (bit `i` is cell `i + 1`): the best value, then the fastest
     /// win or the slowest loss; every drawing move when the value is a draw. 0 when the game is
     /// over.
-    pub fn best_moves(&self, board: &MnkBoard) -> Mask {
+    pub fn best_moves(&self, board: &Position) -> Mask {
         self.check(board);
         let (x, o) = narrow(board);
         if !self.in_play(x, o) {
@@ -408,20 +410,20 @@ impl MnkTable {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::{MnkBoard, mnk_table};
+    /// use ttt_oracle::{Position, mnk_table};
     ///
     /// let game = "4x4k3".parse()?;
-    /// let board = MnkBoard::parse(game, "XX../OO../..../....")?;
+    /// let board = Position::parse(game, "XX../OO../..../....")?;
     /// assert_eq!(mnk_table(game)?.best_move(&board), Some(3));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn best_move(&self, board: &MnkBoard) -> Option<usize> {
+    pub fn best_move(&self, board: &Position) -> Option<usize> {
         let best = self.best_moves(board);
         (best != 0).then(|| best.trailing_zeros() as usize + 1)
     }
 
     /// Every legal move with its value and remoteness, by cell. Empty when the game is over.
-    pub fn analyze(&self, board: &MnkBoard) -> Vec<MnkMove> {
+    pub fn analyze(&self, board: &Position) -> Vec<MnkMove> {
         self.check(board);
         let (x, o) = narrow(board);
         if !self.in_play(x, o) {
@@ -459,7 +461,7 @@ impl MnkTable {
 
     /// The perfect line from `board`: both sides playing [`best_move`](MnkTable::best_move)
     /// to the end, as cell numbers.
-    pub fn line(&self, board: &MnkBoard) -> Vec<usize> {
+    pub fn line(&self, board: &Position) -> Vec<usize> {
         let mut line = Vec::new();
         let mut board = *board;
         while let Some(number) = self.best_move(&board) {
@@ -473,7 +475,7 @@ impl MnkTable {
 /// The marks of X and of O on `board`, a board of a game with a table: they fit the low 16
 /// bits, and the table's lookups work on `u64`.
 #[inline]
-fn narrow(board: &MnkBoard) -> (u64, u64) {
+fn narrow(board: &Position) -> (u64, u64) {
     (board.marks(Player::X) as u64, board.marks(Player::O) as u64)
 }
 
@@ -517,7 +519,7 @@ impl Unpacked {
     /// Unpacks `count` positions, checking that they come in order of their codes and that
     /// each is canonical.
     fn new(
-        positions: impl Iterator<Item = Result<Position, MnkFormatError>>,
+        positions: impl Iterator<Item = Result<StoredPosition, MnkFormatError>>,
         count: usize,
         codes: &Codes,
     ) -> Result<Unpacked, MnkFormatError> {
@@ -529,7 +531,7 @@ impl Unpacked {
         let digits = Digits::new();
         let mut last = None;
         for position in positions {
-            let Position { code, entry, best } = position?;
+            let StoredPosition { code, entry, best } = position?;
             if last.is_some_and(|last| code <= last) {
                 return Err(MnkFormatError::Invalid("board codes out of order"));
             }

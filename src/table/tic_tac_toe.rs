@@ -3,10 +3,11 @@
 use once_cell::sync::Lazy;
 
 use crate::board::{Board, CODES, Cell, Cells};
-use crate::format::{self, FormatError};
-use crate::mnk::game::Mask;
-use crate::solve::{Evaluation, Solution, Value};
+use crate::format::tic_tac_toe::{self as format, FormatError};
+use crate::game::Mask;
+use crate::solve::tic_tac_toe::{Evaluation, Solution};
 use crate::symmetry::Symmetry;
+use crate::value::Value;
 
 /// The table `build.rs` wrote, as embedded in this binary.
 static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/table.bin"));

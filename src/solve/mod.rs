@@ -2,9 +2,11 @@
 //! dense array indexed by base-3 code. Pure: no I/O. Shared with `build.rs` (through
 //! `#[path]`), which solves the embedded games with it.
 
+pub mod tic_tac_toe;
+
 use crate::board::{Player, code_marks};
-use crate::mnk::game::{Geometry, MAX_TABLE_CELLS, Mask, Mnk};
-use crate::solve::{Value, move_rank};
+use crate::game::{Game, Geometry, MAX_TABLE_CELLS, Mask};
+use crate::value::{Value, move_rank};
 
 /// A value and remoteness in one byte, as the solver and the tables keep them: 0 for a board
 /// not reached, else `1 + 32 * value + remoteness` with the value 0 (loss), 1 (draw) or 2 (win)
@@ -54,7 +56,7 @@ pub struct Codes {
 
 impl Codes {
     /// The lookups for `game`, which has at most 16 cells.
-    pub fn new(game: Mnk) -> Codes {
+    pub fn new(game: Game) -> Codes {
         assert!(game.has_table(), "codes are for games of at most 16 cells");
         let geometry = game.geometry();
         let powers: Vec<u32> = (0..game.cells()).map(|i| 3u32.pow(i as u32)).collect();
@@ -163,14 +165,14 @@ impl Codes {
 /// terminal ones included, in a dense array indexed by base-3 code (0 elsewhere); and the
 /// optimal moves of each canonical position in play.
 pub struct MnkSolution {
-    game: Mnk,
+    game: Game,
     entries: Vec<Entry>,
     best: Vec<(u32, u16)>,
 }
 
 impl MnkSolution {
     /// The game solved.
-    pub fn game(&self) -> Mnk {
+    pub fn game(&self) -> Game {
         self.game
     }
 
@@ -197,13 +199,13 @@ impl MnkSolution {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Mnk, Value, solve_game, unentry};
+/// use ttt_oracle::{Game, Value, solve_game, unentry};
 ///
 /// let solution = solve_game("3x4".parse()?);
 /// assert_eq!(unentry(solution.entries()[0]), Some((Value::Win, 7)));
 /// # Ok::<(), ttt_oracle::GameError>(())
 /// ```
-pub fn solve_game(game: Mnk) -> MnkSolution {
+pub fn solve_game(game: Game) -> MnkSolution {
     assert!(
         game.cells() <= MAX_TABLE_CELLS,
         "only games of at most {MAX_TABLE_CELLS} cells can be solved into a table"

@@ -21,9 +21,10 @@ use bincode::error::DecodeError;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Cells};
-use crate::mnk::game::Mask;
-use crate::solve::{Evaluation, Solution, Value};
+use crate::game::Mask;
+use crate::solve::tic_tac_toe::{Evaluation, Solution};
 use crate::symmetry::Canonical;
+use crate::value::Value;
 
 /// The first eight bytes of a table.
 pub const MAGIC: [u8; 8] = *b"TTTORACL";

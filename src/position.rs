@@ -10,7 +10,7 @@ use crate::board::{
     IllegalBoard, MoveListError, Outcome, ParseBoardError, Player, Status, for_each_move,
     read_cells,
 };
-use crate::mnk::game::{Geometry, MAX_CELLS, MAX_CODE_CELLS, Mask, Mnk, code};
+use crate::game::{Game, Geometry, MAX_CELLS, MAX_CODE_CELLS, Mask, code};
 use crate::quote::quote;
 
 /// A legal position of an m,n,k game: one that play from the empty board can reach.
@@ -24,31 +24,31 @@ use crate::quote::quote;
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Mnk, MnkBoard, Player};
+/// use ttt_oracle::{Game, Position, Player};
 ///
-/// let game: Mnk = "4x4".parse()?;
-/// let board = MnkBoard::parse(game, "X.../.O../..../....")?;
+/// let game: Game = "4x4".parse()?;
+/// let board = Position::parse(game, "X.../.O../..../....")?;
 /// assert_eq!(board.to_move(), Player::X);
 /// assert_eq!(board.play(16)?.to_string(), "X.../.O../..../...X");
-/// assert!(MnkBoard::parse(game, "X........").is_err()); // 9 cells, not 16
+/// assert!(Position::parse(game, "X........").is_err()); // 9 cells, not 16
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy)]
-pub struct MnkBoard {
+pub struct Position {
     geometry: &'static Geometry,
     x: Mask,
     o: Mask,
 }
 
-impl PartialEq for MnkBoard {
-    fn eq(&self, other: &MnkBoard) -> bool {
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
         self.game() == other.game() && self.x == other.x && self.o == other.o
     }
 }
 
-impl Eq for MnkBoard {}
+impl Eq for Position {}
 
-impl Hash for MnkBoard {
+impl Hash for Position {
     fn hash<H: Hasher>(&self, state: &mut H) {
         (self.game(), self.x, self.o).hash(state);
     }
@@ -111,7 +111,7 @@ pub enum ParseMnkBoardError {
     /// Not as many cells as the game has.
     Length {
         /// The game.
-        game: Mnk,
+        game: Game,
         /// How many cells there were.
         found: usize,
     },
@@ -140,10 +140,10 @@ impl fmt::Display for ParseMnkBoardError {
 
 impl std::error::Error for ParseMnkBoardError {}
 
-impl MnkBoard {
+impl Position {
     /// The empty board of `game`, X to move.
-    pub fn empty(game: Mnk) -> MnkBoard {
-        MnkBoard {
+    pub fn empty(game: Game) -> Position {
+        Position {
             geometry: game.geometry(),
             x: 0,
             o: 0,
@@ -158,13 +158,13 @@ impl MnkBoard {
     /// [`IllegalBoard`] when the cells overlap or lie off the board, the counts are
     /// impossible, both players hold a line, play went on after a win, or the winner's lines
     /// share no cell (no last move made them all).
-    pub fn from_marks(game: Mnk, x: Mask, o: Mask) -> Result<MnkBoard, IllegalBoard> {
-        MnkBoard::checked(game.geometry(), x, o)
+    pub fn from_marks(game: Game, x: Mask, o: Mask) -> Result<Position, IllegalBoard> {
+        Position::checked(game.geometry(), x, o)
     }
 
-    /// [`from_marks`](MnkBoard::from_marks) with the game's geometry at hand: looking it up
+    /// [`from_marks`](Position::from_marks) with the game's geometry at hand: looking it up
     /// takes a lock, which a walk over millions of boards does once.
-    fn checked(geometry: &'static Geometry, x: Mask, o: Mask) -> Result<MnkBoard, IllegalBoard> {
+    fn checked(geometry: &'static Geometry, x: Mask, o: Mask) -> Result<Position, IllegalBoard> {
         if x & o != 0 {
             return Err(IllegalBoard::Overlap);
         }
@@ -194,13 +194,13 @@ impl MnkBoard {
             (None, Some(_)) if nx > no => Err(IllegalBoard::PlayAfterWin { winner: Player::O }),
             (Some(0), None) => Err(IllegalBoard::SeparateLines { winner: Player::X }),
             (None, Some(0)) => Err(IllegalBoard::SeparateLines { winner: Player::O }),
-            _ => Ok(MnkBoard { geometry, x, o }),
+            _ => Ok(Position { geometry, x, o }),
         }
     }
 
     /// The board with these marks; the caller guarantees play can reach it.
-    pub(crate) fn from_marks_unchecked(geometry: &'static Geometry, x: Mask, o: Mask) -> MnkBoard {
-        MnkBoard { geometry, x, o }
+    pub(crate) fn from_marks_unchecked(geometry: &'static Geometry, x: Mask, o: Mask) -> Position {
+        Position { geometry, x, o }
     }
 
     /// Reads a board of `game` (see the type's documentation for the syntax).
@@ -209,7 +209,7 @@ impl MnkBoard {
     ///
     /// [`ParseMnkBoardError`] naming the character, or the game and the count of cells, or
     /// why play cannot reach the board.
-    pub fn parse(game: Mnk, text: &str) -> Result<MnkBoard, ParseMnkBoardError> {
+    pub fn parse(game: Game, text: &str) -> Result<Position, ParseMnkBoardError> {
         let (mut x, mut o): (Mask, Mask) = (0, 0);
         let cells = read_cells(text, |cell, player| {
             let bit = if cell < MAX_CELLS { 1 << cell } else { 0 };
@@ -222,11 +222,11 @@ impl MnkBoard {
         if cells != game.cells() {
             return Err(ParseMnkBoardError::Length { game, found: cells });
         }
-        MnkBoard::from_marks(game, x, o).map_err(ParseMnkBoardError::Illegal)
+        Position::from_marks(game, x, o).map_err(ParseMnkBoardError::Illegal)
     }
 
     /// The game this board belongs to.
-    pub fn game(&self) -> Mnk {
+    pub fn game(&self) -> Game {
         self.geometry.game()
     }
 
@@ -313,7 +313,7 @@ impl MnkBoard {
     /// # Errors
     ///
     /// [`MnkMoveError`] when there is no such cell, the game has ended or the cell is taken.
-    pub fn play(&self, number: usize) -> Result<MnkBoard, MnkMoveError> {
+    pub fn play(&self, number: usize) -> Result<Position, MnkMoveError> {
         let cells = self.game().cells();
         if number == 0 || number > cells {
             return Err(MnkMoveError::NoSuchCell { number, cells });
@@ -330,22 +330,22 @@ impl MnkBoard {
 
     /// Plays the cell with index `cell` for the side to move; the caller guarantees the move
     /// is legal.
-    pub fn play_unchecked(&self, cell: usize) -> MnkBoard {
+    pub fn play_unchecked(&self, cell: usize) -> Position {
         self.mark_unchecked(cell, self.to_move())
     }
 
     /// The board with `player`'s mark added on `cell` (0-based); the caller guarantees it is
-    /// `player`'s turn and the move is legal. Cheaper than [`MnkBoard::play_unchecked`] for a
+    /// `player`'s turn and the move is legal. Cheaper than [`Position::play_unchecked`] for a
     /// caller that knows whose turn it is: no marks to count.
-    pub(crate) fn mark_unchecked(&self, cell: usize, player: Player) -> MnkBoard {
+    pub(crate) fn mark_unchecked(&self, cell: usize, player: Player) -> Position {
         debug_assert_eq!(self.to_move(), player);
         let bit: Mask = 1 << cell;
         match player {
-            Player::X => MnkBoard {
+            Player::X => Position {
                 x: self.x | bit,
                 ..*self
             },
-            Player::O => MnkBoard {
+            Player::O => Position {
                 o: self.o | bit,
                 ..*self
             },
@@ -354,9 +354,9 @@ impl MnkBoard {
 
     /// The board with `cell` (0-based) emptied; the caller guarantees the result is legal
     /// (taking back the last move of a legal game).
-    pub(crate) fn unplay_unchecked(&self, cell: usize) -> MnkBoard {
+    pub(crate) fn unplay_unchecked(&self, cell: usize) -> Position {
         let keep = !(1 << cell);
-        MnkBoard {
+        Position {
             x: self.x & keep,
             o: self.o & keep,
             ..*self
@@ -370,8 +370,8 @@ impl MnkBoard {
     }
 
     /// The board turned by the `t`-th of [`Geometry::turns`].
-    pub fn turned(&self, t: usize) -> MnkBoard {
-        MnkBoard {
+    pub fn turned(&self, t: usize) -> Position {
+        Position {
             x: self.geometry.turn_mask(t, self.x),
             o: self.geometry.turn_mask(t, self.o),
             ..*self
@@ -379,12 +379,12 @@ impl MnkBoard {
     }
 }
 
-impl MnkBoard {
+impl Position {
     /// The board's text (see [`Display`](fmt::Display)), written into `buffer`: an export
     /// writes millions of boards, each in one piece, without the formatting machinery.
     pub(crate) fn text<'a>(&self, buffer: &'a mut [u8; 2 * MAX_CELLS]) -> &'a str {
         let game = self.game();
-        let slashes = game != Mnk::TIC_TAC_TOE;
+        let slashes = game != Game::TIC_TAC_TOE;
         let mut len = 0;
         for row in 0..game.rows() {
             if slashes && row > 0 {
@@ -401,15 +401,15 @@ impl MnkBoard {
     }
 }
 
-impl fmt::Display for MnkBoard {
+impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.text(&mut [0; 2 * MAX_CELLS]))
     }
 }
 
-impl fmt::Debug for MnkBoard {
+impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "MnkBoard({} {self})", self.game())
+        write!(f, "Position({} {self})", self.game())
     }
 }
 
@@ -463,7 +463,7 @@ impl fmt::Display for MnkMoveListError {
 
 impl std::error::Error for MnkMoveListError {}
 
-impl MnkBoard {
+impl Position {
     /// The board reached by playing `text`, a move list (cells 1..rows*columns separated by
     /// commas or whitespace, as tic-tac-toe's are), from the empty board of `game`; and the
     /// moves as cell numbers.
@@ -476,20 +476,20 @@ impl MnkBoard {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::MnkBoard;
+    /// use ttt_oracle::Position;
     ///
-    /// let (board, moves) = MnkBoard::from_move_list("4x4".parse()?, "1 16, 6")?;
+    /// let (board, moves) = Position::from_move_list("4x4".parse()?, "1 16, 6")?;
     /// assert_eq!(board.to_string(), "X.../.X../..../...O");
     /// assert_eq!(moves, [1, 16, 6]);
-    /// assert!(MnkBoard::from_move_list("4x4".parse()?, "17").is_err());
+    /// assert!(Position::from_move_list("4x4".parse()?, "17").is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_move_list(
-        game: Mnk,
+        game: Game,
         text: &str,
-    ) -> Result<(MnkBoard, Vec<usize>), MnkMoveListError> {
+    ) -> Result<(Position, Vec<usize>), MnkMoveListError> {
         let cells = game.cells();
-        let mut board = MnkBoard::empty(game);
+        let mut board = Position::empty(game);
         let mut moves = Vec::new();
         for_each_move(text, |position, token| {
             let number = cell_number(token, cells).ok_or_else(|| MnkMoveListError::NotACell {
@@ -507,7 +507,7 @@ impl MnkBoard {
     }
 }
 
-impl MnkBoard {
+impl Position {
     /// Every position of `game` that play can reach, one at a time, ordered by ply and then by
     /// base-3 code (cell `i` weighs `3^(i-1)`; empty 0, X 1, O 2), the order in which a table
     /// is laid out. Nothing is kept but the board being looked at, so a game of millions of
@@ -516,17 +516,17 @@ impl MnkBoard {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::MnkBoard;
+    /// use ttt_oracle::Position;
     ///
-    /// let boards: Vec<String> = MnkBoard::reachable("2x2k2".parse()?)
+    /// let boards: Vec<String> = Position::reachable("2x2k2".parse()?)
     ///     .map(|board| board.to_string())
     ///     .collect();
     /// assert_eq!(boards.len(), 29);
     /// assert_eq!(boards[..4], ["../..", "X./..", ".X/..", "../X."]);
     /// # Ok::<(), ttt_oracle::GameError>(())
     /// ```
-    pub fn reachable(game: Mnk) -> MnkReachable {
-        let mut reachable = MnkReachable {
+    pub fn reachable(game: Game) -> Reachable {
+        let mut reachable = Reachable {
             geometry: game.geometry(),
             digits: [0; MAX_CELLS],
             x: 0,
@@ -538,9 +538,9 @@ impl MnkBoard {
     }
 }
 
-/// The iterator of [`MnkBoard::reachable`].
+/// The iterator of [`Position::reachable`].
 #[derive(Clone, Debug)]
-pub struct MnkReachable {
+pub struct Reachable {
     geometry: &'static Geometry,
     /// The board to look at next, as its base-3 digits from the last cell's to the first's:
     /// the order in which codes compare. Within a ply the boards are the arrangements of a
@@ -553,7 +553,7 @@ pub struct MnkReachable {
     ply: usize,
 }
 
-impl MnkReachable {
+impl Reachable {
     /// Sets the board to the smallest code of its ply: the empty cells, then X's, then O's,
     /// from the last cell down.
     fn start_ply(&mut self) {
@@ -603,14 +603,14 @@ impl MnkReachable {
     }
 }
 
-impl Iterator for MnkReachable {
-    type Item = MnkBoard;
+impl Iterator for Reachable {
+    type Item = Position;
 
-    fn next(&mut self) -> Option<MnkBoard> {
+    fn next(&mut self) -> Option<Position> {
         while self.ply <= self.geometry.game().cells() {
             let (x, o) = (self.x, self.o);
             self.advance();
-            if let Ok(board) = MnkBoard::checked(self.geometry, x, o) {
+            if let Ok(board) = Position::checked(self.geometry, x, o) {
                 return Some(board);
             }
         }

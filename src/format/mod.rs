@@ -28,10 +28,12 @@
 //! optimal moves, as their colex rank in truncated binary. Bit streams are read from the low
 //! bit of each byte up.
 
+pub mod tic_tac_toe;
+
 use std::fmt;
 
-use crate::mnk::game::{MAX_TABLE_CELLS, Mnk};
-use crate::mnk::solve::{Digits, Entry, MnkSolution, unentry};
+use crate::game::{Game, MAX_TABLE_CELLS};
+use crate::solve::{Digits, Entry, MnkSolution, unentry};
 
 /// The first eight bytes of an m,n,k table.
 pub const MNK_MAGIC: [u8; 8] = *b"TTTMNKTB";
@@ -88,7 +90,7 @@ impl std::error::Error for MnkFormatError {}
 /// the entry and optimal moves of each.
 pub struct Stored {
     /// The game.
-    pub game: Mnk,
+    pub game: Game,
     /// Codes, ascending.
     pub codes: Vec<u32>,
     /// The entry of each code.
@@ -99,7 +101,7 @@ pub struct Stored {
 
 /// One stored position: its code, entry and optimal moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Position {
+pub struct StoredPosition {
     /// The base-3 code of the canonical board.
     pub code: u32,
     /// Its value and remoteness.
@@ -529,7 +531,7 @@ impl<'a> Cursor<'a> {
 /// A table read in place: its checksum, header and block index checked when opened, its
 /// positions decoded a block at a time.
 pub struct Packed<'a> {
-    game: Mnk,
+    game: Game,
     count: usize,
     block: usize,
     rice: u32,
@@ -577,7 +579,7 @@ impl<'a> Packed<'a> {
         }
         let mut cursor = Cursor(&body[12..]);
         let (rows, columns, k) = (cursor.u8()?, cursor.u8()?, cursor.u8()?);
-        let game = Mnk::new(rows.into(), columns.into(), k.into())
+        let game = Game::new(rows.into(), columns.into(), k.into())
             .map_err(|_| MnkFormatError::Invalid("not a game"))?;
         if game.cells() > MAX_TABLE_CELLS {
             return Err(MnkFormatError::Invalid("a game too large for a table"));
@@ -636,7 +638,7 @@ impl<'a> Packed<'a> {
     }
 
     /// The game.
-    pub fn game(&self) -> Mnk {
+    pub fn game(&self) -> Game {
         self.game
     }
 
@@ -675,7 +677,7 @@ impl<'a> Packed<'a> {
     /// # Errors
     ///
     /// [`MnkFormatError`] when that block is damaged.
-    pub fn find(&self, code: u32) -> Result<Option<Position>, MnkFormatError> {
+    pub fn find(&self, code: u32) -> Result<Option<StoredPosition>, MnkFormatError> {
         // The last block whose first code is at most `code`.
         let (mut low, mut high) = (0, self.blocks());
         while low < high {
@@ -700,7 +702,7 @@ impl<'a> Packed<'a> {
     }
 
     /// Every position, in order.
-    pub fn positions(&self) -> impl Iterator<Item = Result<Position, MnkFormatError>> + '_ {
+    pub fn positions(&self) -> impl Iterator<Item = Result<StoredPosition, MnkFormatError>> + '_ {
         (0..self.blocks()).flat_map(|b| self.block(b))
     }
 }
@@ -771,8 +773,8 @@ struct Coded {
 }
 
 impl Coded {
-    fn position(&self) -> Position {
-        Position {
+    fn position(&self) -> StoredPosition {
+        StoredPosition {
             code: self.code,
             entry: self.entry,
             best: subset_unrank(self.empty, self.optimal.into(), self.rank) as u16,
@@ -853,7 +855,7 @@ impl Block<'_, '_> {
 }
 
 impl Iterator for Block<'_, '_> {
-    type Item = Result<Position, MnkFormatError>;
+    type Item = Result<StoredPosition, MnkFormatError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         self.next_coded()
@@ -968,10 +970,10 @@ mod tests {
 
     #[test]
     fn find_reads_each_stored_position_and_nothing_else() {
-        let game: Mnk = "4x3".parse().unwrap();
-        let bytes = crate::mnk_table::mnk_table_bytes(game).unwrap();
+        let game: Game = "4x3".parse().unwrap();
+        let bytes = crate::table::mnk_table_bytes(game).unwrap();
         let packed = Packed::open(bytes).unwrap();
-        let all: Vec<Position> = packed.positions().map(Result::unwrap).collect();
+        let all: Vec<StoredPosition> = packed.positions().map(Result::unwrap).collect();
         assert_eq!(all.len(), packed.count());
         // Every position of the first, a middle and the last block, and the codes between.
         for b in [0, packed.blocks() / 2, packed.blocks() - 1] {

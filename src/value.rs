@@ -1,0 +1,66 @@
+//! What a position is worth: its value for the side to move, and how moves compare.
+//!
+//! This file is shared with `build.rs` (through `#[path]`).
+
+use std::fmt;
+use std::ops::Neg;
+
+/// The game-theoretic value of a position, always for the side to move.
+///
+/// Values order from worst to best, and negate to the other side's view:
+///
+/// ```
+/// use ttt_oracle::Value;
+///
+/// assert!(Value::Loss < Value::Draw && Value::Draw < Value::Win);
+/// assert_eq!(-Value::Win, Value::Loss);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    /// The side to move loses against perfect play.
+    Loss,
+    /// Perfect play by both sides draws.
+    Draw,
+    /// The side to move wins, whatever the opponent does.
+    Win,
+}
+
+impl Value {
+    /// The name programs see: `win`, `draw` or `loss`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Value::Win => "win",
+            Value::Draw => "draw",
+            Value::Loss => "loss",
+        }
+    }
+}
+
+impl Neg for Value {
+    type Output = Value;
+
+    fn neg(self) -> Value {
+        match self {
+            Value::Win => Value::Loss,
+            Value::Draw => Value::Draw,
+            Value::Loss => Value::Win,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How good a move is for the player making it: better value first, then a faster win or a
+/// slower loss.
+pub fn move_rank(value: Value, remoteness: u8) -> i32 {
+    let plies = i32::from(remoteness);
+    match value {
+        Value::Win => 100 - plies,
+        Value::Draw => 0,
+        Value::Loss => -100 + plies,
+    }
+}
