@@ -11,13 +11,14 @@ use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::Analysis;
 use crate::board::{Board, Cells, Player, Status};
 use crate::format::tic_tac_toe::BINCODE_CONFIG;
 use crate::game::MAX_TABLE_CELLS;
+use crate::oracle::Oracle;
+use crate::position::Position;
 use crate::symmetry::{Symmetry, canonicalize};
-use crate::table::tic_tac_toe::{MoveAnalysis, Table};
-use crate::value::Value;
+use crate::table::tic_tac_toe::Dense;
+use crate::value::{MoveValue, Value};
 
 mod mnk;
 
@@ -55,7 +56,7 @@ pub struct Record {
     /// The optimal moves.
     pub best: Cells,
     /// Every legal move, by cell, valued from the view of the player making it.
-    pub moves: Vec<MoveAnalysis>,
+    pub moves: Vec<MoveValue>,
     /// The canonical form of the board.
     pub canonical: Board,
     /// The symmetry that maps the board onto its canonical form.
@@ -63,7 +64,7 @@ pub struct Record {
 }
 
 /// Every reachable position (or, with `canonical_only`, every canonical one), in export order.
-pub fn records(table: &Table, canonical_only: bool) -> Vec<Record> {
+pub fn records(table: &'static Dense, canonical_only: bool) -> Vec<Record> {
     Board::reachable()
         .into_iter()
         .filter_map(|board| {
@@ -73,7 +74,7 @@ pub fn records(table: &Table, canonical_only: bool) -> Vec<Record> {
             }
             // The fields `ttt analyze --format json` shows, then where the board sits among
             // its symmetric images.
-            let analysis = Analysis::new(table, board);
+            let analysis = Oracle::of_dense(table).analyze(&Position::from_board(board));
             Some(Record {
                 board,
                 to_move: analysis.to_move,

@@ -180,6 +180,11 @@ impl Game {
         self.rows as usize * self.columns as usize
     }
 
+    /// Whether this is tic-tac-toe (3,3,3).
+    pub fn is_tic_tac_toe(&self) -> bool {
+        *self == Game::TIC_TAC_TOE
+    }
+
     /// Whether the board is square, and so has 8 symmetries rather than 4.
     pub const fn is_square(self) -> bool {
         self.rows == self.columns

@@ -13,7 +13,7 @@ use crate::board::{Board, Cell, Cells, Outcome, Player, Status};
 use crate::game::Game;
 use crate::position::Position;
 use crate::symmetry::Symmetry;
-use crate::value::Value;
+use crate::value::{MoveValue, Value};
 
 impl Serialize for Board {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -154,6 +154,47 @@ impl<'de> Deserialize<'de> for Symmetry {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Symmetry, D::Error> {
         from_name(deserializer, "a symmetry name", |s| {
             Symmetry::ALL.into_iter().find(|v| v.name() == s)
+        })
+    }
+}
+
+/// [`MoveValue`] as programs see it: `{"cell", "value", "remoteness"}`.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename = "MoveValue")]
+struct MoveValueForm {
+    cell: u8,
+    value: Value,
+    remoteness: u8,
+}
+
+impl Serialize for MoveValue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        MoveValueForm {
+            cell: self.cell.number(),
+            value: self.value,
+            remoteness: self.remoteness,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for MoveValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<MoveValue, D::Error> {
+        let form = MoveValueForm::deserialize(deserializer)?;
+        let cell = usize::from(form.cell)
+            .checked_sub(1)
+            .and_then(Cell::new)
+            .ok_or_else(|| {
+                de::Error::custom(format!(
+                    "{} is not a cell 1..{}",
+                    form.cell,
+                    crate::game::MAX_CELLS
+                ))
+            })?;
+        Ok(MoveValue {
+            cell,
+            value: form.value,
+            remoteness: form.remoteness,
         })
     }
 }

@@ -39,7 +39,7 @@ mod game;
 mod history;
 mod json;
 mod matchup;
-mod mnk_stats;
+mod oracle;
 pub mod output;
 mod position;
 pub mod quote;
@@ -55,7 +55,7 @@ mod table;
 mod value;
 mod verify;
 
-pub use analysis::{Analysis, MnkAnalysis};
+pub use analysis::Analysis;
 pub use audit::tableless::{
     AuditBudget, Counts, Shortest, TablelessReport, audit_tableless, odds_tableless,
 };
@@ -73,7 +73,7 @@ pub use format::tic_tac_toe::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
 pub use game::{Game, GameError, Geometry, MAX_CELLS, MAX_TABLE_CELLS, Mask};
 pub use history::History;
 pub use matchup::{MatchError, MatchReport, matchup, matchup_game, matchup_game_within};
-pub use mnk_stats::mnk_stats;
+pub use oracle::Oracle;
 pub use position::{MnkMoveError, MnkMoveListError, ParseMnkBoardError, Position, Reachable};
 pub use ratio::Ratio;
 pub use review::{MoveVerdict, PlyReview, Review};
@@ -81,12 +81,9 @@ pub use rng::SplitMix64;
 pub use simulate::{Rate, Tally, simulate, simulate_game, simulate_reporting};
 pub use solve::tic_tac_toe::{Evaluation, Solution, solve};
 pub use solve::{Entry, MnkSolution, entry, solve_game, unentry};
-pub use stats::{ByOutcome, ByValue, Stats, stats};
+pub use stats::{ByOutcome, ByValue, Stats};
 pub use symmetry::{Canonical, Symmetry, canonicalize};
-pub use table::tic_tac_toe::{MoveAnalysis, Probe, Table, table, try_table};
-pub use table::{MNK_UNPACK_AFTER, MnkMove, MnkTable, MnkTableError, mnk_table, mnk_table_bytes};
-pub use value::Value;
-pub use verify::{
-    Mismatch, MnkMismatch, MnkVerification, Verification, VerifyGameError, verify, verify_bytes,
-    verify_game,
-};
+pub use table::tic_tac_toe::{Dense, table, try_table};
+pub use table::{Table, TableError};
+pub use value::{MoveValue, Probe, Value};
+pub use verify::{Mismatch, Verification};

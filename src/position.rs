@@ -7,8 +7,8 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use crate::board::{
-    IllegalBoard, MoveListError, Outcome, ParseBoardError, Player, Status, for_each_move,
-    read_cells,
+    Board, Cells, IllegalBoard, MoveListError, Outcome, ParseBoardError, Player, Status,
+    for_each_move, read_cells,
 };
 use crate::game::{Game, Geometry, MAX_CELLS, MAX_CODE_CELLS, Mask, code};
 use crate::quote::quote;
@@ -223,6 +223,28 @@ impl Position {
             return Err(ParseMnkBoardError::Length { game, found: cells });
         }
         Position::from_marks(game, x, o).map_err(ParseMnkBoardError::Illegal)
+    }
+
+    /// A tic-tac-toe board from its own 4-byte layout.
+    pub(crate) fn from_board(board: Board) -> Position {
+        let marks = |player| board.marks(player).bits();
+        Position::from_marks_unchecked(
+            Game::TIC_TAC_TOE.geometry(),
+            marks(Player::X),
+            marks(Player::O),
+        )
+    }
+
+    /// This position in tic-tac-toe's own 4-byte layout, for its dense table and the bots
+    /// that play only tic-tac-toe; the caller knows the game is tic-tac-toe.
+    #[inline]
+    pub(crate) fn tic_tac_toe(&self) -> Board {
+        assert!(
+            self.game().is_tic_tac_toe(),
+            "a position of {} asked of tic-tac-toe's table",
+            self.game()
+        );
+        Board::from_marks_unchecked(Cells::from_bits(self.x), Cells::from_bits(self.o))
     }
 
     /// The game this board belongs to.

@@ -7,9 +7,10 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use crate::audit::rules::Rules;
 use crate::board::{Board, Cell, Cells, Player, Status};
 use crate::history::History;
-use crate::table::MnkTable;
-use crate::table::tic_tac_toe::{MoveAnalysis, Probe, Table};
+use crate::table::Table;
+use crate::table::tic_tac_toe::Dense;
 use crate::value::Value;
+use crate::value::{MoveValue, Probe};
 use crate::{Game, Position};
 
 /// How a move compares with the best the position allowed, for the player making it.
@@ -56,9 +57,9 @@ pub enum MoveVerdict {
 
 impl MoveVerdict {
     /// The verdict on a move, from the position's value and remoteness for the player to move
-    /// (`before`) and the move's, from the same player's view (as [`Table::analyze`] gives
+    /// (`before`) and the move's, from the same player's view (as [`Dense::analyze`] gives
     /// it).
-    pub fn judge(before: Probe, made: MoveAnalysis) -> MoveVerdict {
+    pub fn judge(before: Probe, made: MoveValue) -> MoveVerdict {
         MoveVerdict::of(
             (before.value, before.remoteness),
             (made.value, made.remoteness),
@@ -249,7 +250,7 @@ impl Review {
     /// # Panics
     ///
     /// If `game` is not tic-tac-toe: [`Review::new_mnk`] reviews the others.
-    pub fn new(table: &Table, game: &History) -> Review {
+    pub fn new(table: &Dense, game: &History) -> Review {
         assert!(
             game.is_tic_tac_toe(),
             "Review::new reviews tic-tac-toe, not {}",
@@ -276,7 +277,7 @@ impl Review {
     /// for number in [1, 5] {
     ///     game.play(Cell::new(number - 1).unwrap())?;
     /// }
-    /// let review = Review::new_mnk(mnk_table(game.mnk())?, &game);
+    /// let review = Review::new_mnk(crate::table::of(game.mnk())?, &game);
     /// assert_eq!(review.plies[0].verdict, MoveVerdict::SlowWin);
     /// assert_eq!(review.plies[1].verdict, MoveVerdict::FastLoss);
     /// assert_eq!(review.plies[1].best.to_string(), "6");
@@ -284,7 +285,7 @@ impl Review {
     /// assert!(json.starts_with(r#"{"game":"3x4","moves":[1,5],"status":"in_progress","#));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn new_mnk(table: &MnkTable, game: &History) -> Review {
+    pub fn new_mnk(table: &Table, game: &History) -> Review {
         assert_eq!(
             table.game(),
             game.mnk(),

@@ -1,12 +1,15 @@
 //! Counts over the whole game: positions, outcomes, values, games and game-tree nodes.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use serde::Serialize;
 
 use crate::board::{Board, Outcome, Player, Status};
+use crate::game::Game;
+use crate::position::Position;
+use crate::solve::{Codes, Digits, solve_game, unentry};
 use crate::symmetry::{Canonical, canonicalize};
-use crate::table::tic_tac_toe::Table;
+use crate::table::tic_tac_toe::Dense;
 use crate::value::Value;
 
 /// Positions or games split by how they end.
@@ -117,18 +120,8 @@ impl Stats {
     }
 }
 
-/// Counts everything `ttt stats` reports, from the rules and `table`.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{stats, table};
-///
-/// let stats = stats(table());
-/// assert_eq!(stats.reachable_positions, 5478);
-/// assert_eq!(stats.games.total, 255_168);
-/// ```
-pub fn stats(table: &Table) -> Stats {
+/// Counts everything `ttt stats` reports for tic-tac-toe, from the rules and its table.
+pub(crate) fn stats(table: &Dense) -> Stats {
     let mut stats = Stats::zero(9, table.size_bytes() as u64);
     for board in Board::reachable() {
         let probe = table.probe(&board);
@@ -205,4 +198,121 @@ fn count_canonical_games(canonical: Canonical, memo: &mut HashMap<Canonical, u64
     };
     memo.insert(canonical, total);
     total
+}
+
+/// Counts everything `ttt stats --game` reports for `game` (at most 16 cells), from a fresh
+/// solve, worked out on canonical positions and their orbits.
+pub(crate) fn of_game(game: Game) -> Stats {
+    let cells = game.cells();
+    let solution = solve_game(game);
+    let codes = Codes::new(game);
+    let digits = Digits::new();
+    let geometry = game.geometry();
+    let turns = geometry.turns().len() as u64;
+    let table_bytes = crate::table::embedded_bytes(game).map_or(0, <[u8]>::len) as u64;
+    let mut stats = Stats::zero(cells, table_bytes);
+    // The canonical positions by ply, for the passes over paths below, and where each is in
+    // `positions` by code.
+    let mut positions: Vec<Stored> = Vec::new();
+    for (code, &entry) in solution.entries().iter().enumerate() {
+        let Some((value, remoteness)) = unentry(entry) else {
+            continue;
+        };
+        let code = code as u32;
+        let (x, o) = digits.marks(code);
+        let board = Position::from_marks_unchecked(geometry, x.into(), o.into());
+        let fixed = (0..turns as usize)
+            .filter(|&t| codes.turned_code(t, x, o) == code)
+            .count() as u64;
+        let orbit = turns / fixed;
+        let ply = board.ply();
+        stats.reachable_positions += orbit;
+        stats.canonical_positions += 1;
+        stats.by_ply[ply] += orbit;
+        stats.canonical_by_ply[ply] += 1;
+        stats.by_remoteness[usize::from(remoteness)] += orbit;
+        stats.values.add(value, orbit);
+        stats.canonical_values.add(value, 1);
+        let outcome = (remoteness == 0).then(|| match board.winner() {
+            Some(winner) => Outcome::Win(winner),
+            None => Outcome::Draw,
+        });
+        match outcome {
+            Some(outcome) => {
+                stats.terminal_positions.add(outcome, orbit);
+                stats.canonical_terminal_positions.add(outcome, 1);
+            }
+            None => stats.non_terminal_positions += orbit,
+        }
+        positions.push(Stored {
+            board,
+            code,
+            orbit,
+            outcome,
+        });
+    }
+    // By ply, so that every parent comes before its children.
+    positions.sort_by_key(|position| (position.board.ply(), position.code));
+    let index: HashMap<u32, usize> = positions
+        .iter()
+        .enumerate()
+        .map(|(i, position)| (position.code, i))
+        .collect();
+
+    // Move sequences reaching each canonical board (the same for each of its images), from the
+    // boards one mark fewer that were still in play.
+    let mut paths = vec![0u64; positions.len()];
+    paths[0] = 1;
+    for (i, position) in positions.iter().enumerate().skip(1) {
+        let board = position.board;
+        let last = !board.to_move();
+        let mine = board.marks(last);
+        let mut marks = mine;
+        while marks != 0 {
+            let cell = marks.trailing_zeros() as usize;
+            marks &= marks - 1;
+            let before = mine & !(1 << cell);
+            if geometry.has_line(before) {
+                continue;
+            }
+            let (bx, bo) = match last {
+                Player::X => (before, board.marks(Player::O)),
+                Player::O => (board.marks(Player::X), before),
+            };
+            paths[i] += paths[index[&codes.canonical(bx as u64, bo as u64).0]];
+        }
+    }
+    // Paths through canonical boards, each distinct canonical child once, from the end back.
+    let mut canonical_games = vec![0u64; positions.len()];
+    for (i, position) in positions.iter().enumerate().rev() {
+        stats.game_tree_nodes += paths[i] * position.orbit;
+        if let Some(outcome) = position.outcome {
+            stats.games.add(outcome, paths[i] * position.orbit);
+            canonical_games[i] = 1;
+            continue;
+        }
+        let board = position.board;
+        let mut children = BTreeSet::new();
+        let mut empty = board.empty_cells();
+        while empty != 0 {
+            let cell = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            let child = board.play_unchecked(cell);
+            let (cx, co) = (child.marks(Player::X), child.marks(Player::O));
+            children.insert(index[&codes.canonical(cx as u64, co as u64).0]);
+        }
+        canonical_games[i] = children.iter().map(|&child| canonical_games[child]).sum();
+    }
+    stats.games_up_to_symmetry = canonical_games[0];
+    stats
+}
+
+/// A canonical position, as the passes over paths need it.
+struct Stored {
+    board: Position,
+    code: u32,
+    /// How many boards it stands for: its images under the symmetries.
+    orbit: u64,
+    /// How the game ended there, if it did.
+    outcome: Option<Outcome>,
 }

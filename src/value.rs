@@ -5,6 +5,8 @@
 use std::fmt;
 use std::ops::Neg;
 
+use crate::board::Cell;
+
 /// The game-theoretic value of a position, always for the side to move.
 ///
 /// Values order from worst to best, and negate to the other side's view:
@@ -63,4 +65,26 @@ pub fn move_rank(value: Value, remoteness: u8) -> i32 {
         Value::Draw => 0,
         Value::Loss => -100 + plies,
     }
+}
+
+/// The value and remoteness of a position, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Probe {
+    /// Win, draw or loss for the side to move.
+    pub value: Value,
+    /// Plies to the end of the game under perfect play; 0 for a finished game.
+    pub remoteness: u8,
+}
+
+/// One legal move and where it leads, from the view of the player making it.
+///
+/// Serializes as `{"cell", "value", "remoteness"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveValue {
+    /// The move.
+    pub cell: Cell,
+    /// What the move is worth to the player making it.
+    pub value: Value,
+    /// Plies from before this move to the end of the game, under perfect play after it.
+    pub remoteness: u8,
 }

@@ -185,7 +185,7 @@ pub fn losing_games_within<E: From<AuditError>>(
         let table = crate::table::tic_tac_toe::table();
         return walk::<Board, E>(bot, game, table, side, u64::MAX, sink).map_err(error);
     }
-    let table = crate::table::mnk_table(game).map_err(AuditError::NoTable)?;
+    let table = crate::table::of(game).map_err(AuditError::NoTable)?;
     walk::<Position, E>(bot, game, table, side, limit, sink).map_err(error)
 }
 

@@ -34,8 +34,9 @@ use crate::quote::quote;
 use crate::ratio::Ratio;
 use crate::review::MoveVerdict;
 use crate::solve::tic_tac_toe::Evaluation;
-use crate::table::tic_tac_toe::{Probe, table};
-use crate::table::{MnkTableError, mnk_table};
+use crate::table::TableError;
+use crate::table::tic_tac_toe::table;
+use crate::value::Probe;
 use crate::value::Value;
 use positions::Kept;
 use rules::Rules;
@@ -169,7 +170,7 @@ pub fn audit_game_within(
     if game == Game::TIC_TAC_TOE {
         return audit(bot, side).map_err(AuditError::Bot);
     }
-    let table = mnk_table(game).map_err(AuditError::NoTable)?;
+    let table = crate::table::of(game).map_err(AuditError::NoTable)?;
     let limit = budget.states as u64;
     walk::<Position>(bot, game, table, side, limit)
         .map_err(|halt| halt.into_error(&*bot, game, limit))
@@ -244,7 +245,7 @@ pub enum AuditError {
     /// The bot does not play the game: its refusal, naming both.
     Refused(BotError),
     /// The game has no table to judge the bot's moves by.
-    NoTable(MnkTableError),
+    NoTable(TableError),
     /// The bot could not answer, or its answers cannot be trusted.
     Bot(BotError),
     /// The bot would be asked about more histories than the budget allows.

@@ -15,8 +15,9 @@ use crate::game::Game;
 use crate::history::History;
 use crate::position::Position;
 use crate::solve::tic_tac_toe::Evaluation;
-use crate::table::MnkTable;
-use crate::table::tic_tac_toe::{Probe, Table};
+use crate::table::Table;
+use crate::table::tic_tac_toe::Dense as TicTacToeTable;
+use crate::value::Probe;
 
 /// A board the walks play on, with its table.
 pub(crate) trait Rules: Copy + 'static {
@@ -186,7 +187,7 @@ impl Hasher for Multiply {
 const POWERS_OF_3: [u16; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
 
 impl Rules for Board {
-    type Table = Table;
+    type Table = TicTacToeTable;
     type Code = u16;
     type Line = u32;
     type Places = Dense;
@@ -231,21 +232,21 @@ impl Rules for Board {
         self.code() as u128
     }
     #[inline]
-    fn best_moves(self, table: &Table) -> Cells {
+    fn best_moves(self, table: &TicTacToeTable) -> Cells {
         table.best_moves(&self)
     }
     #[inline]
-    fn evaluate(self, table: &Table) -> Evaluation {
+    fn evaluate(self, table: &TicTacToeTable) -> Evaluation {
         table.evaluate(&self)
     }
     #[inline]
-    fn probe(self, table: &Table) -> Probe {
+    fn probe(self, table: &TicTacToeTable) -> Probe {
         table.probe(&self)
     }
 }
 
 impl Rules for Position {
-    type Table = MnkTable;
+    type Table = Table;
     type Code = ();
     type Line = u64;
     type Places = Hashed;
@@ -290,19 +291,19 @@ impl Rules for Position {
         self.marks(Player::X) | self.marks(Player::O) << 64
     }
     #[inline]
-    fn best_moves(self, table: &MnkTable) -> Cells {
-        Cells::from_bits(table.best_moves(&self))
+    fn best_moves(self, table: &Table) -> Cells {
+        table.best_moves(&self)
     }
-    fn evaluate(self, table: &MnkTable) -> Evaluation {
+    fn evaluate(self, table: &Table) -> Evaluation {
         let probe = table.probe(&self);
         Evaluation {
             value: probe.value,
             remoteness: probe.remoteness,
-            best: Cells::from_bits(table.best_moves(&self)),
+            best: table.best_moves(&self),
         }
     }
     #[inline]
-    fn probe(self, table: &MnkTable) -> Probe {
+    fn probe(self, table: &Table) -> Probe {
         table.probe(&self)
     }
 }

@@ -340,7 +340,7 @@ impl Hasher for Mix {
     }
 }
 
-type Table<V> = HashMap<Key, V, BuildHasherDefault<Mix>>;
+type Hashed<V> = HashMap<Key, V, BuildHasherDefault<Mix>>;
 
 /// The summaries the exhaustive walk remembers, each beside its state in an arena, found
 /// through an index of their places alone (4 bytes a slot, where a table of keys and places
@@ -457,7 +457,7 @@ struct Walk<'a> {
     /// The bot's answers, one vector per depth.
     choices: Vec<Vec<Choice>>,
     /// For the searches: plies from each state known to hold no line of the kind searched.
-    clear: Table<u8>,
+    clear: Hashed<u8>,
     /// Whether every question counts as a state: for a program, which is asked each once and
     /// whose every answer is kept (so that lines can be followed again), however the walk
     /// remembers what follows.
@@ -481,7 +481,7 @@ impl<'a> Walk<'a> {
             memo: Memo::default(),
             exact: true,
             choices: vec![Vec::new(); game.cells() + 1],
-            clear: Table::default(),
+            clear: Hashed::default(),
             counts_asks,
             blocks,
             walked: 0,
@@ -830,7 +830,7 @@ impl<'a> Walk<'a> {
         if kind == Kind::Forfeit && self.bot.never_forfeits() {
             return Ok(Shortest::Never);
         }
-        self.clear = Table::default();
+        self.clear = Hashed::default();
         self.walked = 0;
         self.budget.states = self.budget.searched;
         let mut game = History::empty(self.game);

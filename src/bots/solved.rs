@@ -7,8 +7,8 @@ use std::cell::Cell as Slot;
 use super::BotError;
 use crate::board::{Board, Cell, Cells};
 use crate::history::History;
+use crate::table::Table;
 use crate::table::tic_tac_toe::table;
-use crate::table::{MnkTable, mnk_table};
 use crate::value::Value;
 use crate::{Game, MAX_TABLE_CELLS, Position};
 
@@ -18,7 +18,7 @@ pub(crate) enum Solved {
     /// Tic-tac-toe, on its own table: the fast path every 3x3 audit takes.
     TicTacToe(Board),
     /// Any other game with a table.
-    Game(&'static MnkTable, Position),
+    Game(&'static Table, Position),
 }
 
 impl Solved {
@@ -39,7 +39,7 @@ impl Solved {
     pub(crate) fn best_moves(&self) -> Cells {
         match self {
             Solved::TicTacToe(board) => table().best_moves(board),
-            Solved::Game(table, board) => Cells::from_bits(table.best_moves(board)),
+            Solved::Game(table, board) => table.best_moves(board),
         }
     }
 
@@ -62,7 +62,7 @@ impl Solved {
             Solved::Game(table, board) => table
                 .analyze(board)
                 .iter()
-                .filter_map(|m| Some((Cell::new(m.number - 1)?, m.value)))
+                .map(|m| (m.cell, m.value))
                 .collect(),
         }
     }
@@ -117,9 +117,9 @@ pub(crate) fn plays(bot: &str, game: Game) -> Result<(), BotError> {
 
 /// The table of `game`, through a one-game cache per thread: `mnk_table` takes a lock, and
 /// an audit asks at every position.
-fn table_of(game: Game, bot: &str) -> Result<&'static MnkTable, BotError> {
+fn table_of(game: Game, bot: &str) -> Result<&'static Table, BotError> {
     thread_local! {
-        static LAST: Slot<Option<(Game, &'static MnkTable)>> = const { Slot::new(None) };
+        static LAST: Slot<Option<(Game, &'static Table)>> = const { Slot::new(None) };
     }
     if let Some((last, table)) = LAST.get()
         && last == game
@@ -127,7 +127,7 @@ fn table_of(game: Game, bot: &str) -> Result<&'static MnkTable, BotError> {
         return Ok(table);
     }
     plays(bot, game)?;
-    let table = mnk_table(game).map_err(|error| BotError {
+    let table = crate::table::of(game).map_err(|error| BotError {
         message: format!("{bot} has no table for {game}: {error}"),
     })?;
     LAST.set(Some((game, table)));

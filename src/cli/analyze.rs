@@ -6,7 +6,7 @@ use std::io::{self, BufReader, BufWriter, Write};
 
 use crate::quote::{QUOTE_LIMIT, quote};
 use crate::{
-    Analysis, Board, Cell, Game, History, MnkAnalysis, MnkTable, Player, Status, Value,
+    Analysis, Board, Cell, Game, History, Oracle, Player, Position, Status, Table, Value,
     parse_moves, table,
 };
 use clap::Args;
@@ -114,7 +114,7 @@ struct BestMove {
 enum Answer {
     Analysis(Analysis),
     Best(BestMove),
-    MnkAnalysis(MnkAnalysis),
+    MnkAnalysis(Analysis),
     MnkBest(super::mnk::MnkBest),
 }
 
@@ -160,7 +160,7 @@ fn answer_text(
     text: &str,
     batch: bool,
     query: Query,
-    table: Option<&MnkTable>,
+    table: Option<&'static Table>,
 ) -> Result<Answer, String> {
     let Some(table) = table else {
         return notation
@@ -169,7 +169,7 @@ fn answer_text(
     };
     let board = super::mnk::parse(table.game(), notation, text)?;
     match query {
-        Query::Analyze => Ok(Answer::MnkAnalysis(MnkAnalysis::new(table, board))),
+        Query::Analyze => Ok(Answer::MnkAnalysis(Oracle::of_table(table).analyze(&board))),
         Query::Best => super::mnk::best(table, board).map(Answer::MnkBest),
     }
 }
@@ -183,7 +183,9 @@ pub fn no_move(board: &dyn std::fmt::Display, status: Status) -> String {
 fn ask(query: Query, board: Board) -> Result<Answer, String> {
     let table = table();
     match query {
-        Query::Analyze => Ok(Answer::Analysis(Analysis::new(table, board))),
+        Query::Analyze => Ok(Answer::Analysis(
+            Oracle::of_dense(table).analyze(&Position::from_board(board)),
+        )),
         Query::Best => {
             let best = table
                 .best_move(&board)
@@ -247,7 +249,7 @@ struct Batch {
     format: Format,
     style: Style,
     /// The table of the game, for games other than tic-tac-toe.
-    table: Option<&'static MnkTable>,
+    table: Option<&'static Table>,
 }
 
 /// Lines read, and those that got an error instead of an answer.
@@ -273,7 +275,7 @@ fn batch(
     query: Query,
     format: Format,
     style: Style,
-    table: Option<&'static MnkTable>,
+    table: Option<&'static Table>,
 ) -> Result<(), Failure> {
     let batch = Batch {
         notation,
@@ -424,7 +426,7 @@ pub fn outcome_squares(analysis: &Analysis, style: Style) -> [Square; 9] {
             None => {
                 let mark = analysis
                     .board
-                    .get(cell)
+                    .get(cell.index())
                     .map(|p| p.to_string())
                     .unwrap_or_default();
                 Square::new(mark.clone(), style.faint(&mark))
@@ -435,7 +437,7 @@ pub fn outcome_squares(analysis: &Analysis, style: Style) -> [Square; 9] {
 
 /// The board beside a map of where each empty cell leads, then a summary.
 fn text(analysis: &Analysis, style: Style) -> Vec<String> {
-    let board = analysis.board;
+    let board = analysis.board.tic_tac_toe();
     let left = grid(&board_squares(board, style));
     let mover = analysis.to_move;
     let mut lines = Vec::new();

@@ -5,10 +5,7 @@
 use std::io::{IsTerminal, Write};
 
 use crate::quote::quote;
-use crate::{
-    Cell, Game, History, MnkAnalysis, MnkTable, MnkTableError, Player, Position, Status, Value,
-    mnk_table,
-};
+use crate::{Analysis, Cell, Game, History, Player, Position, Status, Table, TableError, Value};
 use serde::Serialize;
 
 use super::Failure;
@@ -21,21 +18,22 @@ use super::style::Style;
 /// # Errors
 ///
 /// A usage error for a game too large for a table; exit code 4 for a damaged embedded table.
-pub fn table_of(game: Game) -> Result<&'static MnkTable, Failure> {
+pub fn table_of(game: Game) -> Result<&'static Table, Failure> {
     let note = !game.is_embedded() && std::io::stderr().is_terminal();
     if note {
         let mut err = std::io::stderr();
         let _ = write!(err, "solving {game} (no table is embedded for it)...");
         let _ = err.flush();
     }
-    let table = mnk_table(game);
+    let table = crate::table::of(game);
     if note {
         // Erase the note: the answer is what stays on the screen.
         let _ = write!(std::io::stderr(), "\r\x1b[2K");
     }
     table.map_err(|error| match error {
-        MnkTableError::TooLarge { .. } => Failure::usage(error.to_string()),
-        MnkTableError::Damaged { .. } => Failure::with_code(4, format!("{error}; rebuild ttt")),
+        TableError::TooLarge { .. } => Failure::usage(error.to_string()),
+        TableError::Damaged { .. } => Failure::with_code(4, format!("{error}; rebuild ttt")),
+        TableError::NotEmbedded { .. } => unreachable!("only verify asks for an embedded table"),
     })
 }
 
@@ -57,20 +55,20 @@ pub struct MnkBest {
     game: Game,
     board: Position,
     to_move: Player,
-    best: usize,
+    best: Cell,
     value: Value,
     remoteness: u8,
 }
 
 impl MnkBest {
     /// The cell to play.
-    pub fn cell(&self) -> usize {
+    pub fn cell(&self) -> Cell {
         self.best
     }
 }
 
 /// The best move on `board`; the error says why there is none.
-pub fn best(table: &MnkTable, board: Position) -> Result<MnkBest, String> {
+pub fn best(table: &Table, board: Position) -> Result<MnkBest, String> {
     let best = table
         .best_move(&board)
         .ok_or_else(|| no_move(&board, board.status()))?;
@@ -87,7 +85,7 @@ pub fn best(table: &MnkTable, board: Position) -> Result<MnkBest, String> {
 
 /// The board beside a map of where each empty cell leads, then a summary: the layout of
 /// tic-tac-toe's analysis, on the game's grid.
-pub fn text(analysis: &MnkAnalysis, style: Style) -> Vec<String> {
+pub fn text(analysis: &Analysis, style: Style) -> Vec<String> {
     let board = analysis.board;
     let game = board.game();
     let left = grid_of(&board_squares(&board, style), game.columns());
@@ -95,19 +93,12 @@ pub fn text(analysis: &MnkAnalysis, style: Style) -> Vec<String> {
         Status::InProgress => grid_of(&outcome_squares(analysis, style), game.columns()),
         Status::Finished(_) => Vec::new(),
     };
-    let numbers = |cells: &[usize]| {
-        cells
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     let summary = Summary {
         value: analysis.value,
         remoteness: analysis.remoteness,
         mover: analysis.to_move,
-        best: numbers(&analysis.best),
-        line: numbers(&analysis.line),
+        best: analysis.best.to_string(),
+        line: super::draw::cells(&analysis.line),
         winner: board.winner(),
     };
     layout(left, right, &summary, style)
@@ -128,13 +119,13 @@ pub fn board_squares(board: &Position, style: Style) -> Vec<Square> {
 
 /// What each empty cell leads to for the side to move, as tic-tac-toe's
 /// [`outcome_squares`](super::analyze::outcome_squares) shows it.
-pub fn outcome_squares(analysis: &MnkAnalysis, style: Style) -> Vec<Square> {
+pub fn outcome_squares(analysis: &Analysis, style: Style) -> Vec<Square> {
     let board = analysis.board;
     (0..board.game().cells())
         .map(
-            |cell| match analysis.moves.iter().find(|m| m.number == cell + 1) {
+            |cell| match analysis.moves.iter().find(|m| m.cell.index() == cell) {
                 Some(m) => {
-                    let star = if analysis.best.contains(&m.number) {
+                    let star = if analysis.best.contains(m.cell) {
                         "*"
                     } else {
                         ""

@@ -7,8 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use crate::bots::{self, Bot, Turn};
 use crate::quote::{QUOTE_LIMIT, escape, quote};
 use crate::{
-    Analysis, Cell, Game, History, MnkAnalysis, MnkTable, Outcome, ParseCellError, Player,
-    SplitMix64, Table, try_table,
+    Cell, Dense, Game, History, Outcome, ParseCellError, Player, SplitMix64, Table, try_table,
 };
 use clap::{Args, ValueEnum};
 use unicode_width::UnicodeWidthStr;
@@ -135,9 +134,9 @@ impl fmt::Display for Score {
 #[derive(Clone, Copy)]
 enum Oracle {
     /// Tic-tac-toe's.
-    TicTacToe(&'static Table),
+    TicTacToe(&'static Dense),
     /// Another game's, of at most 16 cells: embedded, or solved before the game.
-    Game(&'static MnkTable),
+    Game(&'static Table),
     /// None: the game has more cells than a table holds.
     Nothing,
 }
@@ -280,7 +279,8 @@ impl Session<'_> {
                 let board = game.board();
                 let left = grid(&board_squares(board, self.style));
                 if hints {
-                    let analysis = Analysis::new(table, board);
+                    let analysis =
+                        crate::Oracle::of_dense(table).analyze(&crate::Position::from_board(board));
                     let right = grid(&outcome_squares(&analysis, self.style));
                     side_by_side(&left, &right, 5)
                 } else {
@@ -289,7 +289,7 @@ impl Session<'_> {
             }
             Oracle::Game(table) if hints => {
                 let board = game.position();
-                let analysis = MnkAnalysis::new(table, board);
+                let analysis = crate::Oracle::of_table(table).analyze(&board);
                 let left = mnk::board_squares(&board, self.style);
                 let right = mnk::outcome_squares(&analysis, self.style);
                 let columns = self.game.columns();

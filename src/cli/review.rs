@@ -4,8 +4,8 @@
 use std::io::{self, BufReader, IsTerminal, Read, Write};
 
 use crate::{
-    Analysis, Board, Game, History, MAX_TABLE_CELLS, MnkAnalysis, MnkTable, MoveVerdict, Outcome,
-    Player, PlyReview, Position, Review, Status, Value, table,
+    Board, Game, History, MAX_TABLE_CELLS, MoveVerdict, Oracle, Outcome, Player, PlyReview,
+    Position, Review, Status, Table, Value, table,
 };
 use clap::Args;
 use serde::Serialize;
@@ -188,7 +188,7 @@ fn text(
     review: &Review,
     game: &History,
     result: Option<GameResult>,
-    mnk_table: Option<&MnkTable>,
+    mnk_table: Option<&'static Table>,
     style: Style,
 ) -> Vec<String> {
     let board = game.position();
@@ -295,7 +295,7 @@ fn about_mistake(ply: &PlyReview, style: Style) -> String {
 fn mistake(ply: &PlyReview, moves: &[crate::Cell], style: Style) -> Vec<String> {
     let board = Board::from_moves(&moves[..ply.ply - 1]).expect("a reviewed game replays");
     let mut lines = vec![about_mistake(ply, style)];
-    let analysis = Analysis::new(table(), board);
+    let analysis = Oracle::of_dense(table()).analyze(&Position::from_board(board));
     lines.extend(side_by_side(
         &grid(&board_squares(board, style)),
         &grid(&outcome_squares(&analysis, style)),
@@ -307,7 +307,7 @@ fn mistake(ply: &PlyReview, moves: &[crate::Cell], style: Style) -> Vec<String> 
 /// A mistake on a game other than tic-tac-toe, as [`mistake`] shows one: the grids side by
 /// side when they fit in 100 columns, else one under the other.
 fn mnk_mistake(
-    table: &MnkTable,
+    table: &'static Table,
     ply: &PlyReview,
     moves: &[crate::Cell],
     style: Style,
@@ -318,7 +318,7 @@ fn mnk_mistake(
         .fold(Position::empty(table.game()), |board, cell| {
             board.play_unchecked(cell.index())
         });
-    let analysis = MnkAnalysis::new(table, board);
+    let analysis = Oracle::of_table(table).analyze(&board);
     lines.extend(pair_within(
         &mnk::board_squares(&board, style),
         &mnk::outcome_squares(&analysis, style),

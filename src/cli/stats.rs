@@ -2,7 +2,8 @@
 
 use std::io::{self, Write};
 
-use crate::{ByOutcome, Game, mnk_stats, stats, table};
+use crate::stats::{of_game, stats};
+use crate::{ByOutcome, Game, table};
 use clap::Args;
 
 use super::{Failure, Format};
@@ -25,7 +26,7 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     let stats = if game == Game::TIC_TAC_TOE {
         stats(table())
     } else if game.has_table() {
-        mnk_stats(game)
+        of_game(game)
     } else {
         return Err(Failure::usage(format!(
             "game {game} has {} cells; counts are made for games of at most {} cells",

@@ -2,7 +2,11 @@
 
 use std::io::Write;
 
-use crate::{Evaluation, Game, Table, Value, VerifyGameError, verify_bytes, verify_game};
+use crate::board::Cells;
+use crate::table::TableError;
+use crate::table::tic_tac_toe::Dense;
+use crate::verify::{verify_bytes, verify_game};
+use crate::{Game, Value};
 use clap::Args;
 use serde::Serialize;
 
@@ -36,45 +40,65 @@ struct VerifyJson {
     mismatches: Vec<MismatchJson>,
 }
 
-fn show(evaluation: Option<Evaluation>) -> Option<String> {
-    evaluation.map(|e| format!("{:?} in {}, best {}", e.value, e.remoteness, e.best))
+/// An entry as people and programs read it: `Win in 3, best 1 5`.
+fn show(entry: Option<(Value, u8, Cells)>) -> Option<String> {
+    entry.map(|(value, remoteness, best)| format!("{value:?} in {remoteness}, best {best}"))
 }
 
-/// Decodes the embedded bytes, re-solves the game and compares; fails (exit 1) when the bytes
-/// are damaged or differ from a fresh solve.
 pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
-    if args.game != Game::TIC_TAC_TOE {
-        return run_game(args);
-    }
-    let verification = verify_bytes(Table::embedded_bytes()).map_err(|error| {
-        Failure::negative(format!(
-            "the embedded table is damaged: {error}; rebuild ttt"
-        ))
-    })?;
-    let mismatches = verification
+    let game = args.game;
+    let found = if game == Game::TIC_TAC_TOE {
+        verify_bytes(Dense::embedded_bytes()).map_err(|error| {
+            Failure::negative(format!(
+                "the embedded table is damaged: {error}; rebuild ttt"
+            ))
+        })?
+    } else {
+        verify_game(game).map_err(|error| match error {
+            // As for tic-tac-toe's table: `verify` answers "damaged" with exit code 1, where
+            // every other command stops with 4.
+            TableError::Damaged { detail, .. } => Failure::negative(format!(
+                "game {game}: the embedded table is damaged: {detail}; rebuild ttt"
+            )),
+            TableError::NotEmbedded { .. } | TableError::TooLarge { .. } => {
+                Failure::usage(error.to_string())
+            }
+        })?
+    };
+    let mismatches = found
         .mismatches
         .iter()
         .map(|m| MismatchJson {
-            board: m.board.board().to_string(),
+            board: m.position.to_string(),
             table: show(m.table),
             fresh: show(m.fresh),
         })
         .collect();
+    let (compared, what) = if game == Game::TIC_TAC_TOE {
+        (
+            "canonical positions".to_string(),
+            "the embedded table".to_string(),
+        )
+    } else {
+        (
+            format!("canonical positions in play of {game}"),
+            format!("the embedded table of {game}"),
+        )
+    };
     report(
         args.format,
         Report {
-            ok: verification.ok(),
-            compared: verification.compared,
-            table_checksum: verification.table_checksum,
-            fresh_checksum: verification.fresh_checksum,
+            ok: found.is_ok(),
+            compared: found.compared,
+            table_checksum: found.table_checksum,
+            fresh_checksum: found.fresh_checksum,
             mismatches,
         },
-        "canonical positions",
-        "the embedded table",
+        &compared,
+        &what,
     )
 }
 
-/// What either check found, ready to print.
 struct Report {
     ok: bool,
     compared: usize,
@@ -131,48 +155,4 @@ fn report(format: Format, found: Report, compared: &str, what: &str) -> Result<(
             "{what} differs from a fresh solve ({differ} positions differ)"
         )))
     }
-}
-
-fn show_entry(entry: Option<(Value, u8, u64)>) -> Option<String> {
-    entry.map(|(value, remoteness, best)| {
-        let cells: Vec<String> = (0..64)
-            .filter(|i| best >> i & 1 == 1)
-            .map(|i| (i + 1).to_string())
-            .collect();
-        format!("{value:?} in {remoteness}, best {}", cells.join(" "))
-    })
-}
-
-/// `ttt verify --game G`: the same check on another embedded game, reported the same way.
-fn run_game(args: &VerifyArgs) -> Result<(), Failure> {
-    let game = args.game;
-    let verification = verify_game(game).map_err(|error| match error {
-        VerifyGameError::NotEmbedded(_) => Failure::usage(error.to_string()),
-        // As for tic-tac-toe's table: `verify` answers "damaged" with exit code 1, where
-        // every other command stops with 4.
-        VerifyGameError::Damaged(_) => {
-            Failure::negative(format!("game {game}: {error}; rebuild ttt"))
-        }
-    })?;
-    let mismatches = verification
-        .mismatches
-        .iter()
-        .map(|m| MismatchJson {
-            board: m.board.to_string(),
-            table: show_entry(m.table),
-            fresh: show_entry(m.fresh),
-        })
-        .collect();
-    report(
-        args.format,
-        Report {
-            ok: verification.ok(),
-            compared: verification.compared,
-            table_checksum: verification.table_checksum,
-            fresh_checksum: verification.fresh_checksum,
-            mismatches,
-        },
-        &format!("canonical positions in play of {game}"),
-        &format!("the embedded table of {game}"),
-    )
 }

@@ -9,14 +9,14 @@ use super::{
     EXPORT_VERSION, ExportFormat, ReadExportError, Row, csv_columns, csv_moves, push_field,
     push_number,
 };
-use crate::board::{Player, Status};
+use crate::board::{Cells, Player, Status};
 use crate::format::tic_tac_toe::BINCODE_CONFIG;
 use crate::game::{Game, MAX_CELLS};
 use crate::position::{Position, Reachable};
 use crate::solve::Codes;
 use crate::symmetry::Symmetry;
-use crate::table::{MnkMove, MnkTable};
-use crate::value::{Value, move_rank};
+use crate::table::Table;
+use crate::value::{MoveValue, Value, move_rank};
 
 /// One position of an m,n,k game's export: the keys of tic-tac-toe's [`Record`](super::Record)
 /// after a first key `game`, cells numbered 1..rows*columns.
@@ -26,7 +26,7 @@ use crate::value::{Value, move_rank};
 /// ```
 /// use ttt_oracle::{export, mnk_table};
 ///
-/// let table = mnk_table("2x2k2".parse()?)?;
+/// let table = crate::table::of("2x2k2".parse()?)?;
 /// let records: Vec<_> = export::mnk_records(table, false).collect();
 /// assert_eq!(records.len(), 29);
 /// assert_eq!(records[2].board.to_string(), ".X/..");
@@ -52,10 +52,12 @@ pub struct MnkRecord {
     pub value: Value,
     /// Plies to the end under perfect play.
     pub remoteness: u8,
-    /// The optimal moves, by cell number.
-    pub best: Vec<usize>,
+    /// The optimal moves.
+    #[serde(with = "wide::cells")]
+    pub best: Cells,
     /// Every legal move, by cell, valued from the view of the player making it.
-    pub moves: Vec<MnkMove>,
+    #[serde(with = "wide::moves")]
+    pub moves: Vec<MoveValue>,
     /// The canonical form of the board: of its images under the game's symmetries, the one
     /// with the smallest base-3 code.
     pub canonical: Position,
@@ -74,8 +76,10 @@ struct MnkRecordText {
     status: Status,
     value: Value,
     remoteness: u8,
-    best: Vec<usize>,
-    moves: Vec<MnkMove>,
+    #[serde(with = "wide::cells")]
+    best: Cells,
+    #[serde(with = "wide::moves")]
+    moves: Vec<MoveValue>,
     canonical: String,
     symmetry: Symmetry,
 }
@@ -118,15 +122,18 @@ impl Row for MnkRecord {
         out.push(b',');
         push_number(out, self.remoteness.into());
         out.push(b',');
-        for (i, &cell) in self.best.iter().enumerate() {
+        for (i, cell) in self.best.iter().enumerate() {
             if i > 0 {
                 out.push(b' ');
             }
-            push_number(out, cell);
+            push_number(out, cell.number().into());
         }
         push_field(out, self.canonical.text(&mut board));
         push_field(out, self.symmetry.name());
-        let moves = self.moves.iter().map(|m| (m.number, m.value, m.remoteness));
+        let moves = self
+            .moves
+            .iter()
+            .map(|m| (m.cell.number().into(), m.value, m.remoteness));
         csv_moves(out, self.game.cells(), moves);
         Ok(())
     }
@@ -135,7 +142,7 @@ impl Row for MnkRecord {
 /// Every reachable position of the game of `table` (or, with `canonical_only`, every canonical
 /// one), in export order: by ply, then by base-3 code (see [`Position::reachable`]). Each
 /// record is made when asked for, so the whole game is never in memory.
-pub fn mnk_records(table: &MnkTable, canonical_only: bool) -> MnkRecords<'_> {
+pub fn mnk_records(table: &Table, canonical_only: bool) -> MnkRecords<'_> {
     let game = table.game();
     MnkRecords {
         table,
@@ -147,7 +154,7 @@ pub fn mnk_records(table: &MnkTable, canonical_only: bool) -> MnkRecords<'_> {
 
 /// The iterator of [`mnk_records`].
 pub struct MnkRecords<'a> {
-    table: &'a MnkTable,
+    table: &'a Table,
     boards: Reachable,
     codes: Codes,
     canonical_only: bool,
@@ -169,7 +176,7 @@ impl Iterator for MnkRecords<'_> {
             // The optimal moves are those of the best rank, read off the moves rather than
             // asking the table again.
             let moves = self.table.analyze(&board);
-            let rank = |m: &MnkMove| move_rank(m.value, m.remoteness);
+            let rank = |m: &MoveValue| move_rank(m.value, m.remoteness);
             let top = moves.iter().map(rank).max();
             let best = moves.iter().filter(|m| Some(rank(m)) == top);
             return Some(MnkRecord {
@@ -180,7 +187,7 @@ impl Iterator for MnkRecords<'_> {
                 status: board.status(),
                 value: probe.value,
                 remoteness: probe.remoteness,
-                best: best.map(|m| m.number).collect(),
+                best: best.map(|m| m.cell).collect(),
                 moves,
                 canonical: board.turned(turn),
                 symmetry: board.geometry().turns()[turn],
@@ -209,7 +216,7 @@ pub const MNK_EXPORT_MAGIC: [u8; 8] = *b"TTTMNKEX";
 ///
 /// let game = "2x2k2".parse()?;
 /// let mut csv = Vec::new();
-/// export::write_mnk(&mut csv, ExportFormat::Csv, game, export::mnk_records(mnk_table(game)?, true))?;
+/// export::write_mnk(&mut csv, ExportFormat::Csv, game, export::mnk_records(crate::table::of(game)?, true))?;
 /// let text = String::from_utf8(csv)?;
 /// assert_eq!(text.lines().count(), 1 + 6);
 /// assert!(text.lines().nth(1).unwrap().starts_with("2x2,../..,X,0,in_progress,win,3,"));
@@ -256,11 +263,11 @@ fn encode(out: &mut dyn Write, bytes: &mut Vec<u8>, value: impl Serialize) -> io
 ///
 /// let game = "2x2k2".parse()?;
 /// let mut bytes = Vec::new();
-/// export::write_mnk(&mut bytes, ExportFormat::Bincode, game, export::mnk_records(mnk_table(game)?, false))?;
+/// export::write_mnk(&mut bytes, ExportFormat::Bincode, game, export::mnk_records(crate::table::of(game)?, false))?;
 /// let reader = export::read_mnk_bincode(bytes.as_slice())?;
 /// assert_eq!(reader.game(), game);
 /// let records: Vec<_> = reader.collect::<Result<_, _>>()?;
-/// assert_eq!(records, export::mnk_records(mnk_table(game)?, false).collect::<Vec<_>>());
+/// assert_eq!(records, export::mnk_records(crate::table::of(game)?, false).collect::<Vec<_>>());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn read_mnk_bincode<R: Read>(mut reader: R) -> Result<MnkBincodeReader<R>, ReadExportError> {
@@ -332,5 +339,74 @@ impl<R: Read> Iterator for MnkBincodeReader<R> {
         let read = self.read();
         self.done = !matches!(read, Ok(Some(_)));
         read.transpose()
+    }
+}
+
+/// The serde forms of cells in these records: numbers as `usize`, eight bytes each in bincode,
+/// as the format has always written them (tic-tac-toe's records write one byte).
+mod wide {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::board::Cell;
+    use crate::value::{MoveValue, Value};
+
+    fn cell(number: usize) -> Result<Cell, String> {
+        number
+            .checked_sub(1)
+            .and_then(Cell::new)
+            .ok_or_else(|| format!("{number} is not a cell"))
+    }
+
+    pub mod cells {
+        use super::*;
+        use crate::board::Cells;
+
+        pub fn serialize<S: Serializer>(cells: &Cells, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_seq(cells.iter().map(|cell| usize::from(cell.number())))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Cells, D::Error> {
+            Vec::<usize>::deserialize(deserializer)?
+                .into_iter()
+                .map(|number| cell(number).map_err(serde::de::Error::custom))
+                .collect()
+        }
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct Wide {
+        cell: usize,
+        value: Value,
+        remoteness: u8,
+    }
+
+    pub mod moves {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(
+            moves: &[MoveValue],
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.collect_seq(moves.iter().map(|m| Wide {
+                cell: m.cell.number().into(),
+                value: m.value,
+                remoteness: m.remoteness,
+            }))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<Vec<MoveValue>, D::Error> {
+            Vec::<Wide>::deserialize(deserializer)?
+                .into_iter()
+                .map(|m| {
+                    Ok(MoveValue {
+                        cell: cell(m.cell).map_err(serde::de::Error::custom)?,
+                        value: m.value,
+                        remoteness: m.remoteness,
+                    })
+                })
+                .collect()
+        }
     }
 }

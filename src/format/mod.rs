@@ -971,7 +971,7 @@ mod tests {
     #[test]
     fn find_reads_each_stored_position_and_nothing_else() {
         let game: Game = "4x3".parse().unwrap();
-        let bytes = crate::table::mnk_table_bytes(game).unwrap();
+        let bytes = crate::table::embedded_bytes(game).unwrap();
         let packed = Packed::open(bytes).unwrap();
         let all: Vec<StoredPosition> = packed.positions().map(Result::unwrap).collect();
         assert_eq!(all.len(), packed.count());

@@ -5,7 +5,7 @@
 //! (value and remoteness) and its optimal moves, and turns the moves back. An embedded table
 //! answers its first lookups from its compressed form, decoding the block of the record it
 //! wants, so that a process that asks one question does not pay for the whole table. Once a
-//! process has asked as many as [`MNK_UNPACK_AFTER`], the table unpacks itself into memory: a bit
+//! process has asked as many as [`UNPACK_AFTER`], the table unpacks itself into memory: a bit
 //! per base-3 code, set for the stored positions, with a count every 64 codes, and the records
 //! in order, so that a record is two reads.
 
@@ -16,13 +16,12 @@ use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use crate::board::Player;
+use crate::board::{Cell, Cells, Player};
 use crate::format::{MnkFormatError, Packed, StoredPosition};
-use crate::game::{Game, Mask};
+use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::position::Position;
 use crate::solve::{Codes, Digits, Entry, MnkSolution, solve_game, unentry};
-use crate::table::tic_tac_toe::Probe;
-use crate::value::Value;
+use crate::value::{MoveValue, Probe, Value};
 
 /// The tables `build.rs` wrote, by game, as embedded in this binary.
 static EMBEDDED: [(Game, &[u8]); 4] = [
@@ -44,40 +43,53 @@ static EMBEDDED: [(Game, &[u8]); 4] = [
     ),
 ];
 
-/// Why a game has no table.
+/// Why a game has no table here.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MnkTableError {
+pub enum TableError {
     /// More cells than a table can hold.
     TooLarge {
         /// The game.
         game: Game,
     },
-    /// The embedded bytes are damaged.
+    /// No table for this game is embedded in this binary (it is solved when used), so there
+    /// is none to verify.
+    NotEmbedded {
+        /// The game.
+        game: Game,
+    },
+    /// The table embedded in this binary is damaged (which takes a binary altered after the
+    /// build: the build writes the tables and the tests check them).
     Damaged {
         /// The game.
         game: Game,
-        /// What is wrong.
-        error: MnkFormatError,
+        /// What is wrong with the bytes.
+        detail: String,
     },
 }
 
-impl fmt::Display for MnkTableError {
+impl fmt::Display for TableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MnkTableError::TooLarge { game } => write!(
+            TableError::TooLarge { game } => write!(
                 f,
-                "game {game} has {} cells; tables exist for games of at most {} cells",
+                "game {game} has {} cells; tables exist for games of at most {MAX_TABLE_CELLS} \
+                 cells",
                 game.cells(),
-                crate::game::MAX_TABLE_CELLS
             ),
-            MnkTableError::Damaged { game, error } => {
-                write!(f, "the embedded table of game {game} is damaged: {error}")
+            TableError::NotEmbedded { game } => write!(
+                f,
+                "ttt embeds no table for game {game}: it is solved when used, so there is nothing \
+                 to compare (embedded: 3x3, {})",
+                Game::EMBEDDED.map(|game| game.to_string()).join(", ")
+            ),
+            TableError::Damaged { game, detail } => {
+                write!(f, "the embedded table of game {game} is damaged: {detail}")
             }
         }
     }
 }
 
-impl std::error::Error for MnkTableError {}
+impl std::error::Error for TableError {}
 
 /// The embedded bytes of `game`'s table, if `build.rs` solved it.
 ///
@@ -90,7 +102,7 @@ impl std::error::Error for MnkTableError {}
 /// assert!(mnk_table_bytes("2x2".parse()?).is_none());
 /// # Ok::<(), ttt_oracle::GameError>(())
 /// ```
-pub fn mnk_table_bytes(game: Game) -> Option<&'static [u8]> {
+pub fn embedded_bytes(game: Game) -> Option<&'static [u8]> {
     EMBEDDED
         .iter()
         .find(|(embedded, _)| *embedded == game)
@@ -98,12 +110,12 @@ pub fn mnk_table_bytes(game: Game) -> Option<&'static [u8]> {
 }
 
 /// The table of `game`, made once per process: read in place from the binary for an embedded
-/// game ([`MnkTable::compressed`], unpacking after [`MNK_UNPACK_AFTER`] lookups), solved on first
+/// game ([`Table::compressed`], unpacking after [`UNPACK_AFTER`] lookups), solved on first
 /// use for any other game of at most 16 cells.
 ///
 /// # Errors
 ///
-/// [`MnkTableError`] when the game has more than 16 cells, or its embedded table is damaged.
+/// [`TableError`] when the game has more than 16 cells, or its embedded table is damaged.
 ///
 /// # Examples
 ///
@@ -116,11 +128,11 @@ pub fn mnk_table_bytes(game: Game) -> Option<&'static [u8]> {
 /// assert_eq!((table.probe(&empty).value, table.probe(&empty).remoteness), (Value::Draw, 16));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn mnk_table(game: Game) -> Result<&'static MnkTable, MnkTableError> {
-    type Tables = HashMap<Game, Result<&'static MnkTable, MnkTableError>>;
+pub fn of(game: Game) -> Result<&'static Table, TableError> {
+    type Tables = HashMap<Game, Result<&'static Table, TableError>>;
     static MADE: OnceLock<Mutex<Tables>> = OnceLock::new();
     if !game.has_table() {
-        return Err(MnkTableError::TooLarge { game });
+        return Err(TableError::TooLarge { game });
     }
     let mut made = MADE
         .get_or_init(Mutex::default)
@@ -128,10 +140,14 @@ pub fn mnk_table(game: Game) -> Result<&'static MnkTable, MnkTableError> {
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     made.entry(game)
         .or_insert_with(|| {
-            let table = match mnk_table_bytes(game) {
-                Some(bytes) => MnkTable::compressed(bytes, MNK_UNPACK_AFTER)
-                    .map_err(|error| MnkTableError::Damaged { game, error })?,
-                None => MnkTable::from_solution(&solve_game(game)),
+            let table = match embedded_bytes(game) {
+                Some(bytes) => {
+                    Table::compressed(bytes, UNPACK_AFTER).map_err(|error| TableError::Damaged {
+                        game,
+                        detail: error.to_string(),
+                    })?
+                }
+                None => Table::from_solution(&solve_game(game)),
             };
             // Leaked on purpose: a table lives as long as the process that asked for it.
             Ok(&*Box::leak(Box::new(table)))
@@ -139,30 +155,15 @@ pub fn mnk_table(game: Game) -> Result<&'static MnkTable, MnkTableError> {
         .clone()
 }
 
-/// One legal move and where it leads, from the view of the player making it.
-///
-/// Serializes as `{"cell", "value", "remoteness"}`, as tic-tac-toe's moves do, and reads back
-/// from it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct MnkMove {
-    #[serde(rename = "cell")]
-    /// The cell, numbered from 1.
-    pub number: usize,
-    /// What the move is worth to the player making it.
-    pub value: Value,
-    /// Plies from before this move to the end of the game, under perfect play after it.
-    pub remoteness: u8,
-}
-
 /// Lookups an embedded table answers from its compressed form before it unpacks itself. A
 /// lookup there decodes part of a block, 2.6 µs on 4x4 (a median in `cargo bench --bench
 /// games`); unpacking 4x4 takes 67 ms, the cost of some 26,000 lookups. After as many as
 /// unpacking costs, a process has paid at most twice what it would have paid knowing in advance
 /// how many queries it would make.
-pub const MNK_UNPACK_AFTER: usize = 25_000;
+pub const UNPACK_AFTER: usize = 25_000;
 
 /// The solved game, ready for queries.
-pub struct MnkTable {
+pub struct Table {
     game: Game,
     codes: Codes,
     /// For each turn of the geometry, the index of the turn that undoes it.
@@ -180,9 +181,9 @@ pub struct MnkTable {
     size: usize,
 }
 
-impl fmt::Debug for MnkTable {
+impl fmt::Debug for Table {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MnkTable")
+        f.debug_struct("Table")
             .field("game", &self.game)
             .field("stored", &self.stored)
             .field("unpacked", &self.is_unpacked())
@@ -190,8 +191,8 @@ impl fmt::Debug for MnkTable {
     }
 }
 
-impl MnkTable {
-    fn new(game: Game, stored: usize, size: usize, packed: Option<Packed<'static>>) -> MnkTable {
+impl Table {
+    fn new(game: Game, stored: usize, size: usize, packed: Option<Packed<'static>>) -> Table {
         let geometry = game.geometry();
         let turns = geometry.turns();
         let undo = turns
@@ -203,7 +204,7 @@ impl MnkTable {
                     .expect("the symmetries of a board are a group")
             })
             .collect();
-        MnkTable {
+        Table {
             game,
             codes: Codes::new(game),
             undo,
@@ -220,7 +221,7 @@ impl MnkTable {
     fn unpacked_from(
         self,
         positions: impl Iterator<Item = Result<StoredPosition, MnkFormatError>>,
-    ) -> Result<MnkTable, MnkFormatError> {
+    ) -> Result<Table, MnkFormatError> {
         let unpacked = Unpacked::new(positions, self.stored, &self.codes)?;
         self.unpacked
             .set(unpacked)
@@ -233,16 +234,16 @@ impl MnkTable {
     /// # Errors
     ///
     /// [`MnkFormatError`] when the bytes are not a complete, undamaged table.
-    pub fn from_bytes(bytes: &[u8]) -> Result<MnkTable, MnkFormatError> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Table, MnkFormatError> {
         let packed = Packed::open(bytes)?;
-        MnkTable::new(packed.game(), packed.count(), bytes.len(), None)
+        Table::new(packed.game(), packed.count(), bytes.len(), None)
             .unpacked_from(packed.positions())
     }
 
     /// Opens a table written by `build.rs` in place: the checksum, the header and the index are
     /// checked, and a lookup decodes the block of the position it wants, until the table has
     /// made `unpack_after` lookups; it then unpacks itself, checking every position, as
-    /// [`from_bytes`](MnkTable::from_bytes) does at once. With `usize::MAX` it never does.
+    /// [`from_bytes`](Table::from_bytes) does at once. With `usize::MAX` it never does.
     ///
     /// # Errors
     ///
@@ -256,29 +257,26 @@ impl MnkTable {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::{Position, MnkTable, mnk_table_bytes};
+    /// use ttt_oracle::{Position, Table, mnk_table_bytes};
     ///
     /// let game = "4x4k3".parse()?;
-    /// let table = MnkTable::compressed(mnk_table_bytes(game).unwrap(), usize::MAX)?;
+    /// let table = Table::compressed(mnk_table_bytes(game).unwrap(), usize::MAX)?;
     /// let board = Position::parse(game, "XX../OO../..../....")?;
     /// assert_eq!(table.best_move(&board), Some(3));
     /// assert!(!table.is_unpacked());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn compressed(
-        bytes: &'static [u8],
-        unpack_after: usize,
-    ) -> Result<MnkTable, MnkFormatError> {
+    pub fn compressed(bytes: &'static [u8], unpack_after: usize) -> Result<Table, MnkFormatError> {
         let packed = Packed::open(bytes)?;
         let (game, stored) = (packed.game(), packed.count());
-        Ok(MnkTable {
+        Ok(Table {
             unpack_after,
-            ..MnkTable::new(game, stored, bytes.len(), Some(packed))
+            ..Table::new(game, stored, bytes.len(), Some(packed))
         })
     }
 
     /// The table of a solution made in this process, unpacked.
-    pub fn from_solution(solution: &MnkSolution) -> MnkTable {
+    pub fn from_solution(solution: &MnkSolution) -> Table {
         let entries = solution.entries();
         let positions = solution.best_moves().iter().map(|&(code, best)| {
             Ok(StoredPosition {
@@ -287,7 +285,7 @@ impl MnkTable {
                 best,
             })
         });
-        MnkTable::new(solution.game(), solution.best_moves().len(), 0, None)
+        Table::new(solution.game(), solution.best_moves().len(), 0, None)
             .unpacked_from(positions)
             .expect("a fresh solution stores only canonical boards, in order")
     }
@@ -327,7 +325,7 @@ impl MnkTable {
         found.expect("every board in play has a record in a checked table")
     }
 
-    /// [`record`](MnkTable::record) from the compressed form, or from memory once this lookup
+    /// [`record`](Table::record) from the compressed form, or from memory once this lookup
     /// is the one that unpacks the table.
     #[cold]
     fn find_packed(&self, code: u32) -> Option<Record> {
@@ -393,37 +391,24 @@ impl MnkTable {
     /// The optimal moves as a mask (bit `i` is cell `i + 1`): the best value, then the fastest
     /// win or the slowest loss; every drawing move when the value is a draw. 0 when the game is
     /// over.
-    pub fn best_moves(&self, board: &Position) -> Mask {
+    pub fn best_moves(&self, board: &Position) -> Cells {
         self.check(board);
         let (x, o) = narrow(board);
         if !self.in_play(x, o) {
-            return 0;
+            return Cells::EMPTY;
         }
         let (code, turn) = self.codes.canonical(x, o);
         let best = self.record(code).best;
-        self.codes.turn_mask(self.undo[turn], best.into()).into()
+        Cells::from_bits(self.codes.turn_mask(self.undo[turn], best.into()).into())
     }
 
-    /// One optimal move, numbered from 1: the lowest of [`best_moves`](MnkTable::best_moves).
-    /// `None` when the game is over.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::{Position, mnk_table};
-    ///
-    /// let game = "4x4k3".parse()?;
-    /// let board = Position::parse(game, "XX../OO../..../....")?;
-    /// assert_eq!(mnk_table(game)?.best_move(&board), Some(3));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn best_move(&self, board: &Position) -> Option<usize> {
-        let best = self.best_moves(board);
-        (best != 0).then(|| best.trailing_zeros() as usize + 1)
+    /// The lowest of [`best_moves`](Table::best_moves); `None` when the game is over.
+    pub fn best_move(&self, board: &Position) -> Option<Cell> {
+        self.best_moves(board).first()
     }
 
     /// Every legal move with its value and remoteness, by cell. Empty when the game is over.
-    pub fn analyze(&self, board: &Position) -> Vec<MnkMove> {
+    pub fn analyze(&self, board: &Position) -> Vec<MoveValue> {
         self.check(board);
         let (x, o) = narrow(board);
         if !self.in_play(x, o) {
@@ -450,25 +435,13 @@ impl MnkTable {
                 let (value, remoteness) = self.entry(child_x, child_o);
                 (-value, remoteness + 1)
             };
-            moves.push(MnkMove {
-                number: cell + 1,
+            moves.push(MoveValue {
+                cell: Cell::new(cell).expect("a table's cells are cells"),
                 value,
                 remoteness,
             });
         }
         moves
-    }
-
-    /// The perfect line from `board`: both sides playing [`best_move`](MnkTable::best_move)
-    /// to the end, as cell numbers.
-    pub fn line(&self, board: &Position) -> Vec<usize> {
-        let mut line = Vec::new();
-        let mut board = *board;
-        while let Some(number) = self.best_move(&board) {
-            line.push(number);
-            board = board.play_unchecked(number - 1);
-        }
-        line
     }
 }
 

@@ -7,14 +7,14 @@ use crate::format::tic_tac_toe::{self as format, FormatError};
 use crate::game::Mask;
 use crate::solve::tic_tac_toe::{Evaluation, Solution};
 use crate::symmetry::Symmetry;
-use crate::value::Value;
+use crate::value::{MoveValue, Probe};
 
 /// The table `build.rs` wrote, as embedded in this binary.
 static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/table.bin"));
 
 /// The embedded table, decoded on first use; the error, kept for every later call, if the bytes
 /// are damaged.
-static TABLE: Lazy<Result<Table, FormatError>> = Lazy::new(|| Table::from_bytes(EMBEDDED));
+static TABLE: Lazy<Result<Dense, FormatError>> = Lazy::new(|| Dense::from_bytes(EMBEDDED));
 
 /// The process-wide table, decoded from the embedded bytes on first use, or why it cannot be.
 ///
@@ -36,7 +36,7 @@ static TABLE: Lazy<Result<Table, FormatError>> = Lazy::new(|| Table::from_bytes(
 /// assert_eq!(table.probe(&Board::EMPTY).value, Value::Draw);
 /// # Ok::<(), ttt_oracle::FormatError>(())
 /// ```
-pub fn try_table() -> Result<&'static Table, FormatError> {
+pub fn try_table() -> Result<&'static Dense, FormatError> {
     TABLE.as_ref().map_err(FormatError::clone)
 }
 
@@ -59,7 +59,7 @@ pub fn try_table() -> Result<&'static Table, FormatError> {
 /// assert_eq!(table().best_move(&board).map(|c| c.number()), Some(3));
 /// # Ok::<(), ttt_oracle::ParseBoardError>(())
 /// ```
-pub fn table() -> &'static Table {
+pub fn table() -> &'static Dense {
     match try_table() {
         Ok(table) => table,
         Err(error) => panic!("the embedded table is damaged ({error}); rebuild the crate"),
@@ -73,36 +73,14 @@ const PRESENT: u16 = 1 << 15;
 ///
 /// Holds one 16-bit word for each of the 3^9 base-3 codes of a board: a query computes the code
 /// with two array reads and reads the word, so no symmetry is tried and nothing is searched.
-pub struct Table {
+pub struct Dense {
     dense: Box<[u16]>,
     solution: Solution,
     checksum: u64,
     size: usize,
 }
 
-/// The value and remoteness of a position, for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Probe {
-    /// Win, draw or loss for the side to move.
-    pub value: Value,
-    /// Plies to the end of the game under perfect play.
-    pub remoteness: u8,
-}
-
-/// One legal move and where it leads, from the view of the player making it.
-///
-/// Serializes as `{"cell", "value", "remoteness"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct MoveAnalysis {
-    /// The move.
-    pub cell: Cell,
-    /// What the move is worth to the player making it.
-    pub value: Value,
-    /// Plies from before this move to the end of the game, under perfect play after it.
-    pub remoteness: u8,
-}
-
-impl Table {
+impl Dense {
     /// Decodes a table written by `build.rs` (see the `format` module) and expands it over all
     /// eight symmetries of each canonical position.
     ///
@@ -116,14 +94,14 @@ impl Table {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::Table;
+    /// use ttt_oracle::Dense;
     ///
-    /// let table = Table::from_bytes(Table::embedded_bytes())?;
+    /// let table = Dense::from_bytes(Dense::embedded_bytes())?;
     /// assert_eq!(table.solution().entries().len(), 765);
-    /// assert!(Table::from_bytes(b"not a table").is_err());
+    /// assert!(Dense::from_bytes(b"not a table").is_err());
     /// # Ok::<(), ttt_oracle::FormatError>(())
     /// ```
-    pub fn from_bytes(bytes: &[u8]) -> Result<Table, FormatError> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Dense, FormatError> {
         let (solution, checksum) = format::decode(bytes)?;
         let mut dense = vec![0u16; CODES].into_boxed_slice();
         let mut covered = 0;
@@ -144,7 +122,7 @@ impl Table {
         if covered != 5478 {
             return Err(FormatError::Incomplete { covered });
         }
-        Ok(Table {
+        Ok(Dense {
             dense,
             solution,
             checksum,
@@ -231,7 +209,7 @@ impl Table {
     }
 
     /// The perfect line from `board` (its principal variation): both sides playing
-    /// [`best_move`](Table::best_move) to the end of the game. Its length is the remoteness,
+    /// [`best_move`](Dense::best_move) to the end of the game. Its length is the remoteness,
     /// and it ends in the value for the side to move on `board`. Empty when the game is over.
     ///
     /// # Examples
@@ -272,7 +250,7 @@ impl Table {
     /// assert_eq!((moves[0].cell.number(), moves[0].value, moves[0].remoteness), (3, Value::Win, 1));
     /// # Ok::<(), ttt_oracle::ParseBoardError>(())
     /// ```
-    pub fn analyze(&self, board: &Board) -> Vec<MoveAnalysis> {
+    pub fn analyze(&self, board: &Board) -> Vec<MoveValue> {
         board
             .legal_moves()
             .iter()
@@ -281,10 +259,10 @@ impl Table {
     }
 
     /// Where `cell`, a legal move on `board`, leads, from the view of the player making it.
-    pub(crate) fn analyze_move(&self, board: &Board, cell: Cell) -> MoveAnalysis {
+    pub(crate) fn analyze_move(&self, board: &Board, cell: Cell) -> MoveValue {
         debug_assert!(board.legal_moves().contains(cell));
         let after = self.probe(&board.play_unchecked(cell));
-        MoveAnalysis {
+        MoveValue {
             cell,
             value: -after.value,
             remoteness: after.remoteness + 1,

@@ -1,0 +1,318 @@
+//! The front door: [`Oracle`], the solved table of one game, asked everything about its
+//! positions with the same verbs and the same return types on every game.
+
+use std::fmt;
+
+use crate::analysis::Analysis;
+use crate::board::{Cell, Cells};
+use crate::game::Game;
+use crate::position::Position;
+use crate::stats::Stats;
+use crate::table::tic_tac_toe::{self, Dense};
+use crate::table::{Table, TableError};
+use crate::value::{MoveValue, Probe};
+use crate::verify::Verification;
+
+/// A solved game, ready for questions: tic-tac-toe, the other embedded games (3x4, 4x3, 4x4,
+/// 4x4k3), or any game of at most 16 cells, solved on first use.
+///
+/// Every answer takes constant time and searches nothing. An `Oracle` is a small `Copy`
+/// handle to a table that lives as long as the process.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Game, Oracle, Position, Value};
+///
+/// let oracle = Oracle::of("4x4k3".parse()?)?;
+/// let position = Position::parse(oracle.game(), "XX../OO../..../....")?;
+/// assert_eq!(oracle.probe(&position).value, Value::Win);
+/// assert_eq!(oracle.best_move(&position).map(|cell| cell.number()), Some(3));
+/// assert!(Oracle::of("5x5".parse()?).is_err()); // 25 cells: no table
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct Oracle {
+    layout: Layout,
+}
+
+/// How the table is laid out: tic-tac-toe in a dense array indexed by the board's code (one
+/// read a query), every other game in the general table.
+#[derive(Clone, Copy)]
+enum Layout {
+    TicTacToe(&'static Dense),
+    Any(&'static Table),
+}
+
+impl fmt::Debug for Oracle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Oracle({})", self.game())
+    }
+}
+
+impl Oracle {
+    /// The solved table of `game`: decoded from the binary on first use for an embedded game,
+    /// solved on first use for any other game of at most 16 cells (4x4's solve takes about a
+    /// third of a second), then kept for the life of the process.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::TooLarge`] for a game of more than 16 cells; [`TableError::Damaged`] when
+    /// the embedded bytes are damaged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, Oracle, Position, Value};
+    ///
+    /// let oracle = Oracle::of(Game::TIC_TAC_TOE)?;
+    /// let probe = oracle.probe(&Position::empty(Game::TIC_TAC_TOE));
+    /// assert_eq!((probe.value, probe.remoteness), (Value::Draw, 9));
+    /// # Ok::<(), ttt_oracle::TableError>(())
+    /// ```
+    pub fn of(game: Game) -> Result<Oracle, TableError> {
+        let layout = if game == Game::TIC_TAC_TOE {
+            let dense = tic_tac_toe::try_table().map_err(|error| TableError::Damaged {
+                game,
+                detail: error.to_string(),
+            })?;
+            Layout::TicTacToe(dense)
+        } else {
+            Layout::Any(crate::table::of(game)?)
+        };
+        Ok(Oracle { layout })
+    }
+
+    /// The oracle of tic-tac-toe's dense table, for callers that hold it already.
+    pub(crate) fn of_dense(dense: &'static Dense) -> Oracle {
+        Oracle {
+            layout: Layout::TicTacToe(dense),
+        }
+    }
+
+    /// The oracle of a general table, for callers that hold it already.
+    pub(crate) fn of_table(table: &'static Table) -> Oracle {
+        Oracle {
+            layout: Layout::Any(table),
+        }
+    }
+
+    /// The game this table solves.
+    pub fn game(&self) -> Game {
+        match self.layout {
+            Layout::TicTacToe(_) => Game::TIC_TAC_TOE,
+            Layout::Any(table) => table.game(),
+        }
+    }
+
+    /// The table's size in bytes, as stored.
+    pub fn size_bytes(&self) -> usize {
+        match self.layout {
+            Layout::TicTacToe(dense) => dense.size_bytes(),
+            Layout::Any(table) => table.size_bytes(),
+        }
+    }
+
+    /// Value and remoteness of `position`, for the side to move; a finished position is worth
+    /// its result, at remoteness 0.
+    ///
+    /// # Panics
+    ///
+    /// If `position` belongs to another game.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, Oracle, Position, Value};
+    ///
+    /// let game = Game::TIC_TAC_TOE;
+    /// let probe = Oracle::of(game)?.probe(&Position::parse(game, "XX.OO....")?);
+    /// assert_eq!((probe.value, probe.remoteness), (Value::Win, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn probe(&self, position: &Position) -> Probe {
+        match self.layout {
+            Layout::TicTacToe(dense) => dense.probe(&position.tic_tac_toe()),
+            Layout::Any(table) => table.probe(position),
+        }
+    }
+
+    /// The optimal moves: the best value, then the fastest win or the slowest loss; every
+    /// drawing move when the value is a draw. Empty when the game is over.
+    ///
+    /// # Panics
+    ///
+    /// If `position` belongs to another game.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, Oracle, Position};
+    ///
+    /// let game = Game::TIC_TAC_TOE;
+    /// let position = Position::parse(game, "X........")?;
+    /// assert_eq!(Oracle::of(game)?.best_moves(&position).to_string(), "5");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn best_moves(&self, position: &Position) -> Cells {
+        match self.layout {
+            Layout::TicTacToe(dense) => dense.best_moves(&position.tic_tac_toe()),
+            Layout::Any(table) => table.best_moves(position),
+        }
+    }
+
+    /// One optimal move, chosen deterministically: the lowest cell of
+    /// [`best_moves`](Oracle::best_moves). `None` when the game is over.
+    ///
+    /// # Panics
+    ///
+    /// If `position` belongs to another game.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Oracle, Position};
+    ///
+    /// let game = "4x4".parse()?;
+    /// let oracle = Oracle::of(game)?;
+    /// let position = Position::parse(game, "XXX./OOO./..../....")?;
+    /// assert_eq!(oracle.best_move(&position).map(|cell| cell.number()), Some(4));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn best_move(&self, position: &Position) -> Option<Cell> {
+        self.best_moves(position).first()
+    }
+
+    /// Every legal move with its value and remoteness from the view of the player making it,
+    /// by cell. Empty when the game is over.
+    ///
+    /// # Panics
+    ///
+    /// If `position` belongs to another game.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, Oracle, Position, Value};
+    ///
+    /// let game = Game::TIC_TAC_TOE;
+    /// let moves = Oracle::of(game)?.moves(&Position::parse(game, "XX.OO....")?);
+    /// assert_eq!(moves.len(), 5);
+    /// assert_eq!((moves[0].cell.number(), moves[0].value, moves[0].remoteness), (3, Value::Win, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn moves(&self, position: &Position) -> Vec<MoveValue> {
+        match self.layout {
+            Layout::TicTacToe(dense) => dense.analyze(&position.tic_tac_toe()),
+            Layout::Any(table) => table.analyze(position),
+        }
+    }
+
+    /// The perfect line from `position` (its principal variation): both sides playing
+    /// [`best_move`](Oracle::best_move) to the end of the game. Its length is the
+    /// remoteness. Empty when the game is over.
+    ///
+    /// # Panics
+    ///
+    /// If `position` belongs to another game.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, Oracle, Position};
+    ///
+    /// let game = Game::TIC_TAC_TOE;
+    /// let position = Position::parse(game, "XO..X....")?; // O to move, lost in 4 plies
+    /// let line = Oracle::of(game)?.line(&position);
+    /// assert_eq!(line.iter().map(|c| c.number()).collect::<Vec<_>>(), [9, 4, 3, 6]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn line(&self, position: &Position) -> Vec<Cell> {
+        let mut line = Vec::new();
+        let mut position = *position;
+        while let Some(cell) = self.best_move(&position) {
+            line.push(cell);
+            position = position.play_unchecked(cell.index());
+        }
+        line
+    }
+
+    /// Everything the table knows of `position`: value, remoteness, optimal moves, perfect
+    /// line and every legal move's value (what `ttt analyze --format json` prints).
+    ///
+    /// # Panics
+    ///
+    /// If `position` belongs to another game.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, Oracle, Position, Value};
+    ///
+    /// let game = Game::TIC_TAC_TOE;
+    /// let analysis = Oracle::of(game)?.analyze(&Position::parse(game, "XX.OO....")?);
+    /// assert_eq!((analysis.value, analysis.best.to_string()), (Value::Win, "3".to_string()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn analyze(&self, position: &Position) -> Analysis {
+        let probe = self.probe(position);
+        Analysis {
+            game: position.game(),
+            board: *position,
+            to_move: position.to_move(),
+            status: position.status(),
+            value: probe.value,
+            remoteness: probe.remoteness,
+            best: self.best_moves(position),
+            line: self.line(position),
+            moves: self.moves(position),
+        }
+    }
+
+    /// Counts over every reachable position of the game: by value, by outcome, canonical
+    /// positions, and the table's size (what `ttt stats` prints).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, Oracle};
+    ///
+    /// let stats = Oracle::of(Game::TIC_TAC_TOE)?.stats();
+    /// assert_eq!((stats.reachable_positions, stats.canonical_positions), (5_478, 765));
+    /// assert_eq!(stats.games.total, 255_168);
+    /// # Ok::<(), ttt_oracle::TableError>(())
+    /// ```
+    pub fn stats(&self) -> Stats {
+        match self.layout {
+            Layout::TicTacToe(dense) => crate::stats::stats(dense),
+            Layout::Any(table) => crate::stats::of_game(table.game()),
+        }
+    }
+
+    /// The embedded table checked, position by position, against a fresh solve (what
+    /// `ttt verify` prints).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] when the game has no table embedded in this binary to check, or its
+    /// bytes cannot be read.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, Oracle};
+    ///
+    /// let verification = Oracle::of(Game::TIC_TAC_TOE)?.verify()?;
+    /// assert!(verification.is_ok());
+    /// # Ok::<(), ttt_oracle::TableError>(())
+    /// ```
+    pub fn verify(&self) -> Result<Verification, TableError> {
+        match self.layout {
+            Layout::TicTacToe(dense) => Ok(crate::verify::verify(dense)),
+            Layout::Any(table) => crate::verify::verify_game(table.game()),
+        }
+    }
+}
