@@ -28,7 +28,7 @@
 #![warn(missing_docs)]
 
 mod analysis;
-mod audit;
+pub mod audit;
 mod board;
 pub mod bots;
 mod child;
@@ -42,48 +42,49 @@ mod matchup;
 mod oracle;
 pub mod output;
 mod position;
-pub mod quote;
+mod quote;
 mod ratio;
 mod review;
 mod rng;
-pub mod shutdown;
+mod shutdown;
 mod simulate;
 mod solve;
-mod stats;
+pub mod stats;
 mod symmetry;
 mod table;
 mod value;
 mod verify;
 
 pub use analysis::Analysis;
-pub use audit::tableless::{
-    AuditBudget, Counts, Shortest, TablelessReport, audit_tableless, odds_tableless,
-};
-pub use audit::{
-    AuditError, Blunders, Forfeit, IllegalLine, LosingLine, LostGame, Odds, OverBudget, SideReport,
-    Verdict, WorstCase, audit, audit_game, audit_game_within, losing_games, losing_games_in,
-    losing_games_within,
-};
+pub use audit::{AuditError, AuditOptions, audit, losing_games};
 pub use board::{
-    Board, Cell, Cells, CellsIter, IllegalBoard, LINES, MoveError, MoveListError, Outcome,
-    ParseBoardError, ParseCellError, Player, Status, for_each_move, parse_moves,
+    Cell, Cells, IllegalBoard as IllegalPosition, MoveError, Outcome, ParseCellError, Player,
+    Status,
 };
-pub use format::MnkFormatError;
-pub use format::tic_tac_toe::{BINCODE_CONFIG, FORMAT_VERSION, FormatError};
-pub use game::{Game, GameError, Geometry, MAX_CELLS, MAX_TABLE_CELLS, Mask};
+pub use game::{Game, GameError};
 pub use history::History;
-pub use matchup::{MatchError, MatchReport, matchup, matchup_game, matchup_game_within};
+pub use matchup::{MatchError, MatchOptions, MatchReport, matchup};
 pub use oracle::Oracle;
-pub use position::{MnkMoveError, MnkMoveListError, ParseMnkBoardError, Position, Reachable};
+pub use position::{
+    MnkMoveListError as MoveListError, ParseMnkBoardError as ParsePositionError, Position,
+};
 pub use ratio::Ratio;
 pub use review::{MoveVerdict, PlyReview, Review};
 pub use rng::SplitMix64;
-pub use simulate::{Rate, Tally, simulate, simulate_game, simulate_reporting};
-pub use solve::tic_tac_toe::{Evaluation, Solution, solve};
-pub use solve::{Entry, MnkSolution, entry, solve_game, unentry};
-pub use stats::{ByOutcome, ByValue, Stats};
-pub use symmetry::{Canonical, Symmetry, canonicalize};
-pub use table::tic_tac_toe::{Dense, table, try_table};
-pub use table::{Table, TableError};
+pub use simulate::{SimulateOptions, Tally, simulate};
+pub use table::TableError;
 pub use value::{MoveValue, Probe, Value};
 pub use verify::{Mismatch, Verification};
+
+// Crate-internal names at the root, for the command line: the layouts behind the front door.
+pub(crate) use audit::tableless::odds_tableless;
+pub(crate) use audit::{
+    AuditBudget, Forfeit, LostGame, Odds, OverBudget, Shortest, SideReport, TablelessReport,
+    Verdict, WorstCase,
+};
+pub(crate) use board::{Board, parse_moves};
+pub(crate) use game::MAX_TABLE_CELLS;
+pub(crate) use simulate::{Rate, simulate_game};
+pub(crate) use stats::ByOutcome;
+pub(crate) use table::Table;
+pub(crate) use table::tic_tac_toe::{Dense, table, try_table};

@@ -43,8 +43,16 @@ use crate::ratio::Ratio;
 ///
 /// To play a bot against itself, give two instances of it: `x` and `o` are two players.
 ///
+/// Unless both bots are [memoryless](Bot::memoryless), every history is walked on its own,
+/// at most `options.budget.states` of them on a game other than tic-tac-toe (whose 549,946
+/// histories are always walked): a game of 16 cells holds billions of them when a bot answers
+/// every empty cell, and the budget is checked before each is added.
+///
 /// # Errors
 ///
+/// [`MatchError::TooLarge`] for a game of more than 16 cells; [`MatchError::Refused`] when a
+/// bot does not [play](Bot::plays) the game (X's refusal first; neither is asked anything);
+/// [`MatchError::OverBudget`] when the walk would hold more histories than the budget;
 /// [`MatchError::Bot`] when a bot cannot answer at all, or its answers cannot be trusted (an
 /// external program that broke its protocol); [`MatchError::Overflow`] when the exact odds
 /// need more than 128 bits.
@@ -52,110 +60,31 @@ use crate::ratio::Ratio;
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Ratio, bots, matchup};
+/// use ttt_oracle::{MatchError, MatchOptions, Ratio, bots, matchup};
 ///
 /// // Two random players meet every game of tic-tac-toe: all 255,168 of them.
-/// let (mut x, mut o) = (bots::builtin("random").unwrap(), bots::builtin("random").unwrap());
-/// let report = matchup(x.as_mut(), o.as_mut())?;
+/// let (mut x, mut o) = (bots::from_spec("random")?, bots::from_spec("random")?);
+/// let report = matchup(x.as_mut(), o.as_mut(), &MatchOptions::default())?;
 /// assert_eq!(report.games, 255_168);
 /// assert_eq!(report.x_wins.to_string(), "737/1260");
 /// assert_eq!(report.x_wins + report.draws + report.o_wins, Ratio::ONE);
 ///
-/// // The table never loses: against itself, every game is a draw.
-/// let (mut x, mut o) = (bots::builtin("perfect").unwrap(), bots::builtin("perfect").unwrap());
-/// assert_eq!(matchup(x.as_mut(), o.as_mut())?.draws, Ratio::ONE);
-/// # Ok::<(), ttt_oracle::MatchError>(())
-/// ```
-pub fn matchup(x: &mut dyn Bot, o: &mut dyn Bot) -> Result<MatchReport, MatchError> {
-    play::<Board>(x, o, Game::TIC_TAC_TOE, u64::MAX)
-}
-
-/// Plays `x` as X against `o` as O on `game`, as [`matchup`] does on tic-tac-toe.
-///
-/// Unless both bots are [memoryless](Bot::memoryless), every history is walked on its own,
-/// and on a game other than tic-tac-toe at most [`AuditBudget::DEFAULT`] of them:
-/// [`matchup_game_within`] sets another bound.
-///
-/// # Errors
-///
-/// [`MatchError::TooLarge`] for a game of more than 16 cells; [`MatchError::Refused`] when a
-/// bot does not [play](Bot::plays) `game` (X's refusal first; neither is asked anything);
-/// [`MatchError::OverBudget`] when the walk would hold more histories than the budget;
-/// otherwise as [`matchup`].
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{MatchError, Ratio, bots, matchup_game};
-///
 /// // On 3x4 (k = 3) the first player wins: perfect play wins every game as X.
-/// let game = "3x4".parse()?;
-/// let (mut x, mut o) = (bots::builtin("perfect").unwrap(), bots::builtin("perfect").unwrap());
-/// let report = matchup_game(x.as_mut(), o.as_mut(), game)?;
-/// assert_eq!((report.game, report.x_wins), (game, Ratio::ONE));
+/// let options = MatchOptions { game: "3x4".parse()?, ..MatchOptions::default() };
+/// let (mut x, mut o) = (bots::from_spec("perfect")?, bots::from_spec("perfect")?);
+/// assert_eq!(matchup(x.as_mut(), o.as_mut(), &options)?.x_wins, Ratio::ONE);
 ///
-/// let mut smartbot = bots::builtin("smartbot").unwrap();
-/// let refused = matchup_game(x.as_mut(), smartbot.as_mut(), game);
+/// let mut smartbot = bots::from_spec("smartbot")?;
+/// let refused = matchup(x.as_mut(), smartbot.as_mut(), &options);
 /// assert!(matches!(refused, Err(MatchError::Refused(_))));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn matchup_game(
+pub fn matchup(
     x: &mut dyn Bot,
     o: &mut dyn Bot,
-    game: Game,
+    options: &MatchOptions,
 ) -> Result<MatchReport, MatchError> {
-    matchup_game_within(x, o, game, AuditBudget::DEFAULT)
-}
-
-/// Plays `x` as X against `o` as O on `game`, as [`matchup_game`] does, walking at most
-/// `budget.states` histories (positions where a bot is to move, each with the moves that led
-/// there) when either bot is not [memoryless](Bot::memoryless). Each is held in the walk's
-/// list of its ply and asked about (an external bot remembers the answer to each): a game of
-/// 16 cells holds billions of them when a bot answers every empty cell, and the budget is
-/// checked before each is added, so the match stops before its memory grows. When both bots
-/// are memoryless the walk holds positions, not histories, and the budget does not apply; nor
-/// on tic-tac-toe, whose 549,946 histories are always walked (`searched` is not used).
-///
-/// # Errors
-///
-/// As [`matchup_game`]; [`MatchError::OverBudget`], naming the bots that are not memoryless,
-/// the game and the limit, when the walk would hold more histories than `budget.states`.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{AuditBudget, MatchError, bots, matchup_game_within};
-/// # use ttt_oracle::{History, bots::{Bot, BotError, Choice}};
-/// # /// The first empty cell, remembering nothing but not saying so.
-/// # struct FirstEmpty;
-/// # impl Bot for FirstEmpty {
-/// #     fn name(&self) -> &str { "first-empty" }
-/// #     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-/// #         Ok(Choice::only(game.legal_moves().first()))
-/// #     }
-/// #     fn plays(&self, _: ttt_oracle::Game) -> Result<(), BotError> { Ok(()) }
-/// # }
-///
-/// // Against a random player, a bot that does not say it answers from the board alone meets
-/// // every history of 4x4 its own moves allow: millions.
-/// let game = "4x4".parse()?;
-/// let mut random = bots::builtin("random").unwrap();
-/// let budget = AuditBudget::of(1_000);
-/// let error = matchup_game_within(&mut FirstEmpty, random.as_mut(), game, budget).unwrap_err();
-/// assert!(matches!(&error, MatchError::OverBudget(over) if over.bots == ["first-empty"]));
-///
-/// // Two memoryless bots are walked by positions, whatever the budget.
-/// let mut x = bots::builtin("random").unwrap();
-/// let report = matchup_game_within(x.as_mut(), random.as_mut(), "3x4".parse()?, budget)?;
-/// assert!(report.games > 1_000);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn matchup_game_within(
-    x: &mut dyn Bot,
-    o: &mut dyn Bot,
-    game: Game,
-    budget: AuditBudget,
-) -> Result<MatchReport, MatchError> {
+    let MatchOptions { game, budget } = *options;
     if game.cells() > MAX_TABLE_CELLS {
         return Err(MatchError::TooLarge(game));
     }
@@ -165,6 +94,27 @@ pub fn matchup_game_within(
         play::<Board>(x, o, game, u64::MAX)
     } else {
         play::<Position>(x, o, game, budget.states as u64)
+    }
+}
+
+/// What to play a match on: the game, and how many histories the walk may hold.
+///
+/// The default is tic-tac-toe within [`AuditBudget::DEFAULT`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchOptions {
+    /// The game: any game of at most 16 cells.
+    pub game: Game,
+    /// The most histories the walk may hold when a bot is not memoryless (`searched` is not
+    /// used).
+    pub budget: AuditBudget,
+}
+
+impl Default for MatchOptions {
+    fn default() -> MatchOptions {
+        MatchOptions {
+            game: Game::TIC_TAC_TOE,
+            budget: AuditBudget::DEFAULT,
+        }
     }
 }
 

@@ -36,69 +36,70 @@ impl Tally {
     }
 }
 
-/// Plays `games` games of `bot` on `side` against a uniformly random opponent, drawing every
-/// choice from `rng`. The bot is told [`Bot::finish`] at the end, as after an audited side.
+/// What to simulate: the game, the side the bot plays, how many games, and the seed of the
+/// generator every choice is drawn from.
+///
+/// The default is 10,000 games of tic-tac-toe as X, seed 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimulateOptions {
+    /// The game: any the bot [plays](Bot::plays), up to 128 cells.
+    pub game: Game,
+    /// The side the bot plays.
+    pub side: Player,
+    /// How many games to play.
+    pub games: u64,
+    /// The seed of the [`SplitMix64`] generator: the same seed, the same games.
+    pub seed: u64,
+}
+
+impl Default for SimulateOptions {
+    fn default() -> SimulateOptions {
+        SimulateOptions {
+            game: Game::TIC_TAC_TOE,
+            side: Player::X,
+            games: 10_000,
+            seed: 0,
+        }
+    }
+}
+
+/// Plays `options.games` games of `bot` against a uniformly random opponent, drawing every
+/// choice of both from a generator seeded with `options.seed`. The bot is told
+/// [`Bot::finish`] at the end, as after an audited side.
 ///
 /// # Errors
 ///
-/// [`BotError`] when the bot cannot answer at all (an external program that broke the
-/// protocol): no tally then, as an audit gives no report.
+/// [`BotError`] when the bot does not play the game, or cannot answer at all (an external
+/// program that broke the protocol): no tally then, as an audit gives no report.
 ///
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Player, SplitMix64, bots, simulate};
+/// use ttt_oracle::{Player, SimulateOptions, bots, simulate};
 ///
-/// let mut bot = bots::builtin("perfect").unwrap();
-/// let tally = simulate(bot.as_mut(), Player::X, 1000, &mut SplitMix64::new(7))?;
+/// let mut perfect = bots::from_spec("perfect")?;
+/// let options = SimulateOptions { games: 1000, seed: 7, ..SimulateOptions::default() };
+/// let tally = simulate(perfect.as_mut(), &options)?;
 /// assert_eq!(tally.games(), 1000);
 /// assert_eq!(tally.losses + tally.forfeits, 0);
-/// # Ok::<(), ttt_oracle::bots::BotError>(())
-/// ```
-pub fn simulate(
-    bot: &mut dyn Bot,
-    side: Player,
-    games: u64,
-    rng: &mut SplitMix64,
-) -> Result<Tally, BotError> {
-    simulate_reporting(bot, side, games, rng, &mut |_| {})
-}
-
-/// [`simulate`], telling `played` after each game how many have been played: for a progress
-/// line.
 ///
-/// # Errors
-///
-/// As [`simulate`].
-pub fn simulate_reporting(
-    bot: &mut dyn Bot,
-    side: Player,
-    games: u64,
-    rng: &mut SplitMix64,
-    played: &mut dyn FnMut(u64),
-) -> Result<Tally, BotError> {
-    simulate_game(bot, Game::TIC_TAC_TOE, side, games, rng, played)
-}
-
-/// [`simulate_reporting`] on any game the bot [plays](Bot::plays); on tic-tac-toe the same
-/// games for the same generator.
-///
-/// # Errors
-///
-/// As [`simulate`].
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Player, SplitMix64, bots, simulate_game};
-///
-/// let mut marcelo = bots::builtin("marcelo").unwrap();
-/// let five = "5x5".parse()?;
-/// let tally = simulate_game(marcelo.as_mut(), five, Player::X, 100, &mut SplitMix64::new(1), &mut |_| {})?;
-/// assert_eq!(tally.games(), 100);
+/// let mut marcelo = bots::from_spec("marcelo")?;
+/// let options = SimulateOptions { game: "5x5".parse()?, games: 100, ..options };
+/// assert_eq!(simulate(marcelo.as_mut(), &options)?.games(), 100);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn simulate_game(
+pub fn simulate(bot: &mut dyn Bot, options: &SimulateOptions) -> Result<Tally, BotError> {
+    bot.plays(options.game)?;
+    let mut rng = SplitMix64::new(options.seed);
+    let SimulateOptions {
+        game, side, games, ..
+    } = *options;
+    simulate_game(bot, game, side, games, &mut rng, &mut |_| {})
+}
+
+/// The games of [`simulate`], drawn from `rng`, telling `played` after each game how many have
+/// been played: for a progress line. The caller has checked that the bot plays the game.
+pub(crate) fn simulate_game(
     bot: &mut dyn Bot,
     mnk: Game,
     side: Player,

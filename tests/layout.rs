@@ -1,8 +1,8 @@
-//! The architecture the docs describe, checked rather than asserted: source files stay short, no
-//! two files of `src/` import each other (directly or around a longer loop), the layers (the
-//! rules, symmetry, the solver, the table, then everything else) only ever import downwards, and
-//! the crate root exports a short list of names. Every check reads the tree as text with `std`
-//! alone, and fails with the whole list of what to fix.
+//! The architecture the docs describe (`docs/internals.md`), checked rather than asserted:
+//! source files stay short, no two files of `src/` import each other (directly or around a longer
+//! loop), the layers (the rules, symmetry, the solver, the table, then everything else) only ever
+//! import downwards, and the crate root exports a short list of names. Every check reads the tree
+//! as text with `std` alone, and fails with the whole list of what to fix.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
@@ -125,54 +125,39 @@ fn lower_layers_never_import_higher_ones() {
 #[test]
 fn the_crate_root_exports_at_most_45_names() {
     let lib = Module::parse("src/lib.rs").expect("src/lib.rs exists");
-    let mut names = Vec::new();
-    let mut problems = Vec::new();
-    for r in lib
+    let exported = lib
         .refs
         .iter()
-        .filter(|r| r.is_use && r.top && r.vis == Vis::Pub)
-    {
-        match &r.name {
-            _ if r.glob => problems.push(format!(
-                "src/lib.rs:{}: a glob re-export hides how many names it exports: {}",
-                r.line,
-                lib.line(r.line)
-            )),
-            Some(name) if name != "_" => names.push(name.clone()),
-            _ => {}
-        }
-    }
+        .filter(|r| r.is_use && r.top && r.vis == Vis::Pub);
+    let globs: Vec<&str> = exported
+        .clone()
+        .filter(|r| r.name.is_none())
+        .map(|r| lib.line(r.line))
+        .collect();
+    let mut names: Vec<&str> = exported
+        .filter_map(|r| r.name.as_deref())
+        .filter(|&n| n != "_")
+        .collect();
     names.extend(
         lib.mods
             .iter()
-            .filter(|m| m.1 == Vis::Pub)
-            .map(|m| m.0.clone()),
+            .filter(|(_, vis)| *vis == Vis::Pub)
+            .map(|(name, _)| name.as_str()),
     );
-    if names.len() > MAX_ROOT_NAMES {
-        problems.push(format!(
-            "src/lib.rs exports {} names, more than {MAX_ROOT_NAMES}: {}",
-            names.len(),
-            names.join(", ")
-        ));
-    }
-    let forbidden: Vec<&String> = names
+    let forbidden: Vec<&str> = names
         .iter()
-        .filter(|name| {
-            FORBIDDEN_ROOT_PREFIXES.iter().any(|p| name.starts_with(p))
-                || FORBIDDEN_ROOT_SUFFIXES.iter().any(|s| name.ends_with(s))
+        .copied()
+        .filter(|n| {
+            FORBIDDEN_ROOT_PREFIXES.iter().any(|p| n.starts_with(p))
+                || FORBIDDEN_ROOT_SUFFIXES.iter().any(|s| n.ends_with(s))
         })
         .collect();
-    if !forbidden.is_empty() {
-        problems.push(format!(
-            "{} root name(s) start with {FORBIDDEN_ROOT_PREFIXES:?} or end with \
-             {FORBIDDEN_ROOT_SUFFIXES:?}: {forbidden:?}",
-            forbidden.len()
-        ));
-    }
     assert!(
-        problems.is_empty(),
-        "{}\n(all {} names: {})",
-        problems.join("\n"),
+        names.len() <= MAX_ROOT_NAMES && forbidden.is_empty() && globs.is_empty(),
+        "src/lib.rs exports {} names (at most {MAX_ROOT_NAMES}): {}\n\
+         names starting with {FORBIDDEN_ROOT_PREFIXES:?} or ending with \
+         {FORBIDDEN_ROOT_SUFFIXES:?}: {forbidden:?}\n\
+         glob re-exports, which hide how many names they export: {globs:?}",
         names.len(),
         names.join(", ")
     );
@@ -257,34 +242,22 @@ fn layer(file: &str) -> usize {
 /// keep their numbers).
 fn blank(source: &str) -> String {
     let c: Vec<char> = source.chars().collect();
-    let mut out = String::with_capacity(source.len());
-    let blank_to = |out: &mut String, from: usize, to: usize| {
-        out.extend(
-            c[from..to.min(c.len())]
-                .iter()
-                .map(|&ch| if ch == '\n' { '\n' } else { ' ' }),
-        );
+    let at = |j: usize, s: &str| {
+        s.chars()
+            .enumerate()
+            .all(|(k, ch)| c.get(j + k) == Some(&ch))
     };
-    let find = |from: usize, what: &dyn Fn(usize) -> bool| (from..c.len()).find(|&j| what(j));
-    let mut i = 0;
+    let find = |from: usize, s: &str| (from..c.len()).find(|&j| at(j, s));
+    let (mut out, mut i) = (String::with_capacity(source.len()), 0);
     while i < c.len() {
-        let next = |k: usize| c.get(i + k).copied();
-        let end = if c[i] == '/' && next(1) == Some('/') {
-            find(i, &|j| c[j] == '\n').unwrap_or(c.len())
-        } else if c[i] == '/' && next(1) == Some('*') {
-            let mut depth = 0;
-            let mut j = i;
-            while j < c.len() {
-                if c[j] == '/' && c.get(j + 1) == Some(&'*') {
-                    (depth, j) = (depth + 1, j + 2);
-                } else if c[j] == '*' && c.get(j + 1) == Some(&'/') {
-                    (depth, j) = (depth - 1, j + 2);
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    j += 1;
-                }
+        let end = if at(i, "//") {
+            find(i, "\n").unwrap_or(c.len())
+        } else if at(i, "/*") {
+            let (mut depth, mut j) = (0, i);
+            while j < c.len() && (j == i || depth > 0) {
+                let step = [("/*", 1), ("*/", -1)].into_iter().find(|(s, _)| at(j, s));
+                depth += step.map_or(0, |(_, d)| d);
+                j += if step.is_some() { 2 } else { 1 };
             }
             j
         } else if c[i] == '"' {
@@ -293,31 +266,32 @@ fn blank(source: &str) -> String {
                 j += if c[j] == '\\' { 2 } else { 1 };
             }
             j + 1
-        } else if c[i] == '\'' && next(1) == Some('\\') {
-            find(i + 3, &|j| c[j] == '\'').map_or(c.len(), |j| j + 1)
-        } else if c[i] == '\'' && next(2) == Some('\'') {
+        } else if at(i, "'\\") {
+            find(i + 3, "'").map_or(c.len(), |j| j + 1)
+        } else if c[i] == '\'' && c.get(i + 2) == Some(&'\'') {
             i + 3
         } else if is_ident(c[i]) {
-            let run = find(i, &|j| !is_ident(c[j])).unwrap_or(c.len());
-            let hashes = find(run, &|j| c[j] != '#').unwrap_or(c.len());
+            let run = i + c[i..].iter().take_while(|&&ch| is_ident(ch)).count();
+            let hashes = c[run..].iter().take_while(|&&ch| ch == '#').count();
             let prefix: String = c[i..run].iter().collect();
-            if matches!(prefix.as_str(), "r" | "br" | "cr") && c.get(hashes) == Some(&'"') {
-                let closing = |j: usize| {
-                    c[j] == '"'
-                        && c[j + 1..].iter().take_while(|&&h| h == '#').count() >= hashes - run
-                };
-                find(hashes + 1, &closing).map_or(c.len(), |j| j + 1 + hashes - run)
-            } else {
+            if !matches!(prefix.as_str(), "r" | "br" | "cr") || c.get(run + hashes) != Some(&'"') {
                 out.push_str(&prefix);
                 i = run;
                 continue;
             }
+            let closing = format!("\"{}", "#".repeat(hashes));
+            find(run + hashes + 1, &closing).map_or(c.len(), |j| j + closing.len())
         } else {
             out.push(c[i]);
             i += 1;
             continue;
         };
-        blank_to(&mut out, i, end);
+        let end = end.min(c.len());
+        out.extend(
+            c[i..end]
+                .iter()
+                .map(|&ch| if ch == '\n' { '\n' } else { ' ' }),
+        );
         i = end;
     }
     out
@@ -374,17 +348,19 @@ enum Vis {
     Restricted,
 }
 
-/// A mention of a path in a file: a leaf of a `use` declaration or a path inline in the code.
+/// A mention of a path in a file: a leaf of a `use` declaration, or a path inline in the code.
 struct Ref {
-    /// The absolute module path (`crate::` removed, `self` and `super` resolved), or `None` for
-    /// a path outside the crate.
+    /// The absolute module path (`crate` gone, `self` and `super` resolved); `None` outside the
+    /// crate.
     path: Option<Vec<String>>,
-    /// The name a `use` leaf binds (after `as`); `None` for globs and inline paths.
+    /// Written from a child module's name (`use style::Style`) rather than from `crate`, `self`
+    /// or `super`: it serves to follow re-exports, but is not a dependency.
+    bare: bool,
+    /// The name a `use` leaf binds (after `as`); `None` for a glob or an inline path.
     name: Option<String>,
-    glob: bool,
     line: usize,
     vis: Vis,
-    /// At the top level of the file rather than inside a block or an inline module.
+    /// At the top level of the file, not inside a block or an inline module.
     top: bool,
     is_use: bool,
 }
@@ -405,29 +381,34 @@ impl Module {
             .filter(|&j| text(j) == "mod" && text(j + 2) == ";")
             .map(|j| text(j + 1))
             .collect();
+        // Before `use` or `mod`, a `)` closes `pub(crate)`, `pub(super)` or `pub(in path)`.
         let vis = |i: usize| match i.checked_sub(1).map(text) {
             Some("pub") => Vis::Pub,
-            Some(")") => {
-                let open = (0..i - 1).rev().find(|&j| text(j) == "(");
-                let before = open.and_then(|j| j.checked_sub(1)).map(text);
-                if before == Some("pub") {
-                    Vis::Restricted
-                } else {
-                    Vis::Private
-                }
-            }
+            Some(")") => Vis::Restricted,
             _ => Vis::Private,
         };
-        let own = module_path(file);
         let (mut refs, mut mods) = (Vec::new(), Vec::new());
-        let mut inline: Vec<(String, usize)> = Vec::new(); // inline modules, and their depth
+        let mut inline: Vec<(String, usize)> = Vec::new(); // inline modules, with their depth
         let (mut depth, mut pending, mut i) = (0, None, 0);
         while i < toks.len() {
-            let mut here = own.clone();
+            let mut here = module_path(file);
             here.extend(inline.iter().map(|(name, _)| name.clone()));
-            // Bare paths through a child module: only at the file's own level.
             let kids = inline.is_empty().then_some(&children);
-            let locate = |segs: &[String]| absolute(segs, &here, kids);
+            let top = depth == 0;
+            let mut mention = |segs: Vec<String>, name: Option<String>, line, vis, is_use| {
+                let first = segs.first().map(String::as_str);
+                let bare = !matches!(first, Some("crate" | "self" | "super"));
+                let path = absolute(&segs, &here, kids);
+                refs.push(Ref {
+                    path,
+                    bare,
+                    name,
+                    line,
+                    vis,
+                    top,
+                    is_use,
+                });
+            };
             let word = text(i);
             match word {
                 "{" => {
@@ -443,7 +424,7 @@ impl Module {
                     depth = depth.saturating_sub(1);
                 }
                 "mod" if is_name(text(i + 1)) && matches!(text(i + 2), "{" | ";") => {
-                    if depth == 0 {
+                    if top {
                         mods.push((text(i + 1).to_string(), vis(i)));
                     }
                     if text(i + 2) == "{" {
@@ -453,46 +434,23 @@ impl Module {
                 "use" => {
                     let mut leaves = Vec::new();
                     let end = use_tree(&toks, i + 1, Vec::new(), &mut leaves);
-                    for (segs, name, glob, line) in leaves {
-                        let (path, vis, top) = (locate(&segs), vis(i), depth == 0);
-                        refs.push(Ref {
-                            path,
-                            name,
-                            glob,
-                            line,
-                            vis,
-                            top,
-                            is_use: true,
-                        });
+                    for (segs, name, line) in leaves {
+                        mention(segs, name, line, vis(i), true);
                     }
                     i = end.max(i + 1);
                     continue;
                 }
-                _ if (matches!(word, "crate" | "self" | "super")
-                    || kids.is_some_and(|k| k.contains(word)))
-                    && !matches!(i.checked_sub(1).map(text), Some("::" | "." | "in"))
-                    && text(i + 1) == "::"
-                    && is_name(text(i + 2)) =>
+                "crate" | "self" | "super"
+                    if !matches!(i.checked_sub(1).map(text), Some("::" | "." | "in"))
+                        && text(i + 1) == "::"
+                        && is_name(text(i + 2)) =>
                 {
-                    let mut segs = vec![word.to_string()];
-                    let mut j = i + 1;
-                    while text(j) == "::" && is_name(text(j + 1)) {
-                        segs.push(text(j + 1).to_string());
-                        j += 2;
+                    let (mut segs, line) = (vec![word.to_string()], toks[i].line);
+                    while text(i + 1) == "::" && is_name(text(i + 2)) {
+                        segs.push(text(i + 2).to_string());
+                        i += 2;
                     }
-                    let (path, line) = (locate(&segs), toks[i].line);
-                    let top = depth == 0;
-                    refs.push(Ref {
-                        path,
-                        name: None,
-                        glob: false,
-                        line,
-                        vis: Vis::Private,
-                        top,
-                        is_use: false,
-                    });
-                    i = j;
-                    continue;
+                    mention(segs, None, line, Vis::Private, false);
                 }
                 _ => {}
             }
@@ -507,17 +465,17 @@ impl Module {
     }
 }
 
-type Leaf = (Vec<String>, Option<String>, bool, usize);
+type Leaf = (Vec<String>, Option<String>, usize);
 
-/// Reads the `use` tree starting at token `i` under `prefix`, pushing (path, bound name, glob,
-/// line) for each leaf, and returns the index of the token after the tree.
+/// Reads the `use` tree starting at token `i` under `prefix`, pushing (path, bound name or `None`
+/// for a glob, line) for each leaf, and returns the index of the token after the tree.
 fn use_tree(toks: &[Tok], mut i: usize, mut prefix: Vec<String>, leaves: &mut Vec<Leaf>) -> usize {
     let text = |j: usize| toks.get(j).map_or("", |t| t.text.as_str());
     loop {
         match text(i) {
             "::" => i += 1,
             "*" => {
-                leaves.push((prefix, None, true, toks[i].line));
+                leaves.push((prefix, None, toks[i].line));
                 return i + 1;
             }
             "{" => {
@@ -546,7 +504,7 @@ fn use_tree(toks: &[Tok], mut i: usize, mut prefix: Vec<String>, leaves: &mut Ve
                     name = Some(text(i + 1).to_string());
                     i += 2;
                 }
-                leaves.push((prefix, name, false, line));
+                leaves.push((prefix, name, line));
                 return i;
             }
             _ => return i,
@@ -605,7 +563,7 @@ impl Crate {
             let Some(module) = Module::parse(&file) else {
                 continue;
             };
-            let top_uses = module.refs.iter().filter(|r| r.is_use && r.top && !r.glob);
+            let top_uses = module.refs.iter().filter(|r| r.is_use && r.top);
             let bound = top_uses.filter_map(|r| Some((r.name.clone()?, r.path.clone())));
             krate.bindings.insert(file.clone(), bound.collect());
             krate.files.insert(module_path(&file), file.clone());
@@ -641,15 +599,16 @@ impl Crate {
         }
     }
 
-    /// Which file of the library depends on which: every `use` and every inline `crate::`,
-    /// `self::` or `super::` path that leads to another file, except a `pub use` of one of the
-    /// file's own submodules (a parent re-exporting its children, as `src/lib.rs` does).
+    /// Which file of the library depends on which: every `use` leaf and inline path written from
+    /// `crate`, `self` or `super` that leads to another file, except a `pub use` of the file's own
+    /// submodules (a parent re-exporting its children, as `src/lib.rs` does). A path written from
+    /// a child's bare name (`style::Style` in `src/cli/mod.rs`) is not counted.
     fn dependencies(&self) -> Edges {
         let mut edges = Edges::new();
         for (file, module) in &self.modules {
             let own = module_path(file);
             for r in &module.refs {
-                let Some(path) = &r.path else {
+                let Some(path) = r.path.as_ref().filter(|_| !r.bare) else {
                     continue;
                 };
                 if r.is_use && r.vis != Vis::Private {

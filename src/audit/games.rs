@@ -12,8 +12,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 
 use super::rules::Rules;
-use super::tableless::AuditBudget;
-use super::{AuditError, Forfeit, Halt, IllegalLine, LosingLine, OverBudget, panic_message};
+use super::{
+    AuditError, AuditOptions, Forfeit, Halt, IllegalLine, LosingLine, OverBudget, panic_message,
+};
 use crate::board::{Board, Cell, Outcome, Player, Status};
 use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
@@ -40,134 +41,66 @@ impl LostGame {
     }
 }
 
-/// Hands `sink` every distinct game `bot`, playing `side`, loses on the board or forfeits, in
-/// the order of the walk by histories (depth first: the opponent's replies by cell, the bot's
-/// choices in its own order). They are the games [`audit`](crate::audit) counts as
-/// `losing_games` and `illegal_games`, and the first of the shortest of each kind is its
-/// `shortest_loss` or `shortest_illegal`.
-///
-/// A [memoryless](Bot::memoryless) bot is asked once per board (a panic is asked again, so
-/// that its message names each game's moves); any other bot at every history, after being
-/// told every question ahead if it [asks ahead](Bot::asks_ahead). Once every game is handed
-/// on, the bot is [finished](Bot::finish), as at the end of an audit; and also when `sink`
-/// fails, but then only the sink's error is returned.
+/// Hands `sink` every distinct game `bot` loses on the board or forfeits, playing
+/// `options.side` of `options.game`: the games an [`audit`](crate::audit) counts, one by
+/// one, in the order the walk meets them. A bot that is not [memoryless](Bot::memoryless) is
+/// asked about at most `options.budget.states` histories on a game other than tic-tac-toe.
 ///
 /// # Errors
 ///
-/// The first error of `sink`, which stops the walk; or a [`BotError`] (turned into `E`) when
-/// the bot cannot answer or its answers cannot be trusted, as for [`audit`](crate::audit).
+/// Whatever `sink` returns, which stops the walk; and, before any game,
+/// [`AuditError::Refused`] when the bot does not play the game, [`AuditError::NoTable`] when
+/// the game has no table, [`AuditError::OverBudget`] when the bot would be asked about more
+/// histories than the budget, [`AuditError::Bot`] when it cannot answer.
 ///
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{LostGame, Player, audit, bots, losing_games};
+/// use ttt_oracle::audit::LostGame;
+/// use ttt_oracle::{AuditError, AuditOptions, Player, bots, losing_games};
 ///
 /// // marcelo never loses a game on the board as X, but forfeits 10.
-/// let mut marcelo = bots::builtin("marcelo").unwrap();
+/// let mut marcelo = bots::from_spec("marcelo")?;
 /// let (mut losses, mut forfeits) = (0, Vec::new());
-/// losing_games(marcelo.as_mut(), Player::X, |game| {
+/// losing_games(marcelo.as_mut(), &AuditOptions::default(), |game| {
 ///     match game {
 ///         LostGame::Loss(_) => losses += 1,
 ///         LostGame::Forfeit(line) => forfeits.push(line),
 ///     }
-///     Ok::<(), bots::BotError>(())
+///     Ok::<(), AuditError>(())
 /// })?;
 /// assert_eq!((losses, forfeits.len()), (0, 10));
 /// // In the walk's order, the first: after 5 1 3 7 4 6 it marked 9 and 8.
 /// let cells: Vec<u8> = forfeits[0].moves.iter().map(|cell| cell.number()).collect();
 /// assert_eq!(cells, [5, 1, 3, 7, 4, 6]);
 /// assert_eq!(forfeits[0].what.to_string(), "marked 2 cells in one turn: 9 8");
-/// let report = audit(marcelo.as_mut(), Player::X)?;
-/// assert_eq!(report.illegal_games, 10);
 ///
 /// // An error of the sink stops the walk: here at the first game smartbot loses as O.
-/// let mut smartbot = bots::builtin("smartbot").unwrap();
-/// let first = losing_games(smartbot.as_mut(), Player::O, |game| {
+/// let mut smartbot = bots::from_spec("smartbot")?;
+/// let options = AuditOptions { side: Player::O, ..AuditOptions::default() };
+/// let first = losing_games(smartbot.as_mut(), &options, |game| {
 ///     let moves: Vec<String> = game.moves().iter().map(|cell| cell.to_string()).collect();
 ///     Err::<(), Box<dyn std::error::Error>>(moves.join(" ").into())
 /// });
 /// assert_eq!(first.unwrap_err().to_string(), "1 5 6 2 8 3 7 9 4");
-/// # Ok::<(), bots::BotError>(())
-/// ```
-pub fn losing_games<E: From<BotError>>(
-    bot: &mut dyn Bot,
-    side: Player,
-    sink: impl FnMut(LostGame) -> Result<(), E>,
-) -> Result<(), E> {
-    let table = crate::table::tic_tac_toe::table();
-    let walked = walk::<Board, E>(bot, Game::TIC_TAC_TOE, table, side, u64::MAX, sink);
-    walked.map_err(|error| match error {
-        Stop::Bot(error) => error.into(),
-        Stop::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
-        Stop::Sink(error) => error,
-    })
-}
-
-/// Hands `sink` every distinct game `bot`, playing `side` of `game`, loses on the board or
-/// forfeits, as [`losing_games`] does for tic-tac-toe; on another game, a bot that is not
-/// [memoryless](Bot::memoryless) is asked about at most [`AuditBudget::DEFAULT`] histories, as
-/// in [`audit_game`](crate::audit_game) ([`losing_games_within`] sets another bound).
 ///
-/// # Errors
-///
-/// As [`losing_games`]; and, before any game, [`AuditError::Refused`] when the bot does not
-/// play `game`, [`AuditError::NoTable`] when the game has no table;
-/// [`AuditError::OverBudget`] when the bot would be asked about more histories than the budget.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{AuditError, LostGame, Player, bots, losing_games_in};
-///
-/// let mut random = bots::builtin("random").unwrap();
+/// // Another game: random's shortest loss on 2x3 with 2 in a row.
+/// let mut random = bots::from_spec("random")?;
 /// let mut shortest = usize::MAX;
-/// losing_games_in(random.as_mut(), "2x3k2".parse()?, Player::X, |game| {
+/// let options = AuditOptions { game: "2x3k2".parse()?, ..AuditOptions::default() };
+/// losing_games(random.as_mut(), &options, |game| {
 ///     shortest = shortest.min(game.moves().len());
 ///     Ok::<(), AuditError>(())
 /// })?;
 /// assert_eq!(shortest, 4);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn losing_games_in<E: From<AuditError>>(
+pub fn losing_games<E: From<AuditError>>(
     bot: &mut dyn Bot,
-    game: Game,
-    side: Player,
+    options: &AuditOptions,
     sink: impl FnMut(LostGame) -> Result<(), E>,
 ) -> Result<(), E> {
-    losing_games_within(bot, game, side, AuditBudget::DEFAULT, sink)
-}
-
-/// Hands `sink` every distinct game `bot`, playing `side` of `game`, loses on the board or
-/// forfeits, as [`losing_games_in`] does, asking a bot that is not
-/// [memoryless](Bot::memoryless) about at most `budget.states` histories on a game other than
-/// tic-tac-toe: the bound of [`audit_game_within`](crate::audit_game_within), which an audit
-/// within the same budget has met.
-///
-/// # Errors
-///
-/// As [`losing_games_in`].
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{AuditBudget, AuditError, LostGame, Player, bots, losing_games_within};
-///
-/// let mut random = bots::builtin("random").unwrap();
-/// let mut losses = 0;
-/// losing_games_within(random.as_mut(), "2x3k2".parse()?, Player::X, AuditBudget::of(10), |_| {
-///     losses += 1;
-///     Ok::<(), AuditError>(())
-/// })?;
-/// assert!(losses > 0);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn losing_games_within<E: From<AuditError>>(
-    bot: &mut dyn Bot,
-    game: Game,
-    side: Player,
-    budget: AuditBudget,
-    sink: impl FnMut(LostGame) -> Result<(), E>,
-) -> Result<(), E> {
+    let AuditOptions { game, side, budget } = *options;
     bot.plays(game).map_err(AuditError::Refused)?;
     let limit = budget.states as u64;
     let name = bot.name().to_string();

@@ -40,127 +40,152 @@ use crate::value::Probe;
 use crate::value::Value;
 use positions::Kept;
 use rules::Rules;
-use tableless::AuditBudget;
 
-pub use games::{LostGame, losing_games, losing_games_in, losing_games_within};
+pub use games::{LostGame, losing_games};
+pub use tableless::{AuditBudget, Counts, Shortest, TablelessReport};
 
-/// Audits `bot` playing `side`: every legal reply of the opponent and every move the bot may
-/// choose, to the end of every game.
+/// What to audit: the game, the side the bot plays, and how much the walk may hold.
 ///
-/// A bot that is [memoryless](Bot::memoryless) is asked once per position rather than once
-/// per history; the report is the same.
-///
-/// # Errors
-///
-/// [`BotError`] when the bot cannot answer at all, or its answers cannot be trusted (an
-/// external program that broke its protocol); a forbidden move or a panic only forfeits that
-/// game.
+/// The default is tic-tac-toe, the bot playing X, within [`AuditBudget::DEFAULT`].
 ///
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Player, audit, bots};
+/// use ttt_oracle::audit::AuditBudget;
+/// use ttt_oracle::{AuditOptions, Game, Player};
 ///
-/// let mut perfect = bots::builtin("perfect").unwrap();
-/// let report = audit(perfect.as_mut(), Player::O)?;
-/// assert!(report.never_loses());
-///
-/// let mut random = bots::builtin("random").unwrap();
-/// let report = audit(random.as_mut(), Player::X)?;
-/// assert!(!report.never_loses());
-/// assert_eq!(report.shortest_loss.unwrap().moves.len(), 6);
-/// # Ok::<(), ttt_oracle::bots::BotError>(())
+/// let options = AuditOptions { side: Player::O, game: "4x4".parse()?, ..AuditOptions::default() };
+/// assert_eq!(options.budget, AuditBudget::DEFAULT);
+/// assert_eq!(AuditOptions::default().game, Game::TIC_TAC_TOE);
+/// # Ok::<(), ttt_oracle::GameError>(())
 /// ```
-pub fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, BotError> {
-    walk::<Board>(bot, Game::TIC_TAC_TOE, table(), side, u64::MAX).map_err(|halt| match halt {
-        Halt::Bot(error) => error,
-        Halt::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
-    })
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AuditOptions {
+    /// The game: any board of up to 128 cells. One of at most 16 cells is judged by its table;
+    /// a larger one is searched without a table.
+    pub game: Game,
+    /// The side the bot plays.
+    pub side: Player,
+    /// How many states the walk (and, without a table, each search) may hold: see
+    /// [`AuditBudget`]. Tic-tac-toe, at most 294,778 histories for both sides, ignores it.
+    pub budget: AuditBudget,
 }
 
-/// Audits `bot` playing `side` of `game`, as [`audit`] does on tic-tac-toe: every legal reply
-/// of the opponent and every move the bot may choose, to the end of every game, judged by the
-/// game's table (solved first for a game of at most 16 cells that has none embedded).
-///
-/// A bot that is not [memoryless](Bot::memoryless) is asked once per history, and on a game
-/// other than tic-tac-toe at most [`AuditBudget::DEFAULT`] times: [`audit_game_within`] sets
-/// another bound.
-///
-/// # Errors
-///
-/// [`AuditError::Refused`] when the bot does not [play](Bot::plays) `game` (nothing is asked
-/// of it); [`AuditError::NoTable`] when the game has no table (more than 16 cells);
-/// [`AuditError::OverBudget`] when the walk by histories would ask more than the budget;
-/// [`AuditError::Bot`] as [`audit`] returns a [`BotError`].
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{AuditError, Player, audit_game, bots};
-///
-/// // 3 in a row on 3 by 4 is a first-player win: perfect play never loses as X, and as O
-/// // loses only games it cannot hold.
-/// let game = "3x4".parse()?;
-/// let mut perfect = bots::builtin("perfect").unwrap();
-/// let report = audit_game(perfect.as_mut(), game, Player::X)?;
-/// assert!(report.never_loses());
-/// assert_eq!(report.game, game);
-/// let report = audit_game(perfect.as_mut(), game, Player::O)?;
-/// assert_eq!(report.blunders.total(), 0);
-///
-/// let mut smartbot = bots::builtin("smartbot").unwrap();
-/// let refused = audit_game(smartbot.as_mut(), game, Player::X);
-/// assert!(matches!(refused, Err(AuditError::Refused(_))));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn audit_game(bot: &mut dyn Bot, game: Game, side: Player) -> Result<SideReport, AuditError> {
-    audit_game_within(bot, game, side, AuditBudget::DEFAULT)
+impl Default for AuditOptions {
+    fn default() -> AuditOptions {
+        AuditOptions {
+            game: Game::TIC_TAC_TOE,
+            side: Player::X,
+            budget: AuditBudget::DEFAULT,
+        }
+    }
 }
 
-/// Audits `bot` playing `side` of `game` as [`audit_game`] does, asking a bot that is not
-/// [memoryless](Bot::memoryless) about at most `budget.states` histories: the positions where
-/// it is to move, each with the moves that led there, which the walk by histories asks about
-/// one by one (and an external bot remembers the answer to each, about 170 bytes a history
-/// with what the walk holds). A game of 16 cells holds billions of them for a bot that
-/// answers every empty cell; the budget is checked before each is gathered, so the audit stops
-/// before its memory grows. Tic-tac-toe, at most 294,778 histories (both sides), ignores the budget
-/// (`searched` is not used by either walk).
+/// What [`audit`](crate::audit()) found on one side: judged by the table on a game of at most
+/// 16 cells, searched without one on a larger board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// A game with a table: every game counted, every move judged.
+    Solved(SideReport),
+    /// A board too large for a table: the shortest defeats searched, and the counts and odds
+    /// when the walk fitted its budget.
+    Searched(TablelessReport),
+}
+
+impl Report {
+    /// The verdict; `None` only when a search without a table ran out of budget before
+    /// settling it.
+    pub fn verdict(&self) -> Option<Verdict> {
+        match self {
+            Report::Solved(report) => Some(report.verdict()),
+            Report::Searched(report) => report.verdict(),
+        }
+    }
+
+    /// The report of a game with a table, if this is one.
+    pub fn solved(&self) -> Option<&SideReport> {
+        match self {
+            Report::Solved(report) => Some(report),
+            Report::Searched(_) => None,
+        }
+    }
+
+    /// The report of a board searched without a table, if this is one.
+    pub fn searched(&self) -> Option<&TablelessReport> {
+        match self {
+            Report::Solved(_) => None,
+            Report::Searched(report) => Some(report),
+        }
+    }
+}
+
+/// Audits `bot` playing `options.side` of `options.game`: every legal reply of the opponent
+/// and every move the bot may choose, to the end of every game.
+///
+/// On a game of at most 16 cells each move is judged by the game's table (solved first when
+/// none is embedded): the report counts the games lost and forfeited, keeps one shortest of
+/// each, the moves that gave value away, the exact odds against a random and a perfect
+/// opponent and the worst an opponent who knows the bot can do. On a larger board, which no
+/// table holds, the shortest loss and forfeit are searched for within the budget, and the
+/// games counted when they fit.
+///
+/// A [memoryless](Bot::memoryless) bot is asked once per position, any other once per
+/// history, at most `options.budget.states` times.
 ///
 /// # Errors
 ///
-/// As [`audit_game`]; [`AuditError::OverBudget`], naming the bot, the game and the limit, when
-/// the bot would be asked about more histories than `budget.states`.
+/// [`AuditError::Refused`] when the bot does not [play](Bot::plays) the game (nothing is asked
+/// of it); [`AuditError::OverBudget`] when the walk by histories would ask more than the
+/// budget; [`AuditError::NoTable`] when a table cannot be read; [`AuditError::Bot`] when the
+/// bot cannot answer at all, or its answers cannot be trusted (an external program that broke
+/// its protocol). A forbidden move or a panic only forfeits that game.
 ///
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{AuditBudget, AuditError, Player, audit_game_within, bots};
-/// # use ttt_oracle::{History, bots::{Bot, BotError, Choice}};
-/// # /// The first empty cell, remembering nothing but not saying so.
-/// # struct FirstEmpty;
-/// # impl Bot for FirstEmpty {
-/// #     fn name(&self) -> &str { "first-empty" }
-/// #     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-/// #         Ok(Choice::only(game.legal_moves().first()))
-/// #     }
-/// #     fn plays(&self, _: ttt_oracle::Game) -> Result<(), BotError> { Ok(()) }
-/// # }
+/// use ttt_oracle::audit::{AuditBudget, Verdict};
+/// use ttt_oracle::{AuditError, AuditOptions, Player, audit, bots};
 ///
-/// // A bot that does not say it answers from the board alone is asked once per history:
-/// // on 4x4 the opponent's replies alone make millions of them.
-/// let game = "4x4".parse()?;
-/// let error = audit_game_within(&mut FirstEmpty, game, Player::X, AuditBudget::of(1_000))
-///     .unwrap_err();
-/// assert!(matches!(&error, AuditError::OverBudget(over) if over.limit == 1_000));
-/// assert!(error.to_string().starts_with("\"first-empty\" would be asked about more than 1000"));
+/// let mut perfect = bots::from_spec("perfect")?;
+/// let report = audit(perfect.as_mut(), &AuditOptions::default())?;
+/// assert_eq!(report.verdict(), Some(Verdict::NeverLoses));
 ///
-/// // On 3x4 a memoryless bot is asked once per position, whatever the budget.
-/// let mut random = bots::builtin("random").unwrap();
-/// let report = audit_game_within(random.as_mut(), "3x4".parse()?, Player::X, AuditBudget::of(1))?;
-/// assert!(!report.never_loses());
+/// let mut random = bots::from_spec("random")?;
+/// let report = audit(random.as_mut(), &AuditOptions::default())?;
+/// assert_eq!(report.solved().unwrap().shortest_loss.as_ref().unwrap().moves.len(), 6);
+///
+/// // 3 in a row on 3 by 4 is a first-player win: perfect play never loses as X.
+/// let options = AuditOptions { game: "3x4".parse()?, ..AuditOptions::default() };
+/// assert_eq!(audit(perfect.as_mut(), &options)?.verdict(), Some(Verdict::NeverLoses));
+///
+/// // smartbot plays only tic-tac-toe: nothing is asked of it on 3x4.
+/// let mut smartbot = bots::from_spec("smartbot")?;
+/// assert!(matches!(audit(smartbot.as_mut(), &options), Err(AuditError::Refused(_))));
+///
+/// // 5x5 has no table: marcelo is searched, here within a small budget.
+/// let budget = AuditBudget { states: 1_000, searched: 100_000 };
+/// let options = AuditOptions { game: "5x5".parse()?, side: Player::X, budget };
+/// let mut marcelo = bots::from_spec("marcelo")?;
+/// let report = audit(marcelo.as_mut(), &options)?;
+/// // Its shortest forfeit: two marks in one turn after 13 1 5 17 9 21.
+/// let forfeit = report.searched().unwrap().shortest_illegal.line().unwrap();
+/// assert_eq!(forfeit.moves.len(), 6);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn audit_game_within(
+pub fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<Report, AuditError> {
+    let AuditOptions { game, side, budget } = *options;
+    if game.has_table() {
+        return with_table(bot, game, side, budget).map(Report::Solved);
+    }
+    bot.plays(game).map_err(AuditError::Refused)?;
+    tableless::audit_tableless(bot, game, side, budget)
+        .map(Report::Searched)
+        .map_err(AuditError::Bot)
+}
+
+/// Audits `bot` playing `side` of `game`, a game with a table, within `budget`: the audit of
+/// [`audit`] on a game of at most 16 cells.
+pub(crate) fn with_table(
     bot: &mut dyn Bot,
     game: Game,
     side: Player,
@@ -168,7 +193,10 @@ pub fn audit_game_within(
 ) -> Result<SideReport, AuditError> {
     bot.plays(game).map_err(AuditError::Refused)?;
     if game == Game::TIC_TAC_TOE {
-        return audit(bot, side).map_err(AuditError::Bot);
+        return walk::<Board>(bot, game, table(), side, u64::MAX).map_err(|halt| match halt {
+            Halt::Bot(error) => AuditError::Bot(error),
+            Halt::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
+        });
     }
     let table = crate::table::of(game).map_err(AuditError::NoTable)?;
     let limit = budget.states as u64;

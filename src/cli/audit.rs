@@ -9,7 +9,7 @@ use crate::bots::{self, Bot, BotError, Published};
 use crate::quote::escape;
 use crate::{
     AuditBudget, AuditError, Cell, Game, History, MAX_TABLE_CELLS, Player, Ratio, SideReport,
-    Status, Value, Verdict, WorstCase, audit_game_within,
+    Status, Value, Verdict, WorstCase,
 };
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -158,7 +158,7 @@ fn audit(
     side: Player,
     budget: AuditBudget,
 ) -> Result<SideReport, AuditError> {
-    audit_game_within(bot, game, side, budget)
+    crate::audit::with_table(bot, game, side, budget)
 }
 
 /// What stopped the audits: the failure to end with, and the sides left unaudited.

@@ -7,7 +7,6 @@ use crate::bots::{Bot, Turn};
 use crate::quote::escape;
 use crate::{
     AuditBudget, Cell, Forfeit, Game, Odds, Player, Ratio, Shortest, TablelessReport, Verdict,
-    audit_tableless,
 };
 use clap::Args;
 use serde::Serialize;
@@ -89,7 +88,9 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
             continue;
         }
         let label = fit(&escape(&bot.name), 30);
-        let audit = |bot: &mut dyn Bot, side| audit_tableless(bot, game, side, budget);
+        let audit = |bot: &mut dyn Bot, side| {
+            crate::audit::tableless::audit_tableless(bot, game, side, budget)
+        };
         let results = if jobs > 1 && sides.len() > 1 {
             // An external bot's O stops as soon as its X breaks the protocol.
             let (mut instance, mut twin, stop): (Box<dyn Bot + Send>, Box<dyn Bot + Send>, _) =

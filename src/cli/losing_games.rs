@@ -6,9 +6,7 @@ use std::path::Path;
 
 use crate::bots::{Bot, BotError};
 use crate::output::{Destination, Output};
-use crate::{
-    AuditBudget, AuditError, Cell, Game, LostGame, OverBudget, Player, losing_games_within,
-};
+use crate::{AuditBudget, AuditError, Cell, Game, LostGame, OverBudget, Player};
 use serde::Serialize;
 
 use super::Failure;
@@ -120,7 +118,8 @@ fn write_all(
     for (bot, sides) in auditors {
         let name = bot.name().to_string();
         for &side in sides {
-            losing_games_within(bot, game, side, budget, |lost| {
+            let options = crate::AuditOptions { game, side, budget };
+            crate::losing_games(bot, &options, |lost| {
                 write_line(out, name_of_game.as_deref(), &name, side, &lost).map_err(Stop::Write)
             })?;
         }

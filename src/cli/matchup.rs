@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use crate::bots::Bot;
 use crate::quote::escape;
-use crate::{AuditBudget, Game, MatchError, MatchReport, Ratio, Value, matchup_game_within};
+use crate::{AuditBudget, Game, MatchError, MatchOptions, MatchReport, Ratio, Value, matchup};
 use clap::Args;
 use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
@@ -168,7 +168,8 @@ fn play(
         &fit(&escape(x.name()), NAME_IN_TABLE),
         &fit(&escape(o.name()), NAME_IN_TABLE),
     );
-    let report = matchup_game_within(&mut progress.count(x), &mut progress.count(o), game, budget);
+    let options = MatchOptions { game, budget };
+    let report = matchup(&mut progress.count(x), &mut progress.count(o), &options);
     progress.finish();
     report
 }

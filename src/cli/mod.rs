@@ -61,7 +61,7 @@ pub(crate) fn clap_command() -> clap::Command {
         Ok(table) => format!(
             "{} (table format {}, checksum {:016x})",
             env!("CARGO_PKG_VERSION"),
-            crate::FORMAT_VERSION,
+            crate::format::tic_tac_toe::FORMAT_VERSION,
             table.checksum()
         ),
         Err(_) => format!(
@@ -234,7 +234,7 @@ impl Failure {
     }
 
     /// The table built into this binary is damaged: exit code 4, whatever the command.
-    pub fn damaged(error: &crate::FormatError) -> Failure {
+    pub fn damaged(error: &crate::format::tic_tac_toe::FormatError) -> Failure {
         Failure::with_code(
             4,
             format!("the embedded table is damaged: {error}; rebuild ttt"),

@@ -5,7 +5,7 @@ use std::io::Write;
 use crate::bots::{self, BotError, Published};
 use crate::quote::escape;
 use crate::{
-    AuditBudget, Game, Player, Rate, Ratio, SplitMix64, Tally, audit, odds_tableless, simulate_game,
+    AuditBudget, Game, Player, Rate, Ratio, SplitMix64, Tally, odds_tableless, simulate_game,
 };
 use clap::Args;
 use serde::Serialize;
@@ -153,7 +153,14 @@ fn exact(args: &SimulateArgs, bot: &Named, side: Player) -> Result<Option<[Ratio
     let progress = Progress::start(&label, &side.to_string());
     let mut counted = progress.count(fresh.as_mut());
     let odds = if args.game == Game::TIC_TAC_TOE {
-        audit(&mut counted, side).map(|report| Some(report.vs_random))
+        crate::audit::with_table(&mut counted, Game::TIC_TAC_TOE, side, AuditBudget::DEFAULT)
+            .map(|report| Some(report.vs_random))
+            .map_err(|error| match error {
+                crate::AuditError::Bot(error) => error,
+                other => crate::bots::BotError {
+                    message: other.to_string(),
+                },
+            })
     } else {
         let budget = AuditBudget::of(args.budget as usize);
         odds_tableless(&mut counted, args.game, side, budget)
