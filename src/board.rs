@@ -613,36 +613,36 @@ impl Board {
     ///
     /// # Errors
     ///
-    /// [`IllegalBoard`] when the cells overlap, the counts are impossible, both players hold a
+    /// [`IllegalPosition`] when the cells overlap, the counts are impossible, both players hold a
     /// line, or play went on after a win.
     ///
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::{Board, Cell, Cells, IllegalBoard};
+    /// use ttt_oracle::{Board, Cell, Cells, IllegalPosition};
     ///
     /// let x = Cells::EMPTY.with(Cell::from_number(5).unwrap());
     /// assert!(Board::from_marks(x, Cells::EMPTY).is_ok());
-    /// assert!(matches!(Board::from_marks(Cells::EMPTY, x), Err(IllegalBoard::TooManyO { .. })));
+    /// assert!(matches!(Board::from_marks(Cells::EMPTY, x), Err(IllegalPosition::TooManyO { .. })));
     /// ```
-    pub const fn from_marks(x: Cells, o: Cells) -> Result<Board, IllegalBoard> {
+    pub const fn from_marks(x: Cells, o: Cells) -> Result<Board, IllegalPosition> {
         if x.0 & o.0 != 0 {
-            return Err(IllegalBoard::Overlap);
+            return Err(IllegalPosition::Overlap);
         }
         if (x.0 | o.0) & !Cells::ALL.0 != 0 {
-            return Err(IllegalBoard::OffBoard { cells: 9 });
+            return Err(IllegalPosition::OffBoard { cells: 9 });
         }
         let (nx, no) = (x.len(), o.len());
         if no > nx {
-            return Err(IllegalBoard::TooManyO { x: nx, o: no });
+            return Err(IllegalPosition::TooManyO { x: nx, o: no });
         }
         if nx > no + 1 {
-            return Err(IllegalBoard::TooManyX { x: nx, o: no });
+            return Err(IllegalPosition::TooManyX { x: nx, o: no });
         }
         match (has_line(x), has_line(o)) {
-            (true, true) => Err(IllegalBoard::BothWin),
-            (true, false) if nx == no => Err(IllegalBoard::PlayAfterWin { winner: Player::X }),
-            (false, true) if nx > no => Err(IllegalBoard::PlayAfterWin { winner: Player::O }),
+            (true, true) => Err(IllegalPosition::BothWin),
+            (true, false) if nx == no => Err(IllegalPosition::PlayAfterWin { winner: Player::X }),
+            (false, true) if nx > no => Err(IllegalPosition::PlayAfterWin { winner: Player::O }),
             _ => Ok(Board {
                 x: x.0 as u16,
                 o: o.0 as u16,
@@ -831,7 +831,7 @@ impl Board {
     ///
     /// # Errors
     ///
-    /// [`MoveListError`] naming the first move that cannot be played, and why.
+    /// [`MovesError`] naming the first move that cannot be played, and why.
     ///
     /// # Examples
     ///
@@ -840,12 +840,12 @@ impl Board {
     ///
     /// let moves: Vec<Cell> = [5, 1, 9].into_iter().filter_map(Cell::from_number).collect();
     /// assert_eq!(Board::from_moves(&moves)?.to_string(), "O...X...X");
-    /// # Ok::<(), ttt_oracle::MoveListError>(())
+    /// # Ok::<(), ttt_oracle::MovesError>(())
     /// ```
-    pub fn from_moves(moves: &[Cell]) -> Result<Board, MoveListError> {
+    pub fn from_moves(moves: &[Cell]) -> Result<Board, MovesError> {
         let mut board = Board::EMPTY;
         for (i, &cell) in moves.iter().enumerate() {
-            board = board.play(cell).map_err(|error| MoveListError::Illegal {
+            board = board.play(cell).map_err(|error| MovesError::Illegal {
                 position: i + 1,
                 error,
             })?;
@@ -964,7 +964,7 @@ pub(crate) fn read_cells(
 
 /// Why a set of marks is not a position that play can reach.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IllegalBoard {
+pub enum IllegalPosition {
     /// A cell holds both marks.
     Overlap,
     /// A mark lies beyond the board's last cell.
@@ -1001,30 +1001,30 @@ pub enum IllegalBoard {
     },
 }
 
-impl fmt::Display for IllegalBoard {
+impl fmt::Display for IllegalPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            IllegalBoard::Overlap => write!(f, "a cell holds both X and O"),
-            IllegalBoard::OffBoard { cells } => {
+            IllegalPosition::Overlap => write!(f, "a cell holds both X and O"),
+            IllegalPosition::OffBoard { cells } => {
                 write!(f, "a mark lies beyond the board's {cells} cells")
             }
-            IllegalBoard::TooManyO { x, o } => write!(
+            IllegalPosition::TooManyO { x, o } => write!(
                 f,
                 "impossible counts: {o} O against {x} X, but X moves first, so O can never be ahead"
             ),
-            IllegalBoard::TooManyX { x, o } => write!(
+            IllegalPosition::TooManyX { x, o } => write!(
                 f,
                 "impossible counts: {x} X against {o} O; X can be at most one mark ahead"
             ),
-            IllegalBoard::BothWin => {
+            IllegalPosition::BothWin => {
                 write!(f, "both X and O hold a line; a game ends at the first")
             }
-            IllegalBoard::PlayAfterWin { winner } => write!(
+            IllegalPosition::PlayAfterWin { winner } => write!(
                 f,
                 "{winner} already made a line, but {} moved after it",
                 !*winner
             ),
-            IllegalBoard::SeparateLines { winner } => write!(
+            IllegalPosition::SeparateLines { winner } => write!(
                 f,
                 "{winner} holds lines that share no cell, so no single move made them; \
                  the game ended at the first"
@@ -1033,7 +1033,7 @@ impl fmt::Display for IllegalBoard {
     }
 }
 
-impl std::error::Error for IllegalBoard {}
+impl std::error::Error for IllegalPosition {}
 
 /// Why text is not a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1060,7 +1060,7 @@ pub enum ParseBoardError {
         cell: usize,
     },
     /// The text is a board, but not one that play can reach.
-    Illegal(IllegalBoard),
+    Illegal(IllegalPosition),
 }
 
 impl fmt::Display for ParseBoardError {
@@ -1150,7 +1150,7 @@ impl std::error::Error for MoveError {}
 
 /// Why a list of moves does not make a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveListError {
+pub enum MovesError {
     /// An item that is not a cell 1..9.
     NotACell {
         /// Which move, counting from 1.
@@ -1184,12 +1184,12 @@ pub enum MoveListError {
     },
 }
 
-impl fmt::Display for MoveListError {
+impl fmt::Display for MovesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const SEPARATE: &str =
             "separate cells with one comma or with spaces, e.g. \"5,1,9\" or \"5 1 9\"";
         match self {
-            MoveListError::NotACell {
+            MovesError::NotACell {
                 position,
                 token,
                 error,
@@ -1198,24 +1198,24 @@ impl fmt::Display for MoveListError {
                 "move {position} is {}, not a cell: {error}",
                 quote(token)
             ),
-            MoveListError::EmptyMove { position, comma } => write!(
+            MovesError::EmptyMove { position, comma } => write!(
                 f,
                 "move {position} is empty: nothing before the comma at character {comma} ({SEPARATE})"
             ),
-            MoveListError::TrailingComma { position, comma } => write!(
+            MovesError::TrailingComma { position, comma } => write!(
                 f,
                 "move {position} is empty: nothing after the comma at character {comma}, which ends the list ({SEPARATE})"
             ),
-            MoveListError::Illegal { position, error } => write!(f, "move {position}: {error}"),
+            MovesError::Illegal { position, error } => write!(f, "move {position}: {error}"),
         }
     }
 }
 
-impl std::error::Error for MoveListError {
+impl std::error::Error for MovesError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            MoveListError::NotACell { error, .. } => Some(error),
-            MoveListError::Illegal { error, .. } => Some(error),
+            MovesError::NotACell { error, .. } => Some(error),
+            MovesError::Illegal { error, .. } => Some(error),
             _ => None,
         }
     }
@@ -1231,17 +1231,17 @@ impl std::error::Error for MoveListError {
 ///
 /// # Errors
 ///
-/// [`MoveListError`] for the first item that is not a cell ([`NotACell`]), or the first comma
+/// [`MovesError`] for the first item that is not a cell ([`NotACell`]), or the first comma
 /// with nothing before it ([`EmptyMove`]) or after it ([`TrailingComma`]).
 ///
-/// [`NotACell`]: MoveListError::NotACell
-/// [`EmptyMove`]: MoveListError::EmptyMove
-/// [`TrailingComma`]: MoveListError::TrailingComma
+/// [`NotACell`]: MovesError::NotACell
+/// [`EmptyMove`]: MovesError::EmptyMove
+/// [`TrailingComma`]: MovesError::TrailingComma
 ///
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{MoveListError, ParseCellError, parse_moves};
+/// use ttt_oracle::{MovesError, ParseCellError, parse_moves};
 ///
 /// let moves = parse_moves("5, 1 9")?;
 /// assert_eq!(moves.iter().map(|c| c.number()).collect::<Vec<_>>(), [5, 1, 9]);
@@ -1249,22 +1249,22 @@ impl std::error::Error for MoveListError {
 ///
 /// assert_eq!(
 ///     parse_moves("5 05"),
-///     Err(MoveListError::NotACell {
+///     Err(MovesError::NotACell {
 ///         position: 2,
 ///         token: "05".to_string(),
 ///         error: ParseCellError::OutOfRange
 ///     })
 /// );
-/// assert_eq!(parse_moves("1,,2"), Err(MoveListError::EmptyMove { position: 2, comma: 3 }));
-/// assert_eq!(parse_moves("1,"), Err(MoveListError::TrailingComma { position: 2, comma: 2 }));
-/// # Ok::<(), MoveListError>(())
+/// assert_eq!(parse_moves("1,,2"), Err(MovesError::EmptyMove { position: 2, comma: 3 }));
+/// assert_eq!(parse_moves("1,"), Err(MovesError::TrailingComma { position: 2, comma: 2 }));
+/// # Ok::<(), MovesError>(())
 /// ```
-pub fn parse_moves(text: &str) -> Result<Vec<Cell>, MoveListError> {
+pub fn parse_moves(text: &str) -> Result<Vec<Cell>, MovesError> {
     let mut moves = Vec::new();
     for_each_move(text, |position, token| {
         let cell = token
             .parse::<Cell>()
-            .map_err(|error| MoveListError::NotACell {
+            .map_err(|error| MovesError::NotACell {
                 position,
                 token: token.to_string(),
                 error,
@@ -1281,9 +1281,9 @@ pub fn parse_moves(text: &str) -> Result<Vec<Cell>, MoveListError> {
 ///
 /// # Errors
 ///
-/// What `each` returns, or [`MoveListError::EmptyMove`] or [`MoveListError::TrailingComma`]
+/// What `each` returns, or [`MovesError::EmptyMove`] or [`MovesError::TrailingComma`]
 /// (converted) for a misplaced comma.
-pub fn for_each_move<E: From<MoveListError>>(
+pub fn for_each_move<E: From<MovesError>>(
     text: &str,
     mut each: impl FnMut(usize, &str) -> Result<(), E>,
 ) -> Result<(), E> {
@@ -1304,7 +1304,7 @@ pub fn for_each_move<E: From<MoveListError>>(
         }
         if ch == ',' {
             if count == 0 || open_comma.is_some() {
-                return Err(MoveListError::EmptyMove {
+                return Err(MovesError::EmptyMove {
                     position: count + 1,
                     comma: index + 1,
                 }
@@ -1316,7 +1316,7 @@ pub fn for_each_move<E: From<MoveListError>>(
     if let Some(start) = item {
         each(count + 1, &text[start..])?;
     } else if let Some(comma) = open_comma {
-        return Err(MoveListError::TrailingComma {
+        return Err(MovesError::TrailingComma {
             position: count + 1,
             comma,
         }

@@ -291,54 +291,6 @@ const fn place(
     }
 }
 
-/// Base-3 place values of each byte of a mask: `TERNARY[b][m]` is the sum of `3^(8b + i)` over
-/// the bits `i` of `m`. Five bytes cover the 40 cells whose codes fit a `u64`.
-const TERNARY: [[u64; 256]; 5] = {
-    let mut table = [[0u64; 256]; 5];
-    let mut byte = 0;
-    let mut base = 1u64;
-    while byte < 5 {
-        let mut mask = 0;
-        while mask < 256 {
-            let mut sum = 0;
-            let mut power = base;
-            let mut i = 0;
-            while i < 8 {
-                if mask & (1 << i) != 0 {
-                    sum += power;
-                }
-                power *= 3;
-                i += 1;
-            }
-            table[byte][mask] = sum;
-            mask += 1;
-        }
-        base *= 6561;
-        byte += 1;
-    }
-    table
-};
-
-/// The most cells whose base-3 codes fit a `u64`.
-pub const MAX_CODE_CELLS: usize = 40;
-
-/// The base-3 code of the marks `x` and `o`: the sum over cells `i` of `3^i` times 0 (empty),
-/// 1 (X) or 2 (O). Meaningful for boards of at most [`MAX_CODE_CELLS`] cells, whose marks fit
-/// the low 64 bits.
-#[inline]
-pub fn code(x: Mask, o: Mask) -> u64 {
-    let mut sum = 0;
-    let (mut x, mut o) = (x as u64, o as u64);
-    let mut byte = 0;
-    while x | o != 0 && byte < 5 {
-        sum += TERNARY[byte][(x & 0xff) as usize] + 2 * TERNARY[byte][(o & 0xff) as usize];
-        x >>= 8;
-        o >>= 8;
-        byte += 1;
-    }
-    sum
-}
-
 /// Everything about a game that play, solving and symmetry look up: made once per game by
 /// [`Game::geometry`].
 pub struct Geometry {

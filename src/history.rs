@@ -1,8 +1,9 @@
 //! A game in progress: the game being played, its board and the moves that made it, for bots
 //! that need their history.
 
-use crate::board::{Board, Cell, Cells, MoveError, MoveListError, Player};
-use crate::{Game, Position};
+use crate::board::{Board, Cell, Cells, MoveError, MovesError, Player};
+use crate::game::Game;
+use crate::position::{MoveListError, Position};
 
 /// The game being played (tic-tac-toe, or any m,n,k game of at most 128 cells), the position
 /// and every move played to reach it, X first.
@@ -66,12 +67,36 @@ impl History {
     ///
     /// # Errors
     ///
-    /// [`MoveListError`] naming the first move that cannot be played.
-    pub fn from_moves(moves: &[Cell]) -> Result<History, MoveListError> {
+    /// [`MovesError`] naming the first move that cannot be played.
+    pub(crate) fn from_moves(moves: &[Cell]) -> Result<History, MovesError> {
         Ok(History {
             position: Layout::TicTacToe(Board::from_moves(moves)?),
             moves: moves.to_vec(),
         })
+    }
+
+    /// The game of `game` played by `text`, a move list: cells 1..rows*columns separated by
+    /// commas or whitespace, X first.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveListError`] for the first item that is not a cell of the game or cannot be
+    /// played there, or a misplaced comma.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, History};
+    ///
+    /// let game = History::parse(Game::TIC_TAC_TOE, "5 1, 9")?;
+    /// assert_eq!(game.position().to_string(), "O...X...X");
+    /// assert_eq!(game.moves().len(), 3);
+    /// assert!(History::parse(Game::TIC_TAC_TOE, "5 5").is_err());
+    /// # Ok::<(), ttt_oracle::MoveListError>(())
+    /// ```
+    pub fn parse(game: Game, text: &str) -> Result<History, MoveListError> {
+        let (_, moves) = Position::from_move_list(game, text)?;
+        Ok(History::replay(game, &moves))
     }
 
     /// The game of `moves` in `game`, which the caller knows are legal (the auditor, replaying
@@ -86,7 +111,7 @@ impl History {
     }
 
     /// The game being played.
-    pub fn mnk(&self) -> Game {
+    pub fn game(&self) -> Game {
         match self.position {
             Layout::TicTacToe(_) => Game::TIC_TAC_TOE,
             Layout::Game(board) => board.game(),
@@ -122,7 +147,7 @@ impl History {
     /// [`Bot::plays`](crate::bots::Bot::plays), that it plays only tic-tac-toe, and is never
     /// asked about another game.
     #[inline]
-    pub fn board(&self) -> Board {
+    pub(crate) fn board(&self) -> Board {
         match self.position {
             Layout::TicTacToe(board) => board,
             Layout::Game(board) => {
@@ -145,7 +170,7 @@ impl History {
     pub fn legal_moves(&self) -> Cells {
         match self.position {
             Layout::TicTacToe(board) => board.legal_moves(),
-            Layout::Game(board) => Cells::from_bits(board.legal_moves()),
+            Layout::Game(board) => Cells::from_bits(board.legal_mask()),
         }
     }
 
@@ -167,7 +192,7 @@ impl History {
                     let status = board.status();
                     return Err(MoveError::GameOver { cell, status });
                 }
-                if let Some(owner) = board.get(cell.index()) {
+                if let Some(owner) = board.at(cell.index()) {
                     return Err(MoveError::Occupied { cell, owner });
                 }
                 *board = board.play_unchecked(cell.index());

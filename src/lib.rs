@@ -57,17 +57,12 @@ mod verify;
 
 pub use analysis::Analysis;
 pub use audit::{AuditError, AuditOptions, audit, losing_games};
-pub use board::{
-    Cell, Cells, IllegalBoard as IllegalPosition, MoveError, Outcome, ParseCellError, Player,
-    Status,
-};
+pub use board::{Cell, Cells, IllegalPosition, MoveError, Outcome, ParseCellError, Player, Status};
 pub use game::{Game, GameError};
 pub use history::History;
 pub use matchup::{MatchError, MatchOptions, MatchReport, matchup};
 pub use oracle::Oracle;
-pub use position::{
-    MnkMoveListError as MoveListError, ParseMnkBoardError as ParsePositionError, Position,
-};
+pub use position::{MoveListError, ParsePositionError, Position};
 pub use ratio::Ratio;
 pub use review::{MoveVerdict, PlyReview, Review};
 pub use rng::SplitMix64;

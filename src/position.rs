@@ -7,10 +7,10 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use crate::board::{
-    Board, Cells, IllegalBoard, MoveListError, Outcome, ParseBoardError, Player, Status,
-    for_each_move, read_cells,
+    Board, Cell, Cells, IllegalPosition, MoveError, MovesError, Outcome, ParseBoardError, Player,
+    Status, for_each_move, read_cells,
 };
-use crate::game::{Game, Geometry, MAX_CELLS, MAX_CODE_CELLS, Mask, code};
+use crate::game::{Game, Geometry, MAX_CELLS, Mask};
 use crate::quote::quote;
 
 /// A legal position of an m,n,k game: one that play from the empty board can reach.
@@ -54,60 +54,9 @@ impl Hash for Position {
     }
 }
 
-/// Why a move cannot be played on an m,n,k board.
+/// Why text is not a position of a given game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MnkMoveError {
-    /// No such cell on this board.
-    NoSuchCell {
-        /// The number given.
-        number: usize,
-        /// The cells of the board.
-        cells: usize,
-    },
-    /// The game had already ended.
-    GameOver {
-        /// The move, 1-based.
-        number: usize,
-        /// How the game ended.
-        status: Status,
-    },
-    /// The cell already holds a mark.
-    Occupied {
-        /// The move, 1-based.
-        number: usize,
-        /// Whose mark is there.
-        owner: Player,
-    },
-}
-
-impl fmt::Display for MnkMoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MnkMoveError::NoSuchCell { number, cells } => {
-                write!(
-                    f,
-                    "there is no cell {number}: cells are numbered 1 to {cells}"
-                )
-            }
-            MnkMoveError::GameOver { number, status } => {
-                let ended = match status {
-                    Status::Finished(Outcome::Win(winner)) => format!("{winner} had won"),
-                    _ => "the board was full".to_string(),
-                };
-                write!(f, "cell {number} is played after the game ended: {ended}")
-            }
-            MnkMoveError::Occupied { number, owner } => {
-                write!(f, "cell {number} is already taken by {owner}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for MnkMoveError {}
-
-/// Why text is not a board of a given game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ParseMnkBoardError {
+pub enum ParsePositionError {
     /// Not as many cells as the game has.
     Length {
         /// The game.
@@ -115,30 +64,87 @@ pub enum ParseMnkBoardError {
         /// How many cells there were.
         found: usize,
     },
-    /// A character that is not a cell or a separator, or a digit away from its own cell
-    /// ([`ParseBoardError::InvalidChar`] or [`ParseBoardError::MisplacedDigit`], as on 3x3).
-    Text(ParseBoardError),
+    /// A character that is neither a cell nor a separator.
+    InvalidChar {
+        /// Where it is, counting characters from 0.
+        position: usize,
+        /// The character.
+        ch: char,
+    },
+    /// A digit that marks an empty cell away from its own place.
+    MisplacedDigit {
+        /// Where it is, counting characters from 0.
+        position: usize,
+        /// The digit.
+        digit: char,
+        /// The cell it stands for.
+        cell: usize,
+    },
     /// The text is a board, but not one that play can reach.
-    Illegal(IllegalBoard),
+    Illegal(IllegalPosition),
 }
 
-impl fmt::Display for ParseMnkBoardError {
+impl ParsePositionError {
+    /// The error of reading a board's cells, as tic-tac-toe's boards report it.
+    fn of_text(error: ParseBoardError) -> ParsePositionError {
+        match error {
+            ParseBoardError::InvalidChar { position, ch } => {
+                ParsePositionError::InvalidChar { position, ch }
+            }
+            ParseBoardError::MisplacedDigit {
+                position,
+                digit,
+                cell,
+            } => ParsePositionError::MisplacedDigit {
+                position,
+                digit,
+                cell,
+            },
+            ParseBoardError::Illegal(error) => ParsePositionError::Illegal(error),
+            ParseBoardError::Length { found } => ParsePositionError::Length {
+                game: Game::TIC_TAC_TOE,
+                found,
+            },
+        }
+    }
+}
+
+impl fmt::Display for ParsePositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseMnkBoardError::Length { game, found } => write!(
+        match *self {
+            ParsePositionError::Length { game, found } => write!(
                 f,
                 "a board of game {game} has {} cells ({} rows of {}), this has {found}",
                 game.cells(),
                 game.rows(),
                 game.columns()
             ),
-            ParseMnkBoardError::Text(error) => error.fmt(f),
-            ParseMnkBoardError::Illegal(error) => write!(f, "not a reachable position: {error}"),
+            ParsePositionError::InvalidChar { position, ch } => {
+                ParseBoardError::InvalidChar { position, ch }.fmt(f)
+            }
+            ParsePositionError::MisplacedDigit {
+                position,
+                digit,
+                cell,
+            } => ParseBoardError::MisplacedDigit {
+                position,
+                digit,
+                cell,
+            }
+            .fmt(f),
+            ParsePositionError::Illegal(error) => write!(f, "not a reachable position: {error}"),
         }
     }
 }
 
-impl std::error::Error for ParseMnkBoardError {}
+impl std::error::Error for ParsePositionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ParsePositionError::Illegal(error) => Some(error),
+            _ => None,
+        }
+    }
+}
 
 impl Position {
     /// The empty board of `game`, X to move.
@@ -155,29 +161,29 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`IllegalBoard`] when the cells overlap or lie off the board, the counts are
+    /// [`IllegalPosition`] when the cells overlap or lie off the board, the counts are
     /// impossible, both players hold a line, play went on after a win, or the winner's lines
     /// share no cell (no last move made them all).
-    pub fn from_marks(game: Game, x: Mask, o: Mask) -> Result<Position, IllegalBoard> {
+    pub fn from_marks(game: Game, x: Mask, o: Mask) -> Result<Position, IllegalPosition> {
         Position::checked(game.geometry(), x, o)
     }
 
     /// [`from_marks`](Position::from_marks) with the game's geometry at hand: looking it up
     /// takes a lock, which a walk over millions of boards does once.
-    fn checked(geometry: &'static Geometry, x: Mask, o: Mask) -> Result<Position, IllegalBoard> {
+    fn checked(geometry: &'static Geometry, x: Mask, o: Mask) -> Result<Position, IllegalPosition> {
         if x & o != 0 {
-            return Err(IllegalBoard::Overlap);
+            return Err(IllegalPosition::Overlap);
         }
         if (x | o) & !geometry.full() != 0 {
             let cells = geometry.game().cells();
-            return Err(IllegalBoard::OffBoard { cells });
+            return Err(IllegalPosition::OffBoard { cells });
         }
         let (nx, no) = (x.count_ones() as usize, o.count_ones() as usize);
         if no > nx {
-            return Err(IllegalBoard::TooManyO { x: nx, o: no });
+            return Err(IllegalPosition::TooManyO { x: nx, o: no });
         }
         if nx > no + 1 {
-            return Err(IllegalBoard::TooManyX { x: nx, o: no });
+            return Err(IllegalPosition::TooManyX { x: nx, o: no });
         }
         let common = |marks: Mask| {
             geometry
@@ -189,11 +195,11 @@ impl Position {
                 })
         };
         match (common(x), common(o)) {
-            (Some(_), Some(_)) => Err(IllegalBoard::BothWin),
-            (Some(_), None) if nx == no => Err(IllegalBoard::PlayAfterWin { winner: Player::X }),
-            (None, Some(_)) if nx > no => Err(IllegalBoard::PlayAfterWin { winner: Player::O }),
-            (Some(0), None) => Err(IllegalBoard::SeparateLines { winner: Player::X }),
-            (None, Some(0)) => Err(IllegalBoard::SeparateLines { winner: Player::O }),
+            (Some(_), Some(_)) => Err(IllegalPosition::BothWin),
+            (Some(_), None) if nx == no => Err(IllegalPosition::PlayAfterWin { winner: Player::X }),
+            (None, Some(_)) if nx > no => Err(IllegalPosition::PlayAfterWin { winner: Player::O }),
+            (Some(0), None) => Err(IllegalPosition::SeparateLines { winner: Player::X }),
+            (None, Some(0)) => Err(IllegalPosition::SeparateLines { winner: Player::O }),
             _ => Ok(Position { geometry, x, o }),
         }
     }
@@ -207,9 +213,9 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`ParseMnkBoardError`] naming the character, or the game and the count of cells, or
+    /// [`ParsePositionError`] naming the character, or the game and the count of cells, or
     /// why play cannot reach the board.
-    pub fn parse(game: Game, text: &str) -> Result<Position, ParseMnkBoardError> {
+    pub fn parse(game: Game, text: &str) -> Result<Position, ParsePositionError> {
         let (mut x, mut o): (Mask, Mask) = (0, 0);
         let cells = read_cells(text, |cell, player| {
             let bit = if cell < MAX_CELLS { 1 << cell } else { 0 };
@@ -218,11 +224,11 @@ impl Position {
                 Player::O => o |= bit,
             }
         })
-        .map_err(ParseMnkBoardError::Text)?;
+        .map_err(ParsePositionError::of_text)?;
         if cells != game.cells() {
-            return Err(ParseMnkBoardError::Length { game, found: cells });
+            return Err(ParsePositionError::Length { game, found: cells });
         }
-        Position::from_marks(game, x, o).map_err(ParseMnkBoardError::Illegal)
+        Position::from_marks(game, x, o).map_err(ParsePositionError::Illegal)
     }
 
     /// A tic-tac-toe board from its own 4-byte layout.
@@ -253,20 +259,32 @@ impl Position {
     }
 
     /// The game's lines and symmetries.
-    pub fn geometry(&self) -> &'static Geometry {
+    pub(crate) fn geometry(&self) -> &'static Geometry {
         self.geometry
     }
 
+    /// The cells holding `player`'s marks.
+    pub fn marks(&self, player: Player) -> Cells {
+        Cells::from_bits(self.mask(player))
+    }
+
     /// The cells holding `player`'s marks, as a mask.
-    pub fn marks(&self, player: Player) -> Mask {
+    #[inline]
+    pub(crate) fn mask(&self, player: Player) -> Mask {
         match player {
             Player::X => self.x,
             Player::O => self.o,
         }
     }
 
+    /// The mark on `cell`, if any (`None` for a cell off the board too).
+    pub fn get(&self, cell: Cell) -> Option<Player> {
+        self.at(cell.index())
+    }
+
     /// The mark on the cell with index `cell`, if any.
-    pub fn get(&self, cell: usize) -> Option<Player> {
+    #[inline]
+    pub(crate) fn at(&self, cell: usize) -> Option<Player> {
         if self.x >> cell & 1 == 1 {
             Some(Player::X)
         } else if self.o >> cell & 1 == 1 {
@@ -315,44 +333,51 @@ impl Position {
         self.status() != Status::InProgress
     }
 
+    /// The empty cells.
+    pub fn empty_cells(&self) -> Cells {
+        Cells::from_bits(self.empty_mask())
+    }
+
     /// The empty cells, as a mask.
-    pub fn empty_cells(&self) -> Mask {
+    #[inline]
+    pub(crate) fn empty_mask(&self) -> Mask {
         !(self.x | self.o) & self.geometry.full()
     }
 
-    /// The cells the side to move may play, as a mask: the empty cells, or none once the game
-    /// is over.
-    pub fn legal_moves(&self) -> Mask {
-        if self.is_over() {
-            0
-        } else {
-            self.empty_cells()
-        }
+    /// The cells the side to move may play: the empty cells, or none once the game is over.
+    pub fn legal_moves(&self) -> Cells {
+        Cells::from_bits(self.legal_mask())
+    }
+
+    /// The cells the side to move may play, as a mask.
+    #[inline]
+    pub(crate) fn legal_mask(&self) -> Mask {
+        if self.is_over() { 0 } else { self.empty_mask() }
     }
 
     /// The board after the side to move plays the cell people call `number` (1-based).
     ///
     /// # Errors
     ///
-    /// [`MnkMoveError`] when there is no such cell, the game has ended or the cell is taken.
-    pub fn play(&self, number: usize) -> Result<Position, MnkMoveError> {
+    /// [`MoveError`] when there is no such cell, the game has ended or the cell is taken.
+    pub fn play(&self, cell: Cell) -> Result<Position, MoveError> {
         let cells = self.game().cells();
-        if number == 0 || number > cells {
-            return Err(MnkMoveError::NoSuchCell { number, cells });
+        if cell.index() >= cells {
+            return Err(MoveError::NoSuchCell { cell, cells });
         }
         let status = self.status();
         if status != Status::InProgress {
-            return Err(MnkMoveError::GameOver { number, status });
+            return Err(MoveError::GameOver { cell, status });
         }
-        if let Some(owner) = self.get(number - 1) {
-            return Err(MnkMoveError::Occupied { number, owner });
+        if let Some(owner) = self.get(cell) {
+            return Err(MoveError::Occupied { cell, owner });
         }
-        Ok(self.play_unchecked(number - 1))
+        Ok(self.play_unchecked(cell.index()))
     }
 
     /// Plays the cell with index `cell` for the side to move; the caller guarantees the move
     /// is legal.
-    pub fn play_unchecked(&self, cell: usize) -> Position {
+    pub(crate) fn play_unchecked(&self, cell: usize) -> Position {
         self.mark_unchecked(cell, self.to_move())
     }
 
@@ -385,14 +410,8 @@ impl Position {
         }
     }
 
-    /// The board's base-3 code (cells `i` weigh `3^i`; 1 for X, 2 for O), for games of at
-    /// most 40 cells; `None` for larger boards.
-    pub fn code(&self) -> Option<u64> {
-        (self.game().cells() <= MAX_CODE_CELLS).then(|| code(self.x, self.o))
-    }
-
     /// The board turned by the `t`-th of [`Geometry::turns`].
-    pub fn turned(&self, t: usize) -> Position {
+    pub(crate) fn turned(&self, t: usize) -> Position {
         Position {
             x: self.geometry.turn_mask(t, self.x),
             o: self.geometry.turn_mask(t, self.o),
@@ -437,9 +456,9 @@ impl fmt::Debug for Position {
 
 /// Why a move list is not a game of an m,n,k board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MnkMoveListError {
-    /// A comma with no cell before or after it (see [`MoveListError`]).
-    Separator(MoveListError),
+pub enum MoveListError {
+    /// A comma with no cell before or after it (see [`MovesError`]).
+    Separator(MovesError),
     /// An item that is not a cell number of this game.
     NotACell {
         /// Which move, counting from 1.
@@ -454,21 +473,21 @@ pub enum MnkMoveListError {
         /// Which move, counting from 1.
         position: usize,
         /// Why.
-        error: MnkMoveError,
+        error: MoveError,
     },
 }
 
-impl From<MoveListError> for MnkMoveListError {
-    fn from(error: MoveListError) -> MnkMoveListError {
-        MnkMoveListError::Separator(error)
+impl From<MovesError> for MoveListError {
+    fn from(error: MovesError) -> MoveListError {
+        MoveListError::Separator(error)
     }
 }
 
-impl fmt::Display for MnkMoveListError {
+impl fmt::Display for MoveListError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MnkMoveListError::Separator(error) => error.fmt(f),
-            MnkMoveListError::NotACell {
+            MoveListError::Separator(error) => error.fmt(f),
+            MoveListError::NotACell {
                 position,
                 token,
                 cells,
@@ -478,12 +497,12 @@ impl fmt::Display for MnkMoveListError {
                  with no sign or leading zero",
                 quote(token)
             ),
-            MnkMoveListError::Illegal { position, error } => write!(f, "move {position}: {error}"),
+            MoveListError::Illegal { position, error } => write!(f, "move {position}: {error}"),
         }
     }
 }
 
-impl std::error::Error for MnkMoveListError {}
+impl std::error::Error for MoveListError {}
 
 impl Position {
     /// The board reached by playing `text`, a move list (cells 1..rows*columns separated by
@@ -492,7 +511,7 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`MnkMoveListError`] for the first item that is not a cell of the game or cannot be
+    /// [`MoveListError`] for the first item that is not a cell of the game or cannot be
     /// played there, or a misplaced comma.
     ///
     /// # Examples
@@ -506,24 +525,23 @@ impl Position {
     /// assert!(Position::from_move_list("4x4".parse()?, "17").is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn from_move_list(
-        game: Game,
-        text: &str,
-    ) -> Result<(Position, Vec<usize>), MnkMoveListError> {
+    pub fn from_move_list(game: Game, text: &str) -> Result<(Position, Vec<Cell>), MoveListError> {
         let cells = game.cells();
         let mut board = Position::empty(game);
         let mut moves = Vec::new();
         for_each_move(text, |position, token| {
-            let number = cell_number(token, cells).ok_or_else(|| MnkMoveListError::NotACell {
-                position,
-                token: token.to_string(),
-                cells,
-            })?;
+            let cell = cell_number(token, cells)
+                .and_then(|number| Cell::new(number - 1))
+                .ok_or_else(|| MoveListError::NotACell {
+                    position,
+                    token: token.to_string(),
+                    cells,
+                })?;
             board = board
-                .play(number)
-                .map_err(|error| MnkMoveListError::Illegal { position, error })?;
-            moves.push(number);
-            Ok::<(), MnkMoveListError>(())
+                .play(cell)
+                .map_err(|error| MoveListError::Illegal { position, error })?;
+            moves.push(cell);
+            Ok::<(), MoveListError>(())
         })?;
         Ok((board, moves))
     }

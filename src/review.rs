@@ -216,7 +216,7 @@ pub struct Review {
 /// before each move, what the move leads to (the value after it, from the mover's side, and
 /// one more ply), and the best moves.
 fn judge<R: Rules>(table: &R::Table, game: &History) -> Review {
-    let (mut board, _) = R::empty(game.mnk());
+    let (mut board, _) = R::empty(game.game());
     let plies = game
         .moves()
         .iter()
@@ -237,7 +237,7 @@ fn judge<R: Rules>(table: &R::Table, game: &History) -> Review {
         })
         .collect();
     Review {
-        game: game.mnk(),
+        game: game.game(),
         moves: game.moves().to_vec(),
         status: board.status(),
         plies,
@@ -254,7 +254,7 @@ impl Review {
         assert!(
             game.is_tic_tac_toe(),
             "Review::new reviews tic-tac-toe, not {}",
-            game.mnk()
+            game.game()
         );
         judge::<Board>(table, game)
     }
@@ -277,7 +277,7 @@ impl Review {
     /// for number in [1, 5] {
     ///     game.play(Cell::new(number - 1).unwrap())?;
     /// }
-    /// let review = Review::new_mnk(crate::table::of(game.mnk())?, &game);
+    /// let review = Review::new_mnk(crate::table::of(game.game())?, &game);
     /// assert_eq!(review.plies[0].verdict, MoveVerdict::SlowWin);
     /// assert_eq!(review.plies[1].verdict, MoveVerdict::FastLoss);
     /// assert_eq!(review.plies[1].best.to_string(), "6");
@@ -288,7 +288,7 @@ impl Review {
     pub fn new_mnk(table: &Table, game: &History) -> Review {
         assert_eq!(
             table.game(),
-            game.mnk(),
+            game.game(),
             "a review against another game's table"
         );
         judge::<Position>(table, game)

@@ -266,7 +266,7 @@ pub(crate) fn of_game(game: Game) -> Stats {
     for (i, position) in positions.iter().enumerate().skip(1) {
         let board = position.board;
         let last = !board.to_move();
-        let mine = board.marks(last);
+        let mine = board.mask(last);
         let mut marks = mine;
         while marks != 0 {
             let cell = marks.trailing_zeros() as usize;
@@ -276,8 +276,8 @@ pub(crate) fn of_game(game: Game) -> Stats {
                 continue;
             }
             let (bx, bo) = match last {
-                Player::X => (before, board.marks(Player::O)),
-                Player::O => (board.marks(Player::X), before),
+                Player::X => (before, board.mask(Player::O)),
+                Player::O => (board.mask(Player::X), before),
             };
             paths[i] += paths[index[&codes.canonical(bx as u64, bo as u64).0]];
         }
@@ -293,12 +293,12 @@ pub(crate) fn of_game(game: Game) -> Stats {
         }
         let board = position.board;
         let mut children = BTreeSet::new();
-        let mut empty = board.empty_cells();
+        let mut empty = board.empty_mask();
         while empty != 0 {
             let cell = empty.trailing_zeros() as usize;
             empty &= empty - 1;
             let child = board.play_unchecked(cell);
-            let (cx, co) = (child.marks(Player::X), child.marks(Player::O));
+            let (cx, co) = (child.mask(Player::X), child.mask(Player::O));
             children.insert(index[&codes.canonical(cx as u64, co as u64).0]);
         }
         canonical_games[i] = children.iter().map(|&child| canonical_games[child]).sum();

@@ -264,7 +264,7 @@ impl Rules for Position {
     }
     #[inline]
     fn empty_cells(self) -> Cells {
-        Cells::from_bits(Position::empty_cells(&self))
+        Position::empty_cells(&self)
     }
     #[inline]
     fn to_move(self) -> Player {
@@ -282,13 +282,13 @@ impl Rules for Position {
     fn code_after(_: (), _: Cell, _: Player) {}
     #[inline]
     fn makes_line(self, cell: Cell, player: Player) -> bool {
-        let marks = self.marks(player) | 1 << cell.index();
+        let marks = self.mask(player) | 1 << cell.index();
         self.geometry().makes_line(marks, cell.index())
     }
     #[inline]
     fn key(self) -> u128 {
         // A board with a table has at most 16 cells, so the two masks side by side fit.
-        self.marks(Player::X) | self.marks(Player::O) << 64
+        self.mask(Player::X) | self.mask(Player::O) << 64
     }
     #[inline]
     fn best_moves(self, table: &Table) -> Cells {

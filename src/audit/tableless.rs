@@ -513,9 +513,9 @@ impl<'a> Walk<'a> {
         let position = game.position();
         let mover = !position.to_move();
         let geometry = position.geometry();
-        if geometry.makes_line(position.marks(mover), cell.index()) {
+        if geometry.makes_line(position.mask(mover), cell.index()) {
             After::Won
-        } else if position.empty_cells() == 0 {
+        } else if position.empty_mask() == 0 {
             After::Drawn
         } else {
             After::Open
@@ -527,11 +527,7 @@ impl<'a> Walk<'a> {
         let position = game.position();
         match self.bot.depends_on(game) {
             DependsOn::History => None,
-            depends => Some((
-                position.marks(Player::X),
-                position.marks(Player::O),
-                depends,
-            )),
+            depends => Some((position.mask(Player::X), position.mask(Player::O), depends)),
         }
     }
 
@@ -612,7 +608,7 @@ impl<'a> Walk<'a> {
                 return Ok(summary);
             }
         };
-        let empty = game.position().empty_cells();
+        let empty = game.position().empty_mask();
         let legal =
             |turn: &Turn| matches!(turn, Turn::Mark(cell) if empty >> cell.index() & 1 == 1);
         let ends = choices.iter().all(|choice| {
@@ -910,7 +906,7 @@ impl<'a> Walk<'a> {
             self.bot.name(),
             game.moves()
         );
-        let empty = position.empty_cells();
+        let empty = position.empty_mask();
         let legal =
             |turn: &Turn| matches!(turn, Turn::Mark(cell) if empty >> cell.index() & 1 == 1);
         if kind == Kind::Forfeit && choices.iter().any(|choice| !legal(&choice.turn)) {
@@ -961,12 +957,12 @@ impl<'a> Walk<'a> {
     fn blocks_as_it_says(&self, game: &History, choices: &[Choice]) -> bool {
         let position = game.position();
         let geometry = position.geometry();
-        let empty = position.empty_cells();
-        let threats = geometry.completing(position.marks(!self.side), empty);
+        let empty = position.empty_mask();
+        let threats = geometry.completing(position.mask(!self.side), empty);
         if threats.count_ones() != 1 {
             return true;
         }
-        let fine = threats | geometry.completing(position.marks(self.side), empty);
+        let fine = threats | geometry.completing(position.mask(self.side), empty);
         choices.iter().all(|choice| match choice.turn {
             Turn::Mark(cell) if empty >> cell.index() & 1 == 1 => fine >> cell.index() & 1 == 1,
             _ => true,
@@ -984,8 +980,8 @@ impl<'a> Walk<'a> {
     /// of both but two.
     fn plies_to_loss(&self, game: &History, bot_to_move: bool) -> Option<usize> {
         let position = game.position();
-        let theirs = position.marks(!self.side);
-        let mine = position.marks(self.side);
+        let theirs = position.mask(!self.side);
+        let mine = position.mask(self.side);
         // For each line open to the opponent, the cells it lacks there.
         let mut lacking = [0 as Mask; MAX_OPEN];
         let mut open = 0;

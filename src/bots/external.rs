@@ -74,7 +74,7 @@ pub const MAX_REPLY: usize = 4096;
 /// let game = History::from_moves(&ttt_oracle::parse_moves("1 5")?)?;
 /// assert_eq!(request(&game), "X...O.... X 1 5");
 /// assert_eq!(request(&History::new()), "......... X");
-/// # Ok::<(), ttt_oracle::MoveListError>(())
+/// # Ok::<(), ttt_oracle::MovesError>(())
 /// ```
 pub fn request(game: &History) -> String {
     let mut line = format!("{} {}", board_text(game), game.position().to_move());
@@ -667,7 +667,7 @@ impl Bot for External {
     }
 
     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        self.switch_to(game.mnk())?;
+        self.switch_to(game.game())?;
         let key = self.key(game);
         let cells = match self.answers.get(&key) {
             Some(cells) => cells.clone(),
@@ -705,7 +705,7 @@ impl Bot for External {
     /// Asks every game not answered yet, in order, pipelined.
     fn prepare(&mut self, games: &[History]) -> Result<(), BotError> {
         if let Some(first) = games.first() {
-            self.switch_to(first.mnk())?;
+            self.switch_to(first.game())?;
         }
         let mut keys = Vec::new();
         let mut requests = Vec::new();

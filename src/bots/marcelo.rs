@@ -421,7 +421,7 @@ impl Marcelo {
     fn marks(game: &History) -> (Mask, Mask) {
         let position = game.position();
         let me = position.to_move();
-        (position.marks(me), position.marks(!me))
+        (position.mask(me), position.mask(!me))
     }
 }
 
@@ -451,10 +451,10 @@ impl Bot for Marcelo {
     /// cell are all that decide its next turns.
     fn depends_on(&self, game: &History) -> DependsOn {
         let fresh;
-        let square = if self.square.n == game.mnk().rows() {
+        let square = if self.square.n == game.game().rows() {
             &self.square
         } else {
-            fresh = Square::new(game.mnk().rows()).expect("an odd size that Bot::plays accepted");
+            fresh = Square::new(game.game().rows()).expect("an odd size that Bot::plays accepted");
             &fresh
         };
         // A turn of rules 1 to 4 sets the last move afresh from the board: the one it replaces
@@ -488,7 +488,7 @@ impl Bot for Marcelo {
     }
 
     fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
-        self.ready(game.mnk());
+        self.ready(game.game());
         let square = &self.square;
         let (mine, theirs) = Marcelo::marks(game);
         let cell = |index: usize| Cell::new(index).expect("a cell of a board of at most MAX_CELLS");

@@ -32,7 +32,7 @@ impl Solved {
         if game.is_tic_tac_toe() {
             return Ok(Solved::TicTacToe(game.board()));
         }
-        Ok(Solved::Game(table_of(game.mnk(), bot)?, game.position()))
+        Ok(Solved::Game(table_of(game.game(), bot)?, game.position()))
     }
 
     /// The optimal moves: best value, then fastest win or slowest loss.
@@ -71,7 +71,7 @@ impl Solved {
     pub(crate) fn legal_moves(&self) -> Cells {
         match self {
             Solved::TicTacToe(board) => board.legal_moves(),
-            Solved::Game(_, board) => Cells::from_bits(board.legal_moves()),
+            Solved::Game(_, board) => Cells::from_bits(board.legal_mask()),
         }
     }
 

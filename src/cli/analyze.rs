@@ -426,7 +426,7 @@ pub fn outcome_squares(analysis: &Analysis, style: Style) -> [Square; 9] {
             None => {
                 let mark = analysis
                     .board
-                    .get(cell.index())
+                    .at(cell.index())
                     .map(|p| p.to_string())
                     .unwrap_or_default();
                 Square::new(mark.clone(), style.faint(&mark))

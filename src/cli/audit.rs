@@ -766,7 +766,7 @@ fn draw_game(game: Game, moves: &[Cell], mistake: Option<usize>, style: Style) -
         played.play(cell).expect("a reported game replays");
         let board = played.position();
         let squares: Vec<Square> = (0..game.cells())
-            .map(|c| match board.get(c) {
+            .map(|c| match board.at(c) {
                 Some(p) if c == cell.index() => {
                     Square::new(p.to_string(), style.strong(&p.to_string()))
                 }

@@ -107,7 +107,7 @@ pub fn text(analysis: &Analysis, style: Style) -> Vec<String> {
 /// The squares of a board of any game: marks in bold, empty cells as their dimmed number.
 pub fn board_squares(board: &Position, style: Style) -> Vec<Square> {
     (0..board.game().cells())
-        .map(|cell| match board.get(cell) {
+        .map(|cell| match board.at(cell) {
             Some(player) => Square::new(player.to_string(), style.strong(&player.to_string())),
             None => {
                 let number = (cell + 1).to_string();
@@ -134,7 +134,7 @@ pub fn outcome_squares(analysis: &Analysis, style: Style) -> Vec<Square> {
                     Square::new(label.clone(), style.value(m.value, &label))
                 }
                 None => {
-                    let mark = board.get(cell).map(|p| p.to_string()).unwrap_or_default();
+                    let mark = board.at(cell).map(|p| p.to_string()).unwrap_or_default();
                     Square::new(mark.clone(), style.faint(&mark))
                 }
             },
@@ -151,8 +151,7 @@ pub fn parse_game(game: Game, text: &str) -> Result<History, String> {
     let (_, numbers) = Position::from_move_list(game, text)
         .map_err(|error| format!("bad {} {}: {error}", Notation::Moves.noun(), quote(text)))?;
     let mut played = History::empty(game);
-    for number in numbers {
-        let cell = Cell::new(number - 1).expect("a cell of the game");
+    for cell in numbers {
         played.play(cell).expect("a move list that replays");
     }
     Ok(played)

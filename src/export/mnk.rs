@@ -166,7 +166,7 @@ impl Iterator for MnkRecords<'_> {
     fn next(&mut self) -> Option<MnkRecord> {
         for board in self.boards.by_ref() {
             // A game with a table has at most 16 cells: its masks fit a `u64`.
-            let (x, o) = (board.marks(Player::X), board.marks(Player::O));
+            let (x, o) = (board.mask(Player::X), board.mask(Player::O));
             let (_, turn) = self.codes.canonical(x as u64, o as u64);
             // The identity is the first turn: a board is canonical when no other does better.
             if self.canonical_only && turn != 0 {

@@ -449,7 +449,7 @@ impl Table {
 /// bits, and the table's lookups work on `u64`.
 #[inline]
 fn narrow(board: &Position) -> (u64, u64) {
-    (board.marks(Player::X) as u64, board.marks(Player::O) as u64)
+    (board.mask(Player::X) as u64, board.mask(Player::O) as u64)
 }
 
 /// The marks of the player who moved last on the board `x`, `o`: X when X has more.
