@@ -52,6 +52,8 @@ mod solve;
 pub mod stats;
 mod symmetry;
 mod table;
+#[cfg(test)]
+mod tests;
 mod value;
 mod verify;
 
