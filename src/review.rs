@@ -7,8 +7,8 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use crate::audit::rules::Rules;
 use crate::board::{Board, Cell, Cells, Player, Status};
 use crate::history::History;
-use crate::table::Table;
 use crate::table::tic_tac_toe::Dense;
+use crate::table::{Table, TableError};
 use crate::value::Value;
 use crate::value::{MoveValue, Probe};
 use crate::{Game, Position};
@@ -182,24 +182,6 @@ impl PlyReview {
 ///
 /// Serializes to exactly the keys of `ttt review --format json`: `{"moves", "status", "plies",
 /// "mistakes"}`, after a first key `"game"` on games other than tic-tac-toe.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{History, MoveVerdict, Review, parse_moves, table};
-///
-/// // X's fifth move, 4, leaves O's line 1-2-3 open: a drawn game thrown away.
-/// let game = History::from_moves(&parse_moves("5 3 9 1 4 2")?)?;
-/// let review = Review::new(table(), &game);
-/// assert_eq!(review.plies.len(), 6);
-/// assert_eq!(review.plies[4].verdict, MoveVerdict::DrawToLoss);
-/// assert_eq!(review.plies[4].best.to_string(), "2");
-/// assert_eq!(review.mistakes(), 1);
-/// let json = serde_json::to_string(&review)?;
-/// assert!(json.starts_with(r#"{"moves":[5,3,9,1,4,2],"status":"o_wins","plies":[{"ply":1,"#));
-/// assert!(json.ends_with(r#""mistakes":1}"#));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Review {
     /// The game played.
@@ -245,47 +227,54 @@ fn judge<R: Rules>(table: &R::Table, game: &History) -> Review {
 }
 
 impl Review {
-    /// Judges every move of `game`, a game of tic-tac-toe complete or not, against `table`.
+    /// Judges every move of `game`, complete or not, against its game's table: any game of
+    /// at most 16 cells.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If `game` is not tic-tac-toe: [`Review::new_mnk`] reviews the others.
-    pub fn new(table: &Dense, game: &History) -> Review {
-        assert!(
-            game.is_tic_tac_toe(),
-            "Review::new reviews tic-tac-toe, not {}",
-            game.game()
-        );
-        judge::<Board>(table, game)
-    }
-
-    /// Judges every move of `game`, complete or not, against `table`, the table of its game
-    /// (of any game with a table, tic-tac-toe's too).
-    ///
-    /// # Panics
-    ///
-    /// If `game` is not the game of `table`.
+    /// [`TableError`] when the game has no table (more than 16 cells), or its embedded table
+    /// is damaged.
     ///
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::{Cell, History, MoveVerdict, Review, mnk_table};
+    /// use ttt_oracle::{Game, History, MoveVerdict, Review};
     ///
-    /// // On 3x4, X wins in 7 plies from the empty board, but in 9 after the corner 1; then O's 5
-    /// // loses faster than 6 would.
-    /// let mut game = History::empty("3x4".parse()?);
-    /// for number in [1, 5] {
-    ///     game.play(Cell::new(number - 1).unwrap())?;
-    /// }
-    /// let review = Review::new_mnk(crate::table::of(game.game())?, &game);
+    /// // X's fifth move, 4, leaves O's line 1-2-3 open: a drawn game thrown away.
+    /// let review = Review::new(&History::parse(Game::TIC_TAC_TOE, "5 3 9 1 4 2")?)?;
+    /// assert_eq!(review.plies[4].verdict, MoveVerdict::DrawToLoss);
+    /// assert_eq!(review.plies[4].best.to_string(), "2");
+    /// assert_eq!(review.mistakes(), 1);
+    ///
+    /// // On 3x4, X wins in 7 plies from the empty board, but in 9 after the corner 1; then O's
+    /// // 5 loses faster than 6 would.
+    /// let review = Review::new(&History::parse("3x4".parse()?, "1 5")?)?;
     /// assert_eq!(review.plies[0].verdict, MoveVerdict::SlowWin);
     /// assert_eq!(review.plies[1].verdict, MoveVerdict::FastLoss);
-    /// assert_eq!(review.plies[1].best.to_string(), "6");
     /// let json = serde_json::to_string(&review)?;
     /// assert!(json.starts_with(r#"{"game":"3x4","moves":[1,5],"status":"in_progress","#));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn new_mnk(table: &Table, game: &History) -> Review {
+    pub fn new(game: &History) -> Result<Review, TableError> {
+        if game.is_tic_tac_toe() {
+            let dense =
+                crate::table::tic_tac_toe::try_table().map_err(|error| TableError::Damaged {
+                    game: game.game(),
+                    detail: error.to_string(),
+                })?;
+            return Ok(Review::with_dense(dense, game));
+        }
+        Ok(Review::with_table(crate::table::of(game.game())?, game))
+    }
+
+    /// Judges every move of `game`, a game of tic-tac-toe, against its dense table.
+    pub(crate) fn with_dense(table: &Dense, game: &History) -> Review {
+        debug_assert!(game.is_tic_tac_toe());
+        judge::<Board>(table, game)
+    }
+
+    /// Judges every move of `game` against `table`, the table of its game.
+    pub(crate) fn with_table(table: &Table, game: &History) -> Review {
         assert_eq!(
             table.game(),
             game.game(),

@@ -27,6 +27,7 @@ use crate::board::{Board, Cell, Cells};
 use crate::game::MAX_CELLS;
 use crate::history::History;
 use crate::ratio::Ratio;
+use crate::rng::SplitMix64;
 
 pub use c_minimax::CMinimax;
 pub use external::External;
@@ -156,7 +157,7 @@ const ONE_IN: [Ratio; MAX_CELLS + 1] = {
 /// let mut rng = SplitMix64::new(1);
 /// assert!(matches!(sample(&choices, &mut rng), Some(Turn::Mark(c)) if c.is_corner()));
 /// ```
-pub fn sample<'a>(choices: &'a [Choice], rng: &mut crate::rng::SplitMix64) -> Option<&'a Turn> {
+pub fn sample<'a>(choices: &'a [Choice], rng: &mut SplitMix64) -> Option<&'a Turn> {
     let mut left = rng.next_f64();
     for choice in choices {
         left -= choice.probability.to_f64();
@@ -226,6 +227,32 @@ pub trait Bot {
     fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         choices.extend(self.choose(game)?);
         Ok(())
+    }
+
+    /// The bot's move in `game`, in one call: one of its [choices](Bot::choose), drawn with
+    /// their probabilities from `rng` ([`Turn::Nothing`] when it offers none). The same
+    /// generator seeded the same way gives the same moves.
+    ///
+    /// # Errors
+    ///
+    /// [`BotError`] when the bot cannot answer at all.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::bots::{self, Bot, Turn};
+    /// use ttt_oracle::{Game, History, SplitMix64};
+    ///
+    /// let mut casual = bots::from_spec("casual:0.3")?;
+    /// let mut rng = SplitMix64::new(42);
+    /// let game = History::parse(Game::TIC_TAC_TOE, "1 5")?;
+    /// let Turn::Mark(cell) = casual.pick(&game, &mut rng)? else { unreachable!() };
+    /// assert!(game.legal_moves().contains(cell));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn pick(&mut self, game: &History, rng: &mut SplitMix64) -> Result<Turn, BotError> {
+        let choices = self.choose(game)?;
+        Ok(sample(&choices, rng).cloned().unwrap_or(Turn::Nothing))
     }
 
     /// Whether the bot plays `game`: `Ok`, or a [`BotError`] saying why not. Callers ask

@@ -69,8 +69,8 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
         }
     };
     let review = match mnk_table {
-        None => Review::new(table(), &game),
-        Some(mnk_table) => Review::new_mnk(mnk_table, &game),
+        None => Review::with_dense(table(), &game),
+        Some(mnk_table) => Review::with_table(mnk_table, &game),
     };
     let mut out = io::stdout().lock();
     match args.format {
@@ -399,7 +399,7 @@ mod tests {
             .map(|&n| Cell::from_number(n).unwrap())
             .collect();
         let game = History::from_moves(&moves).unwrap();
-        let review = Review::new(table(), &game);
+        let review = Review::with_dense(table(), &game);
         for line in text(&review, &game, None, None, Style::plain()) {
             assert!(line.chars().count() <= 80, "{line:?}");
         }
