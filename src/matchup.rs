@@ -529,7 +529,7 @@ mod tests {
     }
 
     fn play(x: &mut dyn Bot, o: &mut dyn Bot) -> MatchReport {
-        matchup(x, o).unwrap()
+        matchup(x, o, &MatchOptions::default()).unwrap()
     }
 
     #[test]
@@ -610,7 +610,7 @@ mod tests {
         for memoryless in [false, true] {
             let mut x = Rogue { rogue, memoryless };
             let mut o = Rogue { rogue, memoryless };
-            assert_eq!(matchup(&mut x, &mut o), Err(MatchError::Overflow));
+            assert_eq!(matchup(&mut x, &mut o, &MatchOptions::default()), Err(MatchError::Overflow));
         }
     }
 
@@ -628,7 +628,7 @@ mod tests {
             }
         }
         let mut perfect = bots::builtin("perfect").unwrap();
-        let error = matchup(perfect.as_mut(), &mut Broken).unwrap_err();
+        let error = matchup(perfect.as_mut(), &mut Broken, &MatchOptions::default()).unwrap_err();
         assert_eq!(error.to_string(), "broken bot");
         assert!(matches!(error, MatchError::Bot(_)));
     }

@@ -274,7 +274,7 @@ impl<R: Rules, E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, R, F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit;
+    use crate::audit::{self, AuditBudget};
     use crate::bots::{CATALOG, from_spec};
 
     /// A memoryless bot that plays the first empty cell, except on `trigger`: there it panics,
@@ -326,6 +326,13 @@ mod tests {
         }
     }
 
+    fn opts(side: Player) -> AuditOptions {
+        AuditOptions {
+            side,
+            ..AuditOptions::default()
+        }
+    }
+
     fn numbers(moves: &[Cell]) -> Vec<u8> {
         moves.iter().map(|cell| cell.number()).collect()
     }
@@ -334,12 +341,12 @@ mod tests {
     fn games_and_report(spec: &str, side: Player) -> (Vec<LostGame>, audit::SideReport) {
         let mut bot = from_spec(spec).unwrap();
         let mut games = Vec::new();
-        losing_games(bot.as_mut(), side, |game| {
+        losing_games(bot.as_mut(), &opts(side), |game| {
             games.push(game);
-            Ok::<(), BotError>(())
+            Ok::<(), AuditError>(())
         })
         .unwrap();
-        (games, audit(bot.as_mut(), side).unwrap())
+        (games, audit::with_table(bot.as_mut(), Game::TIC_TAC_TOE, side, AuditBudget::DEFAULT).unwrap())
     }
 
     /// The first of the shortest games that `pick` takes.
@@ -397,12 +404,12 @@ mod tests {
         std::panic::set_hook(Box::new(|_| {}));
         let mut forfeits = Vec::new();
         let mut losses = 0;
-        losing_games(&mut rogue, Player::O, |game| {
+        losing_games(&mut rogue, &opts(Player::O), |game| {
             match game {
                 LostGame::Forfeit(line) => forfeits.push(line),
                 LostGame::Loss(_) => losses += 1,
             }
-            Ok::<(), BotError>(())
+            Ok::<(), AuditError>(())
         })
         .unwrap();
         std::panic::set_hook(prior_hook);
@@ -428,8 +435,11 @@ mod tests {
     #[test]
     fn a_bot_error_stops_the_walk() {
         let mut rogue = Rogue::new("O.X.....X", false);
-        let error = losing_games(&mut rogue, Player::O, |_| Ok::<(), BotError>(()));
-        assert_eq!(error.unwrap_err().message, "no answer");
+        let error = losing_games(&mut rogue, &opts(Player::O), |_| Ok::<(), AuditError>(()));
+        let Err(AuditError::Bot(error)) = error else {
+            panic!("{error:?}")
+        };
+        assert_eq!(error.message, "no answer");
         assert_eq!(rogue.asked, 1, "asked once, then stopped");
         assert_eq!(
             rogue.finished, 0,
@@ -441,16 +451,16 @@ mod tests {
     fn a_sink_error_stops_the_walk_and_finishes_the_bot() {
         let mut rogue = Rogue::new("never", false);
         let mut seen = 0;
-        let stopped = losing_games(&mut rogue, Player::X, |_| {
+        let stopped = losing_games(&mut rogue, &opts(Player::X), |_| {
             seen += 1;
             match seen {
-                3 => Err(BotError {
+                3 => Err(AuditError::Bot(BotError {
                     message: "enough".to_string(),
-                }),
+                })),
                 _ => Ok(()),
             }
         });
-        assert_eq!(stopped.unwrap_err().message, "enough");
+        assert_eq!(stopped.unwrap_err().to_string(), "enough");
         assert_eq!((seen, rogue.finished), (3, 1));
     }
 }

@@ -953,12 +953,12 @@ mod tests {
             }
             let position = game.position();
             let me = position.to_move();
-            let empty = position.empty_cells();
+            let empty = position.empty_mask();
             let completes = |marks: Mask, cell: usize| {
                 empty >> cell & 1 == 1 && geometry.makes_line(marks | 1 << cell, cell)
             };
             let threats: Vec<usize> = (0..n * n)
-                .filter(|&c| completes(position.marks(!me), c))
+                .filter(|&c| completes(position.mask(!me), c))
                 .collect();
             if threats != [hole] {
                 continue;
@@ -970,7 +970,7 @@ mod tests {
                 };
                 let cell = cell.index();
                 assert!(
-                    cell == hole || completes(position.marks(me), cell),
+                    cell == hole || completes(position.mask(me), cell),
                     "{n}x{n} after {:?}: {cell} leaves {hole} open",
                     game.moves()
                 );

@@ -580,7 +580,8 @@ mod tests {
     #[test]
     fn text_marks_every_empty_cell() {
         let board: Board = "XO..X....".parse().unwrap();
-        let lines = text(&Analysis::new(table(), board), Style::plain());
+        let analysis = Oracle::of_dense(table()).analyze(&Position::from_board(board));
+        let lines = text(&analysis, Style::plain());
         let joined = lines.join("\n");
         assert_eq!(joined.matches('L').count(), 6 + 1, "{joined}");
         assert!(joined.contains("L4*"), "{joined}");
