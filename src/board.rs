@@ -82,7 +82,8 @@ impl fmt::Display for Player {
 /// let centre = Cell::from_number(5).unwrap();
 /// assert_eq!(centre.index(), 4);
 /// assert_eq!(centre.to_string(), "5");
-/// assert!(Cell::from_number(10).is_none());
+/// assert_eq!(Cell::from_number(16), Cell::new(15)); // a cell of 4x4
+/// assert!(Cell::from_number(0).is_none() && Cell::from_number(129).is_none());
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(u8);
@@ -95,8 +96,8 @@ impl fmt::Debug for Cell {
 }
 
 impl Cell {
-    /// Every cell, in order 1..9.
-    pub const ALL: [Cell; 9] = [
+    /// Every cell of tic-tac-toe, in order 1..9.
+    pub(crate) const ALL: [Cell; 9] = [
         Cell(0),
         Cell(1),
         Cell(2),
@@ -108,8 +109,8 @@ impl Cell {
         Cell(8),
     ];
 
-    /// The cell with index `index` (0..9), if there is one.
-    pub const fn from_index(index: usize) -> Option<Cell> {
+    /// The cell of tic-tac-toe with index `index` (0..9), if there is one.
+    pub(crate) const fn from_index(index: usize) -> Option<Cell> {
         if index < 9 {
             Some(Cell(index as u8))
         } else {
@@ -117,66 +118,43 @@ impl Cell {
         }
     }
 
-    /// The cell people call `number` (1..9), if there is one.
+    /// The cell people call `number` (1 to 128, the largest board; a game's cells run to
+    /// rows * columns), if there is one.
     pub const fn from_number(number: u32) -> Option<Cell> {
-        if number >= 1 && number <= 9 {
+        if number >= 1 && number <= MAX_CELLS as u32 {
             Some(Cell(number as u8 - 1))
         } else {
             None
         }
     }
 
-    /// The index of this cell, 0..9.
+    /// The index of this cell, from 0.
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
-    /// The number people use for this cell, 1..9.
+    /// The number people use for this cell, from 1.
     pub const fn number(self) -> u8 {
         self.0 + 1
     }
 
-    /// The row, 0..3, counting from the top.
-    pub const fn row(self) -> usize {
-        self.0 as usize / 3
-    }
-
-    /// The column, 0..3, counting from the left.
-    pub const fn column(self) -> usize {
-        self.0 as usize % 3
-    }
-
-    /// The cell at `row` and `column` (each 0..3).
-    pub const fn at(row: usize, column: usize) -> Option<Cell> {
-        if row < 3 && column < 3 {
-            Some(Cell((row * 3 + column) as u8))
-        } else {
-            None
-        }
-    }
-
     /// Whether this is one of the four corners (1, 3, 7, 9).
-    pub const fn is_corner(self) -> bool {
+    pub(crate) const fn is_corner(self) -> bool {
         matches!(self.0, 0 | 2 | 6 | 8)
     }
 
     /// Whether this is one of the four sides (2, 4, 6, 8).
-    pub const fn is_side(self) -> bool {
+    pub(crate) const fn is_side(self) -> bool {
         matches!(self.0, 1 | 3 | 5 | 7)
     }
 
-    /// Whether this is the centre (5).
-    pub const fn is_centre(self) -> bool {
-        self.0 == 4
-    }
-
     /// The cell mirrored through the centre (1 ↔ 9, 2 ↔ 8, ...).
-    pub const fn opposite(self) -> Cell {
+    pub(crate) const fn opposite(self) -> Cell {
         Cell(8 - self.0)
     }
 
     /// The cell with index `index` on a board of any game (0..128, the largest board a
-    /// [`Cells`] holds), if there is one. [`Cell::from_index`] is tic-tac-toe's.
+    /// [`Cells`] holds), if there is one.
     pub const fn new(index: usize) -> Option<Cell> {
         if index < MAX_CELLS {
             Some(Cell(index as u8))
@@ -583,21 +561,6 @@ pub const CODES: usize = 19_683;
 /// Boards read from text: 9 cells row-major. `X`/`x` and `O`/`o` are marks; `.`, `-`, `_` or the
 /// cell's own digit `1`..`9` are empty; `|`, `/` and whitespace between cells are ignored. They are
 /// written as 9 characters of `X`, `O` and `.`.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Board, Cell, Player, Status};
-///
-/// let board: Board = "X2X4O6O8X".parse()?;
-/// assert_eq!(board.to_string(), "X.X.O.O.X");
-/// assert_eq!(board.to_move(), Player::O);
-/// assert_eq!(board.status(), Status::InProgress);
-///
-/// let after = board.play(Cell::from_number(2).unwrap())?;
-/// assert_eq!(after.to_string(), "XOX.O.O.X");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
     // Nine bits each: a tic-tac-toe board stays 4 bytes, where the auditor lists thousands.
@@ -615,16 +578,6 @@ impl Board {
     ///
     /// [`IllegalPosition`] when the cells overlap, the counts are impossible, both players hold a
     /// line, or play went on after a win.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::{Board, Cell, Cells, IllegalPosition};
-    ///
-    /// let x = Cells::EMPTY.with(Cell::from_number(5).unwrap());
-    /// assert!(Board::from_marks(x, Cells::EMPTY).is_ok());
-    /// assert!(matches!(Board::from_marks(Cells::EMPTY, x), Err(IllegalPosition::TooManyO { .. })));
-    /// ```
     pub const fn from_marks(x: Cells, o: Cells) -> Result<Board, IllegalPosition> {
         if x.0 & o.0 != 0 {
             return Err(IllegalPosition::Overlap);
@@ -727,18 +680,6 @@ impl Board {
     }
 
     /// Where the game stands.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::{Board, Outcome, Player, Status};
-    ///
-    /// let won: Board = "XXXOO....".parse()?;
-    /// assert_eq!(won.status(), Status::Finished(Outcome::Win(Player::X)));
-    /// assert_eq!(won.status().name(), "x_wins");
-    /// assert_eq!(Board::EMPTY.status(), Status::InProgress);
-    /// # Ok::<(), ttt_oracle::ParseBoardError>(())
-    /// ```
     pub const fn status(self) -> Status {
         match self.winner() {
             Some(player) => Status::Finished(Outcome::Win(player)),
@@ -753,17 +694,6 @@ impl Board {
     }
 
     /// The cells the side to move may play: the empty cells, or none once the game is over.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::Board;
-    ///
-    /// assert_eq!(Board::EMPTY.legal_moves().len(), 9);
-    /// let won: Board = "XXXOO....".parse()?;
-    /// assert!(won.legal_moves().is_empty());
-    /// # Ok::<(), ttt_oracle::ParseBoardError>(())
-    /// ```
     #[inline]
     pub const fn legal_moves(self) -> Cells {
         if self.is_over() {
@@ -779,18 +709,6 @@ impl Board {
     ///
     /// [`MoveError::GameOver`] when the game has ended, [`MoveError::Occupied`] when `cell` holds a
     /// mark.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::{Board, Cell, MoveError, Player};
-    ///
-    /// let centre = Cell::from_number(5).unwrap();
-    /// let board = Board::EMPTY.play(centre)?;
-    /// assert_eq!(board.to_string(), "....X....");
-    /// assert_eq!(board.play(centre), Err(MoveError::Occupied { cell: centre, owner: Player::X }));
-    /// # Ok::<(), MoveError>(())
-    /// ```
     pub const fn play(self, cell: Cell) -> Result<Board, MoveError> {
         if self.is_over() {
             return Err(MoveError::GameOver {
@@ -832,16 +750,6 @@ impl Board {
     /// # Errors
     ///
     /// [`MovesError`] naming the first move that cannot be played, and why.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::{Board, Cell};
-    ///
-    /// let moves: Vec<Cell> = [5, 1, 9].into_iter().filter_map(Cell::from_number).collect();
-    /// assert_eq!(Board::from_moves(&moves)?.to_string(), "O...X...X");
-    /// # Ok::<(), ttt_oracle::MovesError>(())
-    /// ```
     pub fn from_moves(moves: &[Cell]) -> Result<Board, MovesError> {
         let mut board = Board::EMPTY;
         for (i, &cell) in moves.iter().enumerate() {
@@ -854,16 +762,6 @@ impl Board {
     }
 
     /// Every legal position, ordered by ply and then by the board's text (`.` < `O` < `X`).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::Board;
-    ///
-    /// let all = Board::reachable();
-    /// assert_eq!(all.len(), 5478);
-    /// assert_eq!(all[0], Board::EMPTY);
-    /// ```
     pub fn reachable() -> Vec<Board> {
         let mut boards: Vec<Board> = (0..CODES).filter_map(Board::from_code).collect();
         boards.sort_by_cached_key(|board| (board.ply(), board.to_string()));
@@ -1237,28 +1135,6 @@ impl std::error::Error for MovesError {
 /// [`NotACell`]: MovesError::NotACell
 /// [`EmptyMove`]: MovesError::EmptyMove
 /// [`TrailingComma`]: MovesError::TrailingComma
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{MovesError, ParseCellError, parse_moves};
-///
-/// let moves = parse_moves("5, 1 9")?;
-/// assert_eq!(moves.iter().map(|c| c.number()).collect::<Vec<_>>(), [5, 1, 9]);
-/// assert!(parse_moves("  ")?.is_empty());
-///
-/// assert_eq!(
-///     parse_moves("5 05"),
-///     Err(MovesError::NotACell {
-///         position: 2,
-///         token: "05".to_string(),
-///         error: ParseCellError::OutOfRange
-///     })
-/// );
-/// assert_eq!(parse_moves("1,,2"), Err(MovesError::EmptyMove { position: 2, comma: 3 }));
-/// assert_eq!(parse_moves("1,"), Err(MovesError::TrailingComma { position: 2, comma: 2 }));
-/// # Ok::<(), MovesError>(())
-/// ```
 pub fn parse_moves(text: &str) -> Result<Vec<Cell>, MovesError> {
     let mut moves = Vec::new();
     for_each_move(text, |position, token| {

@@ -15,7 +15,7 @@ use crate::position::{MoveListError, Position};
 ///
 /// let mut game = History::new();
 /// game.play(Cell::from_number(5).unwrap())?;
-/// assert_eq!(game.board().to_string(), "....X....");
+/// assert_eq!(game.position().to_string(), "....X....");
 /// assert_eq!(game.moves().len(), 1);
 ///
 /// let mut four = History::empty("4x4".parse()?);

@@ -112,7 +112,10 @@ impl<'de> Deserialize<'de> for Cell {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Cell, D::Error> {
         // The same width as `serialize_u8`, which bincode (not self-describing) needs.
         let number = u8::deserialize(deserializer)?;
-        Cell::from_number(number.into())
+        (1..=9)
+            .contains(&number)
+            .then(|| Cell::from_number(number.into()))
+            .flatten()
             .ok_or_else(|| de::Error::custom(format!("{number} is not a cell 1..9")))
     }
 }

@@ -1,11 +1,16 @@
-//! Tic-tac-toe, solved.
+//! Tic-tac-toe and its m,n,k family, solved.
 //!
-//! `build.rs` runs full minimax over every reachable position, reduced by the 8 symmetries of the
-//! board to 765 canonical positions, and embeds the resulting table in the crate. [`table()`]
-//! decodes it once and then answers any legal position in constant time: its value for the side
-//! to move, its remoteness (plies to the end under perfect play) and its optimal moves.
+//! `build.rs` runs full minimax over every reachable position of tic-tac-toe (5,478 positions,
+//! 765 up to the 8 symmetries of the board) and of 3x4, 4x3, 4x4 and 4x4k3, and embeds the
+//! tables in the crate; any other game of at most 16 cells is solved on first use. An
+//! [`Oracle`] then answers any position in constant time: its value for the side to move, its
+//! remoteness (plies to the end under perfect play), its optimal moves, every move's value and
+//! the perfect line.
 //!
-//! Cells are numbered 1..9 row-major wherever a person or a program sees them:
+//! One engine serves every game: a [`Game`] (rows, columns, k) is a value, a [`Position`] is a
+//! position of any game, and the oracle, the bots, the audit, matches, reviews and simulations
+//! all take it. Cells are numbered 1..rows*columns row-major wherever a person or a program
+//! sees them; on tic-tac-toe:
 //!
 //! ```text
 //! 1 2 3
@@ -15,15 +20,64 @@
 //!
 //! # Examples
 //!
-//! ```
-//! use ttt_oracle::{Board, Value, table};
+//! The best move on tic-tac-toe:
 //!
-//! let board: Board = "XO..X....".parse()?;
-//! let table = table();
-//! assert_eq!(table.probe(&board).value, Value::Loss); // O to move cannot stop X
-//! assert_eq!(table.best_move(&board).map(|c| c.number()), Some(9));
-//! # Ok::<(), ttt_oracle::ParseBoardError>(())
 //! ```
+//! use ttt_oracle::{Game, Oracle, Position, Value};
+//!
+//! let oracle = Oracle::of(Game::TIC_TAC_TOE)?;
+//! let position = Position::parse(Game::TIC_TAC_TOE, "XO..X....")?;
+//! assert_eq!(oracle.probe(&position).value, Value::Loss); // O to move cannot stop X
+//! assert_eq!(oracle.best_move(&position).map(|cell| cell.number()), Some(9));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The best move on 4x4 (four in a row), with the same calls and the same types:
+//!
+//! ```
+//! use ttt_oracle::{Game, Oracle, Position, Value};
+//!
+//! let game: Game = "4x4".parse()?;
+//! let oracle = Oracle::of(game)?;
+//! let position = Position::parse(game, "XXX./OOO./..../....")?;
+//! assert_eq!(oracle.best_move(&position).map(|cell| cell.number()), Some(4));
+//! assert_eq!(oracle.probe(&position).value, Value::Win);
+//! assert_eq!(oracle.probe(&Position::empty(game)).value, Value::Draw);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A game against a tunable opponent: `casual:0.3` plays a perfect move seven times in ten
+//! and any other legal move the rest of the time (see [`bots::from_spec`] for every bot and
+//! style), each choice drawn from a seeded generator:
+//!
+//! ```
+//! use ttt_oracle::bots::{self, Bot, Turn};
+//! use ttt_oracle::{Game, History, Oracle, SplitMix64, Status};
+//!
+//! let oracle = Oracle::of(Game::TIC_TAC_TOE)?;
+//! let mut opponent = bots::from_spec("casual:0.3")?;
+//! let mut rng = SplitMix64::new(2026);
+//! let mut game = History::new();
+//! while game.position().status() == Status::InProgress {
+//!     let cell = if game.moves().len() % 2 == 0 {
+//!         oracle.best_move(&game.position()).expect("a move while in progress") // we play X
+//!     } else {
+//!         match opponent.pick(&game, &mut rng)? {
+//!             Turn::Mark(cell) => cell,
+//!             other => panic!("the opponent {other}"),
+//!         }
+//!     };
+//!     game.play(cell)?;
+//! }
+//! // Perfect play never loses.
+//! assert_ne!(game.position().winner(), Some(ttt_oracle::Player::O));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! To check a bot instead of playing it, [`audit`] walks every game it can face; [`matchup`]
+//! plays two bots through every game, [`Review`] judges every move of a game, [`simulate`]
+//! plays sampled games, and [`bots`] has the published bots the project audits. The layers
+//! and files are described in `docs/architecture.md`.
 
 #![warn(missing_docs)]
 

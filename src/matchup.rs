@@ -184,18 +184,18 @@ fn play<R: Rules>(
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Ratio, bots, matchup};
+/// use ttt_oracle::{MatchOptions, Ratio, bots, matchup};
 ///
 /// // newell-simon opens in the centre and marcelo answers in corner 1 or 3, equally likely:
 /// // after 5 1 9 it marks two cells in one turn (8 and 7); after 5 3 the game is drawn.
-/// let mut x = bots::builtin("newell-simon").unwrap();
-/// let mut o = bots::builtin("marcelo").unwrap();
-/// let report = matchup(x.as_mut(), o.as_mut())?;
+/// let mut x = bots::from_spec("newell-simon")?;
+/// let mut o = bots::from_spec("marcelo")?;
+/// let report = matchup(x.as_mut(), o.as_mut(), &MatchOptions::default())?;
 /// assert_eq!((report.x.as_str(), report.o.as_str()), ("newell-simon", "marcelo"));
 /// assert_eq!(report.games, 2);
 /// assert_eq!(report.o_forfeits, Ratio::new(1, 2));
 /// assert_eq!(report.draws, Ratio::new(1, 2));
-/// # Ok::<(), ttt_oracle::MatchError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchReport {
@@ -610,7 +610,10 @@ mod tests {
         for memoryless in [false, true] {
             let mut x = Rogue { rogue, memoryless };
             let mut o = Rogue { rogue, memoryless };
-            assert_eq!(matchup(&mut x, &mut o, &MatchOptions::default()), Err(MatchError::Overflow));
+            assert_eq!(
+                matchup(&mut x, &mut o, &MatchOptions::default()),
+                Err(MatchError::Overflow)
+            );
         }
     }
 

@@ -29,7 +29,8 @@ use crate::quote::quote;
 /// let game: Game = "4x4".parse()?;
 /// let board = Position::parse(game, "X.../.O../..../....")?;
 /// assert_eq!(board.to_move(), Player::X);
-/// assert_eq!(board.play(16)?.to_string(), "X.../.O../..../...X");
+/// let sixteen = ttt_oracle::Cell::from_number(16).unwrap();
+/// assert_eq!(board.play(sixteen)?.to_string(), "X.../.O../..../...X");
 /// assert!(Position::parse(game, "X........").is_err()); // 9 cells, not 16
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -521,7 +522,7 @@ impl Position {
     ///
     /// let (board, moves) = Position::from_move_list("4x4".parse()?, "1 16, 6")?;
     /// assert_eq!(board.to_string(), "X.../.X../..../...O");
-    /// assert_eq!(moves, [1, 16, 6]);
+    /// assert_eq!(moves.iter().map(|cell| cell.number()).collect::<Vec<_>>(), [1, 16, 6]);
     /// assert!(Position::from_move_list("4x4".parse()?, "17").is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -13,16 +13,6 @@ pub const QUOTE_LIMIT: usize = 60;
 /// `text` with every control character (and every invisible character that reorders or hides
 /// text, such as bidirectional overrides) escaped: `\n`, `\r`, `\t`, `\\`, else `\u{..}`.
 /// Printable text, spaces and non-ASCII letters are kept as they are.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::quote::escape;
-///
-/// assert_eq!(escape("minimax.py"), "minimax.py");
-/// assert_eq!(escape("evil\x1b[31mRED\nfake"), "evil\\u{1b}[31mRED\\nfake");
-/// assert_eq!(escape("naïve"), "naïve");
-/// ```
 pub fn escape(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
     for ch in text.chars() {
@@ -34,14 +24,6 @@ pub fn escape(text: &str) -> String {
 /// [`escape`] for text made of lines, such as what a bot writes to its standard error: newlines
 /// and tabs stay as they are (a `\r` before a newline is dropped); every other control
 /// character is escaped, so the text cannot move the cursor, clear the screen or forge colour.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::quote::escape_lines;
-///
-/// assert_eq!(escape_lines("thinking\tabout 5\r\n\x1b[2Jdone\n"), "thinking\tabout 5\n\\u{1b}[2Jdone\n");
-/// ```
 pub fn escape_lines(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -81,17 +63,6 @@ fn needs_escape(ch: char) -> bool {
 /// characters of it shown: a longer text is cut, and the quote ends with `…` and its full
 /// length, so a message stays one short line whatever it quotes. A double quote inside is
 /// escaped too, so the quote's end is unambiguous.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::quote::quote;
-///
-/// assert_eq!(quote("X..O"), "\"X..O\"");
-/// assert_eq!(quote("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
-/// let long = "X".repeat(131_000);
-/// assert_eq!(quote(&long), format!("\"{}…\" (131000 characters)", "X".repeat(60)));
-/// ```
 pub fn quote(text: &str) -> String {
     let mut quoted = String::from("\"");
     let mut shown = 0;
@@ -117,14 +88,6 @@ pub fn quote(text: &str) -> String {
 
 /// [`quote`] for bytes that may not be UTF-8 (what a bot printed): invalid sequences show as
 /// U+FFFD, and only the first bytes are looked at, so the cost does not grow with the input.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::quote::quote_bytes;
-///
-/// assert_eq!(quote_bytes(b"5\xff"), "\"5\u{fffd}\"");
-/// ```
 pub fn quote_bytes(bytes: &[u8]) -> String {
     // Four bytes a character at most: enough to show QUOTE_LIMIT characters and see that
     // there are more.

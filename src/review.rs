@@ -22,13 +22,14 @@ use crate::{Game, Position};
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Board, MoveVerdict, table};
+/// use ttt_oracle::{Game, MoveVerdict, Oracle, Position};
 ///
 /// // X wins at once on 3; 6 only draws; 7, 8 and 9 let O win on 6.
-/// let board: Board = "XX.OO....".parse()?;
-/// let before = table().probe(&board);
-/// let verdicts: Vec<_> = table()
-///     .analyze(&board)
+/// let oracle = Oracle::of(Game::TIC_TAC_TOE)?;
+/// let position = Position::parse(Game::TIC_TAC_TOE, "XX.OO....")?;
+/// let before = oracle.probe(&position);
+/// let verdicts: Vec<_> = oracle
+///     .moves(&position)
 ///     .into_iter()
 ///     .map(|m| (m.cell.number(), MoveVerdict::judge(before, m).as_str()))
 ///     .collect();
@@ -36,7 +37,7 @@ use crate::{Game, Position};
 ///     verdicts,
 ///     [(3, "best"), (6, "win_to_draw"), (7, "win_to_loss"), (8, "win_to_loss"), (9, "win_to_loss")]
 /// );
-/// # Ok::<(), ttt_oracle::ParseBoardError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -192,22 +192,8 @@ impl Rate {
     /// and 1 and does not shrink to a point when no game (or every game) had the result. It
     /// starts at exactly 0 when no game had the result, and ends at exactly 1 when all had.
     ///
-    /// # Examples
-    ///
-    /// Newcombe's worked examples (Statistics in Medicine 17, 1998, pp. 857-872, table II):
-    ///
-    /// ```
-    /// use ttt_oracle::Rate;
-    ///
-    /// let near = |(low, high): (f64, f64), (a, b): (f64, f64)| {
-    ///     (low - a).abs() < 5e-5 && (high - b).abs() < 5e-5
-    /// };
-    /// assert!(near(Rate { count: 81, games: 263 }.interval(), (0.2553, 0.3662)));
-    /// assert!(near(Rate { count: 1, games: 10 }.interval(), (0.0179, 0.4042)));
-    /// assert!(near(Rate { count: 0, games: 10 }.interval(), (0.0, 0.2775)));
-    /// assert_eq!(Rate { count: 0, games: 50_000 }.interval().0, 0.0);
-    /// assert_eq!(Rate { count: 7, games: 7 }.interval().1, 1.0);
-    /// ```
+    /// Newcombe's worked examples (Statistics in Medicine 17, 1998, pp. 857-872, table II)
+    /// are checked in this file's tests.
     pub fn interval(&self) -> (f64, f64) {
         if self.games == 0 {
             return (0.0, 1.0);
@@ -235,17 +221,6 @@ impl Rate {
     /// standard error of a rate over this many games when the probability is `exact`.
     /// `None` where that error is zero (an exact probability of 0 or 1) and the rate differs
     /// from it: a result that cannot happen did; and for no games at all.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::Rate;
-    ///
-    /// let rate = Rate { count: 5_100, games: 10_000 };
-    /// assert!((rate.standard_errors(0.5).unwrap() - 2.0).abs() < 1e-9);
-    /// assert_eq!(Rate { count: 0, games: 10 }.standard_errors(0.0), Some(0.0));
-    /// assert_eq!(Rate { count: 1, games: 10 }.standard_errors(0.0), None);
-    /// ```
     pub fn standard_errors(&self, exact: f64) -> Option<f64> {
         if self.games == 0 {
             return None;
@@ -259,5 +234,76 @@ impl Rate {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rate;
+
+    #[test]
+    fn intervals_are_newcombes() {
+        let near = |(low, high): (f64, f64), (a, b): (f64, f64)| {
+            (low - a).abs() < 5e-5 && (high - b).abs() < 5e-5
+        };
+        assert!(near(
+            Rate {
+                count: 81,
+                games: 263
+            }
+            .interval(),
+            (0.2553, 0.3662)
+        ));
+        assert!(near(
+            Rate {
+                count: 1,
+                games: 10
+            }
+            .interval(),
+            (0.0179, 0.4042)
+        ));
+        assert!(near(
+            Rate {
+                count: 0,
+                games: 10
+            }
+            .interval(),
+            (0.0, 0.2775)
+        ));
+        assert_eq!(
+            Rate {
+                count: 0,
+                games: 50_000
+            }
+            .interval()
+            .0,
+            0.0
+        );
+        assert_eq!(Rate { count: 7, games: 7 }.interval().1, 1.0);
+    }
+
+    #[test]
+    fn standard_errors_measure_the_distance_from_exact() {
+        let rate = Rate {
+            count: 5_100,
+            games: 10_000,
+        };
+        assert!((rate.standard_errors(0.5).unwrap() - 2.0).abs() < 1e-9);
+        assert_eq!(
+            Rate {
+                count: 0,
+                games: 10
+            }
+            .standard_errors(0.0),
+            Some(0.0)
+        );
+        assert_eq!(
+            Rate {
+                count: 1,
+                games: 10
+            }
+            .standard_errors(0.0),
+            None
+        );
     }
 }

@@ -27,16 +27,6 @@ use crate::game::Mask;
 /// | `flip_vertical` | mirror top to bottom | 7 8 9 4 5 6 1 2 3 |
 /// | `transpose` | mirror in the diagonal 1-5-9 | 1 4 7 2 5 8 3 6 9 |
 /// | `anti_transpose` | mirror in the diagonal 3-5-7 | 9 6 3 8 5 2 7 4 1 |
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Cell, Symmetry};
-///
-/// let one = Cell::from_number(1).unwrap();
-/// assert_eq!(Symmetry::Rotate90.apply_cell(one).number(), 3);
-/// assert_eq!(Symmetry::Rotate90.inverse(), Symmetry::Rotate270);
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Symmetry {
     /// Leaves every cell where it is.
@@ -190,18 +180,6 @@ impl Canonical {
 
 /// The canonical form of `board`, and the first symmetry (in the order of [`Symmetry::ALL`])
 /// that maps `board` onto it.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Board, canonicalize};
-///
-/// let corner: Board = "........X".parse()?;
-/// let (canonical, symmetry) = canonicalize(corner);
-/// assert_eq!(canonical.board().to_string(), "X........");
-/// assert_eq!(symmetry.apply(corner), canonical.board());
-/// # Ok::<(), ttt_oracle::ParseBoardError>(())
-/// ```
 pub fn canonicalize(board: Board) -> (Canonical, Symmetry) {
     let mut best = (board, Symmetry::Identity);
     for symmetry in Symmetry::ALL.into_iter().skip(1) {

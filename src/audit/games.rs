@@ -346,7 +346,10 @@ mod tests {
             Ok::<(), AuditError>(())
         })
         .unwrap();
-        (games, audit::with_table(bot.as_mut(), Game::TIC_TAC_TOE, side, AuditBudget::DEFAULT).unwrap())
+        (
+            games,
+            audit::with_table(bot.as_mut(), Game::TIC_TAC_TOE, side, AuditBudget::DEFAULT).unwrap(),
+        )
     }
 
     /// The first of the shortest games that `pick` takes.

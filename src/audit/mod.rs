@@ -71,6 +71,17 @@ pub struct AuditOptions {
     pub budget: AuditBudget,
 }
 
+impl AuditOptions {
+    /// `side` of `game`, within the default budget.
+    pub fn new(game: Game, side: Player) -> AuditOptions {
+        AuditOptions {
+            game,
+            side,
+            budget: AuditBudget::DEFAULT,
+        }
+    }
+}
+
 impl Default for AuditOptions {
     fn default() -> AuditOptions {
         AuditOptions {
@@ -515,15 +526,17 @@ pub struct SideReport {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Player, Ratio, audit, bots};
+/// use ttt_oracle::{AuditOptions, Game, Player, Ratio, audit, bots};
 ///
-/// let mut random = bots::builtin("random").unwrap();
-/// let worst = audit(random.as_mut(), Player::X)?.worst_case;
+/// let mut random = bots::from_spec("random")?;
+/// let report = audit(random.as_mut(), &AuditOptions::new(Game::TIC_TAC_TOE, Player::X))?;
+/// let worst = &report.solved().unwrap().worst_case;
 /// assert!(Ratio::ZERO < worst.loss && worst.loss < Ratio::ONE);
-/// let mut perfect = bots::builtin("perfect").unwrap();
-/// let worst = audit(perfect.as_mut(), Player::O)?.worst_case;
+/// let mut perfect = bots::from_spec("perfect")?;
+/// let report = audit(perfect.as_mut(), &AuditOptions::new(Game::TIC_TAC_TOE, Player::O))?;
+/// let worst = &report.solved().unwrap().worst_case;
 /// assert_eq!((worst.loss, worst.line.len()), (Ratio::ZERO, 0));
-/// # Ok::<(), ttt_oracle::bots::BotError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorstCase {
@@ -545,14 +558,16 @@ pub struct WorstCase {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Player, Verdict, audit, bots};
+/// use ttt_oracle::audit::Verdict;
+/// use ttt_oracle::{AuditOptions, Game, Player, audit, bots};
 ///
-/// let mut smartbot = bots::builtin("smartbot").unwrap();
-/// let verdict = audit(smartbot.as_mut(), Player::O)?.verdict();
+/// let mut smartbot = bots::from_spec("smartbot")?;
+/// let options = AuditOptions::new(Game::TIC_TAC_TOE, Player::O);
+/// let verdict = audit(smartbot.as_mut(), &options)?.verdict().unwrap();
 /// assert_eq!(verdict, Verdict::CanLose);
 /// assert_eq!(verdict.to_string(), "can lose");
 /// assert_eq!(verdict.as_str(), "can_lose");
-/// # Ok::<(), ttt_oracle::bots::BotError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -574,7 +589,7 @@ impl Verdict {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::Verdict;
+    /// use ttt_oracle::audit::Verdict;
     ///
     /// assert_eq!(Verdict::from_counts(0, 0), Verdict::NeverLoses);
     /// assert_eq!(Verdict::from_counts(12, 0), Verdict::CanLose);
@@ -595,7 +610,7 @@ impl Verdict {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::Verdict;
+    /// use ttt_oracle::audit::Verdict;
     ///
     /// assert!(Verdict::CanLoseAndBreaksRules.can_lose());
     /// assert!(!Verdict::BreaksRules.can_lose());
@@ -609,7 +624,7 @@ impl Verdict {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::Verdict;
+    /// use ttt_oracle::audit::Verdict;
     ///
     /// assert!(Verdict::BreaksRules.breaks_rules());
     /// assert!(!Verdict::CanLose.breaks_rules());
@@ -624,7 +639,7 @@ impl Verdict {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::Verdict;
+    /// use ttt_oracle::audit::Verdict;
     ///
     /// assert_eq!(Verdict::BreaksRules.as_str(), "breaks_rules");
     /// assert_eq!(serde_json::to_string(&Verdict::CanLose)?, "\"can_lose\"");
@@ -703,19 +718,22 @@ impl SideReport {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::{Player, Verdict, audit, bots};
+    /// use ttt_oracle::audit::Verdict;
+    /// use ttt_oracle::{AuditOptions, Game, Player, audit, bots};
     ///
     /// // marcelo never loses on the board as X, but sometimes marks two cells in one turn.
-    /// let mut marcelo = bots::builtin("marcelo").unwrap();
-    /// let x = audit(marcelo.as_mut(), Player::X)?;
-    /// assert_eq!(x.verdict(), Verdict::BreaksRules);
-    /// assert_eq!(x.verdict().to_string(), "breaks the rules");
-    /// let o = audit(marcelo.as_mut(), Player::O)?;
-    /// assert_eq!(o.verdict(), Verdict::CanLoseAndBreaksRules);
+    /// let mut marcelo = bots::from_spec("marcelo")?;
+    /// let as_x = AuditOptions::new(Game::TIC_TAC_TOE, Player::X);
+    /// let x = audit(marcelo.as_mut(), &as_x)?;
+    /// assert_eq!(x.solved().unwrap().verdict(), Verdict::BreaksRules);
+    /// assert_eq!(Verdict::BreaksRules.to_string(), "breaks the rules");
+    /// let as_o = AuditOptions::new(Game::TIC_TAC_TOE, Player::O);
+    /// let o = audit(marcelo.as_mut(), &as_o)?;
+    /// assert_eq!(o.solved().unwrap().verdict(), Verdict::CanLoseAndBreaksRules);
     ///
-    /// let mut perfect = bots::builtin("perfect").unwrap();
-    /// assert_eq!(audit(perfect.as_mut(), Player::X)?.verdict(), Verdict::NeverLoses);
-    /// # Ok::<(), ttt_oracle::bots::BotError>(())
+    /// let mut perfect = bots::from_spec("perfect")?;
+    /// assert_eq!(audit(perfect.as_mut(), &as_x)?.verdict(), Some(Verdict::NeverLoses));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn verdict(&self) -> Verdict {
         Verdict::from_counts(self.losing_games, self.illegal_games)

@@ -164,22 +164,6 @@ impl TablelessReport {
 ///
 /// [`BotError`] when the bot cannot answer at all (an external program that broke its
 /// protocol); a forbidden move or a panic only forfeits that game.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{AuditBudget, Player, audit_tableless, bots};
-///
-/// // A budget too small for the whole walk of marcelo's 5x5 games as X, enough for a search.
-/// let budget = AuditBudget { states: 1_000, searched: 100_000 };
-/// let mut marcelo = bots::builtin("marcelo").unwrap();
-/// let report = audit_tableless(marcelo.as_mut(), "5x5".parse()?, Player::X, budget)?;
-/// assert_eq!((report.counts, report.vs_random), (None, None));
-/// // Its shortest forfeit: two marks in one turn after 13 1 5 17 9 21.
-/// assert_eq!(report.shortest_illegal.line().unwrap().moves.len(), 6);
-/// assert_eq!(report.shortest_illegal.exists(), Some(true));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub fn audit_tableless(
     bot: &mut dyn Bot,
     game: Game,
@@ -272,18 +256,6 @@ pub fn audit_tableless(
 /// # Errors
 ///
 /// As [`audit_tableless`].
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{AuditBudget, Player, Ratio, bots, odds_tableless};
-///
-/// let mut random = bots::builtin("random").unwrap();
-/// let odds = odds_tableless(random.as_mut(), "2x2k2".parse()?, Player::X, AuditBudget::DEFAULT)?;
-/// // X wins on its second move whatever happens: every pair of cells on 2x2 is a line.
-/// assert_eq!(odds.unwrap().win, Ratio::ONE);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub fn odds_tableless(
     bot: &mut dyn Bot,
     game: Game,

@@ -71,10 +71,10 @@ pub const MAX_REPLY: usize = 4096;
 /// ```
 /// use ttt_oracle::{History, bots::external::request};
 ///
-/// let game = History::from_moves(&ttt_oracle::parse_moves("1 5")?)?;
+/// let game = History::parse(ttt_oracle::Game::TIC_TAC_TOE, "1 5")?;
 /// assert_eq!(request(&game), "X...O.... X 1 5");
 /// assert_eq!(request(&History::new()), "......... X");
-/// # Ok::<(), ttt_oracle::MovesError>(())
+/// # Ok::<(), ttt_oracle::MoveListError>(())
 /// ```
 pub fn request(game: &History) -> String {
     let mut line = format!("{} {}", board_text(game), game.position().to_move());
@@ -221,13 +221,14 @@ impl External {
     ///
     /// ```no_run
     /// use std::time::Duration;
-    /// use ttt_oracle::{Player, audit, bots::External};
+    /// use ttt_oracle::audit::Verdict;
+    /// use ttt_oracle::{AuditOptions, Game, Player, audit, bots::External};
     ///
     /// let mut bot = External::new("minimax.py", "python3 data/bots/minimax.py", Duration::from_secs(2))
     ///     .with_startup(Duration::from_secs(10));
-    /// let report = audit(&mut bot, Player::O)?;
-    /// assert!(report.never_loses());
-    /// # Ok::<(), ttt_oracle::bots::BotError>(())
+    /// let report = audit(&mut bot, &AuditOptions::new(Game::TIC_TAC_TOE, Player::O))?;
+    /// assert_eq!(report.verdict(), Some(Verdict::NeverLoses));
+    /// # Ok::<(), ttt_oracle::AuditError>(())
     /// ```
     pub fn new(name: impl Into<String>, command: impl Into<String>, timeout: Duration) -> External {
         External {

@@ -155,7 +155,7 @@ const ONE_IN: [Ratio; MAX_CELLS + 1] = {
 /// let corners: Cells = [1, 3, 7, 9].into_iter().filter_map(Cell::from_number).collect();
 /// let choices = Choice::uniform(corners);
 /// let mut rng = SplitMix64::new(1);
-/// assert!(matches!(sample(&choices, &mut rng), Some(Turn::Mark(c)) if c.is_corner()));
+/// assert!(matches!(sample(&choices, &mut rng), Some(Turn::Mark(c)) if corners.contains(*c)));
 /// ```
 pub fn sample<'a>(choices: &'a [Choice], rng: &mut SplitMix64) -> Option<&'a Turn> {
     let mut left = rng.next_f64();
@@ -324,14 +324,14 @@ pub trait Bot {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::{Cell, History, bots::{self, DependsOn}};
+    /// use ttt_oracle::{History, bots::{self, DependsOn}};
     ///
     /// let game = History::new();
     /// assert_eq!(bots::builtin("random").unwrap().depends_on(&game), DependsOn::Board);
     /// assert_eq!(bots::builtin("smartbot").unwrap().depends_on(&game), DependsOn::History);
     /// // marcelo's rule 5 plays far from its last move by rules 1 to 4: after X 1, O 5, X 9
     /// // no other rule plays for O, and its last move is the centre (index 4).
-    /// let game = History::from_moves(&[1, 5, 9].map(|n| Cell::from_number(n).unwrap()))?;
+    /// let game = History::parse(ttt_oracle::Game::TIC_TAC_TOE, "1 5 9")?;
     /// assert_eq!(bots::builtin("marcelo").unwrap().depends_on(&game), DependsOn::BoardAnd(4));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

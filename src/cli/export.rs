@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::export::{self, ExportFormat};
 use crate::output::Destination;
 use crate::quote::quote;
-use crate::{Game, table};
+use crate::{Game, TableError};
 use clap::{Args, ValueEnum};
 
 use super::Failure;
@@ -73,11 +73,14 @@ pub fn run(args: &ExportArgs) -> Result<(), Failure> {
         Some(path) => Destination::from_arg(path),
         None => Destination::Stdout,
     };
-    // Another game's table first: a game too large for one is refused before any file is made.
-    let mnk = match args.game {
-        Game::TIC_TAC_TOE => None,
-        game => Some(super::mnk::table_of(game)?),
-    };
+    // The game's table first: a game too large for one is refused before any file is made.
+    if args.game != Game::TIC_TAC_TOE {
+        super::mnk::table_of(args.game)?;
+    }
+    let records = export::records(args.game, args.canonical).map_err(|error| match error {
+        TableError::Damaged { .. } => Failure::with_code(4, format!("{error}; rebuild ttt")),
+        _ => Failure::usage(error.to_string()),
+    })?;
     let output = destination.open()?;
     if format == ExportFormat::Bincode && output.is_terminal() {
         return Err(Failure::usage(match &destination {
@@ -90,12 +93,6 @@ pub fn run(args: &ExportArgs) -> Result<(), Failure> {
             ),
         }));
     }
-    output.write(|out| match mnk {
-        None => export::write(out, format, &export::records(table(), args.canonical)),
-        Some(table) => {
-            let records = export::mnk_records(table, args.canonical);
-            export::write_mnk(out, format, args.game, records)
-        }
-    })?;
+    output.write(|out| export::write(out, format, args.game, records))?;
     Ok(())
 }

@@ -195,16 +195,6 @@ impl MnkSolution {
 /// # Panics
 ///
 /// If the game has more than 16 cells.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Game, Value, solve_game, unentry};
-///
-/// let solution = solve_game("3x4".parse()?);
-/// assert_eq!(unentry(solution.entries()[0]), Some((Value::Win, 7)));
-/// # Ok::<(), ttt_oracle::GameError>(())
-/// ```
 pub fn solve_game(game: Game) -> MnkSolution {
     assert!(
         game.cells() <= MAX_TABLE_CELLS,

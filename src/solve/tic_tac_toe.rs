@@ -97,17 +97,6 @@ impl Solution {
 }
 
 /// Solves tic-tac-toe: full minimax from the empty board, memoised on canonical boards.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Board, Value, canonicalize, solve};
-///
-/// let solution = solve();
-/// assert_eq!(solution.entries().len(), 765);
-/// let empty = solution.get(canonicalize(Board::EMPTY).0).unwrap();
-/// assert_eq!((empty.value, empty.remoteness), (Value::Draw, 9));
-/// ```
 pub fn solve() -> Solution {
     let mut memo = HashMap::with_capacity(1024);
     solve_from(canonicalize(Board::EMPTY).0, &mut memo);

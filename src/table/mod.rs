@@ -92,16 +92,6 @@ impl fmt::Display for TableError {
 impl std::error::Error for TableError {}
 
 /// The embedded bytes of `game`'s table, if `build.rs` solved it.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::mnk_table_bytes;
-///
-/// assert!(mnk_table_bytes("4x4".parse()?).is_some());
-/// assert!(mnk_table_bytes("2x2".parse()?).is_none());
-/// # Ok::<(), ttt_oracle::GameError>(())
-/// ```
 pub fn embedded_bytes(game: Game) -> Option<&'static [u8]> {
     EMBEDDED
         .iter()
@@ -116,18 +106,6 @@ pub fn embedded_bytes(game: Game) -> Option<&'static [u8]> {
 /// # Errors
 ///
 /// [`TableError`] when the game has more than 16 cells, or its embedded table is damaged.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Position, Value, mnk_table};
-///
-/// let game = "4x4".parse()?;
-/// let table = mnk_table(game)?;
-/// let empty = Position::empty(game);
-/// assert_eq!((table.probe(&empty).value, table.probe(&empty).remoteness), (Value::Draw, 16));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub fn of(game: Game) -> Result<&'static Table, TableError> {
     type Tables = HashMap<Game, Result<&'static Table, TableError>>;
     static MADE: OnceLock<Mutex<Tables>> = OnceLock::new();
@@ -253,19 +231,6 @@ impl Table {
     ///
     /// A query panics if the block it decodes, or the table as it unpacks, turns out damaged in
     /// a way the checksum let through.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::{Position, Table, mnk_table_bytes};
-    ///
-    /// let game = "4x4k3".parse()?;
-    /// let table = Table::compressed(mnk_table_bytes(game).unwrap(), usize::MAX)?;
-    /// let board = Position::parse(game, "XX../OO../..../....")?;
-    /// assert_eq!(table.best_move(&board), Some(3));
-    /// assert!(!table.is_unpacked());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
     pub fn compressed(bytes: &'static [u8], unpack_after: usize) -> Result<Table, MnkFormatError> {
         let packed = Packed::open(bytes)?;
         let (game, stored) = (packed.game(), packed.count());

@@ -26,16 +26,6 @@ static TABLE: Lazy<Result<Dense, FormatError>> = Lazy::new(|| Dense::from_bytes(
 ///
 /// [`FormatError`] saying what is wrong when the bytes embedded in the binary are damaged
 /// (which takes a binary altered after the build: `build.rs` writes them, the tests check them).
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Board, Value, try_table};
-///
-/// let table = try_table()?;
-/// assert_eq!(table.probe(&Board::EMPTY).value, Value::Draw);
-/// # Ok::<(), ttt_oracle::FormatError>(())
-/// ```
 pub fn try_table() -> Result<&'static Dense, FormatError> {
     TABLE.as_ref().map_err(FormatError::clone)
 }
@@ -47,18 +37,6 @@ pub fn try_table() -> Result<&'static Dense, FormatError> {
 /// If the embedded bytes are damaged. The build writes them and the tests check them, so that
 /// takes a binary altered after the build; [`try_table()`] returns the damage as an error
 /// instead.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Board, Value, table};
-///
-/// let board: Board = "XX.OO....".parse()?;
-/// let probe = table().probe(&board);
-/// assert_eq!((probe.value, probe.remoteness), (Value::Win, 1));
-/// assert_eq!(table().best_move(&board).map(|c| c.number()), Some(3));
-/// # Ok::<(), ttt_oracle::ParseBoardError>(())
-/// ```
 pub fn table() -> &'static Dense {
     match try_table() {
         Ok(table) => table,
@@ -90,17 +68,6 @@ impl Dense {
     /// # Errors
     ///
     /// [`FormatError`] when the bytes are not a complete, undamaged table.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::Dense;
-    ///
-    /// let table = Dense::from_bytes(Dense::embedded_bytes())?;
-    /// assert_eq!(table.solution().entries().len(), 765);
-    /// assert!(Dense::from_bytes(b"not a table").is_err());
-    /// # Ok::<(), ttt_oracle::FormatError>(())
-    /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Dense, FormatError> {
         let (solution, checksum) = format::decode(bytes)?;
         let mut dense = vec![0u16; CODES].into_boxed_slice();
@@ -158,15 +125,6 @@ impl Dense {
     }
 
     /// Value and remoteness of `board`, for the side to move.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::{Board, Value, table};
-    ///
-    /// let probe = table().probe(&Board::EMPTY);
-    /// assert_eq!((probe.value, probe.remoteness), (Value::Draw, 9));
-    /// ```
     pub fn probe(&self, board: &Board) -> Probe {
         let evaluation = self.evaluate(board);
         Probe {
@@ -177,16 +135,6 @@ impl Dense {
 
     /// The optimal moves: the best value, then the fastest win or the slowest loss; every
     /// drawing move when the value is a draw. Empty when the game is over.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::{Board, table};
-    ///
-    /// let board: Board = "X........".parse()?;
-    /// assert_eq!(table().best_moves(&board).to_string(), "5");
-    /// # Ok::<(), ttt_oracle::ParseBoardError>(())
-    /// ```
     pub fn best_moves(&self, board: &Board) -> Cells {
         // The hot path: the low nine bits of the word are the moves, nothing to unpack.
         let word = self.dense[board.code()];
@@ -196,60 +144,12 @@ impl Dense {
 
     /// One optimal move, chosen deterministically: the fastest win, else the slowest loss, and
     /// among equals the lowest cell. `None` when the game is over.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::{Board, table};
-    ///
-    /// assert_eq!(table().best_move(&Board::EMPTY).map(|c| c.number()), Some(1));
-    /// ```
     pub fn best_move(&self, board: &Board) -> Option<Cell> {
         self.best_moves(board).first()
     }
 
-    /// The perfect line from `board` (its principal variation): both sides playing
-    /// [`best_move`](Dense::best_move) to the end of the game. Its length is the remoteness,
-    /// and it ends in the value for the side to move on `board`. Empty when the game is over.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::{Board, Outcome, Status, table};
-    ///
-    /// let board: Board = "XO..X....".parse()?; // O to move, lost in 4 plies
-    /// let line = table().line(&board);
-    /// assert_eq!(line.iter().map(|c| c.number()).collect::<Vec<_>>(), [9, 4, 3, 6]);
-    /// assert_eq!(line.len(), usize::from(table().probe(&board).remoteness));
-    /// let end = line.iter().try_fold(board, |board, &cell| board.play(cell))?;
-    /// assert_eq!(end.status(), Status::Finished(Outcome::Win(ttt_oracle::Player::X)));
-    /// assert!(table().line(&end).is_empty());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn line(&self, board: &Board) -> Vec<Cell> {
-        let mut line = Vec::with_capacity(board.empty_cells().len());
-        let mut board = *board;
-        while let Some(cell) = self.best_move(&board) {
-            line.push(cell);
-            board = board.play_unchecked(cell);
-        }
-        line
-    }
-
     /// Every legal move with its value and remoteness from the view of the player making it,
     /// by cell. Empty when the game is over.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::{Board, Value, table};
-    ///
-    /// let board: Board = "XX.OO....".parse()?;
-    /// let moves = table().analyze(&board);
-    /// assert_eq!(moves.len(), 5);
-    /// assert_eq!((moves[0].cell.number(), moves[0].value, moves[0].remoteness), (3, Value::Win, 1));
-    /// # Ok::<(), ttt_oracle::ParseBoardError>(())
-    /// ```
     pub fn analyze(&self, board: &Board) -> Vec<MoveValue> {
         board
             .legal_moves()
