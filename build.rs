@@ -11,11 +11,24 @@ use std::{env, fs};
 #[path = "src/board.rs"]
 mod board;
 #[allow(dead_code)]
+#[path = "src/cell.rs"]
+mod cell;
+#[allow(dead_code)]
+#[path = "src/cells.rs"]
+mod cells;
+// The build writes tables but reads none: the reading half and its re-exports go unused.
+#[allow(dead_code, unused_imports)]
 #[path = "src/format/mod.rs"]
 mod format;
 #[allow(dead_code)]
 #[path = "src/game.rs"]
 mod game;
+#[allow(dead_code)]
+#[path = "src/moves.rs"]
+mod moves;
+#[allow(dead_code)]
+#[path = "src/player.rs"]
+mod player;
 #[allow(dead_code)]
 #[path = "src/position.rs"]
 mod position;
@@ -35,9 +48,18 @@ mod value;
 fn main() {
     for shared in [
         "board",
+        "cell",
+        "cells",
+        "format/bits",
+        "format/huffman",
         "format/mod",
+        "format/read",
+        "format/subsets",
         "format/tic_tac_toe",
+        "format/write",
         "game",
+        "moves",
+        "player",
         "position",
         "quote",
         "solve/mod",

@@ -11,9 +11,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ttt_oracle::{
-    Board, Game, MnkTable, Position, SplitMix64, Value, mnk_table_bytes, solve_game, table, unentry,
-};
+use ttt_oracle::internals::{Table, embedded_bytes, solve_game, unentry};
+use ttt_oracle::{Game, Oracle, Position, SplitMix64, Value};
 
 /// 4,520 legal 4x4 positions still in play, most not canonical: random games from a fixed
 /// seed, cut at a random ply.
@@ -26,15 +25,12 @@ fn four_by_four() -> Vec<Position> {
         let stop = rng.next_u64() % 16;
         for _ in 0..stop {
             let moves = board.legal_moves();
-            if moves == 0 {
+            if moves.is_empty() {
                 break;
             }
-            let pick = rng.next_u64() % u64::from(moves.count_ones());
-            let cell = (0..16)
-                .filter(|i| moves >> i & 1 == 1)
-                .nth(pick as usize)
-                .unwrap();
-            board = board.play_unchecked(cell);
+            let pick = rng.next_u64() % moves.len() as u64;
+            let cell = moves.iter().nth(pick as usize).unwrap();
+            board = board.play(cell).unwrap();
         }
         if !board.is_over() {
             boards.push(board);
@@ -48,23 +44,32 @@ fn digest(values: impl Iterator<Item = u64>) -> u64 {
 }
 
 fn queries(c: &mut Criterion) {
-    let three: Vec<Board> = Board::reachable()
-        .into_iter()
+    let three: Vec<Position> = Position::reachable(Game::TIC_TAC_TOE)
         .filter(|b| !b.is_over())
         .collect();
+    let oracle3 = Oracle::of(Game::TIC_TAC_TOE).unwrap();
     let four = four_by_four();
-    let bytes = mnk_table_bytes("4x4".parse().unwrap()).unwrap();
-    let table4 = MnkTable::from_bytes(bytes).unwrap();
+    let bytes = embedded_bytes("4x4".parse().unwrap()).unwrap();
+    let table4 = Table::from_bytes(bytes).unwrap();
     assert!(table4.is_unpacked());
-    // What `mnk_table` gives a process at first: the table read in place, here never unpacked.
-    let in_place = MnkTable::compressed(bytes, usize::MAX).unwrap();
+    // The front door on 4x4, as a user asks it: unpacked after its first lookups.
+    let oracle4 = Oracle::of("4x4".parse().unwrap()).unwrap();
+    for board in &four {
+        oracle4.best_move(board);
+    }
+    // What a process has at first: the table read in place, here never unpacked.
+    let in_place = Table::compressed(bytes, usize::MAX).unwrap();
     let expected3 = digest(
         three
             .iter()
-            .map(|b| u64::from(table().best_move(b).unwrap().number())),
+            .map(|b| u64::from(oracle3.best_move(b).unwrap().number())),
     );
-    let best4 = |table: &MnkTable, boards: &[Position]| {
-        digest(boards.iter().map(|b| table.best_move(b).unwrap() as u64))
+    let best4 = |table: &Table, boards: &[Position]| {
+        digest(
+            boards
+                .iter()
+                .map(|b| u64::from(table.best_move(b).unwrap().number())),
+        )
     };
     let expected4 = best4(&table4, &four);
     let probes4 = digest(four.iter().map(|b| u64::from(table4.probe(b).remoteness)));
@@ -75,13 +80,23 @@ fn queries(c: &mut Criterion) {
             let d = digest(
                 black_box(&three)
                     .iter()
-                    .map(|b| u64::from(table().best_move(b).unwrap().number())),
+                    .map(|b| u64::from(oracle3.best_move(b).unwrap().number())),
             );
             assert_eq!(d, expected3);
         })
     });
     group.bench_function("4x4_best_move", |b| {
         b.iter(|| assert_eq!(best4(&table4, black_box(&four)), expected4))
+    });
+    group.bench_function("4x4_best_move_oracle", |b| {
+        b.iter(|| {
+            let d = digest(
+                black_box(&four)
+                    .iter()
+                    .map(|b| u64::from(oracle4.best_move(b).unwrap().number())),
+            );
+            assert_eq!(d, expected4);
+        })
     });
     group.bench_function("4x4_value_remoteness", |b| {
         b.iter(|| {
@@ -106,14 +121,14 @@ fn queries(c: &mut Criterion) {
 
 fn load(c: &mut Criterion) {
     let game: Game = "4x4".parse().unwrap();
-    let bytes = mnk_table_bytes(game).unwrap();
+    let bytes = embedded_bytes(game).unwrap();
     let mut group = c.benchmark_group("games_load");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(5));
     // Decode, check and unpack every position.
     group.bench_function("4x4_unpack", |b| {
         b.iter(|| {
-            let table = MnkTable::from_bytes(black_box(bytes)).unwrap();
+            let table = Table::from_bytes(black_box(bytes)).unwrap();
             assert_eq!(table.probe(&Position::empty(game)).value, Value::Draw);
         })
     });
@@ -122,8 +137,8 @@ fn load(c: &mut Criterion) {
     let board = Position::parse(game, "X.../.O../..../....").unwrap();
     group.bench_function("4x4_first_query", |b| {
         b.iter(|| {
-            let table = MnkTable::compressed(black_box(bytes), usize::MAX).unwrap();
-            assert_eq!(table.best_move(&board), Some(2));
+            let table = Table::compressed(black_box(bytes), usize::MAX).unwrap();
+            assert_eq!(table.best_move(&board).map(|cell| cell.number()), Some(2));
         })
     });
     group.finish();

@@ -17,14 +17,15 @@ use by_histories::ByHistories;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ttt_oracle::bots::{self, Bot};
+use ttt_oracle::audit::Report;
+use ttt_oracle::internals::{Dense, solve, table};
 use ttt_oracle::{
-    Board, Cell, MatchReport, Player, SideReport, Table, audit, matchup, solve, table,
+    AuditOptions, Cell, Game, MatchOptions, MatchReport, Oracle, Player, Position, audit, matchup,
 };
 
 /// The 4,520 positions where the game goes on, most of them not canonical.
-fn positions() -> Vec<Board> {
-    Board::reachable()
-        .into_iter()
+fn positions() -> Vec<Position> {
+    Position::reachable(Game::TIC_TAC_TOE)
         .filter(|b| !b.is_over())
         .collect()
 }
@@ -32,7 +33,7 @@ fn positions() -> Vec<Board> {
 /// Negamax score of `board` for its side to move, measured from the empty board: a win at
 /// ply `p` scores `100 - p`, a loss `-(100 - p)`, a draw 0. Faster wins and slower losses score
 /// higher, exactly the table's order.
-fn terminal_score(board: Board) -> Option<i32> {
+fn terminal_score(board: Position) -> Option<i32> {
     if board.winner().is_some() {
         Some(-(100 - board.ply() as i32))
     } else if board.ply() == 9 {
@@ -43,7 +44,7 @@ fn terminal_score(board: Board) -> Option<i32> {
 }
 
 /// Plain minimax over the whole subtree, as the seed bots do on every move.
-fn minimax(board: Board) -> i32 {
+fn minimax(board: Position) -> i32 {
     if let Some(score) = terminal_score(board) {
         return score;
     }
@@ -56,7 +57,7 @@ fn minimax(board: Board) -> i32 {
 }
 
 /// Minimax with alpha-beta pruning, the usual improvement.
-fn alphabeta(board: Board, mut alpha: i32, beta: i32) -> i32 {
+fn alphabeta(board: Position, mut alpha: i32, beta: i32) -> i32 {
     if let Some(score) = terminal_score(board) {
         return score;
     }
@@ -73,7 +74,7 @@ fn alphabeta(board: Board, mut alpha: i32, beta: i32) -> i32 {
 }
 
 /// The first cell of the best score, like the table's `best_move`.
-fn search_best(board: Board, score: impl Fn(Board, i32) -> i32) -> Cell {
+fn search_best(board: Position, score: impl Fn(Position, i32) -> i32) -> Cell {
     let mut best: Option<(i32, Cell)> = None;
     for cell in board.legal_moves() {
         let floor = best.map_or(i32::MIN + 1, |(s, _)| s);
@@ -91,8 +92,8 @@ fn digest(cells: impl Iterator<Item = Cell>) -> u64 {
 }
 
 /// The table's best move against minimax and alpha-beta from scratch, on the same `boards`.
-fn compare(c: &mut Criterion, name: &str, boards: &[Board], minimax_time: Duration) {
-    let table = table();
+fn compare(c: &mut Criterion, name: &str, boards: &[Position], minimax_time: Duration) {
+    let table = Oracle::of(Game::TIC_TAC_TOE).unwrap();
     let expected = digest(boards.iter().map(|b| table.best_move(b).unwrap()));
     let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(boards.len() as u64));
@@ -133,13 +134,13 @@ fn compare(c: &mut Criterion, name: &str, boards: &[Board], minimax_time: Durati
 fn queries(c: &mut Criterion) {
     let boards = positions();
     assert_eq!(boards.len(), 4520);
-    let table = table();
+    let table = Oracle::of(Game::TIC_TAC_TOE).unwrap();
     let moves_expected: usize = boards.iter().map(|b| b.legal_moves().len()).sum();
 
     compare(c, "best_move", &boards, Duration::from_secs(20));
     // The positions where a search is most expensive: the empty board and the nine after
     // the first move, where the seed bots search the whole tree.
-    let openings: Vec<Board> = boards.iter().copied().filter(|b| b.ply() <= 1).collect();
+    let openings: Vec<Position> = boards.iter().copied().filter(|b| b.ply() <= 1).collect();
     assert_eq!(openings.len(), 10);
     compare(c, "best_move_opening", &openings, Duration::from_secs(10));
 
@@ -149,7 +150,7 @@ fn queries(c: &mut Criterion) {
         b.iter(|| {
             let n: usize = boards
                 .iter()
-                .map(|board| table.analyze(black_box(board)).len())
+                .map(|board| table.moves(black_box(board)).len())
                 .sum();
             assert_eq!(black_box(n), moves_expected);
         })
@@ -158,10 +159,10 @@ fn queries(c: &mut Criterion) {
 }
 
 fn load_and_solve(c: &mut Criterion) {
-    let bytes = Table::embedded_bytes();
+    let bytes = Dense::embedded_bytes();
     c.bench_function("load", |b| {
         b.iter(|| {
-            let loaded = Table::from_bytes(black_box(bytes)).unwrap();
+            let loaded = Dense::from_bytes(black_box(bytes)).unwrap();
             assert_eq!(black_box(loaded.checksum()), table().checksum());
         })
     });
@@ -175,8 +176,8 @@ fn load_and_solve(c: &mut Criterion) {
 }
 
 /// Both sides of `bot`'s audit.
-fn both_sides(bot: &mut dyn Bot) -> [SideReport; 2] {
-    Player::BOTH.map(|side| audit(bot, side).unwrap())
+fn both_sides(bot: &mut dyn Bot) -> [Report; 2] {
+    Player::BOTH.map(|side| audit(bot, &AuditOptions::new(Game::TIC_TAC_TOE, side)).unwrap())
 }
 
 /// Every built-in bot and two styles, both sides, as `audit` runs them (by positions for a
@@ -189,7 +190,7 @@ fn audits(c: &mut Criterion) {
         .chain(["casual:0.25", "epsilon:0.1"])
         .collect();
     let make = |spec| bots::from_spec(spec).unwrap();
-    let expected: Vec<[SideReport; 2]> = specs
+    let expected: Vec<[Report; 2]> = specs
         .iter()
         .map(|spec| both_sides(&mut ByHistories(make(spec))))
         .collect();
@@ -241,7 +242,7 @@ fn play_matches(
                 let (low, high) = (&mut x[i.min(j)], &mut rest[0]);
                 if i < j { (low, high) } else { (high, low) }
             };
-            matchup(x.as_mut(), o.as_mut()).unwrap()
+            matchup(x.as_mut(), o.as_mut(), &MatchOptions::default()).unwrap()
         })
         .collect()
 }

@@ -1,8 +1,9 @@
-//! The audit without a table: marcelo on 5x5, each side, and on 3x3 beside the same walk by
-//! histories (the bot not declaring what its answers depend on, so that nothing is
-//! remembered); the searches alone for 5x5's shortest lines, beside the same searches for a bot
-//! that does not say it blocks threats (a loss then needs only a line, not a fork), and on 7x7;
-//! all in one run.
+//! The audit without a table: marcelo on 5x5, each side, through the one `audit` (boards
+//! beyond 16 cells), and on 3x3 (the crate's internal walk, which `audit` keeps for boards
+//! without a table) beside the same walk by histories (the bot not declaring what its answers
+//! depend on, so that nothing is remembered); the searches alone for 5x5's shortest lines,
+//! beside the same searches for a bot that does not say it blocks threats (a loss then needs
+//! only a line, not a fork), and on 7x7; all in one run.
 //!
 //! `cargo bench --bench tableless` (a few minutes: 5x5 as O takes seconds an audit);
 //! `python3 benches/report.py tableless` prints the medians.
@@ -12,7 +13,9 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ttt_oracle::bots::{self, Bot};
-use ttt_oracle::{AuditBudget, Game, Player, Verdict, audit_tableless};
+use ttt_oracle::audit::{AuditBudget, TablelessReport, Verdict};
+use ttt_oracle::internals::audit_tableless;
+use ttt_oracle::{AuditOptions, Game, Player, audit};
 
 #[path = "../tests/common/blocks_unsaid.rs"]
 mod blocks_unsaid;
@@ -21,13 +24,28 @@ mod by_histories;
 use blocks_unsaid::BlocksUnsaid;
 use by_histories::ByHistories;
 
+/// The audit without a table of `bot` on `side` of `game`, within `budget`: through `audit`
+/// on a board beyond 16 cells, through the crate's internal walk on one with a table.
+fn without_table(
+    bot: &mut dyn Bot,
+    game: Game,
+    side: Player,
+    budget: AuditBudget,
+) -> TablelessReport {
+    if game.has_table() {
+        return audit_tableless(bot, game, side, budget).expect("a built-in bot always answers");
+    }
+    let options = AuditOptions { game, side, budget };
+    let report = audit(bot, &options).expect("a built-in bot always answers");
+    report.searched().expect("a board without a table").clone()
+}
+
 /// Both sides of `bot` on `game`: what each loses on the board, and each verdict.
 fn audit_sides(bot: &mut dyn Bot, game: Game, sides: &[Player]) -> Vec<(u64, Option<Verdict>)> {
     sides
         .iter()
         .map(|&side| {
-            let report = audit_tableless(bot, black_box(game), side, AuditBudget::DEFAULT)
-                .expect("a built-in bot always answers");
+            let report = without_table(bot, black_box(game), side, AuditBudget::DEFAULT);
             (
                 report.counts.expect("within the budget").losing_games,
                 report.verdict(),
@@ -82,8 +100,7 @@ fn audits(c: &mut Criterion) {
             searched,
         };
         both.map(|side| {
-            let report = audit_tableless(bot, black_box(game), side, budget)
-                .expect("a built-in bot always answers");
+            let report = without_table(bot, black_box(game), side, budget);
             let plies = |line: Option<&Vec<_>>| line.map(Vec::len);
             (
                 plies(report.shortest_illegal.line().map(|line| &line.moves)),

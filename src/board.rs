@@ -1,456 +1,33 @@
-//! The rules of tic-tac-toe: players, cells, boards, and how a game ends.
+//! Tic-tac-toe's own board: a legal position in 4 bytes, its eight lines and base-3 codes, how
+//! its text is read, and why marks are not a position.
 //!
 //! This file is shared with `build.rs` (through `#[path]`), so it depends on nothing but `std`
-//! and `quote.rs`, which `build.rs` pulls in too.
+//! and files that `build.rs` pulls in too: the rules (`player.rs`, `cell.rs`, `cells.rs`,
+//! `moves.rs`) and `quote.rs`.
 
 use std::fmt;
-use std::ops::Not;
 use std::str::FromStr;
 
-use crate::game::{MAX_CELLS, Mask};
+use crate::cell::Mask;
 use crate::quote::quote;
 
-/// One of the two players. X always moves first.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::Player;
-///
-/// assert_eq!(!Player::X, Player::O);
-/// assert_eq!(Player::O.to_string(), "O");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Player {
-    /// The first player.
-    X,
-    /// The second player.
-    O,
-}
-
-impl Player {
-    /// Both players, X first.
-    pub const BOTH: [Player; 2] = [Player::X, Player::O];
-
-    /// The mark this player writes on the board: `'X'` or `'O'`.
-    pub const fn mark(self) -> char {
-        match self {
-            Player::X => 'X',
-            Player::O => 'O',
-        }
-    }
-
-    /// The name programs see: `"X"` or `"O"`, the mark as a string.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Player::X => "X",
-            Player::O => "O",
-        }
-    }
-}
-
-impl Not for Player {
-    type Output = Player;
-
-    fn not(self) -> Player {
-        match self {
-            Player::X => Player::O,
-            Player::O => Player::X,
-        }
-    }
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.mark())
-    }
-}
-
-/// A square of the board. Inside it is an index 0..9; people and programs see it as 1..9, row-major:
-///
-/// ```text
-/// 1 2 3
-/// 4 5 6
-/// 7 8 9
-/// ```
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::Cell;
-///
-/// let centre = Cell::from_number(5).unwrap();
-/// assert_eq!(centre.index(), 4);
-/// assert_eq!(centre.to_string(), "5");
-/// assert_eq!(Cell::from_number(16), Cell::new(15)); // a cell of 4x4
-/// assert!(Cell::from_number(0).is_none() && Cell::from_number(129).is_none());
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell(u8);
-
-/// Shows the number people use, `Cell(5)` for the centre.
-impl fmt::Debug for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Cell({})", self.number())
-    }
-}
-
-impl Cell {
-    /// Every cell of tic-tac-toe, in order 1..9.
-    pub(crate) const ALL: [Cell; 9] = [
-        Cell(0),
-        Cell(1),
-        Cell(2),
-        Cell(3),
-        Cell(4),
-        Cell(5),
-        Cell(6),
-        Cell(7),
-        Cell(8),
-    ];
-
-    /// The cell of tic-tac-toe with index `index` (0..9), if there is one.
-    pub(crate) const fn from_index(index: usize) -> Option<Cell> {
-        if index < 9 {
-            Some(Cell(index as u8))
-        } else {
-            None
-        }
-    }
-
-    /// The cell people call `number` (1 to 128, the largest board; a game's cells run to
-    /// rows * columns), if there is one.
-    pub const fn from_number(number: u32) -> Option<Cell> {
-        if number >= 1 && number <= MAX_CELLS as u32 {
-            Some(Cell(number as u8 - 1))
-        } else {
-            None
-        }
-    }
-
-    /// The index of this cell, from 0.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The number people use for this cell, from 1.
-    pub const fn number(self) -> u8 {
-        self.0 + 1
-    }
-
-    /// Whether this is one of the four corners (1, 3, 7, 9).
-    pub(crate) const fn is_corner(self) -> bool {
-        matches!(self.0, 0 | 2 | 6 | 8)
-    }
-
-    /// Whether this is one of the four sides (2, 4, 6, 8).
-    pub(crate) const fn is_side(self) -> bool {
-        matches!(self.0, 1 | 3 | 5 | 7)
-    }
-
-    /// The cell mirrored through the centre (1 ↔ 9, 2 ↔ 8, ...).
-    pub(crate) const fn opposite(self) -> Cell {
-        Cell(8 - self.0)
-    }
-
-    /// The cell with index `index` on a board of any game (0..128, the largest board a
-    /// [`Cells`] holds), if there is one.
-    pub const fn new(index: usize) -> Option<Cell> {
-        if index < MAX_CELLS {
-            Some(Cell(index as u8))
-        } else {
-            None
-        }
-    }
-
-    const fn bit(self) -> Mask {
-        1 << self.0
-    }
-}
-
-impl fmt::Display for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.number())
-    }
-}
-
-/// Reads a cell as people and programs write it: exactly one ASCII digit `1` to `9`.
-///
-/// Nothing else is a cell: no sign, no leading zero, no other digits, no space around it (a
-/// caller reading a line trims it first). What is wrong is told apart in [`ParseCellError`].
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Cell, ParseCellError};
-///
-/// let centre: Cell = "5".parse()?;
-/// assert_eq!(centre.number(), 5);
-/// assert_eq!("05".parse::<Cell>(), Err(ParseCellError::OutOfRange));
-/// assert_eq!("10".parse::<Cell>(), Err(ParseCellError::OutOfRange));
-/// assert_eq!("+5".parse::<Cell>(), Err(ParseCellError::Signed));
-/// assert_eq!("5 ".parse::<Cell>(), Err(ParseCellError::NotANumber));
-/// assert_eq!("".parse::<Cell>(), Err(ParseCellError::Empty));
-/// # Ok::<(), ParseCellError>(())
-/// ```
-impl FromStr for Cell {
-    type Err = ParseCellError;
-
-    fn from_str(text: &str) -> Result<Cell, ParseCellError> {
-        let digits = |bytes: &[u8]| !bytes.is_empty() && bytes.iter().all(u8::is_ascii_digit);
-        match text.as_bytes() {
-            [digit @ b'1'..=b'9'] => Ok(Cell(digit - b'1')),
-            [] => Err(ParseCellError::Empty),
-            [b'+' | b'-', rest @ ..] if digits(rest) => Err(ParseCellError::Signed),
-            all if digits(all) => Err(ParseCellError::OutOfRange),
-            _ => Err(ParseCellError::NotANumber),
-        }
-    }
-}
-
-/// Why text is not a cell (see [`Cell`]'s `FromStr`).
-///
-/// Carries no copy of the text, which may be long: the caller has it, and shows it with
-/// [`quote`].
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Cell, ParseCellError};
-///
-/// let error = "0".parse::<Cell>().unwrap_err();
-/// assert_eq!(error, ParseCellError::OutOfRange);
-/// assert_eq!(error.to_string(), "cells are numbered 1 to 9, each written as one digit");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ParseCellError {
-    /// No text at all.
-    Empty,
-    /// Digits only, but not one digit from 1 to 9: `0`, `10`, `05`.
-    OutOfRange,
-    /// A sign before the digits: `+5`, `-1`.
-    Signed,
-    /// Anything else: a letter, a space, a digit from another script, `5a`.
-    NotANumber,
-}
-
-impl fmt::Display for ParseCellError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ParseCellError::Empty => "nothing there: a cell is one digit from 1 to 9",
-            ParseCellError::OutOfRange => "cells are numbered 1 to 9, each written as one digit",
-            ParseCellError::Signed => "a cell is one digit from 1 to 9, with no sign",
-            ParseCellError::NotANumber => "a cell is one digit from 1 to 9",
-        })
-    }
-}
-
-impl std::error::Error for ParseCellError {}
-
-/// A set of cells, kept as a [`Mask`]: tic-tac-toe's nine, or the cells of any board up to
-/// [`MAX_CELLS`]. Iterates in order of cell number.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Cell, Cells};
-///
-/// let corners: Cells = [1, 3, 7, 9].into_iter().filter_map(Cell::from_number).collect();
-/// assert_eq!(corners.len(), 4);
-/// assert!(corners.contains(Cell::from_number(7).unwrap()));
-/// assert_eq!(corners.to_string(), "1 3 7 9");
-/// ```
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Cells(Mask);
-
-impl Cells {
-    /// No cells.
-    pub const EMPTY: Cells = Cells(0);
-    /// All nine cells of tic-tac-toe.
-    pub const ALL: Cells = Cells(0x1ff);
-
-    /// The set whose mask is `bits`: bit `i` is the cell with index `i`.
-    pub const fn from_bits(bits: Mask) -> Cells {
-        Cells(bits)
-    }
-
-    /// The mask of this set: bit `i` is the cell with index `i`.
-    pub const fn bits(self) -> Mask {
-        self.0
-    }
-
-    /// Whether `cell` is in the set.
-    pub const fn contains(self, cell: Cell) -> bool {
-        self.0 & cell.bit() != 0
-    }
-
-    /// The set with `cell` added.
-    #[must_use]
-    pub const fn with(self, cell: Cell) -> Cells {
-        Cells(self.0 | cell.bit())
-    }
-
-    /// The set with `cell` taken out.
-    #[must_use]
-    pub const fn without(self, cell: Cell) -> Cells {
-        Cells(self.0 & !cell.bit())
-    }
-
-    /// Adds `cell` to the set.
-    pub fn insert(&mut self, cell: Cell) {
-        self.0 |= cell.bit();
-    }
-
-    /// How many cells are in the set.
-    pub const fn len(self) -> usize {
-        count(self.0) as usize
-    }
-
-    /// Whether the set has no cells.
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// Whether the set has exactly one cell: cheaper than `len() == 1` where the processor
-    /// has no instruction for counting bits (the portable build's case), and the bots' rules
-    /// ask it of every line at every move.
-    pub const fn is_single(self) -> bool {
-        self.0 != 0 && self.0 & (self.0 - 1) == 0
-    }
-
-    /// The lowest-numbered cell of the set.
-    pub const fn first(self) -> Option<Cell> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Cell(self.0.trailing_zeros() as u8))
-        }
-    }
-
-    /// The cells in both sets.
-    #[must_use]
-    pub const fn intersection(self, other: Cells) -> Cells {
-        Cells(self.0 & other.0)
-    }
-
-    /// The cells in either set.
-    #[must_use]
-    pub const fn union(self, other: Cells) -> Cells {
-        Cells(self.0 | other.0)
-    }
-
-    /// The cells in order 1..9.
-    pub fn iter(self) -> CellsIter {
-        CellsIter {
-            low: self.0 as u64,
-            high: (self.0 >> 64) as u64,
-        }
-    }
-}
-
-impl fmt::Debug for Cells {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set()
-            .entries(self.iter().map(Cell::number))
-            .finish()
-    }
-}
-
-/// Cells separated by single spaces, for example `1 5 9`; nothing for the empty set.
-impl fmt::Display for Cells {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, cell) in self.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{cell}")?;
-        }
-        Ok(())
-    }
-}
-
-impl FromIterator<Cell> for Cells {
-    fn from_iter<I: IntoIterator<Item = Cell>>(iter: I) -> Cells {
-        let mut cells = Cells::EMPTY;
-        for cell in iter {
-            cells.insert(cell);
-        }
-        cells
-    }
-}
-
-impl IntoIterator for Cells {
-    type Item = Cell;
-    type IntoIter = CellsIter;
-
-    fn into_iter(self) -> CellsIter {
-        self.iter()
-    }
-}
-
-/// The number of cells in `mask`: on tic-tac-toe's and other small boards only the low half
-/// has any, and the portable build counts bits in software, half as many this way.
-#[inline]
-pub(crate) const fn count(mask: Mask) -> u32 {
-    let (low, high) = (mask as u64, (mask >> 64) as u64);
-    if high == 0 {
-        low.count_ones()
-    } else {
-        low.count_ones() + high.count_ones()
-    }
-}
-
-/// The iterator behind [`Cells::iter`].
-///
-/// The mask in two halves, low cells first: most sets (every one of tic-tac-toe's) lie in the
-/// low half, where each step is one 64-bit operation rather than a 128-bit one.
-#[derive(Clone, Debug)]
-pub struct CellsIter {
-    low: u64,
-    high: u64,
-}
-
-impl Iterator for CellsIter {
-    type Item = Cell;
-
-    #[inline]
-    fn next(&mut self) -> Option<Cell> {
-        if self.low == 0 {
-            if self.high == 0 {
-                return None;
-            }
-            let cell = Cell(64 + self.high.trailing_zeros() as u8);
-            self.high &= self.high - 1;
-            return Some(cell);
-        }
-        let cell = Cell(self.low.trailing_zeros() as u8);
-        self.low &= self.low - 1;
-        Some(cell)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let high = if self.high == 0 {
-            0
-        } else {
-            self.high.count_ones()
-        };
-        let n = (self.low.count_ones() + high) as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for CellsIter {}
+// The rules this file held before they were split by idea, still found here by the files
+// that import them from `board`.
+pub(crate) use crate::cell::Cell;
+pub(crate) use crate::cells::Cells;
+pub(crate) use crate::moves::{MoveError, MovesError};
+pub(crate) use crate::player::{Outcome, Player, Status};
 
 /// The eight lines of three: rows, columns, then the diagonals 1-5-9 and 3-5-7.
 pub const LINES: [Cells; 8] = [
-    Cells(0b000_000_111),
-    Cells(0b000_111_000),
-    Cells(0b111_000_000),
-    Cells(0b001_001_001),
-    Cells(0b010_010_010),
-    Cells(0b100_100_100),
-    Cells(0b100_010_001),
-    Cells(0b001_010_100),
+    Cells::from_bits(0b000_000_111),
+    Cells::from_bits(0b000_111_000),
+    Cells::from_bits(0b111_000_000),
+    Cells::from_bits(0b001_001_001),
+    Cells::from_bits(0b010_010_010),
+    Cells::from_bits(0b100_100_100),
+    Cells::from_bits(0b100_010_001),
+    Cells::from_bits(0b001_010_100),
 ];
 
 /// Whether each of the 512 sets of tic-tac-toe cells holds a line: one load where every
@@ -459,7 +36,7 @@ pub(crate) const HAS_LINE: [bool; 512] = {
     let mut table = [false; 512];
     let mut bits = 0;
     while bits < 512 {
-        table[bits] = has_line(Cells(bits as Mask));
+        table[bits] = has_line(Cells::from_bits(bits as Mask));
         bits += 1;
     }
     table
@@ -469,7 +46,7 @@ pub(crate) const HAS_LINE: [bool; 512] = {
 pub const fn has_line(cells: Cells) -> bool {
     let mut i = 0;
     while i < LINES.len() {
-        if cells.0 & LINES[i].0 == LINES[i].0 {
+        if cells.bits() & LINES[i].bits() == LINES[i].bits() {
             return true;
         }
         i += 1;
@@ -491,42 +68,6 @@ pub const fn code_marks(code: usize, cells: usize) -> (u64, u64) {
         i += 1;
     }
     (x, o)
-}
-
-/// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// This player made three in a row.
-    Win(Player),
-    /// The board filled up with no line.
-    Draw,
-}
-
-/// Where a game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
-    /// The side to move has a move to make.
-    InProgress,
-    /// The game is over.
-    Finished(Outcome),
-}
-
-impl Status {
-    /// The name programs see: `in_progress`, `x_wins`, `o_wins` or `draw`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Status::InProgress => "in_progress",
-            Status::Finished(Outcome::Win(Player::X)) => "x_wins",
-            Status::Finished(Outcome::Win(Player::O)) => "o_wins",
-            Status::Finished(Outcome::Draw) => "draw",
-        }
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 /// Powers of three of each 9-bit mask: `TERNARY[m]` is the sum of `3^i` over the bits `i` of `m`.
@@ -579,10 +120,10 @@ impl Board {
     /// [`IllegalPosition`] when the cells overlap, the counts are impossible, both players hold a
     /// line, or play went on after a win.
     pub const fn from_marks(x: Cells, o: Cells) -> Result<Board, IllegalPosition> {
-        if x.0 & o.0 != 0 {
+        if x.bits() & o.bits() != 0 {
             return Err(IllegalPosition::Overlap);
         }
-        if (x.0 | o.0) & !Cells::ALL.0 != 0 {
+        if (x.bits() | o.bits()) & !Cells::ALL.bits() != 0 {
             return Err(IllegalPosition::OffBoard { cells: 9 });
         }
         let (nx, no) = (x.len(), o.len());
@@ -597,8 +138,8 @@ impl Board {
             (true, false) if nx == no => Err(IllegalPosition::PlayAfterWin { winner: Player::X }),
             (false, true) if nx > no => Err(IllegalPosition::PlayAfterWin { winner: Player::O }),
             _ => Ok(Board {
-                x: x.0 as u16,
-                o: o.0 as u16,
+                x: x.bits() as u16,
+                o: o.bits() as u16,
             }),
         }
     }
@@ -607,8 +148,8 @@ impl Board {
     /// example, the image of a legal board under a symmetry).
     pub(crate) const fn from_marks_unchecked(x: Cells, o: Cells) -> Board {
         Board {
-            x: x.0 as u16,
-            o: o.0 as u16,
+            x: x.bits() as u16,
+            o: o.bits() as u16,
         }
     }
 
@@ -618,7 +159,7 @@ impl Board {
             return None;
         }
         let (x, o) = code_marks(code, 9);
-        match Board::from_marks(Cells(x as Mask), Cells(o as Mask)) {
+        match Board::from_marks(Cells::from_bits(x as Mask), Cells::from_bits(o as Mask)) {
             Ok(board) => Some(board),
             Err(_) => None,
         }
@@ -651,7 +192,7 @@ impl Board {
 
     /// The cells holding no mark.
     pub const fn empty_cells(self) -> Cells {
-        Cells(!(self.x | self.o) as Mask & 0x1ff)
+        Cells::from_bits(!(self.x | self.o) as Mask & 0x1ff)
     }
 
     /// How many moves have been played.
@@ -771,11 +312,11 @@ impl Board {
 
 impl Board {
     const fn xs(self) -> Cells {
-        Cells(self.x as Mask)
+        Cells::from_bits(self.x as Mask)
     }
 
     const fn os(self) -> Cells {
-        Cells(self.o as Mask)
+        Cells::from_bits(self.o as Mask)
     }
 }
 
@@ -993,210 +534,4 @@ impl std::error::Error for ParseBoardError {
             _ => None,
         }
     }
-}
-
-/// Why a move cannot be played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    /// The board has no such cell.
-    NoSuchCell {
-        /// The move.
-        cell: Cell,
-        /// The board's cells.
-        cells: usize,
-    },
-    /// The game had already ended.
-    GameOver {
-        /// The move.
-        cell: Cell,
-        /// How the game ended.
-        status: Status,
-    },
-    /// The cell already holds a mark.
-    Occupied {
-        /// The move.
-        cell: Cell,
-        /// Whose mark is there.
-        owner: Player,
-    },
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::GameOver { cell, status } => {
-                let ended = match status {
-                    Status::Finished(Outcome::Win(winner)) => format!("{winner} had won"),
-                    _ => "the board was full".to_string(),
-                };
-                write!(f, "cell {cell} is played after the game ended: {ended}")
-            }
-            MoveError::Occupied { cell, owner } => {
-                write!(f, "cell {cell} is already taken by {owner}")
-            }
-            MoveError::NoSuchCell { cell, cells } => {
-                write!(
-                    f,
-                    "there is no cell {cell}: cells are numbered 1 to {cells}"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}
-
-/// Why a list of moves does not make a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MovesError {
-    /// An item that is not a cell 1..9.
-    NotACell {
-        /// Which move, counting from 1.
-        position: usize,
-        /// The item as written, whole; its `Display` shows at most the start of it.
-        token: String,
-        /// What is wrong with it.
-        error: ParseCellError,
-    },
-    /// No cell before a comma: the list starts with a comma, or has two with nothing but
-    /// spaces between them (`,1`, `1,,2`).
-    EmptyMove {
-        /// Which move is missing, counting from 1.
-        position: usize,
-        /// Where the comma stands in the text, counting characters from 1.
-        comma: usize,
-    },
-    /// No cell after the last comma (`1,`).
-    TrailingComma {
-        /// Which move is missing, counting from 1.
-        position: usize,
-        /// Where the comma stands in the text, counting characters from 1.
-        comma: usize,
-    },
-    /// A move that the rules forbid at that point.
-    Illegal {
-        /// Which move, counting from 1.
-        position: usize,
-        /// Why.
-        error: MoveError,
-    },
-}
-
-impl fmt::Display for MovesError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const SEPARATE: &str =
-            "separate cells with one comma or with spaces, e.g. \"5,1,9\" or \"5 1 9\"";
-        match self {
-            MovesError::NotACell {
-                position,
-                token,
-                error,
-            } => write!(
-                f,
-                "move {position} is {}, not a cell: {error}",
-                quote(token)
-            ),
-            MovesError::EmptyMove { position, comma } => write!(
-                f,
-                "move {position} is empty: nothing before the comma at character {comma} ({SEPARATE})"
-            ),
-            MovesError::TrailingComma { position, comma } => write!(
-                f,
-                "move {position} is empty: nothing after the comma at character {comma}, which ends the list ({SEPARATE})"
-            ),
-            MovesError::Illegal { position, error } => write!(f, "move {position}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for MovesError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            MovesError::NotACell { error, .. } => Some(error),
-            MovesError::Illegal { error, .. } => Some(error),
-            _ => None,
-        }
-    }
-}
-
-/// Reads a move list: cells 1..9 (each as [`Cell`]'s `FromStr` reads it) separated by commas or
-/// whitespace. A run of whitespace is one separator, and so is a comma with whitespace around
-/// it; there must be a cell between two commas and on both sides of each comma. Text that is
-/// empty or all whitespace is the empty list.
-///
-/// Checks only that each item is a cell; [`Board::from_moves`] checks that the moves can be
-/// played.
-///
-/// # Errors
-///
-/// [`MovesError`] for the first item that is not a cell ([`NotACell`]), or the first comma
-/// with nothing before it ([`EmptyMove`]) or after it ([`TrailingComma`]).
-///
-/// [`NotACell`]: MovesError::NotACell
-/// [`EmptyMove`]: MovesError::EmptyMove
-/// [`TrailingComma`]: MovesError::TrailingComma
-pub fn parse_moves(text: &str) -> Result<Vec<Cell>, MovesError> {
-    let mut moves = Vec::new();
-    for_each_move(text, |position, token| {
-        let cell = token
-            .parse::<Cell>()
-            .map_err(|error| MovesError::NotACell {
-                position,
-                token: token.to_string(),
-                error,
-            })?;
-        moves.push(cell);
-        Ok(())
-    })?;
-    Ok(moves)
-}
-
-/// Reads a move list as [`parse_moves`] does, handing each item (numbered from 1) to `each` as
-/// it is met: the separators' rules for every game's move lists. Stops at the first error,
-/// whether `each` returns it or a comma is misplaced.
-///
-/// # Errors
-///
-/// What `each` returns, or [`MovesError::EmptyMove`] or [`MovesError::TrailingComma`]
-/// (converted) for a misplaced comma.
-pub fn for_each_move<E: From<MovesError>>(
-    text: &str,
-    mut each: impl FnMut(usize, &str) -> Result<(), E>,
-) -> Result<(), E> {
-    let mut count = 0;
-    // The byte offset where the item being read starts.
-    let mut item = None;
-    // The last comma, while no cell has followed it.
-    let mut open_comma = None;
-    for (index, (offset, ch)) in text.char_indices().enumerate() {
-        if ch != ',' && !ch.is_whitespace() {
-            item.get_or_insert(offset);
-            continue;
-        }
-        if let Some(start) = item.take() {
-            count += 1;
-            each(count, &text[start..offset])?;
-            open_comma = None;
-        }
-        if ch == ',' {
-            if count == 0 || open_comma.is_some() {
-                return Err(MovesError::EmptyMove {
-                    position: count + 1,
-                    comma: index + 1,
-                }
-                .into());
-            }
-            open_comma = Some(index + 1);
-        }
-    }
-    if let Some(start) = item {
-        each(count + 1, &text[start..])?;
-    } else if let Some(comma) = open_comma {
-        return Err(MovesError::TrailingComma {
-            position: count + 1,
-            comma,
-        }
-        .into());
-    }
-    Ok(())
 }

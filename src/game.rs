@@ -10,12 +10,8 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::symmetry::Symmetry;
 
-/// A set of cells of a board, one bit a cell: bit `i` is cell `i + 1`.
-pub type Mask = u128;
-
-/// The most cells a board may have: one bit each in a [`Mask`] (an 11x11 board, 121 cells,
-/// fits; 12x12 does not).
-pub const MAX_CELLS: usize = Mask::BITS as usize;
+// Where the rest of the crate has always found them.
+pub use crate::cell::{MAX_CELLS, Mask};
 
 /// The most cells a game may have for a table: `3^16` base-3 codes are 43 million.
 pub const MAX_TABLE_CELLS: usize = 16;

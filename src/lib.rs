@@ -85,6 +85,8 @@ mod analysis;
 pub mod audit;
 mod board;
 pub mod bots;
+mod cell;
+mod cells;
 mod child;
 pub mod cli;
 pub mod export;
@@ -93,8 +95,10 @@ mod game;
 mod history;
 mod json;
 mod matchup;
+mod moves;
 mod oracle;
 pub mod output;
+mod player;
 mod position;
 mod quote;
 mod ratio;
@@ -113,11 +117,15 @@ mod verify;
 
 pub use analysis::Analysis;
 pub use audit::{AuditError, AuditOptions, audit, losing_games};
-pub use board::{Cell, Cells, IllegalPosition, MoveError, Outcome, ParseCellError, Player, Status};
+pub use board::IllegalPosition;
+pub use cell::{Cell, ParseCellError};
+pub use cells::Cells;
 pub use game::{Game, GameError};
 pub use history::History;
 pub use matchup::{MatchError, MatchOptions, MatchReport, matchup};
+pub use moves::MoveError;
 pub use oracle::Oracle;
+pub use player::{Outcome, Player, Status};
 pub use position::{MoveListError, ParsePositionError, Position};
 pub use ratio::Ratio;
 pub use review::{MoveVerdict, PlyReview, Review};
@@ -127,14 +135,48 @@ pub use table::TableError;
 pub use value::{MoveValue, Probe, Value};
 pub use verify::{Mismatch, Verification};
 
+// The Rust examples of the README and of docs/ run with the doctests: docs are tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct Readme;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/commands.md")]
+struct CommandsPage;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/internals.md")]
+struct InternalsPage;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/games.md")]
+struct GamesPage;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/protocol.md")]
+struct ProtocolPage;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/performance.md")]
+struct PerformancePage;
+
+/// The layouts behind the front door (tic-tac-toe's dense table, the general table, the
+/// solvers), for the project's own benchmarks: not part of the API, and not built unless the
+/// `internals` feature is on, which only the crate's own tests and benchmarks turn on.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::audit::tableless::audit_tableless;
+    pub use crate::solve::tic_tac_toe::solve;
+    pub use crate::solve::{solve_game, unentry};
+    pub use crate::table::tic_tac_toe::{Dense, table};
+    pub use crate::table::{Table, embedded_bytes};
+}
+
 // Crate-internal names at the root, for the command line: the layouts behind the front door.
 pub(crate) use audit::tableless::odds_tableless;
 pub(crate) use audit::{
     AuditBudget, Forfeit, LostGame, Odds, OverBudget, Shortest, SideReport, TablelessReport,
     Verdict, WorstCase,
 };
-pub(crate) use board::{Board, parse_moves};
+pub(crate) use board::Board;
 pub(crate) use game::MAX_TABLE_CELLS;
+pub(crate) use moves::parse_moves;
 pub(crate) use simulate::{Rate, simulate_game};
 pub(crate) use stats::ByOutcome;
 pub(crate) use table::Table;

@@ -6,11 +6,12 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use crate::board::{
-    Board, Cell, Cells, IllegalPosition, MoveError, MovesError, Outcome, ParseBoardError, Player,
-    Status, for_each_move, read_cells,
-};
-use crate::game::{Game, Geometry, MAX_CELLS, Mask};
+use crate::board::{Board, IllegalPosition, ParseBoardError, read_cells};
+use crate::cell::{Cell, MAX_CELLS, Mask};
+use crate::cells::Cells;
+use crate::game::{Game, Geometry};
+use crate::moves::{MoveError, MovesError, for_each_move};
+use crate::player::{Outcome, Player, Status};
 use crate::quote::quote;
 
 /// A legal position of an m,n,k game: one that play from the empty board can reach.

@@ -9,7 +9,7 @@
 
 use std::io;
 use std::sync::Once;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 
 use signal_hook::consts::{
@@ -20,9 +20,6 @@ use signal_hook::iterator::Signals;
 use crate::child;
 
 static STOPPING: AtomicBool = AtomicBool::new(false);
-
-/// How many times this program was continued after being stopped (`SIGCONT`).
-static RESUMES: AtomicUsize = AtomicUsize::new(0);
 
 /// The signals whose default action ends the program and that a program may catch: Ctrl-C
 /// (`SIGINT`), Ctrl-\\ (`SIGQUIT`), `kill` and `timeout` (`SIGTERM`), a closed terminal
@@ -57,11 +54,10 @@ fn start() -> io::Result<()> {
     // SIGXFSZ) stays ignored, as it would without a handler.
     let handled: Vec<i32> = SIGNALS.into_iter().filter(|&s| !ignored(s)).collect();
     let mut signals = Signals::new(handled)?;
-    // SAFETY: the action only increments an atomic counter, which is async-signal-safe.
+    // SAFETY: the action only increments an atomic counter (`child::resumed`), which is
+    // async-signal-safe.
     unsafe {
-        signal_hook::low_level::register(signal_hook::consts::SIGCONT, || {
-            RESUMES.fetch_add(1, Ordering::SeqCst);
-        })?;
+        signal_hook::low_level::register(signal_hook::consts::SIGCONT, child::resumed)?;
     }
     thread::Builder::new()
         .name("ttt-signals".to_string())
@@ -94,12 +90,6 @@ fn ignored(signal: i32) -> bool {
 pub fn cleanup() {
     child::stop_all();
     crate::output::remove_temporary_files();
-}
-
-/// How many times the program has been continued after being stopped (Ctrl-Z, then `fg`): a
-/// wait that sees this change does not count the time the program was stopped against a bot.
-pub(crate) fn resumes() -> usize {
-    RESUMES.load(Ordering::SeqCst)
 }
 
 /// Whether a signal is ending the program: work that fails now failed because its bot was

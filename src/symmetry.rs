@@ -4,8 +4,10 @@
 
 use std::fmt;
 
-use crate::board::{Board, Cell, Cells, Player};
-use crate::game::Mask;
+use crate::board::Board;
+use crate::cell::{Cell, Mask};
+use crate::cells::Cells;
+use crate::player::Player;
 
 /// One of the eight ways to turn or flip the board onto itself.
 ///

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use ttt_oracle::bots::{self, Bot, External, Turn};
-use ttt_oracle::{Cell, Game, History, Mask, Position, Ratio, Value, mnk_table};
+use ttt_oracle::{Cell, Cells, Game, History, Oracle, Player, Position, Ratio, Value};
 
 fn game(name: &str) -> Game {
     name.parse().unwrap()
@@ -16,10 +16,7 @@ fn positions(game: Game) -> Vec<History> {
         .filter(|board| !board.is_over())
         .map(|board| {
             // A history for the board: X's marks and O's, alternately, in cell order.
-            let (mut xs, mut os) = (
-                board.marks(ttt_oracle::Player::X),
-                board.marks(ttt_oracle::Player::O),
-            );
+            let (mut xs, mut os) = (board.marks(Player::X).bits(), board.marks(Player::O).bits());
             let mut played = History::empty(game);
             while xs | os != 0 {
                 let mine = if played.moves().len() % 2 == 0 {
@@ -64,31 +61,31 @@ fn cells(bot: &mut dyn Bot, game: &History) -> Vec<(usize, Ratio)> {
 fn table_backed_bots_play_every_position_of_a_small_game_by_its_table() {
     for name in ["2x3", "3x3k2", "3x4"] {
         let game = game(name);
-        let table = mnk_table(game).unwrap();
+        let oracle = Oracle::of(game).unwrap();
         let mut perfect = bots::builtin("perfect").unwrap();
         let mut tricky = bots::builtin("tricky").unwrap();
         let mut casual = bots::from_spec("casual:0.5").unwrap();
         let mut epsilon = bots::from_spec("epsilon:1/4").unwrap();
         for played in positions(game) {
             let board = played.position();
-            let best = table.best_moves(&board);
-            let chosen: Mask = cells(perfect.as_mut(), &played)
+            let best = oracle.best_moves(&board);
+            let chosen: Cells = cells(perfect.as_mut(), &played)
                 .iter()
-                .map(|&(c, _)| 1 << c)
-                .sum();
+                .map(|&(c, _)| Cell::new(c).unwrap())
+                .collect();
             assert_eq!(chosen, best, "perfect on {board}");
             for &(cell, _) in &cells(tricky.as_mut(), &played) {
                 assert!(
-                    best & 1 << cell != 0,
+                    best.contains(Cell::new(cell).unwrap()),
                     "tricky on {board} plays {}",
                     cell + 1
                 );
             }
-            let value = table.probe(&board).value;
-            let worth: Vec<(usize, Value)> = table
-                .analyze(&board)
+            let value = oracle.probe(&board).value;
+            let worth: Vec<(usize, Value)> = oracle
+                .moves(&board)
                 .iter()
-                .map(|m| (m.number - 1, m.value))
+                .map(|m| (m.cell.index(), m.value))
                 .collect();
             for &(cell, _) in &cells(casual.as_mut(), &played) {
                 let kept = worth.iter().any(|&(c, v)| c == cell && v == value);
@@ -98,7 +95,7 @@ fn table_backed_bots_play_every_position_of_a_small_game_by_its_table() {
                     cell + 1
                 );
             }
-            let legal = board.legal_moves().count_ones() as usize;
+            let legal = board.legal_moves().len();
             assert_eq!(
                 cells(epsilon.as_mut(), &played).len(),
                 legal,
@@ -176,7 +173,7 @@ fn an_external_bot_is_told_the_game_and_answers_in_its_cells() {
         let command = format!("{LAST_EMPTY}{}", game(name));
         let mut bot = External::new("last-empty", command, Duration::from_secs(10));
         let mut played = History::empty(game(name));
-        assert!(bot.plays(played.mnk()).is_ok());
+        assert!(bot.plays(played.game()).is_ok());
         assert_eq!(
             cells(&mut bot, &played),
             [(expected - 1, Ratio::ONE)],

@@ -5,8 +5,26 @@ mod common;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
+use ttt_oracle::audit::{Forfeit, Report, SideReport};
 use ttt_oracle::bots::{self, Bot, BotError, CATALOG, Choice, Turn};
-use ttt_oracle::{Cell, Forfeit, History, Player, Ratio, audit, table};
+use ttt_oracle::{AuditOptions, Cell, Game, History, Oracle, Player, Ratio};
+
+/// The audit of `bot` playing `side` of tic-tac-toe, judged by its table.
+fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, ttt_oracle::AuditError> {
+    let options = AuditOptions {
+        side,
+        ..AuditOptions::default()
+    };
+    match ttt_oracle::audit(bot, &options)? {
+        Report::Solved(report) => Ok(report),
+        Report::Searched(report) => panic!("tic-tac-toe has a table: {report:?}"),
+    }
+}
+
+/// Tic-tac-toe's table.
+fn oracle() -> Oracle {
+    Oracle::of(Game::TIC_TAC_TOE).unwrap()
+}
 
 /// Plays the first empty cell: a bot anyone would write first, and lose with.
 struct FirstEmpty;
@@ -16,7 +34,7 @@ impl Bot for FirstEmpty {
         "first-empty"
     }
     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        let cell = game.board().legal_moves().first().unwrap();
+        let cell = game.position().legal_moves().first().unwrap();
         Ok(vec![Choice::certain(Turn::Mark(cell))])
     }
 }
@@ -32,13 +50,13 @@ impl Bot for Rogue {
         "rogue"
     }
     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        if game.board().to_string() == self.trigger {
+        if game.position().to_string() == self.trigger {
             match &self.turn {
                 Some(turn) => return Ok(vec![Choice::certain(turn.clone())]),
                 None => panic!("rogue bot gave up"),
             }
         }
-        let cell = table().best_move(&game.board()).unwrap();
+        let cell = oracle().best_move(&game.position()).unwrap();
         Ok(vec![Choice::certain(Turn::Mark(cell))])
     }
 }
@@ -52,7 +70,7 @@ fn cell(n: u32) -> Cell {
 fn replay_loss(bot: &mut dyn Bot, side: Player, moves: &[Cell]) {
     let mut game = History::new();
     for &m in moves {
-        if game.board().to_move() == side {
+        if game.position().to_move() == side {
             let choices = bot.choose(&game).unwrap();
             assert!(
                 choices.iter().any(|c| c.turn == Turn::Mark(m)),
@@ -64,7 +82,7 @@ fn replay_loss(bot: &mut dyn Bot, side: Player, moves: &[Cell]) {
         game.play(m).unwrap();
     }
     assert_eq!(
-        game.board().winner(),
+        game.position().winner(),
         Some(!side),
         "{}: {:?}",
         bot.name(),
@@ -644,7 +662,7 @@ fn audit_json_names_each_verdict() {
 
 #[test]
 fn verdicts_keep_losing_and_breaking_the_rules_apart() {
-    use ttt_oracle::Verdict;
+    use ttt_oracle::audit::Verdict;
     let verdict = |name: &str, side| {
         let mut bot = bots::builtin(name).unwrap();
         audit(bot.as_mut(), side).unwrap().verdict()

@@ -1,13 +1,26 @@
-//! The rules and the notation: parsing, legality, move lists.
+//! The rules and the notation of tic-tac-toe through the public API: parsing, legality, move
+//! lists, on `Position` of `Game::TIC_TAC_TOE`. The 3x3 board's own 4-byte layout and its
+//! parsers (`Board`, `parse_moves`) are checked by the unit tests in src/tests/board.rs.
 
 use proptest::prelude::*;
 use ttt_oracle::{
-    Board, Cell, Cells, IllegalBoard, MoveError, MoveListError, Outcome, ParseBoardError,
-    ParseCellError, Player, Status, parse_moves,
+    Cell, Cells, Game, History, IllegalPosition, MoveError, MoveListError, Outcome, ParseCellError,
+    ParsePositionError, Player, Position, Status,
 };
 
-fn board(text: &str) -> Board {
-    text.parse().unwrap()
+const GAME: Game = Game::TIC_TAC_TOE;
+
+fn board(text: &str) -> Position {
+    Position::parse(GAME, text).unwrap()
+}
+
+fn parse(text: &str) -> Result<Position, ParsePositionError> {
+    Position::parse(GAME, text)
+}
+
+/// The moves of a move list, and the board they reach from the empty one.
+fn moves(text: &str) -> Result<(Position, Vec<Cell>), MoveListError> {
+    Position::from_move_list(GAME, text)
 }
 
 #[test]
@@ -23,65 +36,96 @@ fn every_accepted_spelling_of_a_board() {
         " X . X \n . O . \n O . X ",
     ] {
         assert_eq!(board(text).to_string(), expected, "{text:?}");
+        assert_eq!(board(text).game(), GAME);
     }
 }
 
 #[test]
 fn syntax_errors_say_what_and_where() {
     assert_eq!(
-        "X.O".parse::<Board>(),
-        Err(ParseBoardError::Length { found: 3 })
+        parse("X.O"),
+        Err(ParsePositionError::Length {
+            game: GAME,
+            found: 3
+        })
     );
     assert_eq!(
-        "X.O.......".parse::<Board>(),
-        Err(ParseBoardError::Length { found: 10 })
+        parse("X.O......."),
+        Err(ParsePositionError::Length {
+            game: GAME,
+            found: 10
+        })
     );
     assert_eq!(
-        "X.Z......".parse::<Board>(),
-        Err(ParseBoardError::InvalidChar {
+        parse("X.Z......"),
+        Err(ParsePositionError::InvalidChar {
             position: 3,
             ch: 'Z'
         })
     );
     assert_eq!(board("1234567X9").to_string(), ".......X.");
     assert_eq!(
-        "X3.......".parse::<Board>(),
-        Err(ParseBoardError::MisplacedDigit {
+        parse("X3......."),
+        Err(ParsePositionError::MisplacedDigit {
             position: 2,
             digit: '3',
             cell: 2
         })
     );
-    let message = "X.Z......".parse::<Board>().unwrap_err().to_string();
+    let message = parse("X.Z......").unwrap_err().to_string();
     assert!(
         message.contains("\"Z\"") && message.contains("position 3"),
         "{message}"
     );
     // A character that would drive the terminal is shown escaped.
-    let message = "X.\x1b[2J......".parse::<Board>().unwrap_err().to_string();
+    let message = parse("X.\x1b[2J......").unwrap_err().to_string();
     assert!(
         message.contains("\"\\u{1b}\" at position 3") && !message.contains('\x1b'),
         "{message}"
+    );
+    // The count is told with the game's shape.
+    assert_eq!(
+        parse("X.O").unwrap_err().to_string(),
+        "a board of game 3x3 has 9 cells (3 rows of 3), this has 3"
     );
 }
 
 #[test]
 fn legality_errors_name_the_rule() {
-    let illegal = |text: &str| match text.parse::<Board>() {
-        Err(ParseBoardError::Illegal(error)) => error,
+    let illegal = |text: &str| match parse(text) {
+        Err(ParsePositionError::Illegal(error)) => error,
         other => panic!("{text}: {other:?}"),
     };
-    assert_eq!(illegal("O........"), IllegalBoard::TooManyO { x: 0, o: 1 });
-    assert_eq!(illegal("XX......."), IllegalBoard::TooManyX { x: 2, o: 0 });
-    assert_eq!(illegal("XXXOOO..."), IllegalBoard::BothWin);
-    assert_eq!(illegal("XXXOOOX.."), IllegalBoard::BothWin);
+    assert_eq!(
+        illegal("O........"),
+        IllegalPosition::TooManyO { x: 0, o: 1 }
+    );
+    assert_eq!(
+        illegal("XX......."),
+        IllegalPosition::TooManyX { x: 2, o: 0 }
+    );
+    assert_eq!(illegal("XXXOOO..."), IllegalPosition::BothWin);
+    assert_eq!(illegal("XXXOOOX.."), IllegalPosition::BothWin);
     assert_eq!(
         illegal("XXXOO.O.."),
-        IllegalBoard::PlayAfterWin { winner: Player::X }
+        IllegalPosition::PlayAfterWin { winner: Player::X }
     );
     assert_eq!(
         illegal("OOOXX.X.X"),
-        IllegalBoard::PlayAfterWin { winner: Player::O }
+        IllegalPosition::PlayAfterWin { winner: Player::O }
+    );
+    // The same rules for marks given as sets of cells.
+    assert_eq!(
+        Position::from_marks(GAME, 0b11, 0),
+        Err(IllegalPosition::TooManyX { x: 2, o: 0 })
+    );
+    assert_eq!(
+        Position::from_marks(GAME, 0b1, 0b1),
+        Err(IllegalPosition::Overlap)
+    );
+    assert_eq!(
+        Position::from_marks(GAME, 1 << 9, 0),
+        Err(IllegalPosition::OffBoard { cells: 9 })
     );
 }
 
@@ -89,14 +133,14 @@ fn legality_errors_name_the_rule() {
 fn legal_boards_are_exactly_the_reachable_ones() {
     // Walk the game from the empty board and compare with every board the parser accepts.
     let mut seen = std::collections::HashSet::new();
-    let mut stack = vec![Board::EMPTY];
+    let mut stack = vec![Position::empty(GAME)];
     while let Some(b) = stack.pop() {
         if seen.insert(b) {
             stack.extend(b.legal_moves().iter().map(|c| b.play(c).unwrap()));
         }
     }
     assert_eq!(seen.len(), 5478);
-    let all = Board::reachable();
+    let all: Vec<Position> = Position::reachable(GAME).collect();
     assert_eq!(all.len(), 5478);
     assert!(all.iter().all(|b| seen.contains(b)));
     // Every one of the 3^9 strings parses to a board exactly when it is reachable.
@@ -110,7 +154,7 @@ fn legal_boards_are_exactly_the_reachable_ones() {
                 c
             })
             .collect();
-        if let Ok(b) = text.parse::<Board>() {
+        if let Ok(b) = parse(&text) {
             assert!(seen.contains(&b));
             assert_eq!(b.to_string(), text);
             accepted += 1;
@@ -121,7 +165,7 @@ fn legal_boards_are_exactly_the_reachable_ones() {
 
 #[test]
 fn status_and_moves() {
-    assert_eq!(Board::EMPTY.status(), Status::InProgress);
+    assert_eq!(Position::empty(GAME).status(), Status::InProgress);
     assert_eq!(
         board("XXXOO....").status(),
         Status::Finished(Outcome::Win(Player::X))
@@ -138,6 +182,16 @@ fn status_and_moves() {
         Err(MoveError::Occupied {
             cell: five,
             owner: Player::O
+        })
+    );
+    assert_eq!(b.get(five), Some(Player::O));
+    // A cell off the 3x3 board is no move.
+    let ten = Cell::new(9).unwrap();
+    assert_eq!(
+        b.play(ten),
+        Err(MoveError::NoSuchCell {
+            cell: ten,
+            cells: 9
         })
     );
 }
@@ -181,9 +235,25 @@ fn a_cell_is_exactly_one_digit_from_1_to_9() {
     }
 }
 
+/// What the move-list readers say of a comma with no cell before it.
+fn empty_move(position: usize, comma: usize) -> String {
+    format!(
+        "move {position} is empty: nothing before the comma at character {comma} \
+         (separate cells with one comma or with spaces, e.g. \"5,1,9\" or \"5 1 9\")"
+    )
+}
+
+/// What the move-list readers say of a comma that ends the list.
+fn trailing_comma(position: usize, comma: usize) -> String {
+    format!(
+        "move {position} is empty: nothing after the comma at character {comma}, which ends \
+         the list (separate cells with one comma or with spaces, e.g. \"5,1,9\" or \"5 1 9\")"
+    )
+}
+
 #[test]
 fn move_lists() {
-    let cells = |s: &str| parse_moves(s).unwrap();
+    let numbers = |cells: &[Cell]| cells.iter().map(|c| c.number()).collect::<Vec<_>>();
     for text in [
         "5 1 9",
         "5,1,9",
@@ -192,116 +262,66 @@ fn move_lists() {
         "5 ,1, 9",
         "5\u{a0},\u{3000}1 9",
     ] {
-        assert_eq!(
-            Board::from_moves(&cells(text)).unwrap(),
-            board("O...X...X"),
-            "{text:?}"
-        );
+        let (reached, cells) = moves(text).unwrap();
+        assert_eq!(reached, board("O...X...X"), "{text:?}");
+        assert_eq!(numbers(&cells), [5, 1, 9], "{text:?}");
+        let history = History::parse(GAME, text).unwrap();
+        assert_eq!(history.position(), board("O...X...X"), "{text:?}");
+        assert_eq!(history.moves(), cells, "{text:?}");
     }
     for blank in ["", " ", "\t\n  "] {
-        assert_eq!(cells(blank), [], "{blank:?}");
+        assert_eq!(moves(blank).unwrap(), (Position::empty(GAME), vec![]));
     }
 
-    for (text, position, token, error) in [
-        ("5 0", 2, "0", ParseCellError::OutOfRange),
-        ("10", 1, "10", ParseCellError::OutOfRange),
-        ("05", 1, "05", ParseCellError::OutOfRange),
-        ("1 5 09", 3, "09", ParseCellError::OutOfRange),
-        ("+5", 1, "+5", ParseCellError::Signed),
-        ("-1", 1, "-1", ParseCellError::Signed),
-        ("5 a", 2, "a", ParseCellError::NotANumber),
-        ("5;1", 1, "5;1", ParseCellError::NotANumber),
+    for (text, position, token) in [
+        ("5 0", 2, "0"),
+        ("10", 1, "10"),
+        ("05", 1, "05"),
+        ("1 5 09", 3, "09"),
+        ("+5", 1, "+5"),
+        ("-1", 1, "-1"),
+        ("5 a", 2, "a"),
+        ("5;1", 1, "5;1"),
         // The first bad item is reported, wherever the list goes wrong after it.
-        ("1 x,,", 2, "x", ParseCellError::NotANumber),
+        ("1 x,,", 2, "x"),
     ] {
-        assert_eq!(
-            parse_moves(text),
-            Err(MoveListError::NotACell {
-                position,
-                token: token.to_string(),
-                error,
-            }),
-            "{text}"
-        );
+        let expected = MoveListError::NotACell {
+            position,
+            token: token.to_string(),
+            cells: 9,
+        };
+        assert_eq!(moves(text), Err(expected.clone()), "{text}");
+        assert_eq!(History::parse(GAME, text), Err(expected), "{text}");
     }
 
     // Commas are counted in characters, not bytes: the no-break space is two bytes.
-    for (text, error) in [
-        (
-            ",,,",
-            MoveListError::EmptyMove {
-                position: 1,
-                comma: 1,
-            },
-        ),
-        (
-            ",1",
-            MoveListError::EmptyMove {
-                position: 1,
-                comma: 1,
-            },
-        ),
-        (
-            "  ,1",
-            MoveListError::EmptyMove {
-                position: 1,
-                comma: 3,
-            },
-        ),
-        (
-            "\u{a0},1",
-            MoveListError::EmptyMove {
-                position: 1,
-                comma: 2,
-            },
-        ),
-        (
-            "1,,2",
-            MoveListError::EmptyMove {
-                position: 2,
-                comma: 3,
-            },
-        ),
-        (
-            "1 , , 2",
-            MoveListError::EmptyMove {
-                position: 2,
-                comma: 5,
-            },
-        ),
-        (
-            "1,2,,",
-            MoveListError::EmptyMove {
-                position: 3,
-                comma: 5,
-            },
-        ),
-        (
-            "1,",
-            MoveListError::TrailingComma {
-                position: 2,
-                comma: 2,
-            },
-        ),
-        (
-            "1 2 , ",
-            MoveListError::TrailingComma {
-                position: 3,
-                comma: 5,
-            },
-        ),
+    for (text, message) in [
+        (",,,", empty_move(1, 1)),
+        (",1", empty_move(1, 1)),
+        ("  ,1", empty_move(1, 3)),
+        ("\u{a0},1", empty_move(1, 2)),
+        ("1,,2", empty_move(2, 3)),
+        ("1 , , 2", empty_move(2, 5)),
+        ("1,2,,", empty_move(3, 5)),
+        ("1,", trailing_comma(2, 2)),
+        ("1 2 , ", trailing_comma(3, 5)),
     ] {
-        assert_eq!(parse_moves(text), Err(error), "{text:?}");
+        let error = moves(text).unwrap_err();
+        assert!(
+            matches!(error, MoveListError::Separator(_)),
+            "{text:?}: {error:?}"
+        );
+        assert_eq!(error.to_string(), message, "{text:?}");
     }
 
-    match Board::from_moves(&cells("5 1 5")) {
+    match moves("5 1 5") {
         Err(MoveListError::Illegal {
             position: 3,
             error: MoveError::Occupied { .. },
         }) => {}
         other => panic!("{other:?}"),
     }
-    match Board::from_moves(&cells("1 4 2 5 3 6")) {
+    match moves("1 4 2 5 3 6") {
         Err(MoveListError::Illegal {
             position: 6,
             error: MoveError::GameOver { .. },
@@ -312,25 +332,20 @@ fn move_lists() {
 
 #[test]
 fn move_list_errors_say_what_where_and_what_would_be_right() {
-    let message = |text: &str| parse_moves(text).unwrap_err().to_string();
+    let message = |text: &str| moves(text).unwrap_err().to_string();
     assert_eq!(
         message("5 05"),
-        "move 2 is \"05\", not a cell: cells are numbered 1 to 9, each written as one digit"
+        "move 2 is \"05\", not a cell: cells are numbered 1 to 9, in decimal with no sign or \
+         leading zero"
     );
     assert_eq!(
         message("+5"),
-        "move 1 is \"+5\", not a cell: a cell is one digit from 1 to 9, with no sign"
+        "move 1 is \"+5\", not a cell: cells are numbered 1 to 9, in decimal with no sign or \
+         leading zero"
     );
-    assert_eq!(
-        message("1,,2"),
-        "move 2 is empty: nothing before the comma at character 3 \
-         (separate cells with one comma or with spaces, e.g. \"5,1,9\" or \"5 1 9\")"
-    );
-    assert_eq!(
-        message("1,"),
-        "move 2 is empty: nothing after the comma at character 2, which ends the list \
-         (separate cells with one comma or with spaces, e.g. \"5,1,9\" or \"5 1 9\")"
-    );
+    assert_eq!(message("1,,2"), empty_move(2, 3));
+    assert_eq!(message("1,"), trailing_comma(2, 2));
+    assert_eq!(message("5 5"), "move 2: cell 5 is already taken by X");
     // A huge item is quoted by its start, and control characters are escaped.
     let long = format!("5 {}", "7".repeat(131_000));
     assert!(message(&long).len() < 200, "{}", message(&long));
@@ -341,30 +356,37 @@ fn move_list_errors_say_what_where_and_what_would_be_right() {
 proptest! {
     #[test]
     fn no_string_makes_the_board_parser_panic(text in "\\PC{0,40}") {
-        let _ = text.parse::<Board>();
+        let _ = Position::parse(GAME, &text);
     }
 
     #[test]
     fn board_like_strings_parse_or_fail_cleanly(text in "[XxOo.\\-_1-9|/ ZQ]{0,14}") {
-        if let Ok(b) = text.parse::<Board>() {
-            prop_assert_eq!(b.to_string().parse::<Board>().unwrap(), b);
+        if let Ok(b) = Position::parse(GAME, &text) {
+            prop_assert_eq!(Position::parse(GAME, &b.to_string()).unwrap(), b);
         }
     }
 
     #[test]
     fn no_string_makes_the_move_parser_panic(text in "[0-9, a-z\\-+]{0,30}|\\PC{0,30}") {
-        if let Ok(moves) = parse_moves(&text) {
-            let _ = Board::from_moves(&moves);
+        if let Ok((reached, cells)) = Position::from_move_list(GAME, &text) {
+            prop_assert_eq!(reached.ply(), cells.len());
         }
+        let _ = History::parse(GAME, &text);
     }
 
+    /// Any separators between cells read back: on a board of 128 cells with 8 in a row to
+    /// win, where any 11 distinct cells are a game in progress (tic-tac-toe's lists with
+    /// repeated cells, which only a reader of syntax takes, are read back in
+    /// src/tests/board.rs).
     #[test]
     fn cells_with_any_separators_read_back(
-        numbers in prop::collection::vec(1..=9u32, 1..12),
+        numbers in prop::sample::subsequence((1..=128u32).collect::<Vec<_>>(), 1..12)
+            .prop_shuffle(),
         separators in prop::collection::vec("[ \t\n]+|[ \t]*,[ \t]*", 11),
         lead in "[ \t]*",
         trail in "[ \t\n]*",
     ) {
+        let game: Game = "8x16".parse().unwrap();
         let mut text = lead;
         for (i, number) in numbers.iter().enumerate() {
             if i > 0 {
@@ -373,11 +395,8 @@ proptest! {
             text.push_str(&number.to_string());
         }
         text.push_str(&trail);
-        let read: Vec<u32> = parse_moves(&text)
-            .unwrap()
-            .iter()
-            .map(|cell| u32::from(cell.number()))
-            .collect();
+        let (_, cells) = Position::from_move_list(game, &text).unwrap();
+        let read: Vec<u32> = cells.iter().map(|cell| u32::from(cell.number())).collect();
         prop_assert_eq!(read, numbers);
     }
 }

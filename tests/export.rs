@@ -23,9 +23,12 @@ fn stdout(args: &[&str]) -> Vec<u8> {
     out.stdout
 }
 
+/// Where a symmetry sends the cell at (row, column).
+type Map = fn(usize, usize) -> (usize, usize);
+
 /// Where each of tic-tac-toe's 8 symmetries, by name, sends the cell at (row, column):
 /// worked out here, apart from the library's own tables.
-const SYMMETRIES: [(&str, fn(usize, usize) -> (usize, usize)); 8] = [
+const SYMMETRIES: [(&str, Map); 8] = [
     ("identity", |r, c| (r, c)),
     ("rotate90", |r, c| (c, 2 - r)),
     ("rotate180", |r, c| (2 - r, 2 - c)),
@@ -49,7 +52,7 @@ fn code(board: &str) -> u32 {
 }
 
 /// The image of a 9-character board under a symmetry.
-fn image(board: &str, map: fn(usize, usize) -> (usize, usize)) -> String {
+fn image(board: &str, map: Map) -> String {
     let cells: Vec<char> = board.chars().collect();
     let mut out = ['.'; 9];
     for (i, &ch) in cells.iter().enumerate() {

@@ -1,8 +1,8 @@
 //! The architecture the docs describe (`docs/internals.md`), checked rather than asserted:
 //! source files stay short, no two files of `src/` import each other (directly or around a longer
-//! loop), the layers (the rules, symmetry, the solver, the table, then everything else) only ever
-//! import downwards, and the crate root exports a short list of names. Every check reads the tree
-//! as text with `std` alone, and fails with the whole list of what to fix.
+//! loop), the layers (the rules with symmetry, the solver, the table, then everything else) only
+//! ever import downwards, and the crate root exports a short list of names. Every check reads the
+//! tree as text with `std` alone, and fails with the whole list of what to fix.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
@@ -13,38 +13,19 @@ use std::path::{Path, PathBuf};
 /// one. An entry covers a module and its submodules: `src/board.rs` and `src/board` both mean
 /// `src/board.rs` plus everything under `src/board/`. The longest matching entry wins; files no
 /// entry matches belong to the last layer. Entries that name no file are ignored.
+#[rustfmt::skip]
 const LAYERS: &[(&str, &[&str])] = &[
-    (
-        "rules",
-        &[
-            "src/player.rs",
-            "src/cell.rs",
-            "src/cells.rs",
-            "src/board.rs",
-            "src/position",
-            "src/game.rs",
-            "src/geometry.rs",
-            "src/moves.rs",
-            "src/history.rs",
-            "src/quote.rs",
-            "src/rng.rs",
-            "src/ratio.rs",
-        ],
-    ),
-    ("symmetry", &["src/symmetry.rs"]),
+    // Symmetry is one with the rules: a game's geometry lists the symmetries of its board.
+    ("rules", &[
+        "src/player.rs", "src/cell.rs", "src/cells.rs", "src/board.rs", "src/symmetry.rs",
+        "src/position", "src/game.rs", "src/geometry.rs", "src/moves.rs", "src/value.rs",
+        "src/history.rs", "src/quote.rs", "src/rng.rs", "src/ratio.rs",
+    ]),
     ("solver", &["src/solve"]),
-    (
-        "table",
-        &[
-            "src/table",
-            "src/format",
-            "src/oracle.rs",
-            "src/value.rs",
-            "src/analysis.rs",
-            "src/stats.rs",
-            "src/verify.rs",
-        ],
-    ),
+    ("table", &[
+        "src/table", "src/format", "src/oracle.rs", "src/analysis.rs", "src/stats.rs",
+        "src/verify.rs",
+    ]),
     // Everything else: audit, bots, export, review, matchup, simulate, cli, child, output...
     ("higher", &[]),
 ];
@@ -83,11 +64,7 @@ fn no_two_source_files_import_each_other() {
     let cycles = cycles(&edges);
     let mut report = Vec::new();
     for files in &cycles {
-        report.push(format!(
-            "a loop of {} files: {}",
-            files.len(),
-            files.join(", ")
-        ));
+        report.push(format!("{} files: {}", files.len(), files.join(", ")));
         for ((from, to), lines) in &edges {
             if files.contains(from) && files.contains(to) {
                 report.push(format!("  {from} -> {to}: {}", krate.example(from, lines)));
@@ -125,33 +102,25 @@ fn lower_layers_never_import_higher_ones() {
 #[test]
 fn the_crate_root_exports_at_most_45_names() {
     let lib = Module::parse("src/lib.rs").expect("src/lib.rs exists");
-    let exported = lib
+    let (mut names, mut globs) = (Vec::new(), Vec::new());
+    for r in lib
         .refs
         .iter()
-        .filter(|r| r.is_use && r.top && r.vis == Vis::Pub);
-    let globs: Vec<&str> = exported
-        .clone()
-        .filter(|r| r.name.is_none())
-        .map(|r| lib.line(r.line))
-        .collect();
-    let mut names: Vec<&str> = exported
-        .filter_map(|r| r.name.as_deref())
-        .filter(|&n| n != "_")
-        .collect();
+        .filter(|r| r.is_use && r.top && r.vis == Vis::Pub)
+    {
+        match &r.name {
+            Some(name) => names.push(name.as_str()),
+            None => globs.push(lib.line(r.line)),
+        }
+    }
+    names.retain(|&name| name != "_");
     names.extend(
         lib.mods
             .iter()
-            .filter(|(_, vis)| *vis == Vis::Pub)
-            .map(|(name, _)| name.as_str()),
+            .filter(|m| m.1 == Vis::Pub)
+            .map(|m| m.0.as_str()),
     );
-    let forbidden: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|n| {
-            FORBIDDEN_ROOT_PREFIXES.iter().any(|p| n.starts_with(p))
-                || FORBIDDEN_ROOT_SUFFIXES.iter().any(|s| n.ends_with(s))
-        })
-        .collect();
+    let forbidden: Vec<&str> = names.iter().copied().filter(|n| is_forbidden(n)).collect();
     assert!(
         names.len() <= MAX_ROOT_NAMES && forbidden.is_empty() && globs.is_empty(),
         "src/lib.rs exports {} names (at most {MAX_ROOT_NAMES}): {}\n\
@@ -161,6 +130,11 @@ fn the_crate_root_exports_at_most_45_names() {
         names.len(),
         names.join(", ")
     );
+}
+
+fn is_forbidden(name: &str) -> bool {
+    FORBIDDEN_ROOT_PREFIXES.iter().any(|p| name.starts_with(p))
+        || FORBIDDEN_ROOT_SUFFIXES.iter().any(|s| name.ends_with(s))
 }
 
 // ---- The tree ----
@@ -191,11 +165,7 @@ fn rs_files(dir: &str) -> Vec<String> {
 
 fn relative(path: &Path) -> String {
     let path = path.strip_prefix(root()).unwrap_or(path);
-    let parts: Vec<_> = path
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect();
-    parts.join("/")
+    path.to_string_lossy().replace('\\', "/")
 }
 
 /// The text of a file, or `None` if it has gone (the tree may be changing under the test).
@@ -305,12 +275,29 @@ fn is_name(word: &str) -> bool {
     word.starts_with(|ch: char| ch.is_alphabetic() || ch == '_') && word.chars().all(is_ident)
 }
 
-/// `code` up to its first `#[cfg(test)]` at column 0: the unit tests do not count.
+/// `code` with the item under each `#[cfg(test)]` at column 0 (a unit-test module, inline or in
+/// its own file) blanked out, up to its `;` or its closing brace: unit tests do not count.
 fn without_unit_tests(code: &str) -> String {
-    let lines = code
-        .lines()
-        .take_while(|line| line.trim_end() != "#[cfg(test)]");
-    lines.map(|line| format!("{line}\n")).collect()
+    let (mut out, mut skipping, mut depth, mut ended) = (String::new(), false, 0, false);
+    for line in code.lines() {
+        if line.trim_end() == "#[cfg(test)]" {
+            (skipping, depth, ended) = (true, 0, false);
+        } else if skipping {
+            for ch in line.chars() {
+                match ch {
+                    '{' => (depth, ended) = (depth + 1, true),
+                    '}' => depth -= 1,
+                    ';' if depth == 0 => ended = true,
+                    _ => {}
+                }
+            }
+            skipping = !ended || depth > 0;
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 struct Tok {
@@ -540,6 +527,7 @@ fn absolute(
 /// (importing file, imported file) -> the lines of the importing file that do it.
 type Edges = BTreeMap<(String, String), Vec<usize>>;
 
+#[derive(Default)]
 struct Crate {
     /// The library's files (`src/main.rs` is the binary's crate), by name.
     modules: BTreeMap<String, Module>,
@@ -551,18 +539,26 @@ struct Crate {
 
 impl Crate {
     fn load() -> Crate {
-        let mut krate = Crate {
-            modules: BTreeMap::new(),
-            files: BTreeMap::new(),
-            bindings: HashMap::new(),
-        };
-        for file in rs_files("src") {
-            if file == "src/main.rs" || file.starts_with("src/bin/") {
+        let mut krate = Crate::default();
+        let parsed: BTreeMap<String, Module> = rs_files("src")
+            .into_iter()
+            .filter(|file| file != "src/main.rs" && !file.starts_with("src/bin/"))
+            .filter_map(|file| Some((file.clone(), Module::parse(&file)?)))
+            .collect();
+        // A file is compiled when every module on its path is declared (not under `#[cfg(test)]`).
+        let declared: BTreeSet<Vec<String>> = parsed
+            .iter()
+            .flat_map(|(file, m)| {
+                m.mods
+                    .iter()
+                    .map(|(name, _)| [module_path(file), vec![name.clone()]].concat())
+            })
+            .collect();
+        for (file, module) in parsed {
+            let path = module_path(&file);
+            if !(1..=path.len()).all(|k| declared.contains(&path[..k])) {
                 continue;
             }
-            let Some(module) = Module::parse(&file) else {
-                continue;
-            };
             let top_uses = module.refs.iter().filter(|r| r.is_use && r.top);
             let bound = top_uses.filter_map(|r| Some((r.name.clone()?, r.path.clone())));
             krate.bindings.insert(file.clone(), bound.collect());
@@ -642,7 +638,7 @@ impl Crate {
 }
 
 /// The strongly connected components of more than one file, each sorted.
-fn cycles(edges: &Edges) -> Vec<Vec<String>> {
+fn cycles(edges: &Edges) -> BTreeSet<Vec<String>> {
     let mut graph: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (from, to) in edges.keys() {
         graph.entry(from).or_default().push(to);
@@ -658,21 +654,15 @@ fn cycles(edges: &Edges) -> Vec<Vec<String>> {
             (start, seen)
         })
         .collect();
-    let mut done = BTreeSet::new();
-    let mut found = Vec::new();
+    let mut found = BTreeSet::new();
     for (&node, reached) in &reach {
-        if done.contains(node) {
-            continue;
-        }
-        let mut scc: BTreeSet<&str> = reached
+        let scc: BTreeSet<&str> = reached
             .iter()
-            .filter(|&&other| reach[other].contains(node))
             .copied()
+            .filter(|&o| reach[o].contains(node))
             .collect();
-        scc.insert(node);
-        done.extend(scc.iter().copied());
         if scc.len() > 1 {
-            found.push(scc.into_iter().map(String::from).collect());
+            found.insert(scc.into_iter().map(String::from).collect());
         }
     }
     found

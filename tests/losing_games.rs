@@ -49,17 +49,20 @@ fn parse(line: &str) -> Line {
         .iter()
         .map(|n| Cell::from_number(n.as_u64().unwrap() as u32).unwrap())
         .collect();
-    let game = History::from_moves(&moves).unwrap_or_else(|e| panic!("{e}: {line}"));
+    let mut game = History::new();
+    for &cell in &moves {
+        game.play(cell).unwrap_or_else(|e| panic!("{e}: {line}"));
+    }
     let forfeit = match object["end"].as_str() {
         Some("loss") => {
             assert_eq!(keys, ["bot", "end", "moves", "side"], "{line}");
-            assert_eq!(game.board().winner(), Some(!side), "{line}");
+            assert_eq!(game.position().winner(), Some(!side), "{line}");
             false
         }
         Some("forfeit") => {
             assert_eq!(keys, ["bot", "end", "moves", "side", "turn"], "{line}");
-            assert_eq!(game.board().status(), Status::InProgress, "{line}");
-            assert_eq!(game.board().to_move(), side, "{line}");
+            assert_eq!(game.position().status(), Status::InProgress, "{line}");
+            assert_eq!(game.position().to_move(), side, "{line}");
             assert!(!object["turn"].as_str().unwrap().is_empty(), "{line}");
             true
         }

@@ -8,8 +8,12 @@ use std::time::Duration;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value as Json;
+use ttt_oracle::audit::{Report, SideReport};
 use ttt_oracle::bots::{self, Bot, CATALOG, Choice, Turn};
-use ttt_oracle::{History, MatchReport, Outcome, Player, Ratio, Status, audit, matchup};
+use ttt_oracle::{
+    AuditOptions, History, MatchOptions, MatchReport, Outcome, Player, Ratio, Status, audit,
+    matchup,
+};
 
 use common::by_histories::ByHistories;
 use common::{assert_none_left, misbehave, pidfile, root};
@@ -28,7 +32,19 @@ fn make(spec: &str) -> Box<dyn Bot + Send> {
 }
 
 fn play(x: &str, o: &str) -> MatchReport {
-    matchup(make(x).as_mut(), make(o).as_mut()).unwrap()
+    matchup(make(x).as_mut(), make(o).as_mut(), &MatchOptions::default()).unwrap()
+}
+
+/// The audit of `spec` playing `side` of tic-tac-toe.
+fn audit_side(spec: &str, side: Player) -> SideReport {
+    let options = AuditOptions {
+        side,
+        ..AuditOptions::default()
+    };
+    match audit(make(spec).as_mut(), &options).unwrap() {
+        Report::Solved(report) => report,
+        Report::Searched(_) => panic!("tic-tac-toe has a table"),
+    }
 }
 
 /// The five chances, X wins first.
@@ -57,7 +73,7 @@ fn forfeit(side: Player) -> usize {
 fn the_one_game(x: &mut dyn Bot, o: &mut dyn Bot) -> Option<usize> {
     let mut game = History::new();
     loop {
-        let board = game.board();
+        let board = game.position();
         if let Status::Finished(outcome) = board.status() {
             return Some(end(outcome));
         }
@@ -112,7 +128,7 @@ fn a_deterministic_pair_plays_its_one_game_with_certainty() {
 #[test]
 fn against_random_each_bot_has_the_odds_its_audit_gives() {
     for spec in specs() {
-        let x = audit(make(spec).as_mut(), Player::X).unwrap();
+        let x = audit_side(spec, Player::X);
         let as_x = play(spec, "random");
         let v = x.vs_random;
         assert_eq!(
@@ -121,7 +137,7 @@ fn against_random_each_bot_has_the_odds_its_audit_gives() {
             "{spec} as X"
         );
         assert_eq!(as_x.games, x.games, "{spec} as X");
-        let o = audit(make(spec).as_mut(), Player::O).unwrap();
+        let o = audit_side(spec, Player::O);
         let as_o = play("random", spec);
         let v = o.vs_random;
         assert_eq!(
@@ -142,7 +158,7 @@ fn every_history(x: &mut dyn Bot, o: &mut dyn Bot) -> (u64, [Ratio; 5]) {
         chance: Ratio,
         tally: &mut (u64, [Ratio; 5]),
     ) {
-        let board = game.board();
+        let board = game.position();
         if let Status::Finished(outcome) = board.status() {
             tally.0 += 1;
             tally.1[end(outcome)] += chance;
@@ -191,8 +207,12 @@ fn every_match_agrees_with_a_walk_of_every_history_and_adds_up_to_one() {
             // The walk by positions, for two memoryless bots, and by histories agree.
             if make(x).memoryless() && make(o).memoryless() {
                 by_positions += 1;
-                let histories =
-                    matchup(&mut ByHistories(make(x)), &mut ByHistories(make(o))).unwrap();
+                let histories = matchup(
+                    &mut ByHistories(make(x)),
+                    &mut ByHistories(make(o)),
+                    &MatchOptions::default(),
+                )
+                .unwrap();
                 assert_eq!(histories, report, "{x} against {o}");
             }
         }

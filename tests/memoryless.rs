@@ -2,8 +2,39 @@
 //! history of every position, and the auditor's walk by positions is checked against its walk
 //! by histories, figure for figure.
 
+use ttt_oracle::audit::{Forfeit, Report, SideReport};
 use ttt_oracle::bots::{self, Bot, BotError, CATALOG, Choice, Turn};
-use ttt_oracle::{Cell, Forfeit, History, Player, Ratio, SideReport, Status, audit};
+use ttt_oracle::{AuditOptions, Cell, History, Player, Position, Ratio, Status};
+
+/// The audit of `bot` playing `side` of tic-tac-toe, judged by its table.
+fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, ttt_oracle::AuditError> {
+    let options = AuditOptions {
+        side,
+        ..AuditOptions::default()
+    };
+    match ttt_oracle::audit(bot, &options)? {
+        Report::Solved(report) => Ok(report),
+        Report::Searched(report) => panic!("tic-tac-toe has a table: {report:?}"),
+    }
+}
+
+/// The nine cells of tic-tac-toe, 1 to 9.
+fn cells() -> impl DoubleEndedIterator<Item = Cell> {
+    (1..=9).map(|n| Cell::from_number(n).unwrap())
+}
+
+/// The base-3 code of a tic-tac-toe position: the sum over cells `i` (0-based) of `3^i` times
+/// 0 (empty), 1 (X) or 2 (O). Every position has its own code below `3^9`.
+fn code(position: &Position) -> usize {
+    cells().rev().fold(0, |code, cell| {
+        let digit = match position.get(cell) {
+            None => 0,
+            Some(Player::X) => 1,
+            Some(Player::O) => 2,
+        };
+        code * 3 + digit
+    })
+}
 
 /// Every bot to check: the built-in ones and a few parameterised styles.
 fn every_bot() -> Vec<Box<dyn Bot + Send>> {
@@ -23,18 +54,18 @@ fn answers_differ(bot: &mut dyn Bot) -> Option<(Vec<Cell>, Vec<Cell>)> {
         game: &mut History,
         seen: &mut [Option<(Vec<Cell>, Vec<Choice>)>],
     ) -> Option<(Vec<Cell>, Vec<Cell>)> {
-        let board = game.board();
+        let board = game.position();
         if board.status() != Status::InProgress {
             return None;
         }
         let choices = bot.choose(game).unwrap();
-        match &seen[board.code()] {
+        match &seen[code(&board)] {
             Some((history, first)) if *first != choices => {
                 return Some((history.clone(), game.moves().to_vec()));
             }
             Some(_) => {}
             None => {
-                seen[board.code()] = Some((game.moves().to_vec(), choices));
+                seen[code(&board)] = Some((game.moves().to_vec(), choices));
             }
         }
         for cell in board.legal_moves() {
@@ -103,7 +134,7 @@ impl Bot for CountsItsTurns {
         "counts-its-turns"
     }
     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        let cells = game.board().legal_moves();
+        let cells = game.position().legal_moves();
         let opened_in_the_corner = game.moves().first() == Cell::from_number(1).as_ref();
         if opened_in_the_corner {
             Ok(Choice::only(cells.iter().last()))
@@ -194,9 +225,9 @@ impl Bot for Quirky {
         "quirky"
     }
     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        let board = game.board();
+        let board = game.position();
         let legal: Vec<Cell> = board.legal_moves().iter().collect();
-        let taken = Cell::ALL.into_iter().find(|&c| board.get(c).is_some());
+        let taken = cells().find(|&c| board.get(c).is_some());
         let n = legal.len() as u128;
         let each = |p: Ratio| Ratio::new(p.numer(), p.denom() * n);
         let mark = |cell, probability| Choice {
@@ -205,9 +236,9 @@ impl Bot for Quirky {
         };
         // Backwards, so that the order of the choices is not the order of the cells.
         let backwards = |p: Ratio| legal.iter().rev().map(move |&c| mark(c, each(p)));
-        let choices = match ((board.code() + 5) % 13, taken) {
+        let choices = match ((code(&board) + 5) % 13, taken) {
             (0, _) => Vec::new(),
-            (1, _) if board.code() % 3 == 0 => panic!("quirky gave up"),
+            (1, _) if code(&board) % 3 == 0 => panic!("quirky gave up"),
             (2 | 3, Some(taken)) => std::iter::once(mark(taken, Ratio::new(1, 4)))
                 .chain(backwards(Ratio::new(3, 4)))
                 .collect(),
@@ -263,7 +294,7 @@ impl Bot for FineLater {
         "fine-later"
     }
     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        let board = game.board();
+        let board = game.position();
         let legal = board.legal_moves();
         let nine = Cell::from_number(9).unwrap();
         if !matches!(board.ply(), 2 | 3) || board.get(nine).is_none() {

@@ -1,18 +1,26 @@
-//! Every position of the embedded 4x4 games, checked: the count of 4x4's reachable positions
-//! by an independent walk, every entry against its children and its symmetries, each
-//! embedded table against a fresh solve, read in place against the same table unpacked, and the
-//! exports of the embedded games through the real binary (4x4's streamed: 9,722,011 lines). Too
-//! slow for a debug build: `.ci/run` runs this file in release (`cargo test --release --test
-//! mnk_exhaustive`).
+//! Every position of every embedded game (3x3, 3x4, 4x3, 4x4, 4x4k3), checked through the
+//! public `Oracle::of`: the count of 4x4's reachable positions by an independent walk, every
+//! position against its children, its symmetries and its perfect line, each embedded table
+//! against a fresh solve, and the exports of the embedded games through the real binary (4x4's
+//! streamed: 9,722,011 lines). Too slow for a debug build: `.ci/run` runs this file in release
+//! (`cargo test --release --test mnk_exhaustive`). A table read in place against the same table
+//! unpacked is a unit test of the layout: `src/tests/table.rs`.
 
 mod common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use common::mnk::{check_all_mnk, check_compressed, check_position, known, reachable};
-use ttt_oracle::export::MnkRecord;
-use ttt_oracle::{Game, Mask, Position, mnk_stats, mnk_table, verify_game};
+use common::mnk::{Mask, check_all_mnk, check_position, code, known, reachable};
+use ttt_oracle::export::Record;
+use ttt_oracle::{Game, Oracle, Position};
+
+/// Every game with a table embedded in the binary: tic-tac-toe and the four others.
+fn embedded() -> Vec<Game> {
+    std::iter::once(Game::TIC_TAC_TOE)
+        .chain(Game::EMBEDDED)
+        .collect()
+}
 
 #[test]
 #[cfg_attr(
@@ -30,14 +38,15 @@ fn four_by_four_counts_and_values_match_ground_truth() {
             "reachable_positions" => {
                 let walked = reachable(game.rows(), game.columns(), game.k());
                 assert_eq!(walked.len().to_string(), figure, "{game}: independent walk");
-                assert_eq!(mnk_stats(game).reachable_positions.to_string(), figure);
+                let stats = Oracle::of(game).unwrap().stats();
+                assert_eq!(stats.reachable_positions.to_string(), figure);
                 // And the rules accept each of them.
                 for (x, o) in walked {
                     Position::from_marks(game, x, o).unwrap();
                 }
             }
             "value" => {
-                let probe = mnk_table(game).unwrap().probe(&Position::empty(game));
+                let probe = Oracle::of(game).unwrap().probe(&Position::empty(game));
                 assert_eq!(probe.value.name(), figure, "{game}");
             }
             other => panic!("unknown key {other}"),
@@ -53,18 +62,32 @@ fn four_by_four_counts_and_values_match_ground_truth() {
     ignore = "exhaustive over 4x4; .ci/run runs it in release"
 )]
 fn every_embedded_position_agrees_with_its_children_and_symmetries() {
-    for game in Game::EMBEDDED {
-        let table = mnk_table(game).unwrap();
+    let games = embedded();
+    assert_eq!(games.len(), 5);
+    assert!(
+        games
+            .iter()
+            .all(|game| game.is_embedded() || game.is_tic_tac_toe())
+    );
+    for game in games {
+        let oracle = Oracle::of(game).unwrap();
+        assert_eq!(oracle.game(), game);
         let mut positions = 0;
         for (x, o) in reachable(game.rows(), game.columns(), game.k()) {
-            check_position(table, &Position::from_marks(game, x, o).unwrap());
+            check_position(&oracle, &Position::from_marks(game, x, o).unwrap());
             positions += 1;
         }
         assert_eq!(
             positions as u64,
-            mnk_stats(game).reachable_positions,
+            oracle.stats().reachable_positions,
             "{game}"
         );
+        let figure = known()
+            .into_iter()
+            .find(|(name, key, _)| *name == game.to_string() && key == "reachable_positions");
+        if let Some((.., figure)) = figure {
+            assert_eq!(positions.to_string(), figure, "{game}");
+        }
     }
 }
 
@@ -74,10 +97,11 @@ fn every_embedded_position_agrees_with_its_children_and_symmetries() {
     ignore = "exhaustive over 4x4; .ci/run runs it in release"
 )]
 fn every_embedded_table_equals_a_fresh_solve() {
-    for game in Game::EMBEDDED {
-        let verification = verify_game(game).unwrap();
+    for game in embedded() {
+        let verification = Oracle::of(game).unwrap().verify().unwrap();
+        assert_eq!(verification.game, game);
         assert!(
-            verification.ok(),
+            verification.is_ok(),
             "{game}: {:?}",
             verification.mismatches.first()
         );
@@ -138,7 +162,7 @@ fn marks(text: &[u8]) -> (Mask, Mask) {
 fn the_4x4_export_streams_every_position_in_order_in_bounded_memory() {
     // Each line is checked lightly: the records of the smaller games are checked in full.
     let game: Game = "4x4".parse().unwrap();
-    let table = mnk_table(game).unwrap();
+    let oracle = Oracle::of(game).unwrap();
     let figure = known()
         .into_iter()
         .find(|(name, key, _)| name == "4x4" && key == "reachable_positions")
@@ -156,10 +180,10 @@ fn the_4x4_export_streams_every_position_in_order_in_bounded_memory() {
         let (value, remoteness, _best, canonical_board) = (field(), field(), field(), field());
         let (x, o) = marks(board);
         let board = Position::from_marks(game, x, o).unwrap();
-        let key = (board.ply(), board.code().unwrap());
+        let key = (board.ply(), code(&board));
         assert!(last < Some(key), "{text}: by ply, then code, each once");
         last = Some(key);
-        let probe = table.probe(&board);
+        let probe = oracle.probe(&board);
         assert_eq!(value, probe.value.name().as_bytes(), "{text}");
         assert_eq!(
             remoteness,
@@ -191,22 +215,11 @@ fn the_exports_of_3x4_and_4x3_agree_with_their_tables_record_by_record() {
             if canonical {
                 args.push("--canonical");
             }
-            let mut records: Vec<MnkRecord> = Vec::new();
+            let mut records: Vec<Record> = Vec::new();
             export_lines(&args, |line| {
                 records.push(serde_json::from_slice(line).unwrap())
             });
             check_all_mnk(game, &records, canonical);
         }
-    }
-}
-
-#[test]
-#[cfg_attr(
-    debug_assertions,
-    ignore = "exhaustive over 4x4; .ci/run runs it in release"
-)]
-fn every_position_of_the_4x4_games_is_read_in_place_as_unpacked() {
-    for game in ["4x4", "4x4k3"] {
-        check_compressed(game.parse().unwrap());
     }
 }

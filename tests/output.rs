@@ -23,8 +23,8 @@ use assert_cmd::Command;
 use common::names;
 use predicates::prelude::*;
 use tempfile::TempDir;
+use ttt_oracle::Game;
 use ttt_oracle::export::{self, ExportFormat};
-use ttt_oracle::table;
 
 fn ttt() -> Command {
     Command::cargo_bin("ttt").unwrap()
@@ -43,13 +43,10 @@ fn export_to(path: impl AsRef<OsStr>) -> assert_cmd::assert::Assert {
 fn jsonl() -> &'static [u8] {
     static JSONL: OnceLock<Vec<u8>> = OnceLock::new();
     JSONL.get_or_init(|| {
+        let game = Game::TIC_TAC_TOE;
         let mut bytes = Vec::new();
-        export::write(
-            &mut bytes,
-            ExportFormat::Jsonl,
-            &export::records(table(), false),
-        )
-        .unwrap();
+        let records = export::records(game, false).unwrap();
+        export::write(&mut bytes, ExportFormat::Jsonl, game, records).unwrap();
         bytes
     })
 }

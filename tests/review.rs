@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use serde_json::{Value as Json, json};
 use ttt_oracle::{
-    Board, Cells, History, MoveVerdict, Player, PlyReview, Review, Value, audit, bots, table,
+    AuditOptions, Cells, Game, History, MoveVerdict, Player, PlyReview, Position, Review, Value,
+    audit, bots,
 };
 
 /// Each run that feeds odd or endless input is bounded in time, so that a regression that
@@ -28,10 +29,26 @@ fn ttt() -> Command {
 /// What [`minimax`] found, by the board's base-3 code.
 type Memo = Vec<Option<(Value, u8)>>;
 
+/// The base-3 code of a tic-tac-toe position (cell `i` weighs `3^i`; empty 0, X 1, O 2),
+/// worked out here from its marks: an index into a [`Memo`].
+fn code(board: Position) -> usize {
+    let mut code = 0;
+    for cell in (0..9).rev() {
+        let cell = ttt_oracle::Cell::new(cell).unwrap();
+        code = code * 3
+            + match board.get(cell) {
+                None => 0,
+                Some(Player::X) => 1,
+                Some(Player::O) => 2,
+            };
+    }
+    code
+}
+
 /// Value and remoteness for the side to move, by plain minimax over the rules: no table, no
 /// symmetry, none of the library's solver.
-fn minimax(board: Board, memo: &mut Memo) -> (Value, u8) {
-    if let Some(known) = memo[board.code()] {
+fn minimax(board: Position, memo: &mut Memo) -> (Value, u8) {
+    if let Some(known) = memo[code(board)] {
         return known;
     }
     let result = if board.winner().is_some() {
@@ -46,13 +63,13 @@ fn minimax(board: Board, memo: &mut Memo) -> (Value, u8) {
             .max_by_key(|&(value, remoteness)| preference(value, remoteness))
             .unwrap()
     };
-    memo[board.code()] = Some(result);
+    memo[code(board)] = Some(result);
     result
 }
 
 /// What playing `cell` on `board` is worth to the player making it, and plies from before it
 /// to the end.
-fn made(board: Board, cell: ttt_oracle::Cell, memo: &mut Memo) -> (Value, u8) {
+fn made(board: Position, cell: ttt_oracle::Cell, memo: &mut Memo) -> (Value, u8) {
     let (value, remoteness) = minimax(board.play(cell).unwrap(), memo);
     (-value, remoteness + 1)
 }
@@ -69,7 +86,7 @@ fn preference(value: Value, remoteness: u8) -> (i32, i32) {
 
 /// The verdict on `cell` as the issue words it: best among the optimal moves; otherwise by how
 /// the value fell, or, when it held, a win made slower or a loss made faster.
-fn expected(board: Board, cell: ttt_oracle::Cell, memo: &mut Memo) -> (Cells, &'static str) {
+fn expected(board: Position, cell: ttt_oracle::Cell, memo: &mut Memo) -> (Cells, &'static str) {
     let before = minimax(board, memo);
     let top = preference(before.0, before.1);
     let optimal: Cells = board
@@ -97,19 +114,21 @@ fn expected(board: Board, cell: ttt_oracle::Cell, memo: &mut Memo) -> (Cells, &'
 /// that it extends the review of the game one move shorter by one ply judged as [`expected`]
 /// says. Returns how often each verdict was given, by the side that moved.
 fn review_every_game() -> HashMap<(Player, &'static str), u64> {
-    let table = table();
     let mut memo: Memo = vec![None; 19_683];
     let mut counts = HashMap::new();
     // What `expected` says of each move on each board, worked out once.
     let mut judged: Vec<Option<(Cells, &str)>> = vec![None; 19_683 * 9];
     // Each game with the board before its last move and the review of the game without it.
-    let mut stack: Vec<(History, Board, Vec<PlyReview>)> =
-        vec![(History::new(), Board::EMPTY, Vec::new())];
+    let mut stack: Vec<(History, Position, Vec<PlyReview>)> = vec![(
+        History::new(),
+        Position::empty(Game::TIC_TAC_TOE),
+        Vec::new(),
+    )];
     let mut games = 0;
     while let Some((game, before, earlier)) = stack.pop() {
         games += 1;
-        let review = Review::new(table, &game);
-        let board = game.board();
+        let review = Review::new(&game).unwrap();
+        let board = game.position();
         assert_eq!(review.moves, game.moves());
         assert_eq!(review.status, board.status());
         assert_eq!(review.plies.len(), game.moves().len());
@@ -128,7 +147,7 @@ fn review_every_game() -> HashMap<(Player, &'static str), u64> {
         if let Some(last) = review.plies.last() {
             let (value_before, remoteness_before) = minimax(before, &mut memo);
             let (value, remoteness) = made(before, last.cell, &mut memo);
-            let (optimal, verdict) = *judged[before.code() * 9 + last.cell.index()]
+            let (optimal, verdict) = *judged[code(before) * 9 + last.cell.index()]
                 .get_or_insert_with(|| expected(before, last.cell, &mut memo));
             // Named in a failure only, formatted only then.
             let moves = game.moves();
@@ -182,7 +201,12 @@ fn every_move_of_every_game_is_judged_as_minimax_judges_it() {
     // game, so its blunders and slow wins on a side are that side's verdicts over all games.
     for side in Player::BOTH {
         let mut random = bots::builtin("random").unwrap();
-        let report = audit(random.as_mut(), side).unwrap();
+        let options = AuditOptions {
+            side,
+            ..AuditOptions::default()
+        };
+        let report = audit(random.as_mut(), &options).unwrap();
+        let report = report.solved().expect("tic-tac-toe has a table");
         let count = |verdict| counts.get(&(side, verdict)).copied().unwrap_or(0);
         assert_eq!(report.blunders.win_to_draw, count("win_to_draw"), "{side}");
         assert_eq!(report.blunders.win_to_loss, count("win_to_loss"), "{side}");

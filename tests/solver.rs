@@ -1,11 +1,20 @@
-//! The solved table against ground truth from outside, and exhaustively against itself.
+//! Tic-tac-toe's solved table, through the public `Oracle`, against ground truth from outside
+//! and exhaustively against itself. The layouts behind it (the dense table and its byte
+//! format, `solve()` and its `Evaluation`s, the symmetries) are checked by the unit tests in
+//! src/tests/solver.rs and src/tests/dense_table.rs.
+
+mod common;
 
 use std::collections::HashMap;
 
-use ttt_oracle::{
-    Board, Cells, Evaluation, FormatError, Symmetry, Table, Value, canonicalize, solve, stats,
-    table, verify,
-};
+use common::mnk::{SYMMETRIES, symmetries, turn_cell, turn_cells, turned};
+use ttt_oracle::{Cell, Cells, Game, Oracle, Position, Value};
+
+const GAME: Game = Game::TIC_TAC_TOE;
+
+fn oracle() -> Oracle {
+    Oracle::of(GAME).unwrap()
+}
 
 /// The figures in tests/data/known_counts.txt, by key.
 fn known() -> HashMap<String, String> {
@@ -25,7 +34,7 @@ fn known() -> HashMap<String, String> {
 #[test]
 fn stats_reproduce_every_known_count() {
     let known = known();
-    let json = serde_json::to_value(stats(table())).unwrap();
+    let json = serde_json::to_value(oracle().stats()).unwrap();
     let mut checked = 0;
     for (key, expected) in &known {
         if key.starts_with("empty_board.") {
@@ -54,7 +63,7 @@ fn stats_reproduce_every_known_count() {
 #[test]
 fn empty_board_is_a_draw_in_nine() {
     let known = known();
-    let probe = table().probe(&Board::EMPTY);
+    let probe = oracle().probe(&Position::empty(GAME));
     assert_eq!(probe.value.name(), known["empty_board.value"]);
     assert_eq!(
         probe.remoteness.to_string(),
@@ -64,70 +73,88 @@ fn empty_board_is_a_draw_in_nine() {
 
 #[test]
 fn every_position_agrees_with_a_one_ply_look_at_its_children() {
-    let table = table();
-    let boards = Board::reachable();
+    let oracle = oracle();
+    let boards: Vec<Position> = Position::reachable(GAME).collect();
     assert_eq!(boards.len(), 5478);
     for board in boards {
-        let expected = Evaluation::from_children(board, |child| {
-            let probe = table.probe(&child);
-            (probe.value, probe.remoteness)
-        });
-        assert_eq!(table.evaluate(&board), expected, "{board}");
+        let probe = oracle.probe(&board);
+        let best = oracle.best_moves(&board);
         if board.is_over() {
             let value = if board.winner().is_some() {
                 Value::Loss
             } else {
                 Value::Draw
             };
-            assert_eq!((expected.value, expected.remoteness), (value, 0), "{board}");
-        } else {
-            assert!(!expected.best.is_empty(), "{board}");
-            if expected.value == Value::Draw {
-                // Every drawing move is optimal.
-                let drawing: Cells = table
-                    .analyze(&board)
-                    .iter()
-                    .filter(|m| m.value == Value::Draw)
-                    .map(|m| m.cell)
-                    .collect();
-                assert_eq!(expected.best, drawing, "{board}");
+            assert_eq!((probe.value, probe.remoteness), (value, 0), "{board}");
+            assert_eq!(best, Cells::EMPTY, "{board}");
+            continue;
+        }
+        // One ply of minimax, written out: the best value, then the fastest win or the
+        // slowest loss; every move that reaches it is optimal.
+        let mut expected: Option<(Value, u8)> = None;
+        let mut expected_best = Cells::EMPTY;
+        let rank = |(value, remoteness): (Value, u8)| match value {
+            Value::Win => 100 - i32::from(remoteness),
+            Value::Draw => 0,
+            Value::Loss => -100 + i32::from(remoteness),
+        };
+        for cell in board.legal_moves() {
+            let child = oracle.probe(&board.play(cell).unwrap());
+            let here = (-child.value, child.remoteness + 1);
+            match expected {
+                Some(top) if rank(here) < rank(top) => {}
+                Some(top) if rank(here) == rank(top) => expected_best = expected_best.with(cell),
+                _ => {
+                    expected = Some(here);
+                    expected_best = Cells::EMPTY.with(cell);
+                }
             }
+        }
+        let expected = expected.expect("a game in progress has a legal move");
+        assert_eq!((probe.value, probe.remoteness), expected, "{board}");
+        assert_eq!(best, expected_best, "{board}");
+        assert!(!best.is_empty(), "{board}");
+        if probe.value == Value::Draw {
+            // Every drawing move is optimal.
+            let drawing: Cells = oracle
+                .moves(&board)
+                .iter()
+                .filter(|m| m.value == Value::Draw)
+                .map(|m| m.cell)
+                .collect();
+            assert_eq!(best, drawing, "{board}");
         }
     }
 }
 
 #[test]
 fn all_eight_images_agree() {
-    let table = table();
-    for board in Board::reachable() {
-        let here = table.evaluate(&board);
-        for symmetry in Symmetry::ALL {
-            let image = symmetry.apply(board);
-            let there = table.evaluate(&image);
+    let oracle = oracle();
+    assert_eq!(symmetries(GAME).len(), 8);
+    for board in Position::reachable(GAME) {
+        let here = (oracle.probe(&board), oracle.best_moves(&board));
+        for s in symmetries(GAME) {
+            let image = turned(&board, s);
+            let there = (oracle.probe(&image), oracle.best_moves(&image));
+            assert_eq!(here.0, there.0, "{board} {}", SYMMETRIES[s]);
             assert_eq!(
-                (here.value, here.remoteness),
-                (there.value, there.remoteness)
+                turn_cells(GAME, s, here.1),
+                there.1,
+                "{board} {}",
+                SYMMETRIES[s]
             );
-            assert_eq!(
-                symmetry.apply_cells(here.best),
-                there.best,
-                "{board} {symmetry}"
-            );
-            assert_eq!(symmetry.inverse().apply(image), board);
         }
-        let (canonical, symmetry) = canonicalize(board);
-        assert_eq!(symmetry.apply(board), canonical.board());
     }
 }
 
 #[test]
-fn symmetries_form_a_group_of_eight_distinct_permutations() {
-    let images: Vec<String> = Symmetry::ALL
-        .iter()
+fn the_symmetries_written_here_are_eight_distinct_permutations() {
+    // The images of cells 1..9 under each symmetry, as the tests' own turns make them.
+    let images: Vec<String> = symmetries(GAME)
+        .into_iter()
         .map(|s| {
-            ttt_oracle::Cell::ALL
-                .iter()
-                .map(|&c| s.apply_cell(c).to_string())
+            (0..9)
+                .map(|cell| (turn_cell(GAME, s, cell) + 1).to_string())
                 .collect()
         })
         .collect();
@@ -143,67 +170,27 @@ fn symmetries_form_a_group_of_eight_distinct_permutations() {
 
 #[test]
 fn embedded_table_equals_a_fresh_solve() {
-    let verification = verify(table());
-    assert!(verification.ok(), "{:?}", verification.mismatches);
+    let verification = oracle().verify().unwrap();
+    assert!(verification.is_ok(), "{:?}", verification.mismatches);
+    assert_eq!(verification.game, GAME);
     assert_eq!(verification.compared, 765);
-    assert_eq!(table().solution(), &solve());
+    assert_eq!(verification.table_checksum, verification.fresh_checksum);
 }
 
 #[test]
 fn embedded_table_fits_in_four_kib() {
-    assert!(Table::embedded_bytes().len() <= 4096);
-    assert_eq!(table().size_bytes(), Table::embedded_bytes().len());
-}
-
-#[test]
-fn damaged_tables_are_refused_with_the_reason() {
-    let good = Table::embedded_bytes().to_vec();
-
-    let mut bad_magic = good.clone();
-    bad_magic[0] = b'Z';
-    assert!(matches!(
-        Table::from_bytes(&bad_magic),
-        Err(FormatError::Magic { .. })
-    ));
-
-    let mut bad_version = good.clone();
-    bad_version[8] = 99;
-    assert!(matches!(
-        Table::from_bytes(&bad_version),
-        Err(FormatError::Version { found: 99 })
-    ));
-
-    let mut bad_entry = good.clone();
-    let last = bad_entry.len() - 1;
-    bad_entry[last] ^= 0x01;
-    assert!(matches!(
-        Table::from_bytes(&bad_entry),
-        Err(FormatError::Checksum { .. })
-    ));
-
-    assert!(matches!(
-        Table::from_bytes(&good[..good.len() - 3]),
-        Err(FormatError::Truncated { .. })
-    ));
-
-    let mut trailing = good.clone();
-    trailing.push(0);
-    assert!(matches!(
-        Table::from_bytes(&trailing),
-        Err(FormatError::Trailing { bytes: 1 })
-    ));
-
-    assert!(Table::from_bytes(&[]).is_err());
-    assert!(Table::from_bytes(&[0xff; 64]).is_err());
+    let oracle = oracle();
+    assert!(oracle.size_bytes() <= 4096);
+    assert_eq!(oracle.stats().table_bytes, oracle.size_bytes() as u64);
 }
 
 #[test]
 fn every_perfect_line_is_legal_as_long_as_the_remoteness_and_follows_best() {
-    let table = table();
+    let oracle = oracle();
     let mut in_progress = 0;
-    for board in Board::reachable() {
-        let line = table.line(&board);
-        let start = table.probe(&board);
+    for board in Position::reachable(GAME) {
+        let line = oracle.line(&board);
+        let start = oracle.probe(&board);
         assert_eq!(line.len(), usize::from(start.remoteness), "{board}");
         if board.is_over() {
             continue;
@@ -212,7 +199,7 @@ fn every_perfect_line_is_legal_as_long_as_the_remoteness_and_follows_best() {
         let mover = board.to_move();
         let mut here = board;
         for &cell in &line {
-            assert_eq!(table.best_move(&here), Some(cell), "{board}: at {here}");
+            assert_eq!(oracle.best_move(&here), Some(cell), "{board}: at {here}");
             here = here.play(cell).unwrap_or_else(|e| panic!("{board}: {e}"));
         }
         assert!(here.is_over(), "{board}: the line stops at {here}");
@@ -228,12 +215,12 @@ fn every_perfect_line_is_legal_as_long_as_the_remoteness_and_follows_best() {
 
 #[test]
 fn best_move_is_deterministic_and_optimal() {
-    let table = table();
-    for board in Board::reachable() {
-        let best = table.best_moves(&board);
-        assert_eq!(table.best_move(&board), best.first(), "{board}");
+    let oracle = oracle();
+    for board in Position::reachable(GAME) {
+        let best = oracle.best_moves(&board);
+        assert_eq!(oracle.best_move(&board), best.first(), "{board}");
     }
     // The fastest win is preferred: X wins at once on 3 rather than later.
-    let board: Board = "XX.OO....".parse().unwrap();
-    assert_eq!(table.best_move(&board).unwrap().number(), 3);
+    let board = Position::parse(GAME, "XX.OO....").unwrap();
+    assert_eq!(oracle.best_move(&board), Cell::from_number(3));
 }

@@ -1,19 +1,22 @@
-//! A damaged table: every way the embedded bytes can be broken is refused with a reason, never
-//! with a panic, and `ttt verify` and `ttt play` say so through the real binary.
+//! A damaged table through the real binary: `ttt verify` and every command that needs the
+//! table say so, with a reason and never with a panic. Every way the embedded bytes can be
+//! broken is refused with a reason by the decoder itself: the unit tests of the dense table's
+//! layout, src/tests/dense_table.rs.
 
-use proptest::prelude::*;
-use ttt_oracle::{Board, FormatError, Table, table, try_table, verify_bytes};
+// The binary is patched and run as Linux lays it out and runs it.
+#![cfg(target_os = "linux")]
 
-/// Where the fields of a serialized table start (see the layout in `src/format.rs`).
+/// Where the fields of tic-tac-toe's serialized table start (see the layout in
+/// `src/format/tic_tac_toe.rs`): the magic, the format version, the checksum of the entries,
+/// the number of entries, then 4 bytes an entry, one per canonical position.
+const MAGIC: &[u8; 8] = b"TTTORACL";
+const VERSION: usize = 8;
 const CHECKSUM: usize = 12;
+const COUNT: usize = 20;
 const ENTRIES: usize = 28;
+const CANONICAL_POSITIONS: usize = 765;
 
-fn embedded() -> Vec<u8> {
-    Table::embedded_bytes().to_vec()
-}
-
-/// FNV-1a 64, as the format computes it over the entries, so a test can damage the entries and
-/// still present a checksum that matches.
+/// FNV-1a 64, as the format computes it over the entries.
 fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for &byte in bytes {
@@ -23,241 +26,33 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
     hash
 }
 
-/// Rewrites the stored checksum to match the entries, as a careful forger would.
-fn reseal(bytes: &mut [u8]) {
-    let checksum = fnv1a64(&bytes[ENTRIES..]);
-    bytes[CHECKSUM..CHECKSUM + 8].copy_from_slice(&checksum.to_le_bytes());
-}
-
-/// Both ways in refuse `bytes` with the same reason, which is returned.
-fn refused(bytes: &[u8]) -> FormatError {
-    let error = match Table::from_bytes(bytes) {
-        Ok(_) => panic!("damaged bytes decoded"),
-        Err(error) => error,
-    };
-    assert_eq!(verify_bytes(bytes), Err(error.clone()));
-    error
-}
-
-#[test]
-fn try_table_and_table_are_the_same_table() {
-    let table_ref: &Table = table();
-    assert!(std::ptr::eq(try_table().unwrap(), table_ref));
-    assert_eq!(table_ref.size_bytes(), Table::embedded_bytes().len());
-}
-
-#[test]
-fn a_single_bit_flip_anywhere_is_refused() {
-    // Every byte is flipped, but not every bit of every byte: each decode of damaged bytes
-    // costs about 0.3 ms in a debug build, so all 24,704 flips, each decoded by `from_bytes`
-    // and by `verify_bytes`, take 15 s. Every bit of the 28 header bytes is flipped, since each
-    // field reacts differently; past the header the bit turns with the byte (byte i, bit i % 8),
-    // which flips each bit position of the entries nearly 400 times. The bit matters little
-    // there: FNV-1a's step `(hash ^ byte) * odd prime` maps different bytes to different
-    // states, and different states to different results, so any change within one byte of the
-    // entries changes the checksum. About 2 s in a debug build.
-    let good = embedded();
-    assert_eq!(good.len(), ENTRIES + 765 * 4);
-    let mut bytes = good.clone();
-    let mut flips = 0;
-    for index in 0..bytes.len() {
-        let bits = if index < ENTRIES {
-            0..8
-        } else {
-            index % 8..index % 8 + 1
-        };
-        for bit in bits {
-            bytes[index] ^= 1 << bit;
-            let error = refused(&bytes);
-            // Where the flip lands decides which check sees it first.
-            let expected = match index {
-                0..8 => matches!(error, FormatError::Magic { .. }),
-                8..12 => matches!(error, FormatError::Version { .. }),
-                12..20 => matches!(error, FormatError::Checksum { .. }),
-                // The entry count: too many runs out of bytes, too few leaves bytes over.
-                20..28 => matches!(
-                    error,
-                    FormatError::Truncated { .. } | FormatError::Trailing { .. }
-                ),
-                _ => matches!(error, FormatError::Checksum { .. }),
-            };
-            assert!(expected, "bit {bit} of byte {index}: {error}");
-            bytes[index] ^= 1 << bit;
-            flips += 1;
-        }
-    }
-    assert_eq!(bytes, good);
-    assert_eq!(flips, 28 * 8 + 765 * 4);
-}
-
-#[test]
-fn every_truncation_is_refused() {
-    let good = embedded();
-    for length in 0..good.len() {
-        assert_eq!(refused(&good[..length]), FormatError::Truncated { length });
-    }
-}
-
-#[test]
-fn stray_bytes_after_the_table_are_refused() {
-    let mut bytes = embedded();
-    bytes.extend_from_slice(b"junk");
-    assert_eq!(refused(&bytes), FormatError::Trailing { bytes: 4 });
-}
-
-#[test]
-fn entries_that_cannot_be_right_are_refused_even_with_a_matching_checksum() {
-    let good = embedded();
-    let entry = |index: usize| ENTRIES + 4 * index;
-    let word = |bytes: &[u8], at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
-    // Entry 0 is the empty board (code 0): a draw in 9, every move optimal.
-    assert_eq!(word(&good, entry(0)), 0);
-    // What to write, where: the board code of entry 0 or 1, or the packed word of entry 0 (the
-    // empty board) or 1 (X on 1, O to move).
-    let (board_0, board_1, word_0, word_1) = (entry(0), entry(1), entry(0) + 2, entry(1) + 2);
-    assert_eq!(word(&good, board_1), 1);
-    let cases: [(&str, usize, u16, &str); 8] = [
-        ("a code past 3^9", board_0, 19_683, "not a legal board"),
-        (
-            "O on 1 and 2, X nowhere",
-            board_0,
-            2 + 2 * 3,
-            "not a legal board",
-        ),
-        ("the empty board twice", board_1, 0, "out of order"),
-        ("value 3", word_0, 3 << 13 | 5 << 9 | 1, "invalid value"),
-        (
-            "remoteness 12",
-            word_0,
-            1 << 13 | 12 << 9 | 1,
-            "invalid value or remoteness",
-        ),
-        (
-            "no optimal move",
-            word_0,
-            1 << 13 | 9 << 9,
-            "no optimal move",
-        ),
-        ("remoteness 0", word_0, 1 << 13 | 0x1ff, "remoteness 0"),
-        (
-            "a draw in 9 after a move",
-            word_1,
-            1 << 13 | 9 << 9 | 0x1fe,
-            "longer than the moves left",
-        ),
-    ];
-    for (what, at, value, reason) in cases {
-        let mut bytes = good.clone();
-        bytes[at..at + 2].copy_from_slice(&value.to_le_bytes());
-        reseal(&mut bytes);
-        let error = refused(&bytes);
-        assert!(
-            error.to_string().contains(reason),
-            "{what}: {error}, not {reason:?}"
-        );
-    }
-}
-
-#[test]
-fn a_wrong_value_with_a_matching_checksum_is_a_mismatch_for_verify() {
-    // The empty board (entry 0) valued a win in 9 for X: decodes, but a fresh solve disagrees.
-    let mut bytes = embedded();
-    let win_in_nine: u16 = 2 << 13 | 9 << 9 | 0x1ff;
-    bytes[ENTRIES + 2..ENTRIES + 4].copy_from_slice(&win_in_nine.to_le_bytes());
-    reseal(&mut bytes);
-    let verification = verify_bytes(&bytes).expect("structurally sound");
-    assert!(!verification.ok());
-    assert_eq!(verification.mismatches.len(), 1);
-    assert_eq!(
-        verification.mismatches[0].board.board().to_string(),
-        "........."
-    );
-    assert_ne!(verification.table_checksum, verification.fresh_checksum);
-}
-
-#[test]
-fn finished_games_must_be_valued_as_they_ended() {
-    // The first finished position among the entries, valued a draw in 1 instead.
-    let good = embedded();
-    let table = Table::from_bytes(&good).unwrap();
-    let index = table
-        .solution()
-        .entries()
-        .iter()
-        .position(|(canonical, _)| canonical.board().is_over())
-        .unwrap();
-    let mut bytes = good.clone();
-    let at = ENTRIES + 4 * index + 2;
-    bytes[at..at + 2].copy_from_slice(&(1u16 << 13 | 1 << 9).to_le_bytes());
-    reseal(&mut bytes);
-    assert_eq!(
-        refused(&bytes),
-        FormatError::Entry {
-            index,
-            reason: "a finished game valued other than as it ended"
-        }
-    );
-}
-
-proptest! {
-    #[test]
-    fn no_bytes_make_the_decoder_panic(bytes in prop::collection::vec(any::<u8>(), 0..4000)) {
-        prop_assert!(Table::from_bytes(&bytes).is_err());
-    }
-
-    #[test]
-    fn no_damage_to_the_embedded_bytes_makes_the_decoder_panic(
-        damage in prop::collection::vec((0..3088usize, any::<u8>()), 1..8),
-        reseal_checksum in any::<bool>(),
-    ) {
-        let mut bytes = embedded();
-        for (index, value) in damage {
-            bytes[index] = value;
-        }
-        if reseal_checksum {
-            reseal(&mut bytes);
-        }
-        if let Ok(table) = Table::from_bytes(&bytes) {
-            // Whatever got through answers every legal position, with legal moves.
-            for board in Board::reachable() {
-                let moves = table.best_moves(&board);
-                prop_assert_eq!(moves.intersection(board.legal_moves()), moves);
-                prop_assert_eq!(moves.is_empty(), board.is_over());
-            }
-        }
-    }
-
-    #[test]
-    fn arbitrary_entries_behind_a_valid_header_decode_or_fail_cleanly(
-        entries in prop::collection::vec((0..20_000u16, any::<u16>()), 0..800),
-    ) {
-        let mut bytes = embedded()[..ENTRIES].to_vec();
-        bytes[ENTRIES - 8..].copy_from_slice(&(entries.len() as u64).to_le_bytes());
-        for (board, packed) in entries {
-            bytes.extend_from_slice(&board.to_le_bytes());
-            bytes.extend_from_slice(&packed.to_le_bytes());
-        }
-        reseal(&mut bytes);
-        let _ = Table::from_bytes(&bytes);
-    }
+/// Where `bytes` holds the embedded table: a header of version 1 with 765 entries, whose
+/// entries match its checksum. Found by its layout, since the library no longer shows its
+/// bytes.
+fn tables_in(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let length = ENTRIES + 4 * CANONICAL_POSITIONS;
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    (0..bytes.len().saturating_sub(length))
+        .filter(|&start| &bytes[start..start + 8] == MAGIC)
+        .filter(|&start| u32_at(start + VERSION) == 1)
+        .filter(|&start| u64_at(start + COUNT) == CANONICAL_POSITIONS as u64)
+        .filter(|&start| {
+            u64_at(start + CHECKSUM) == fnv1a64(&bytes[start + ENTRIES..start + length])
+        })
+        .map(|start| start..start + length)
+        .collect()
 }
 
 /// `ttt` copied, with its embedded table damaged in place: one byte in the middle of the
 /// entries flipped, as a disk or a careless patch would.
-#[cfg(target_os = "linux")]
 fn damaged_binary() -> std::path::PathBuf {
     let original = std::fs::read(env!("CARGO_BIN_EXE_ttt")).unwrap();
-    let table = Table::embedded_bytes();
-    let starts: Vec<usize> = original
-        .windows(table.len())
-        .enumerate()
-        .filter(|(_, window)| *window == table)
-        .map(|(start, _)| start)
-        .collect();
-    assert!(!starts.is_empty(), "the table is not in the binary");
+    let tables = tables_in(&original);
+    assert!(!tables.is_empty(), "the table is not in the binary");
     let mut patched = original;
-    for start in starts {
-        patched[start + 1000] ^= 0x04;
+    for table in tables {
+        patched[table.start + 1000] ^= 0x04;
     }
     let path = std::env::temp_dir().join(format!("ttt-damaged-{}", std::process::id()));
     std::fs::write(&path, patched).unwrap();
@@ -266,7 +61,6 @@ fn damaged_binary() -> std::path::PathBuf {
     path
 }
 
-#[cfg(target_os = "linux")]
 #[test]
 fn a_damaged_binary_says_so_instead_of_panicking() {
     use assert_cmd::Command;

@@ -4,7 +4,33 @@
 mod common;
 
 use common::blocks_unsaid::BlocksUnsaid;
-use ttt_oracle::{AuditBudget, Game, Player, Shortest, audit, audit_tableless, bots};
+use ttt_oracle::audit::{AuditBudget, Report, Shortest, SideReport, TablelessReport};
+use ttt_oracle::bots::{self, Bot, BotError};
+use ttt_oracle::{AuditOptions, Game, Player};
+
+/// The audit of `bot` playing `side` of tic-tac-toe, judged by its table.
+fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, ttt_oracle::AuditError> {
+    let options = AuditOptions {
+        side,
+        ..AuditOptions::default()
+    };
+    match ttt_oracle::audit(bot, &options)? {
+        Report::Solved(report) => Ok(report),
+        Report::Searched(report) => panic!("tic-tac-toe has a table: {report:?}"),
+    }
+}
+
+/// The audit without a table of `bot` playing `side` of `game`, within `budget`: on a game
+/// with a table too, which `ttt_oracle::audit` judges by its table, through the walk the crate
+/// keeps for boards beyond 16 cells (its internals, which these tests see).
+fn audit_tableless(
+    bot: &mut dyn Bot,
+    game: Game,
+    side: Player,
+    budget: AuditBudget,
+) -> Result<TablelessReport, BotError> {
+    ttt_oracle::internals::audit_tableless(bot, game, side, budget)
+}
 
 #[test]
 fn equals_the_table_audit_on_tic_tac_toe() {
@@ -164,7 +190,7 @@ fn marcelo_loses_on_seven_by_seven_to_a_fork_as_soon_as_one_can_come() {
         assert_eq!(game.position().winner(), Some(!side), "{side:?}");
         assert_eq!(
             report.verdict(),
-            Some(ttt_oracle::Verdict::CanLoseAndBreaksRules),
+            Some(ttt_oracle::audit::Verdict::CanLoseAndBreaksRules),
             "{side:?}"
         );
         let forfeited = report.shortest_illegal.line().map(|line| line.moves.len());

@@ -1,8 +1,21 @@
 //! The worst case and the odds against the perfect style, checked against a plain recursion over
 //! every history written here from the definitions, for every built-in bot and a few styles.
 
+use ttt_oracle::audit::{Report, SideReport};
 use ttt_oracle::bots::{self, Bot, CATALOG, Turn};
-use ttt_oracle::{History, Outcome, Player, Ratio, Status, audit, table};
+use ttt_oracle::{AuditOptions, Game, History, Oracle, Outcome, Player, Ratio, Status};
+
+/// The audit of `bot` playing `side` of tic-tac-toe, judged by its table.
+fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, ttt_oracle::AuditError> {
+    let options = AuditOptions {
+        side,
+        ..AuditOptions::default()
+    };
+    match ttt_oracle::audit(bot, &options)? {
+        Report::Solved(report) => Ok(report),
+        Report::Searched(report) => panic!("tic-tac-toe has a table: {report:?}"),
+    }
+}
 
 fn specs() -> Vec<&'static str> {
     CATALOG
@@ -15,7 +28,7 @@ fn specs() -> Vec<&'static str> {
 /// The most an opponent who knows `bot` makes it lose or forfeit from `game`: the opponent
 /// takes the reply that leaves the most, the bot's choices are averaged by their probabilities.
 fn worst(bot: &mut dyn Bot, game: &mut History, side: Player) -> Ratio {
-    let board = game.board();
+    let board = game.position();
     if let Status::Finished(outcome) = board.status() {
         return match outcome {
             Outcome::Win(winner) if winner != side => Ratio::ONE,
@@ -54,7 +67,7 @@ fn worst(bot: &mut dyn Bot, game: &mut History, side: Player) -> Ratio {
 /// The odds (win, draw, loss, forfeit) for `bot` against an opponent choosing uniformly among
 /// the table's optimal moves.
 fn against_perfect(bot: &mut dyn Bot, game: &mut History, side: Player) -> [Ratio; 4] {
-    let board = game.board();
+    let board = game.position();
     let end = |at: usize| {
         let mut odds = [Ratio::ZERO; 4];
         odds[at] = Ratio::ONE;
@@ -74,7 +87,7 @@ fn against_perfect(bot: &mut dyn Bot, game: &mut History, side: Player) -> [Rati
         }
     };
     if board.to_move() != side {
-        let best = table().best_moves(&board);
+        let best = Oracle::of(Game::TIC_TAC_TOE).unwrap().best_moves(&board);
         let share = Ratio::new(1, best.len() as u128);
         for cell in best {
             game.play(cell).unwrap();
@@ -104,7 +117,7 @@ fn against_perfect(bot: &mut dyn Bot, game: &mut History, side: Player) -> [Rati
 
 /// Whether every answer of `bot` on `side` is a single certain turn.
 fn deterministic(bot: &mut dyn Bot, game: &mut History, side: Player) -> bool {
-    let board = game.board();
+    let board = game.position();
     if board.status() != Status::InProgress {
         return true;
     }
@@ -191,7 +204,7 @@ impl Bot for FirstEmpty {
     }
 
     fn choose(&mut self, game: &History) -> Result<Vec<bots::Choice>, bots::BotError> {
-        let cell = game.board().legal_moves().into_iter().next().unwrap();
+        let cell = game.position().legal_moves().into_iter().next().unwrap();
         Ok(vec![bots::Choice::certain(Turn::Mark(cell))])
     }
 }
@@ -205,8 +218,11 @@ fn the_worst_case_line_is_a_game_the_bot_loses_or_forfeits_next() {
             if line.is_empty() {
                 continue;
             }
-            let game = History::from_moves(line).expect("a legal game");
-            let board = game.board();
+            let mut game = History::new();
+            for &cell in line {
+                game.play(cell).expect("a legal game");
+            }
+            let board = game.position();
             match board.status() {
                 Status::Finished(outcome) => {
                     assert_eq!(outcome, Outcome::Win(!side), "{spec} as {side}: {line:?}");

@@ -28,18 +28,25 @@
 //! stopped at once. The bot's standard error is the caller's own, so it reaches the user and
 //! can never fill a pipe.
 
+mod messages;
+mod protocol;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use self::messages::{describe, first_line, quote_head, stray};
+use self::protocol::board_text;
 use super::{Bot, BotError, Choice, Turn};
 use crate::Game;
-use crate::board::{Cell, Cells};
+use crate::board::Cell;
 use crate::child::{Clock, Deadline, Leftover, Line, Pending, Process, SendError};
 use crate::history::History;
 use crate::quote::{quote, quote_bytes};
 use crate::ratio::Ratio;
+
+pub use self::protocol::{MAX_REPLY, environment, parse_reply, parse_reply_in, request};
 
 /// How long a reply may take unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(2000);
@@ -59,136 +66,6 @@ const EXIT_PATIENCE: Duration = Duration::from_millis(500);
 /// the bot never waits for its next question, and what is written stays far below a pipe's
 /// capacity.
 pub const DEFAULT_IN_FLIGHT: usize = 256;
-
-/// The longest reply line, in bytes before the newline; a longer one breaks the protocol, and
-/// no more than this is ever held of a bot's output.
-pub const MAX_REPLY: usize = 4096;
-
-/// The request line for `game`: board, mark, moves.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{History, bots::external::request};
-///
-/// let game = History::parse(ttt_oracle::Game::TIC_TAC_TOE, "1 5")?;
-/// assert_eq!(request(&game), "X...O.... X 1 5");
-/// assert_eq!(request(&History::new()), "......... X");
-/// # Ok::<(), ttt_oracle::MoveListError>(())
-/// ```
-pub fn request(game: &History) -> String {
-    let mut line = format!("{} {}", board_text(game), game.position().to_move());
-    for cell in game.moves() {
-        line.push(' ');
-        line.push_str(&cell.to_string());
-    }
-    line
-}
-
-/// The board of a request: rows * columns characters, no separators.
-fn board_text(game: &History) -> String {
-    if game.is_tic_tac_toe() {
-        game.board().to_string()
-    } else {
-        game.position().to_string().replace('/', "")
-    }
-}
-
-/// The environment that tells an external bot its game.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::bots::external::environment;
-///
-/// let env = environment("4x4k3".parse()?);
-/// assert_eq!(env[0], ("TTT_GAME", "4x4k3".to_string()));
-/// assert_eq!(env[3], ("TTT_K", "3".to_string()));
-/// # Ok::<(), ttt_oracle::GameError>(())
-/// ```
-pub fn environment(game: Game) -> [(&'static str, String); 4] {
-    [
-        ("TTT_GAME", game.to_string()),
-        ("TTT_ROWS", game.rows().to_string()),
-        ("TTT_COLUMNS", game.columns().to_string()),
-        ("TTT_K", game.k().to_string()),
-    ]
-}
-
-/// Reads a tic-tac-toe reply: one or more cells `1`..`9` (each exactly one digit) separated by
-/// spaces (ASCII spaces, nothing else); repeated cells count once.
-///
-/// # Errors
-///
-/// What was wrong and what was expected, when the reply is anything else.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::bots::external::parse_reply;
-///
-/// assert_eq!(parse_reply(" 5  1 5 ").unwrap().len(), 2);
-/// assert!(parse_reply("05").is_err());
-/// assert!(parse_reply("+5").is_err());
-/// assert!(parse_reply("").is_err());
-/// ```
-pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
-    parse_reply_in(Game::TIC_TAC_TOE, reply)
-}
-
-/// Reads a reply in `game`: one or more cells `1`..rows * columns, written in decimal with no
-/// sign or leading zero, separated by spaces (ASCII spaces, nothing else); repeated cells count
-/// once.
-///
-/// # Errors
-///
-/// What was wrong and what was expected, when the reply is anything else.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::bots::external::parse_reply_in;
-///
-/// let game = "4x4".parse()?;
-/// assert_eq!(parse_reply_in(game, "16 1").unwrap().len(), 2);
-/// assert!(parse_reply_in(game, "17").is_err());
-/// assert!(parse_reply_in(game, "016").is_err());
-/// # Ok::<(), ttt_oracle::GameError>(())
-/// ```
-pub fn parse_reply_in(game: Game, reply: &str) -> Result<Vec<Cell>, String> {
-    let count = game.cells();
-    let expected = format!("one or more cells 1..{count} separated by spaces");
-    let tokens: Vec<&str> = reply.split(' ').filter(|t| !t.is_empty()).collect();
-    if tokens.is_empty() {
-        return Err(format!("an empty line; expected {expected}"));
-    }
-    let mut seen = Cells::EMPTY;
-    let mut cells = Vec::new();
-    for token in tokens {
-        let cell = cell_of(token, count)
-            .ok_or_else(|| format!("{} is not a cell; expected {expected}", quote(token)))?;
-        if !seen.contains(cell) {
-            seen.insert(cell);
-            cells.push(cell);
-        }
-    }
-    Ok(cells)
-}
-
-/// The cell written `token` on a board of `count` cells: decimal digits, no leading zero.
-fn cell_of(token: &str, count: usize) -> Option<Cell> {
-    if token.is_empty() || token.len() > 3 || token.starts_with('0') {
-        return None;
-    }
-    if !token.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let number: usize = token.parse().ok()?;
-    if number > count {
-        return None;
-    }
-    Cell::new(number - 1)
-}
 
 /// A bot run as an external program, speaking the line protocol.
 pub struct External {
@@ -368,7 +245,7 @@ impl External {
                 return Err(self.abandon("its audit was cancelled".to_string()));
             }
             // Taken before the deadline is set: a stop (Ctrl-Z) from here on moves it.
-            let resumes = crate::shutdown::resumes();
+            let resumes = crate::child::resumes();
             let now = Instant::now();
             // A fresh process has the start-up allowance and the timeout for its first reply,
             // and at least the timeout from the moment it reads the request.
@@ -610,54 +487,6 @@ impl<'a> Batch<'a> {
         let limit = self.ends[last];
         if self.sent < limit {
             self.sent += process.write_ahead(&self.bytes[self.sent..limit]);
-        }
-    }
-}
-
-/// The first line of `bytes`, without its newline.
-fn first_line(bytes: &[u8]) -> &[u8] {
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .unwrap_or(bytes.len());
-    &bytes[..end]
-}
-
-/// The start of a line that was cut off unread: its first characters and an ellipsis, with no
-/// length (only its start was read).
-fn quote_head(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(240)]);
-    let head: String = text.chars().take(crate::quote::QUOTE_LIMIT).collect();
-    let mut quoted = quote(&head);
-    quoted.insert(quoted.len() - 1, '…');
-    quoted
-}
-
-fn stray(after_last: &str, bytes: &[u8]) -> String {
-    let line = first_line(bytes);
-    // A line cut off at the limit was not read to its end: its length is unknown.
-    let shown = if line.len() <= MAX_REPLY {
-        quote_bytes(line)
-    } else {
-        quote_head(line)
-    };
-    format!("{after_last} it printed {shown} when no request was waiting (one line a request)")
-}
-
-fn describe(status: std::process::ExitStatus) -> String {
-    match status.code() {
-        Some(127) => "exit code 127: the command was not found".to_string(),
-        Some(126) => "exit code 126: the command could not be run".to_string(),
-        Some(code) => format!("exit code {code}"),
-        None => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::process::ExitStatusExt;
-                if let Some(signal) = status.signal() {
-                    return format!("killed by signal {signal}");
-                }
-            }
-            "no exit code".to_string()
         }
     }
 }

@@ -1,21 +1,21 @@
 //! `ttt analyze` and `ttt best`: one position given on the command line, or batch mode (`-`),
 //! where a program sends one position a line on standard input and reads each answer back.
 
-use std::fmt::Write as _;
 use std::io::{self, BufReader, BufWriter, Write};
 
 use crate::quote::{QUOTE_LIMIT, quote};
-use crate::{
-    Analysis, Board, Cell, Game, History, Oracle, Player, Position, Status, Table, Value,
-    parse_moves, table,
-};
+use crate::{Analysis, Cell, Game, Oracle, Player, Position, Value, table};
 use clap::Args;
 use serde::Serialize;
 
-use super::draw::{Square, board_squares, cells, grid, side_by_side};
+use super::analysis_text::text;
 use super::lines::{Line, read_bounded_line};
+use super::mnk::table_of;
 use super::style::Style;
 use super::{Failure, Format, PositionArgs};
+
+// `PositionArgs` names the notation from here.
+pub(super) use super::notation::Notation;
 
 /// Arguments of `ttt analyze`.
 #[derive(Debug, Args)]
@@ -33,63 +33,6 @@ const LINE_LIMIT: usize = 4096;
 /// whole lines are waiting in this buffer, so it bounds how late an answer can be.
 const INPUT_BUFFER: usize = 64 * 1024;
 
-/// How a position is written: a board, or the moves from the empty board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Notation {
-    /// `X...O....`
-    Board,
-    /// `5 1 9`
-    Moves,
-}
-
-impl Notation {
-    pub fn noun(self) -> &'static str {
-        match self {
-            Notation::Board => "board",
-            Notation::Moves => "move list",
-        }
-    }
-
-    /// Reads a position written this way. The error is one line that quotes at most the start
-    /// of `text`; a move list given as a board gets a hint: `--moves LIST`, or in batch mode
-    /// `--moves -`.
-    pub fn parse(self, text: &str, batch: bool) -> Result<Board, String> {
-        if self == Notation::Moves {
-            return parse_game(text).map(|game| game.board());
-        }
-        text.parse::<Board>().map_err(|error| {
-            let mut message = format!("bad {} {}: {error}", self.noun(), quote(text));
-            if looks_like_moves(text) {
-                if batch {
-                    message.push_str(" (a move list? read them with --moves -)");
-                } else {
-                    let _ = write!(message, " (did you mean --moves {}?)", quote(text));
-                }
-            }
-            message
-        })
-    }
-}
-
-/// Reads a move list into the game it plays. The error is one line that quotes at most the
-/// start of `text`, the same wherever a move list is read (`analyze --moves`, `review`).
-pub fn parse_game(text: &str) -> Result<History, String> {
-    parse_moves(text)
-        .and_then(|moves| History::from_moves(&moves))
-        .map_err(|error| format!("bad {} {}: {error}", Notation::Moves.noun(), quote(text)))
-}
-
-/// Whether `text`, which is not a board, is a move list: cells 1 to 9 separated by spaces or
-/// commas, short enough to be suggested whole.
-fn looks_like_moves(text: &str) -> bool {
-    text.chars().count() <= QUOTE_LIMIT
-        && text.chars().any(|ch| ch.is_ascii_digit())
-        && text
-            .chars()
-            .all(|ch| ch.is_ascii_digit() || ch == ' ' || ch == ',')
-        && parse_moves(text).is_ok()
-}
-
 /// What a command asks of each position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Query {
@@ -100,10 +43,12 @@ enum Query {
 }
 
 /// `ttt best --format json`: the move, and the value and remoteness it keeps for the side to
-/// move.
+/// move; the first key, `game`, is left out for tic-tac-toe.
 #[derive(Debug, Serialize)]
 struct BestMove {
-    board: Board,
+    #[serde(skip_serializing_if = "Game::is_tic_tac_toe")]
+    game: Game,
+    board: Position,
     to_move: Player,
     best: Cell,
     value: Value,
@@ -114,8 +59,6 @@ struct BestMove {
 enum Answer {
     Analysis(Analysis),
     Best(BestMove),
-    MnkAnalysis(Analysis),
-    MnkBest(super::mnk::MnkBest),
 }
 
 /// Batch mode with `--format json`: a line that got no answer, and why, in the answer's place.
@@ -138,68 +81,57 @@ pub fn best(args: &PositionArgs) -> Result<(), Failure> {
 fn answer(position: &PositionArgs, query: Query) -> Result<(), Failure> {
     let style = Style::for_stdout();
     let game = position.game;
-    let table = if game == Game::TIC_TAC_TOE {
-        None
+    let oracle = if game == Game::TIC_TAC_TOE {
+        Oracle::of_dense(table())
     } else {
-        Some(super::mnk::table_of(game)?)
+        Oracle::of_table(table_of(game)?)
     };
     if let Some(notation) = position.batch() {
-        return batch(notation, query, position.format, style, table);
+        return batch(notation, query, position.format, style, oracle);
     }
     let (notation, text) = position.given();
-    let answer = answer_text(notation, text, false, query, table).map_err(Failure::usage)?;
+    let answer = answer_text(notation, text, false, query, oracle).map_err(Failure::usage)?;
     let mut out = io::stdout().lock();
     write_answer(&mut out, &answer, position.format, style)?;
     Ok(())
 }
 
-/// Reads a position of the game of `table` (tic-tac-toe when `None`) and looks it up; the error
-/// is why there is no answer.
+/// Reads a position of the oracle's game and looks it up; the error is why there is no answer
+/// (a position that cannot be read, or `best` on a finished game).
 fn answer_text(
     notation: Notation,
     text: &str,
     batch: bool,
     query: Query,
-    table: Option<&'static Table>,
+    oracle: Oracle,
 ) -> Result<Answer, String> {
-    let Some(table) = table else {
-        return notation
-            .parse(text, batch)
-            .and_then(|board| ask(query, board));
-    };
-    let board = super::mnk::parse(table.game(), notation, text)?;
+    let position = notation.parse(oracle.game(), text, batch)?;
     match query {
-        Query::Analyze => Ok(Answer::MnkAnalysis(Oracle::of_table(table).analyze(&board))),
-        Query::Best => super::mnk::best(table, board).map(Answer::MnkBest),
+        Query::Analyze => Ok(Answer::Analysis(oracle.analyze(&position))),
+        Query::Best => best_move(oracle, position).map(Answer::Best),
     }
+}
+
+/// The best move on `position`; the error says why there is none.
+fn best_move(oracle: Oracle, position: Position) -> Result<BestMove, String> {
+    let best = oracle
+        .best_move(&position)
+        .ok_or_else(|| no_move(&position))?;
+    let probe = oracle.probe(&position);
+    Ok(BestMove {
+        game: position.game(),
+        board: position,
+        to_move: position.to_move(),
+        best,
+        value: probe.value,
+        remoteness: probe.remoteness,
+    })
 }
 
 /// Why a finished game has no best move.
-pub fn no_move(board: &dyn std::fmt::Display, status: Status) -> String {
-    format!("the game on {board} is over ({status}): there is no move to make")
-}
-
-/// Looks `board` up; the error is why there is no answer (`best` on a finished game).
-fn ask(query: Query, board: Board) -> Result<Answer, String> {
-    let table = table();
-    match query {
-        Query::Analyze => Ok(Answer::Analysis(
-            Oracle::of_dense(table).analyze(&Position::from_board(board)),
-        )),
-        Query::Best => {
-            let best = table
-                .best_move(&board)
-                .ok_or_else(|| no_move(&board, board.status()))?;
-            let probe = table.probe(&board);
-            Ok(Answer::Best(BestMove {
-                board,
-                to_move: board.to_move(),
-                best,
-                value: probe.value,
-                remoteness: probe.remoteness,
-            }))
-        }
-    }
+fn no_move(position: &Position) -> String {
+    let status = position.status();
+    format!("the game on {position} is over ({status}): there is no move to make")
 }
 
 fn write_answer(
@@ -224,21 +156,6 @@ fn write_answer(
             writeln!(out)
         }
         (Answer::Best(best), Format::Text) => writeln!(out, "{}", best.best),
-        (Answer::MnkAnalysis(analysis), Format::Json) => {
-            serde_json::to_writer(&mut *out, analysis)?;
-            writeln!(out)
-        }
-        (Answer::MnkAnalysis(analysis), Format::Text) => {
-            for line in super::mnk::text(analysis, style) {
-                writeln!(out, "{line}")?;
-            }
-            Ok(())
-        }
-        (Answer::MnkBest(best), Format::Json) => {
-            serde_json::to_writer(&mut *out, best)?;
-            writeln!(out)
-        }
-        (Answer::MnkBest(best), Format::Text) => writeln!(out, "{}", best.cell()),
     }
 }
 
@@ -248,8 +165,8 @@ struct Batch {
     query: Query,
     format: Format,
     style: Style,
-    /// The table of the game, for games other than tic-tac-toe.
-    table: Option<&'static Table>,
+    /// The game's table.
+    oracle: Oracle,
 }
 
 /// Lines read, and those that got an error instead of an answer.
@@ -275,14 +192,14 @@ fn batch(
     query: Query,
     format: Format,
     style: Style,
-    table: Option<&'static Table>,
+    oracle: Oracle,
 ) -> Result<(), Failure> {
     let batch = Batch {
         notation,
         query,
         format,
         style,
-        table,
+        oracle,
     };
     let mut input = BufReader::with_capacity(INPUT_BUFFER, io::stdin());
     let mut out = BufWriter::new(io::stdout().lock());
@@ -341,7 +258,9 @@ impl Batch {
             };
             tally.lines += 1;
             let result = match line {
-                Line::Text(text) => answer_text(self.notation, &text, true, self.query, self.table),
+                Line::Text(text) => {
+                    answer_text(self.notation, &text, true, self.query, self.oracle)
+                }
                 Line::TooLong { head, length } => Err(too_long(self.notation, &head, length)),
             };
             if result.is_err() {
@@ -399,121 +318,6 @@ fn too_long(notation: Notation, head: &[u8], length: u64) -> String {
     )
 }
 
-/// `W3`, `D7`, `L2`: a value and the plies to the end, as people read a move's outcome.
-pub fn outcome_label(value: Value, remoteness: u8) -> String {
-    let letter = match value {
-        Value::Win => 'W',
-        Value::Draw => 'D',
-        Value::Loss => 'L',
-    };
-    format!("{letter}{remoteness}")
-}
-
-/// What each empty cell leads to for the side to move: `W3` (a win in 3 plies), `D7`, `L2`,
-/// with `*` on the optimal moves; occupied cells show their mark.
-pub fn outcome_squares(analysis: &Analysis, style: Style) -> [Square; 9] {
-    Cell::ALL.map(
-        |cell| match analysis.moves.iter().find(|m| m.cell == cell) {
-            Some(m) => {
-                let star = if analysis.best.contains(cell) {
-                    "*"
-                } else {
-                    ""
-                };
-                let label = format!("{}{star}", outcome_label(m.value, m.remoteness));
-                Square::new(label.clone(), style.value(m.value, &label))
-            }
-            None => {
-                let mark = analysis
-                    .board
-                    .at(cell.index())
-                    .map(|p| p.to_string())
-                    .unwrap_or_default();
-                Square::new(mark.clone(), style.faint(&mark))
-            }
-        },
-    )
-}
-
-/// The board beside a map of where each empty cell leads, then a summary.
-fn text(analysis: &Analysis, style: Style) -> Vec<String> {
-    let board = analysis.board.tic_tac_toe();
-    let left = grid(&board_squares(board, style));
-    let mover = analysis.to_move;
-    let mut lines = Vec::new();
-    let right = match analysis.status {
-        Status::InProgress => grid(&outcome_squares(analysis, style)),
-        Status::Finished(_) => Vec::new(),
-    };
-    let summary = Summary {
-        value: analysis.value,
-        remoteness: analysis.remoteness,
-        mover,
-        best: analysis.best.to_string(),
-        line: cells(&analysis.line),
-        winner: board.winner(),
-    };
-    lines.extend(layout(left, right, &summary, style));
-    lines
-}
-
-/// What the lines under an analysis's grids say.
-pub struct Summary {
-    /// The value for the side to move.
-    pub value: Value,
-    /// Plies to the end.
-    pub remoteness: u8,
-    /// The side to move.
-    pub mover: Player,
-    /// The optimal moves, as people read them.
-    pub best: String,
-    /// The perfect line, as people read it.
-    pub line: String,
-    /// Who won, on a finished board.
-    pub winner: Option<Player>,
-}
-
-/// An analysis for people: the board beside the map of where each move leads (`right`, empty
-/// for a finished game), then the value, the optimal moves, the perfect line and the key; or
-/// the board and how the game ended.
-pub fn layout(
-    left: Vec<String>,
-    right: Vec<String>,
-    summary: &Summary,
-    style: Style,
-) -> Vec<String> {
-    let mover = summary.mover;
-    let mut lines = Vec::new();
-    if right.is_empty() {
-        lines.extend(left);
-        lines.push(String::new());
-        let result = match summary.winner {
-            Some(winner) => format!("Game over: {winner} won."),
-            None => "Game over: a draw.".to_string(),
-        };
-        lines.push(style.strong(&result));
-        return lines;
-    }
-    lines.extend(side_by_side(&left, &right, 5));
-    let plies = super::text::plies(usize::from(summary.remoteness));
-    let said = match summary.value {
-        Value::Win => format!("{mover} to move wins in {plies}"),
-        Value::Draw => format!("{mover} to move draws ({plies} to a full board)"),
-        Value::Loss => format!("{mover} to move loses in {plies}"),
-    };
-    lines.push(String::new());
-    lines.push(format!(
-        "{}. Best: {}.",
-        style.value(summary.value, &said),
-        summary.best
-    ));
-    lines.push(format!("Perfect play: {}", summary.line));
-    lines.push(style.faint(&format!(
-        "Right: what each move leads to for {mover}: W win, D draw, L loss, plies to the end; * best."
-    )));
-    lines
-}
-
 #[cfg(test)]
 mod tests {
     use std::io::Cursor;
@@ -527,7 +331,7 @@ mod tests {
             query,
             format,
             style: Style::plain(),
-            table: None,
+            oracle: Oracle::of_dense(table()),
         };
         let mut input = BufReader::new(Cursor::new(input.as_bytes().to_vec()));
         let mut out = Vec::new();
@@ -565,25 +369,5 @@ mod tests {
             )
         );
         assert_eq!((tally.lines, tally.bad), (2, 1));
-    }
-
-    #[test]
-    fn only_move_lists_are_suggested_as_moves() {
-        for text in ["5 1 9", "5,1,9", "5", "1 1"] {
-            assert!(looks_like_moves(text), "{text}");
-        }
-        for text in ["", " ", "X.Z", "5 10", "5 1 9 x", "519", "5\t1"] {
-            assert!(!looks_like_moves(text), "{text}");
-        }
-    }
-
-    #[test]
-    fn text_marks_every_empty_cell() {
-        let board: Board = "XO..X....".parse().unwrap();
-        let analysis = Oracle::of_dense(table()).analyze(&Position::from_board(board));
-        let lines = text(&analysis, Style::plain());
-        let joined = lines.join("\n");
-        assert_eq!(joined.matches('L').count(), 6 + 1, "{joined}");
-        assert!(joined.contains("L4*"), "{joined}");
     }
 }

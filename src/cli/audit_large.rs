@@ -12,7 +12,8 @@ use clap::Args;
 use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
-use super::audit::{NAME_IN_SUMMARY, both_at_once, one_by_one};
+use super::audit_jobs::{both_at_once, one_by_one};
+use super::audit_report::NAME_IN_SUMMARY;
 use super::draw::cells;
 use super::named::ExternalArgs;
 use super::style::Style;

@@ -1,16 +1,15 @@
-//! `--game`: the commands that take a position (`analyze`, `best`) on m,n,k games other than
-//! tic-tac-toe, through the tables of `crate::mnk_table`, and the table `export` writes;
-//! the boards of any game as `play` and `review` draw them.
+//! `--game` for every command: the table of any game (solved first when none is embedded), a
+//! move list of any game read into the game it plays, and the squares that draw a board of any
+//! game and what each of its moves leads to.
 
 use std::io::{IsTerminal, Write};
 
 use crate::quote::quote;
-use crate::{Analysis, Cell, Game, History, Player, Position, Status, Table, TableError, Value};
-use serde::Serialize;
+use crate::{Analysis, Game, History, Position, Table, TableError, Value};
 
 use super::Failure;
-use super::analyze::{Notation, Summary, layout, no_move, outcome_label};
-use super::draw::{Square, grid_of};
+use super::draw::Square;
+use super::notation::{self, Notation};
 use super::style::Style;
 
 /// The table of `game`, solving it first (with a note on a terminal) when none is embedded.
@@ -37,71 +36,14 @@ pub fn table_of(game: Game) -> Result<&'static Table, Failure> {
     })
 }
 
-/// Reads a position of `game` written as `notation`; the error quotes at most the start of
-/// `text`.
-pub fn parse(game: Game, notation: Notation, text: &str) -> Result<Position, String> {
-    let parsed = match notation {
-        Notation::Board => Position::parse(game, text).map_err(|error| error.to_string()),
-        Notation::Moves => Position::from_move_list(game, text)
-            .map(|(board, _)| board)
-            .map_err(|error| error.to_string()),
+/// `W3`, `D7`, `L2`: a value and the plies to the end, as people read a move's outcome.
+pub fn outcome_label(value: Value, remoteness: u8) -> String {
+    let letter = match value {
+        Value::Win => 'W',
+        Value::Draw => 'D',
+        Value::Loss => 'L',
     };
-    parsed.map_err(|error| format!("bad {} {}: {error}", notation.noun(), quote(text)))
-}
-
-/// `ttt best --game G --format json`.
-#[derive(Debug, Serialize)]
-pub struct MnkBest {
-    game: Game,
-    board: Position,
-    to_move: Player,
-    best: Cell,
-    value: Value,
-    remoteness: u8,
-}
-
-impl MnkBest {
-    /// The cell to play.
-    pub fn cell(&self) -> Cell {
-        self.best
-    }
-}
-
-/// The best move on `board`; the error says why there is none.
-pub fn best(table: &Table, board: Position) -> Result<MnkBest, String> {
-    let best = table
-        .best_move(&board)
-        .ok_or_else(|| no_move(&board, board.status()))?;
-    let probe = table.probe(&board);
-    Ok(MnkBest {
-        game: board.game(),
-        board,
-        to_move: board.to_move(),
-        best,
-        value: probe.value,
-        remoteness: probe.remoteness,
-    })
-}
-
-/// The board beside a map of where each empty cell leads, then a summary: the layout of
-/// tic-tac-toe's analysis, on the game's grid.
-pub fn text(analysis: &Analysis, style: Style) -> Vec<String> {
-    let board = analysis.board;
-    let game = board.game();
-    let left = grid_of(&board_squares(&board, style), game.columns());
-    let right = match analysis.status {
-        Status::InProgress => grid_of(&outcome_squares(analysis, style), game.columns()),
-        Status::Finished(_) => Vec::new(),
-    };
-    let summary = Summary {
-        value: analysis.value,
-        remoteness: analysis.remoteness,
-        mover: analysis.to_move,
-        best: analysis.best.to_string(),
-        line: super::draw::cells(&analysis.line),
-        winner: board.winner(),
-    };
-    layout(left, right, &summary, style)
+    format!("{letter}{remoteness}")
 }
 
 /// The squares of a board of any game: marks in bold, empty cells as their dimmed number.
@@ -117,8 +59,8 @@ pub fn board_squares(board: &Position, style: Style) -> Vec<Square> {
         .collect()
 }
 
-/// What each empty cell leads to for the side to move, as tic-tac-toe's
-/// [`outcome_squares`](super::analyze::outcome_squares) shows it.
+/// What each empty cell leads to for the side to move, on a board of any game: `W3` (a win in
+/// 3 plies), `D7`, `L2`, with `*` on the optimal moves; occupied cells show their mark.
 pub fn outcome_squares(analysis: &Analysis, style: Style) -> Vec<Square> {
     let board = analysis.board;
     (0..board.game().cells())
@@ -141,12 +83,13 @@ pub fn outcome_squares(analysis: &Analysis, style: Style) -> Vec<Square> {
         )
         .collect()
 }
+
 /// Reads a move list of `game` into the game it plays; tic-tac-toe's as
-/// [`parse_game`](super::analyze::parse_game) reads it. The error is one line that quotes at
-/// most the start of `text`, as `ttt analyze --game G --moves` gives it.
+/// [`parse_game`](notation::parse_game) reads it. The error is one line that quotes at most the
+/// start of `text`, as `ttt analyze --game G --moves` gives it.
 pub fn parse_game(game: Game, text: &str) -> Result<History, String> {
     if game == Game::TIC_TAC_TOE {
-        return super::analyze::parse_game(text);
+        return notation::parse_game(text);
     }
     let (_, numbers) = Position::from_move_list(game, text)
         .map_err(|error| format!("bad {} {}: {error}", Notation::Moves.noun(), quote(text)))?;

@@ -1,9 +1,12 @@
 //! The command line, `ttt`: one clap tree, one small function per subcommand. The binary
 //! (`src/main.rs`) calls [`main`]; nothing else here is public.
 
+mod analysis_text;
 mod analyze;
 mod audit;
+mod audit_jobs;
 mod audit_large;
+mod audit_report;
 mod bots;
 mod draw;
 mod export;
@@ -13,6 +16,7 @@ mod losing_games;
 mod matchup;
 mod mnk;
 mod named;
+mod notation;
 mod play;
 mod progress;
 mod result_line;

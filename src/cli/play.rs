@@ -12,7 +12,7 @@ use crate::{
 use clap::{Args, ValueEnum};
 use unicode_width::UnicodeWidthStr;
 
-use super::analyze::outcome_squares;
+use super::analysis_text::outcome_squares;
 use super::draw::{board_squares, cells, grid, grid_within, pair_fits, pair_within, side_by_side};
 use super::lines::{Line, read_bounded_line};
 use super::result_line::{GameResult, ResultLine};

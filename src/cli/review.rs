@@ -10,9 +10,10 @@ use crate::{
 use clap::Args;
 use serde::Serialize;
 
-use super::analyze::{outcome_label, outcome_squares};
+use super::analysis_text::outcome_squares;
 use super::draw::{board_squares, cells, grid, pair_within, side_by_side};
 use super::lines::{Line, read_bounded_line};
+use super::mnk::outcome_label;
 use super::result_line::{self, FORM, GameResult};
 use super::style::Style;
 use super::{Failure, Format, mnk};

@@ -51,7 +51,7 @@ pub use crate::symmetry::Symmetry;
 /// assert_eq!(records[2].canonical.to_string(), "X./..");
 /// assert_eq!(records[2].symmetry.name(), "rotate270");
 /// let json = serde_json::to_string(&records[2])?;
-/// assert!(json.starts_with(r#"{"game":"2x2k2","board":".X/..","to_move":"O","#));
+/// assert!(json.starts_with(r#"{"game":"2x2","board":".X/..","to_move":"O","#)); // k = 2, the shorter side
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,8 +74,8 @@ pub struct Record {
     pub best: Cells,
     /// Every legal move, by cell, valued from the view of the player making it.
     pub moves: Vec<MoveValue>,
-    /// The canonical form of the board: for tic-tac-toe the image under its 8 symmetries with
-    /// the smallest text, for the other games the one with the smallest base-3 code.
+    /// The canonical form of the board: of its images under the game's symmetries, the one
+    /// with the smallest base-3 code.
     pub canonical: Position,
     /// The symmetry that maps the board onto its canonical form (for the other games the
     /// first, in the order of [`Symmetry::ALL`], that does).
@@ -268,7 +268,7 @@ pub fn csv_header(game: Game) -> String {
 /// export::write(&mut csv, ExportFormat::Csv, game, export::records(game, true)?)?;
 /// let text = String::from_utf8(csv)?;
 /// assert_eq!(text.lines().count(), 1 + 6);
-/// assert!(text.lines().nth(1).unwrap().starts_with("2x2k2,../..,X,0,in_progress,win,3,"));
+/// assert!(text.lines().nth(1).unwrap().starts_with("2x2,../..,X,0,in_progress,win,3,"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write(

@@ -207,6 +207,7 @@ impl Table {
         Ok(self)
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// Decodes a table written by `build.rs`, checking every position, and unpacks it.
     ///
     /// # Errors
@@ -260,6 +261,7 @@ impl Table {
         self.game
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// How many canonical positions in play the table stores.
     pub fn stored_positions(&self) -> usize {
         self.stored
@@ -367,6 +369,7 @@ impl Table {
         Cells::from_bits(self.codes.turn_mask(self.undo[turn], best.into()).into())
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// The lowest of [`best_moves`](Table::best_moves); `None` when the game is over.
     pub fn best_move(&self, board: &Position) -> Option<Cell> {
         self.best_moves(board).first()

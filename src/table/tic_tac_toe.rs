@@ -142,6 +142,7 @@ impl Dense {
         Cells::from_bits((word & 0x1ff) as Mask)
     }
 
+    #[cfg(any(test, feature = "internals"))]
     /// One optimal move, chosen deterministically: the fastest win, else the slowest loss, and
     /// among equals the lowest cell. `None` when the game is over.
     pub fn best_move(&self, board: &Board) -> Option<Cell> {

@@ -6,9 +6,11 @@
 use proptest::prelude::*;
 
 use crate::board::{
-    Board, Cell, Cells, IllegalPosition, MoveError, MovesError, Outcome, ParseBoardError,
-    ParseCellError, Player, Status, parse_moves,
+    Board, Cell, Cells, IllegalPosition, MoveError, MovesError, Outcome, ParseBoardError, Player,
+    Status,
 };
+use crate::cell::ParseCellError;
+use crate::moves::parse_moves;
 
 fn board(text: &str) -> Board {
     text.parse().unwrap()
@@ -75,8 +77,14 @@ fn legality_errors_name_the_rule() {
         Err(ParseBoardError::Illegal(error)) => error,
         other => panic!("{text}: {other:?}"),
     };
-    assert_eq!(illegal("O........"), IllegalPosition::TooManyO { x: 0, o: 1 });
-    assert_eq!(illegal("XX......."), IllegalPosition::TooManyX { x: 2, o: 0 });
+    assert_eq!(
+        illegal("O........"),
+        IllegalPosition::TooManyO { x: 0, o: 1 }
+    );
+    assert_eq!(
+        illegal("XX......."),
+        IllegalPosition::TooManyX { x: 2, o: 0 }
+    );
     assert_eq!(illegal("XXXOOO..."), IllegalPosition::BothWin);
     assert_eq!(illegal("XXXOOOX.."), IllegalPosition::BothWin);
     assert_eq!(

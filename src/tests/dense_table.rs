@@ -178,10 +178,7 @@ fn a_wrong_value_with_a_matching_checksum_is_a_mismatch_for_verify() {
     let verification = verify_bytes(&bytes).expect("structurally sound");
     assert!(!verification.is_ok());
     assert_eq!(verification.mismatches.len(), 1);
-    assert_eq!(
-        verification.mismatches[0].position.to_string(),
-        "........."
-    );
+    assert_eq!(verification.mismatches[0].position.to_string(), ".........");
     assert_ne!(verification.table_checksum, verification.fresh_checksum);
 }
 

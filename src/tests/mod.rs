@@ -1,3 +1,8 @@
 //! Unit tests of the layouts behind the front door (tic-tac-toe's 4-byte board and dense table,
 //! the table formats, the solvers), which the public API does not show: they moved here from
 //! `tests/` when those types left the public API.
+
+mod board;
+mod dense_table;
+mod solver;
+mod table;

@@ -1,13 +1,16 @@
 //! Ground truth for the m,n,k games, read from tests/data/mnk_known.txt; a plain rules check
-//! written here from scratch, independent of the library's; the check of one table entry
-//! against its children and its symmetries; of a table read in place against the same table
-//! unpacked; and of an export's records.
+//! and the board's symmetries, written here from scratch, independent of the library's; the
+//! check of one position against its children and its symmetries through the public
+//! [`Oracle`]; and of an export's records.
+//!
+//! (The check of a table read in place against the same table unpacked is a unit test of the
+//! table's layout now: `src/tests/table.rs`.)
 
-use ttt_oracle::export::MnkRecord;
-use ttt_oracle::{
-    Game, Mask, MnkTable, Player, Position, Value, mnk_stats, mnk_table, mnk_table_bytes,
-    solve_game,
-};
+use ttt_oracle::export::Record;
+use ttt_oracle::{Cells, Game, Oracle, Player, Position, Value};
+
+/// A set of cells as a mask: bit `i` is cell `i + 1`.
+pub type Mask = u128;
 
 /// The figures of tests/data/mnk_known.txt: (game, key, figure).
 pub fn known() -> Vec<(String, String, String)> {
@@ -85,22 +88,130 @@ pub fn reachable(rows: usize, columns: usize, k: usize) -> Vec<(Mask, Mask)> {
     found
 }
 
-/// `board`'s entry in `table` equals each of its images' and a one-ply look at its children
-/// (minimax written out here: the best value, then the fastest win or the slowest loss), and
-/// its optimal moves are exactly the moves that reach it.
-pub fn check_position(table: &MnkTable, board: &Position) {
-    let probe = table.probe(board);
-    for t in 1..board.geometry().turns().len() {
-        assert_eq!(table.probe(&board.turned(t)), probe, "{board:?} turned {t}");
+/// The X and O masks of a base-3 code of `cells` cells.
+pub fn marks(code: u64, cells: usize) -> (Mask, Mask) {
+    let (mut x, mut o, mut rest): (Mask, Mask, u64) = (0, 0, code);
+    for i in 0..cells {
+        match rest % 3 {
+            1 => x |= 1 << i,
+            2 => o |= 1 << i,
+            _ => {}
+        }
+        rest /= 3;
     }
+    (x, o)
+}
+
+/// The base-3 code of a board: cell `i` weighs `3^i`; empty 0, X 1, O 2.
+pub fn code(board: &Position) -> u64 {
+    let (x, o) = (board.marks(Player::X).bits(), board.marks(Player::O).bits());
+    (0..board.game().cells()).rev().fold(0, |code, i| {
+        code * 3 + (x >> i & 1) as u64 + 2 * (o >> i & 1) as u64
+    })
+}
+
+/// The names of the eight symmetries of a square board, in the library's order (identity
+/// first, as `ttt export` names them).
+pub const SYMMETRIES: [&str; 8] = [
+    "identity",
+    "rotate90",
+    "rotate180",
+    "rotate270",
+    "flip_horizontal",
+    "flip_vertical",
+    "transpose",
+    "anti_transpose",
+];
+
+/// The symmetries of `game`'s board, as indices into [`SYMMETRIES`]: all eight on a square,
+/// else the four that keep the rectangle's shape (identity, the half turn and both mirrors).
+pub fn symmetries(game: Game) -> Vec<usize> {
+    let square = game.rows() == game.columns();
+    (0..8)
+        .filter(|&s| square || matches!(s, 0 | 2 | 4 | 5))
+        .collect()
+}
+
+/// Where symmetry `s` (an index into [`SYMMETRIES`]) sends the cell with index `cell` of
+/// `game`'s board. A quarter turn is clockwise: the top row becomes the right column.
+pub fn turn_cell(game: Game, s: usize, cell: usize) -> usize {
+    let (rows, columns) = (game.rows(), game.columns());
+    let (row, column) = (cell / columns, cell % columns);
+    let (last_row, last_column) = (rows - 1, columns - 1);
+    let (r, c) = match s {
+        0 => (row, column),
+        1 => (column, last_row - row),
+        2 => (last_row - row, last_column - column),
+        3 => (last_column - column, row),
+        4 => (row, last_column - column),
+        5 => (last_row - row, column),
+        6 => (column, row),
+        7 => (last_column - column, last_row - row),
+        _ => unreachable!("eight symmetries"),
+    };
+    r * columns + c
+}
+
+/// The image of `cells` under symmetry `s`.
+pub fn turn_cells(game: Game, s: usize, cells: Cells) -> Cells {
+    let mut bits = cells.bits();
+    let mut image: Mask = 0;
+    while bits != 0 {
+        let cell = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        image |= 1 << turn_cell(game, s, cell);
+    }
+    Cells::from_bits(image)
+}
+
+/// `board` turned by symmetry `s`; the rules must accept the image.
+pub fn turned(board: &Position, s: usize) -> Position {
+    let game = board.game();
+    let mask = |player| turn_cells(game, s, board.marks(player)).bits();
+    Position::from_marks(game, mask(Player::X), mask(Player::O))
+        .unwrap_or_else(|error| panic!("{board:?} turned by {}: {error}", SYMMETRIES[s]))
+}
+
+/// `board`'s answers from `oracle` agree with each of its images' (value, remoteness, and the
+/// optimal moves turned with the board) and with a one-ply look at its children (minimax
+/// written out here: the best value, then the fastest win or the slowest loss); its optimal
+/// moves are exactly the moves that reach it, `moves` values every legal move, and `line` is
+/// `best_move` played to the end, as long as the remoteness and ending as the value says.
+pub fn check_position(oracle: &Oracle, board: &Position) {
+    let game = board.game();
+    let probe = oracle.probe(board);
+    let best = oracle.best_moves(board);
+    for s in symmetries(game).into_iter().skip(1) {
+        let image = turned(board, s);
+        let name = SYMMETRIES[s];
+        assert_eq!(oracle.probe(&image), probe, "{board:?} turned {name}");
+        let moved = turn_cells(game, s, best);
+        assert_eq!(oracle.best_moves(&image), moved, "{board:?} turned {name}");
+    }
+    let line = oracle.line(board);
+    assert_eq!(
+        line.len(),
+        usize::from(probe.remoteness),
+        "{board:?}: the line"
+    );
     if board.is_over() {
-        assert_eq!(probe.remoteness, 0, "{board:?}");
-        assert_eq!(table.best_moves(board), 0, "{board:?}");
+        let value = if board.winner().is_some() {
+            Value::Loss
+        } else {
+            Value::Draw
+        };
+        assert_eq!((probe.value, probe.remoteness), (value, 0), "{board:?}");
+        assert_eq!(best, Cells::EMPTY, "{board:?}");
+        assert_eq!(oracle.best_move(board), None, "{board:?}");
+        assert!(oracle.moves(board).is_empty(), "{board:?}");
         return;
     }
-    let moves = table.analyze(board);
+    let moves = oracle.moves(board);
+    let cells: Cells = moves.iter().map(|m| m.cell).collect();
+    assert_eq!(cells, board.legal_moves(), "{board:?}: every legal move");
+    assert!(moves.windows(2).all(|w| w[0].cell < w[1].cell), "{board:?}");
     for m in &moves {
-        let child = table.probe(&board.play(m.number).unwrap());
+        let child = oracle.probe(&board.play(m.cell).unwrap());
         assert_eq!(
             (m.value, m.remoteness),
             (-child.value, child.remoteness + 1),
@@ -122,130 +233,99 @@ pub fn check_position(table: &MnkTable, board: &Position) {
         (value, remoteness),
         "{board:?}"
     );
-    let best = table.best_moves(board);
     for m in &moves {
         let optimal = m.value == value && (value == Value::Draw || m.remoteness == remoteness);
-        assert_eq!(
-            best >> (m.number - 1) & 1 == 1,
-            optimal,
-            "{board:?} cell {}",
-            m.number
-        );
+        assert_eq!(best.contains(m.cell), optimal, "{board:?} cell {}", m.cell);
     }
+    assert_eq!(oracle.best_move(board), best.first(), "{board:?}");
+    // The line: the deterministic best move at every step, to a finish worth the value.
+    let mover = board.to_move();
+    let mut here = *board;
+    for &cell in &line {
+        assert_eq!(oracle.best_move(&here), Some(cell), "{board:?}: at {here}");
+        here = here.play(cell).unwrap_or_else(|e| panic!("{board:?}: {e}"));
+    }
+    assert!(here.is_over(), "{board:?}: the line stops at {here}");
+    let ended = match here.winner() {
+        Some(winner) if winner == mover => Value::Win,
+        Some(_) => Value::Loss,
+        None => Value::Draw,
+    };
+    assert_eq!(ended, probe.value, "{board:?}: the line ends on {here}");
 }
 
-/// Checks one record against the table of its game, field by field; the canonical form and
+/// Checks one record against the oracle of its game, field by field; the canonical form and
 /// the symmetry are worked out here from the board's images.
-pub fn check_mnk(table: &MnkTable, record: &MnkRecord) {
+pub fn check_mnk(oracle: &Oracle, record: &Record) {
     let board = record.board;
-    assert_eq!(record.game, table.game());
+    assert_eq!(record.game, oracle.game());
+    assert_eq!(record.game, board.game());
     assert_eq!(record.to_move, board.to_move());
     assert_eq!(usize::from(record.ply), board.ply());
     assert_eq!(record.status, board.status());
-    let probe = table.probe(&board);
+    let probe = oracle.probe(&board);
     assert_eq!(
         (record.value, record.remoteness),
         (probe.value, probe.remoteness)
     );
-    let best = table.best_moves(&board);
-    let numbers: Vec<usize> = (1..=64).filter(|n| best >> (n - 1) & 1 == 1).collect();
-    assert_eq!(record.best, numbers, "{board:?}");
-    assert_eq!(record.moves, table.analyze(&board));
-    let turns = board.geometry().turns();
-    let images: Vec<Position> = (0..turns.len()).map(|t| board.turned(t)).collect();
-    let smallest = images.iter().map(|image| image.code().unwrap()).min();
-    let first = images
+    assert_eq!(record.best, oracle.best_moves(&board), "{board:?}");
+    assert_eq!(record.moves, oracle.moves(&board), "{board:?}");
+    let images: Vec<(usize, Position)> = symmetries(board.game())
+        .into_iter()
+        .map(|s| (s, turned(&board, s)))
+        .collect();
+    let smallest = images.iter().map(|(_, image)| code(image)).min();
+    let (first, canonical) = images
         .iter()
-        .position(|image| image.code() == smallest)
+        .find(|(_, image)| Some(code(image)) == smallest)
         .unwrap();
-    assert_eq!(record.canonical, images[first], "{board:?}");
-    assert_eq!(record.symmetry, turns[first], "{board:?}");
+    assert_eq!(record.canonical, *canonical, "{board:?}");
+    assert_eq!(record.symmetry.name(), SYMMETRIES[*first], "{board:?}");
 }
 
 /// Every record of `game` (only the canonical ones with `canonical`): each position the game
-/// can reach once, found by an independent walk, in order of ply then base-3 code, each
-/// agreeing with the table.
-pub fn check_all_mnk(game: Game, records: &[MnkRecord], canonical: bool) {
-    let table = mnk_table(game).unwrap();
-    let stats = mnk_stats(game);
+/// can reach once, found by an independent walk, in order of ply then base-3 code (then text,
+/// `.` < `O` < `X`, on tic-tac-toe), each agreeing with the oracle.
+pub fn check_all_mnk(game: Game, records: &[Record], canonical: bool) {
+    let oracle = Oracle::of(game).unwrap();
+    let stats = oracle.stats();
     let expected = if canonical {
         stats.canonical_positions
     } else {
         stats.reachable_positions
     };
     assert_eq!(records.len() as u64, expected, "{game}");
-    let keys: Vec<(u8, u64)> = records
-        .iter()
-        .map(|r| (r.ply, r.board.code().unwrap()))
-        .collect();
-    assert!(keys.is_sorted(), "{game}: by ply, then code");
+    if game.is_tic_tac_toe() {
+        let keys: Vec<(u8, String)> = records
+            .iter()
+            .map(|r| (r.ply, r.board.to_string()))
+            .collect();
+        assert!(keys.is_sorted(), "{game}: by ply, then text");
+    } else {
+        let keys: Vec<(u8, u64)> = records.iter().map(|r| (r.ply, code(&r.board))).collect();
+        assert!(keys.is_sorted(), "{game}: by ply, then code");
+    }
     let mut walked: Vec<(Mask, Mask)> = reachable(game.rows(), game.columns(), game.k())
         .into_iter()
         .filter(|&(x, o)| {
             let board = Position::from_marks(game, x, o).unwrap();
             !canonical
-                || (0..board.geometry().turns().len())
-                    .all(|t| board.turned(t).code() >= board.code())
+                || symmetries(game)
+                    .into_iter()
+                    .all(|s| code(&turned(&board, s)) >= code(&board))
         })
         .collect();
     walked.sort();
     let mut exported: Vec<(Mask, Mask)> = records
         .iter()
-        .map(|r| (r.board.marks(Player::X), r.board.marks(Player::O)))
+        .map(|r| {
+            let board = r.board;
+            (board.marks(Player::X).bits(), board.marks(Player::O).bits())
+        })
         .collect();
     exported.sort();
     assert_eq!(exported, walked, "{game}: each position once");
     for record in records {
-        check_mnk(table, record);
+        check_mnk(&oracle, record);
     }
-}
-
-/// The X and O masks of a base-3 code of `cells` cells.
-pub fn marks(code: u64, cells: usize) -> (Mask, Mask) {
-    let (mut x, mut o, mut rest): (Mask, Mask, u64) = (0, 0, code);
-    for i in 0..cells {
-        match rest % 3 {
-            1 => x |= 1 << i,
-            2 => o |= 1 << i,
-            _ => {}
-        }
-        rest /= 3;
-    }
-    (x, o)
-}
-
-/// The embedded table of `game`, read in place and never unpacked, gives every canonical
-/// position in play the value and remoteness of the same table unpacked, and an image of each
-/// the same optimal moves, those the solver found turned with it.
-pub fn check_compressed(game: Game) {
-    let bytes = mnk_table_bytes(game).unwrap();
-    let compressed = MnkTable::compressed(bytes, usize::MAX).unwrap();
-    let unpacked = MnkTable::from_bytes(bytes).unwrap();
-    let solution = solve_game(game);
-    assert_eq!(
-        compressed.stored_positions(),
-        solution.best_moves().len(),
-        "{game}"
-    );
-    let turns = game.geometry().turns().len();
-    for &(code, best) in solution.best_moves() {
-        let (x, o) = marks(code.into(), game.cells());
-        let canonical = Position::from_marks(game, x, o).unwrap();
-        assert_eq!(
-            compressed.probe(&canonical),
-            unpacked.probe(&canonical),
-            "{canonical:?}"
-        );
-        // One lookup each, since a lookup in place decodes part of a block: an image, so that
-        // the moves are turned back.
-        let turn = code as usize % turns;
-        let turned = canonical.turned(turn);
-        let moves = compressed.best_moves(&turned);
-        assert_eq!(moves, unpacked.best_moves(&turned), "{turned:?}");
-        let back = (0..game.cells())
-            .filter(|&cell| moves >> game.geometry().turn_cell(turn, cell) & 1 == 1)
-            .fold(0, |mask, cell| mask | 1 << cell);
-        assert_eq!(back, Mask::from(best), "{canonical:?} turned {turn}");
-    }
-    assert!(!compressed.is_unpacked());
 }

@@ -1,0 +1,111 @@
+//! Why an audit stops: the errors of [`audit`](crate::audit()), and why a walk halts before its
+//! end.
+
+use std::fmt;
+
+use crate::bots::{Bot, BotError};
+use crate::game::Game;
+use crate::quote::quote;
+use crate::table::TableError;
+
+/// A walk by histories that would ask more questions than its budget allows: every history
+/// (the moves that reach a bot's turn) is asked on its own when a bot does not say it answers
+/// from the board alone, and the larger games hold billions of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverBudget {
+    /// The bots that do not say they are [memoryless](Bot::memoryless), why every history
+    /// was to be asked on its own.
+    pub bots: Vec<String>,
+    /// The game.
+    pub game: Game,
+    /// The most histories the walk could ask about.
+    pub limit: u64,
+}
+
+/// "\"first.py\" would be asked about more than 1000 histories of 4x4 (the budget): as it does
+/// not say ...": who, where, the limit and why.
+impl fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<String> = self.bots.iter().map(|name| quote(name)).collect();
+        let (names, does) = match names.as_slice() {
+            [one] => (one.clone(), "it does not say it answers"),
+            _ => (names.join(" and "), "they do not say they answer"),
+        };
+        write!(
+            f,
+            "{names} would be asked about more than {} histories of {} (the budget): as \
+             {does} from the board alone, each history (the moves that reach a bot's turn) \
+             is asked on its own",
+            self.limit, self.game
+        )
+    }
+}
+
+impl std::error::Error for OverBudget {}
+
+/// Why a walk stopped before its end.
+pub(crate) enum Halt {
+    /// The bot could not answer, or its answers cannot be trusted.
+    Bot(BotError),
+    /// More histories (or, without a table, states) than the budget.
+    OverBudget,
+}
+
+impl From<BotError> for Halt {
+    fn from(error: BotError) -> Halt {
+        Halt::Bot(error)
+    }
+}
+
+impl Halt {
+    /// The error for an audit of `bot` on `game` within `limit` histories.
+    pub(super) fn into_error(self, bot: &dyn Bot, game: Game, limit: u64) -> AuditError {
+        match self {
+            Halt::Bot(error) => AuditError::Bot(error),
+            Halt::OverBudget => AuditError::OverBudget(OverBudget {
+                bots: vec![bot.name().to_string()],
+                game,
+                limit,
+            }),
+        }
+    }
+}
+
+/// Why a bot was not audited on a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AuditError {
+    /// The bot does not play the game: its refusal, naming both.
+    Refused(BotError),
+    /// The game has no table to judge the bot's moves by.
+    NoTable(TableError),
+    /// The bot could not answer, or its answers cannot be trusted.
+    Bot(BotError),
+    /// The bot would be asked about more histories than the budget allows.
+    OverBudget(OverBudget),
+}
+
+impl fmt::Display for AuditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AuditError::Refused(error) | AuditError::Bot(error) => error.fmt(f),
+            AuditError::NoTable(error) => write!(f, "{error}: an audit needs the game's table"),
+            AuditError::OverBudget(over) => over.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for AuditError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AuditError::Refused(error) | AuditError::Bot(error) => Some(error),
+            AuditError::NoTable(error) => Some(error),
+            AuditError::OverBudget(over) => Some(over),
+        }
+    }
+}
+
+impl From<BotError> for AuditError {
+    fn from(error: BotError) -> AuditError {
+        AuditError::Bot(error)
+    }
+}

@@ -1,0 +1,53 @@
+//! How a bot that broke the protocol is described: the line it printed unasked, the start of a
+//! line cut off at the limit, and how it exited.
+
+use super::protocol::MAX_REPLY;
+use crate::quote::{quote, quote_bytes};
+
+/// The first line of `bytes`, without its newline.
+pub(super) fn first_line(bytes: &[u8]) -> &[u8] {
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(bytes.len());
+    &bytes[..end]
+}
+
+/// The start of a line that was cut off unread: its first characters and an ellipsis, with no
+/// length (only its start was read).
+pub(super) fn quote_head(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(240)]);
+    let head: String = text.chars().take(crate::quote::QUOTE_LIMIT).collect();
+    let mut quoted = quote(&head);
+    quoted.insert(quoted.len() - 1, '…');
+    quoted
+}
+
+pub(super) fn stray(after_last: &str, bytes: &[u8]) -> String {
+    let line = first_line(bytes);
+    // A line cut off at the limit was not read to its end: its length is unknown.
+    let shown = if line.len() <= MAX_REPLY {
+        quote_bytes(line)
+    } else {
+        quote_head(line)
+    };
+    format!("{after_last} it printed {shown} when no request was waiting (one line a request)")
+}
+
+pub(super) fn describe(status: std::process::ExitStatus) -> String {
+    match status.code() {
+        Some(127) => "exit code 127: the command was not found".to_string(),
+        Some(126) => "exit code 126: the command could not be run".to_string(),
+        Some(code) => format!("exit code {code}"),
+        None => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::process::ExitStatusExt;
+                if let Some(signal) = status.signal() {
+                    return format!("killed by signal {signal}");
+                }
+            }
+            "no exit code".to_string()
+        }
+    }
+}
