@@ -16,8 +16,8 @@ use std::time::Duration;
 use by_histories::ByHistories;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ttt_oracle::bots::{self, Bot};
 use ttt_oracle::audit::Report;
+use ttt_oracle::bots::{self, Bot};
 use ttt_oracle::internals::{Dense, solve, table};
 use ttt_oracle::{
     AuditOptions, Cell, Game, MatchOptions, MatchReport, Oracle, Player, Position, audit, matchup,

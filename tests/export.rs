@@ -82,10 +82,13 @@ fn check(record: &Record) {
     let (name, canonical) = SYMMETRIES
         .iter()
         .map(|&(name, map)| (name, image(&text, map)))
-        .fold(None, |best: Option<(&str, String)>, (name, image)| match best {
-            Some((_, ref kept)) if code(kept) <= code(&image) => best,
-            _ => Some((name, image)),
-        })
+        .fold(
+            None,
+            |best: Option<(&str, String)>, (name, image)| match best {
+                Some((_, ref kept)) if code(kept) <= code(&image) => best,
+                _ => Some((name, image)),
+            },
+        )
         .unwrap();
     assert_eq!(record.canonical.to_string(), canonical, "{text}");
     assert_eq!(record.symmetry.name(), name, "{text}");
