@@ -24,9 +24,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("solver", &["src/solve"]),
     ("table", &[
         "src/table", "src/format", "src/oracle.rs", "src/analysis.rs", "src/stats.rs",
-        "src/verify.rs",
+        "src/verify.rs", "src/json.rs",
     ]),
-    // Everything else: audit, bots, export, review, matchup, simulate, cli, child, output...
+    ("plays", &[
+        "src/bots", "src/child", "src/shutdown.rs", "src/audit", "src/matchup.rs",
+        "src/review.rs", "src/simulate.rs", "src/export", "src/output.rs",
+    ]),
+    ("cli", &["src/cli"]),
+    // Everything else: the crate root (src/lib.rs) and the unit tests under src/tests.
     ("higher", &[]),
 ];
 
