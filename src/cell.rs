@@ -165,7 +165,7 @@ impl FromStr for Cell {
 /// Why text is not a cell (see [`Cell`]'s `FromStr`).
 ///
 /// Carries no copy of the text, which may be long: the caller has it, and shows it with
-/// [`quote`](crate::quote::quote).
+/// the crate's quoting of text from people and programs.
 ///
 /// # Examples
 ///

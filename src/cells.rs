@@ -6,8 +6,8 @@ use std::fmt;
 
 use crate::cell::{Cell, Mask};
 
-/// A set of cells, kept as a [`Mask`]: tic-tac-toe's nine, or the cells of any board up to
-/// [`MAX_CELLS`](crate::cell::MAX_CELLS). Iterates in order of cell number.
+/// A set of cells, one bit a cell: tic-tac-toe's nine, or the cells of any board up to 128
+/// cells. Iterates in order of cell number.
 ///
 /// # Examples
 ///

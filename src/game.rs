@@ -58,7 +58,7 @@ pub enum GameError {
     },
     /// A side of zero cells.
     NoCells,
-    /// More than [`MAX_CELLS`] cells.
+    /// More than 128 cells.
     TooManyCells {
         /// rows * columns.
         cells: usize,
@@ -134,7 +134,7 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// [`GameError`] when a side is 0, the board has more than [`MAX_CELLS`] cells, or k is 0
+    /// [`GameError`] when a side is 0, the board has more than 128 cells, or k is 0
     /// or longer than both sides.
     pub fn new(rows: usize, columns: usize, k: usize) -> Result<Game, GameError> {
         if rows == 0 || columns == 0 {
@@ -186,7 +186,7 @@ impl Game {
         self.rows == self.columns
     }
 
-    /// Whether this game is small enough to solve into a table (at most [`MAX_TABLE_CELLS`]).
+    /// Whether this game is small enough to solve into a table (at most 16 cells).
     pub const fn has_table(self) -> bool {
         self.cells() <= MAX_TABLE_CELLS
     }

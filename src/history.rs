@@ -118,7 +118,7 @@ impl History {
         }
     }
 
-    /// Whether the game is tic-tac-toe, whose board [`History::board`] gives.
+    /// Whether the game is tic-tac-toe.
     #[inline]
     pub fn is_tic_tac_toe(&self) -> bool {
         matches!(self.position, Layout::TicTacToe(_))

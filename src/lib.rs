@@ -74,7 +74,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! To check a bot instead of playing it, [`audit`] walks every game it can face; [`matchup`]
+//! To check a bot instead of playing it, [`audit()`] walks every game it can face; [`matchup`]
 //! plays two bots through every game, [`Review`] judges every move of a game, [`simulate`]
 //! plays sampled games, and [`bots`] has the published bots the project audits. The layers
 //! and files are described in `docs/architecture.md`.

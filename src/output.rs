@@ -223,7 +223,7 @@ impl Output {
 }
 
 /// Why output could not be written: the destination and the I/O error. Shown as one line,
-/// `cannot write "PATH": reason`, the path quoted with [`quote`].
+/// `cannot write "PATH": reason`, the path quoted as every message quotes text from outside.
 ///
 /// # Examples
 ///

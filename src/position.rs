@@ -158,16 +158,16 @@ impl Position {
         }
     }
 
-    /// The board of `game` with X on the cells of mask `x` and O on those of `o`, if play can
-    /// reach it.
+    /// The board of `game` with X on the cells `x` and O on the cells `o`, if play can reach
+    /// it.
     ///
     /// # Errors
     ///
     /// [`IllegalPosition`] when the cells overlap or lie off the board, the counts are
     /// impossible, both players hold a line, play went on after a win, or the winner's lines
     /// share no cell (no last move made them all).
-    pub fn from_marks(game: Game, x: Mask, o: Mask) -> Result<Position, IllegalPosition> {
-        Position::checked(game.geometry(), x, o)
+    pub fn from_marks(game: Game, x: Cells, o: Cells) -> Result<Position, IllegalPosition> {
+        Position::checked(game.geometry(), x.bits(), o.bits())
     }
 
     /// [`from_marks`](Position::from_marks) with the game's geometry at hand: looking it up
@@ -230,7 +230,7 @@ impl Position {
         if cells != game.cells() {
             return Err(ParsePositionError::Length { game, found: cells });
         }
-        Position::from_marks(game, x, o).map_err(ParsePositionError::Illegal)
+        Position::checked(game.geometry(), x, o).map_err(ParsePositionError::Illegal)
     }
 
     /// A tic-tac-toe board from its own 4-byte layout.
@@ -357,7 +357,7 @@ impl Position {
         if self.is_over() { 0 } else { self.empty_mask() }
     }
 
-    /// The board after the side to move plays the cell people call `number` (1-based).
+    /// The position after the side to move plays `cell`.
     ///
     /// # Errors
     ///
@@ -459,8 +459,21 @@ impl fmt::Debug for Position {
 /// Why a move list is not a game of an m,n,k board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveListError {
-    /// A comma with no cell before or after it (see [`MovesError`]).
-    Separator(MovesError),
+    /// No cell before a comma: the list starts with a comma, or has two with nothing but
+    /// spaces between them (`,1`, `1,,2`).
+    EmptyMove {
+        /// Which move is missing, counting from 1.
+        position: usize,
+        /// Where the comma stands in the text, counting characters from 1.
+        comma: usize,
+    },
+    /// No cell after the last comma (`1,`).
+    TrailingComma {
+        /// Which move is missing, counting from 1.
+        position: usize,
+        /// Where the comma stands in the text, counting characters from 1.
+        comma: usize,
+    },
     /// An item that is not a cell number of this game.
     NotACell {
         /// Which move, counting from 1.
@@ -479,16 +492,41 @@ pub enum MoveListError {
     },
 }
 
+/// What the reader of move lists finds wrong with the commas (it reads no cell itself).
 impl From<MovesError> for MoveListError {
     fn from(error: MovesError) -> MoveListError {
-        MoveListError::Separator(error)
+        match error {
+            MovesError::EmptyMove { position, comma } => {
+                MoveListError::EmptyMove { position, comma }
+            }
+            MovesError::TrailingComma { position, comma } => {
+                MoveListError::TrailingComma { position, comma }
+            }
+            MovesError::NotACell {
+                position, token, ..
+            } => MoveListError::NotACell {
+                position,
+                token,
+                cells: 9,
+            },
+            MovesError::Illegal { position, error } => MoveListError::Illegal { position, error },
+        }
     }
 }
 
 impl fmt::Display for MoveListError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveListError::Separator(error) => error.fmt(f),
+            MoveListError::EmptyMove { position, comma } => MovesError::EmptyMove {
+                position: *position,
+                comma: *comma,
+            }
+            .fmt(f),
+            MoveListError::TrailingComma { position, comma } => MovesError::TrailingComma {
+                position: *position,
+                comma: *comma,
+            }
+            .fmt(f),
             MoveListError::NotACell {
                 position,
                 token,

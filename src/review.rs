@@ -58,7 +58,7 @@ pub enum MoveVerdict {
 
 impl MoveVerdict {
     /// The verdict on a move, from the position's value and remoteness for the player to move
-    /// (`before`) and the move's, from the same player's view (as [`Dense::analyze`] gives
+    /// (`before`) and the move's, from the same player's view (as [`Oracle::moves`](crate::Oracle::moves) gives
     /// it).
     pub fn judge(before: Probe, made: MoveValue) -> MoveVerdict {
         MoveVerdict::of(

@@ -9,7 +9,8 @@ mod common;
 use assert_cmd::Command;
 use common::mnk::{Mask, check_position, code, has_run, known, marks, reachable};
 use ttt_oracle::{
-    Cell, Game, IllegalPosition, Oracle, Outcome, ParsePositionError, Player, Position, Status,
+    Cell, Cells, Game, IllegalPosition, Oracle, Outcome, ParsePositionError, Player, Position,
+    Status,
 };
 
 fn ttt() -> Command {
@@ -17,7 +18,7 @@ fn ttt() -> Command {
 }
 
 fn board(game: Game, x: Mask, o: Mask) -> Position {
-    Position::from_marks(game, x, o).unwrap()
+    Position::from_marks(game, Cells::from_bits(x), Cells::from_bits(o)).unwrap()
 }
 
 /// Every position of `game` agrees with a one-ply look at its children, and with each of its
@@ -87,7 +88,7 @@ fn the_rules_accept_exactly_the_reachable_boards() {
         let mut accepted = 0;
         for code in 0..3u64.pow(cells as u32) {
             let (x, o) = marks(code, cells);
-            if Position::from_marks(game, x, o).is_ok() {
+            if Position::from_marks(game, Cells::from_bits(x), Cells::from_bits(o)).is_ok() {
                 accepted += 1;
             }
         }

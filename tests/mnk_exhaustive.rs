@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 
 use common::mnk::{Mask, check_all_mnk, check_position, code, known, reachable};
 use ttt_oracle::export::Record;
-use ttt_oracle::{Game, Oracle, Position};
+use ttt_oracle::{Cells, Game, Oracle, Position};
 
 /// Every game with a table embedded in the binary: tic-tac-toe and the four others.
 fn embedded() -> Vec<Game> {
@@ -42,7 +42,7 @@ fn four_by_four_counts_and_values_match_ground_truth() {
                 assert_eq!(stats.reachable_positions.to_string(), figure);
                 // And the rules accept each of them.
                 for (x, o) in walked {
-                    Position::from_marks(game, x, o).unwrap();
+                    Position::from_marks(game, Cells::from_bits(x), Cells::from_bits(o)).unwrap();
                 }
             }
             "value" => {
@@ -74,7 +74,10 @@ fn every_embedded_position_agrees_with_its_children_and_symmetries() {
         assert_eq!(oracle.game(), game);
         let mut positions = 0;
         for (x, o) in reachable(game.rows(), game.columns(), game.k()) {
-            check_position(&oracle, &Position::from_marks(game, x, o).unwrap());
+            check_position(
+                &oracle,
+                &Position::from_marks(game, Cells::from_bits(x), Cells::from_bits(o)).unwrap(),
+            );
             positions += 1;
         }
         assert_eq!(
@@ -179,7 +182,7 @@ fn the_4x4_export_streams_every_position_in_order_in_bounded_memory() {
         let (_game, board, _to_move, _ply, _status) = (field(), field(), field(), field(), field());
         let (value, remoteness, _best, canonical_board) = (field(), field(), field(), field());
         let (x, o) = marks(board);
-        let board = Position::from_marks(game, x, o).unwrap();
+        let board = Position::from_marks(game, Cells::from_bits(x), Cells::from_bits(o)).unwrap();
         let key = (board.ply(), code(&board));
         assert!(last < Some(key), "{text}: by ply, then code, each once");
         last = Some(key);

@@ -42,7 +42,7 @@ impl LostGame {
 }
 
 /// Hands `sink` every distinct game `bot` loses on the board or forfeits, playing
-/// `options.side` of `options.game`: the games an [`audit`](crate::audit) counts, one by
+/// `options.side` of `options.game`: the games an [`audit`](crate::audit()) counts, one by
 /// one, in the order the walk meets them. A bot that is not [memoryless](Bot::memoryless) is
 /// asked about at most `options.budget.states` histories on a game other than tic-tac-toe.
 ///

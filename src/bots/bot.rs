@@ -111,7 +111,7 @@ pub trait Bot {
     /// Whether the bot plays `game`: `Ok`, or a [`BotError`] saying why not. Callers ask
     /// before the first move and never ask a bot about a game it refuses.
     ///
-    /// The default plays tic-tac-toe only, which is what a bot that reads [`History::board`]
+    /// The default plays tic-tac-toe only, which is what a bot written for tic-tac-toe's 3x3 board
     /// can play. The built-in bots that make sense on any board say so: `random` plays every
     /// game, the table-backed styles every game of at most 16 cells, external programs every
     /// game (they are told which).

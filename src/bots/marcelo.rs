@@ -136,7 +136,7 @@ impl Bot for Marcelo {
     }
 
     /// The listing's boards that fit the engine: N x N for an odd N, N in a row, at most
-    /// [`MAX_CELLS`] cells (3x3, 5x5, 7x7, 9x9, 11x11).
+    /// 128 cells (3x3, 5x5, 7x7, 9x9, 11x11).
     fn plays(&self, game: Game) -> Result<(), BotError> {
         let n = game.rows();
         if game.is_square() && n % 2 == 1 && game.k() == n && n <= MAX_SIZE {

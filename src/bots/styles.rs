@@ -5,15 +5,32 @@
 use super::solved::{self, Solved};
 use super::{Bot, BotError, Choice, Turn};
 use crate::Game;
-use crate::board::{Board, Cell, Cells};
+use crate::board::{Cell, Cells};
 use crate::game::MAX_TABLE_CELLS;
 use crate::history::History;
 use crate::ratio::Ratio;
 
-/// How many replies of the opponent, in the tic-tac-toe position after `cell`, would lower
-/// the opponent's own game-theoretic value: its ways to go wrong.
-pub fn ways_to_go_wrong(board: Board, cell: Cell) -> usize {
-    Solved::TicTacToe(board).ways_to_go_wrong(cell)
+/// How many replies of the opponent, in the position after the side to move plays `cell` (a
+/// legal move) in `game`, would lower the opponent's own game-theoretic value: its ways to go
+/// wrong.
+///
+/// # Errors
+///
+/// [`BotError`] when the game has no table (more than 16 cells).
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Cell, History, bots};
+///
+/// // After a corner, 7 of O's 8 replies lose; after the centre, 4.
+/// let empty = History::new();
+/// assert_eq!(bots::ways_to_go_wrong(&empty, Cell::from_number(1).unwrap())?, 7);
+/// assert_eq!(bots::ways_to_go_wrong(&empty, Cell::from_number(5).unwrap())?, 4);
+/// # Ok::<(), bots::BotError>(())
+/// ```
+pub fn ways_to_go_wrong(game: &History, cell: Cell) -> Result<usize, BotError> {
+    Ok(Solved::of(game, "ways_to_go_wrong")?.ways_to_go_wrong(cell))
 }
 
 /// Perfect, and among the optimal moves the ones that leave the opponent the most ways to go
@@ -26,9 +43,22 @@ pub fn ways_to_go_wrong(board: Board, cell: Cell) -> usize {
 pub struct Tricky;
 
 impl Tricky {
-    /// The optimal moves that leave the most ways to go wrong, on a tic-tac-toe board.
-    pub fn candidates(board: Board) -> Cells {
-        Tricky::candidates_in(Solved::TicTacToe(board))
+    /// The optimal moves in `game` that leave the most ways to go wrong.
+    ///
+    /// # Errors
+    ///
+    /// [`BotError`] when the game has no table (more than 16 cells).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{History, bots::Tricky};
+    ///
+    /// assert_eq!(Tricky::candidates(&History::new())?.to_string(), "1 3 7 9");
+    /// # Ok::<(), ttt_oracle::bots::BotError>(())
+    /// ```
+    pub fn candidates(game: &History) -> Result<Cells, BotError> {
+        Ok(Tricky::candidates_in(Solved::of(game, "tricky")?))
     }
 
     fn candidates_in(solved: Solved) -> Cells {

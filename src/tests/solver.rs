@@ -123,7 +123,7 @@ fn the_engine_on_3x3_agrees_with_tic_tac_toe_everywhere() {
     for board in Board::reachable() {
         let x = board.marks(Player::X).bits();
         let o = board.marks(Player::O).bits();
-        let ours = Position::from_marks(game, x, o).unwrap();
+        let ours = Position::from_marks(game, Cells::from_bits(x), Cells::from_bits(o)).unwrap();
         assert_eq!(ours.to_string(), board.to_string());
         assert_eq!(mnk.probe(&ours), table().probe(&board), "{board}");
         assert_eq!(mnk.best_moves(&ours), table().best_moves(&board), "{board}");
@@ -155,7 +155,8 @@ fn the_solver_keeps_the_optimal_moves_of_each_position_in_play() {
             assert!(last < Some(code), "{game}: by ascending code");
             last = Some(code);
             let (x, o) = marks(code.into(), game.cells());
-            let board = Position::from_marks(game, x, o).unwrap();
+            let board =
+                Position::from_marks(game, Cells::from_bits(x), Cells::from_bits(o)).unwrap();
             assert_eq!(
                 Cells::from_bits(Mask::from(best)),
                 table.best_moves(&board),

@@ -5,6 +5,7 @@
 
 use proptest::prelude::*;
 
+use crate::cells::Cells;
 use crate::format::MnkFormatError;
 use crate::game::{Game, Mask};
 use crate::position::Position;
@@ -41,7 +42,8 @@ fn check_compressed(game: Game) {
     let turns = game.geometry().turns().len();
     for &(code, best) in solution.best_moves() {
         let (x, o) = marks(code.into(), game.cells());
-        let canonical = Position::from_marks(game, x, o).unwrap();
+        let canonical =
+            Position::from_marks(game, Cells::from_bits(x), Cells::from_bits(o)).unwrap();
         assert_eq!(
             compressed.probe(&canonical),
             unpacked.probe(&canonical),

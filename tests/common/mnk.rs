@@ -168,8 +168,12 @@ pub fn turn_cells(game: Game, s: usize, cells: Cells) -> Cells {
 pub fn turned(board: &Position, s: usize) -> Position {
     let game = board.game();
     let mask = |player| turn_cells(game, s, board.marks(player)).bits();
-    Position::from_marks(game, mask(Player::X), mask(Player::O))
-        .unwrap_or_else(|error| panic!("{board:?} turned by {}: {error}", SYMMETRIES[s]))
+    Position::from_marks(
+        game,
+        Cells::from_bits(mask(Player::X)),
+        Cells::from_bits(mask(Player::O)),
+    )
+    .unwrap_or_else(|error| panic!("{board:?} turned by {}: {error}", SYMMETRIES[s]))
 }
 
 /// `board`'s answers from `oracle` agree with each of its images' (value, remoteness, and the
@@ -308,7 +312,8 @@ pub fn check_all_mnk(game: Game, records: &[Record], canonical: bool) {
     let mut walked: Vec<(Mask, Mask)> = reachable(game.rows(), game.columns(), game.k())
         .into_iter()
         .filter(|&(x, o)| {
-            let board = Position::from_marks(game, x, o).unwrap();
+            let board =
+                Position::from_marks(game, Cells::from_bits(x), Cells::from_bits(o)).unwrap();
             !canonical
                 || symmetries(game)
                     .into_iter()
