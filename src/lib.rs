@@ -102,6 +102,7 @@ mod player;
 mod position;
 mod quote;
 mod ratio;
+mod reachable;
 mod review;
 mod rng;
 mod shutdown;
