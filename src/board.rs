@@ -248,9 +248,12 @@ impl Board {
     ///
     /// # Errors
     ///
-    /// [`MoveError::GameOver`] when the game has ended, [`MoveError::Occupied`] when `cell` holds a
-    /// mark.
+    /// [`MoveError::NoSuchCell`] for a cell off the board, [`MoveError::GameOver`] when the game
+    /// has ended, [`MoveError::Occupied`] when `cell` holds a mark.
     pub const fn play(self, cell: Cell) -> Result<Board, MoveError> {
+        if cell.index() >= 9 {
+            return Err(MoveError::NoSuchCell { cell, cells: 9 });
+        }
         if self.is_over() {
             return Err(MoveError::GameOver {
                 cell,

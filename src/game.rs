@@ -197,7 +197,7 @@ impl Game {
     }
 
     /// The lines, symmetries and lookup tables of this game, made once per process.
-    pub fn geometry(self) -> &'static Geometry {
+    pub(crate) fn geometry(self) -> &'static Geometry {
         // Tic-tac-toe's without the lock: every tic-tac-toe game a bot is asked about starts
         // from its empty board.
         static TIC_TAC_TOE: OnceLock<Geometry> = OnceLock::new();
@@ -417,22 +417,6 @@ impl Geometry {
     }
 
     /// The cells of `empty` that would complete a line of `marks`: a player's threats.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::Game;
-    ///
-    /// let geometry = Game::TIC_TAC_TOE.geometry();
-    /// // X on 1 and 5 (indices 0 and 4), O on 9: X threatens nothing more, as 9 is O's...
-    /// let (x, o) = (0b0_0001_0001, 0b1_0000_0000);
-    /// let empty = geometry.full() & !(x | o);
-    /// assert_eq!(geometry.completing(x, empty), 0);
-    /// // ...but with 2 as well, 3 (row) and 8 (column), two threats.
-    /// let x = x | 0b10;
-    /// let empty = geometry.full() & !(x | o);
-    /// assert_eq!(geometry.completing(x, empty), 0b0_1000_0100);
-    /// ```
     pub fn completing(&self, marks: Mask, empty: Mask) -> Mask {
         self.lines
             .iter()

@@ -46,8 +46,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! A game against a tunable opponent: `casual:0.3` plays a perfect move seven times in ten
-//! and any other legal move the rest of the time (see [`bots::from_spec`] for every bot and
+//! A game against a tunable opponent: `casual:0.3` never gives away the result it can hold,
+//! but three times in ten plays any move that keeps it rather than the fastest win
+//! (`epsilon:0.3` would play any legal move instead; [`bots::from_spec`] lists every bot and
 //! style), each choice drawn from a seeded generator:
 //!
 //! ```
@@ -88,6 +89,7 @@ pub mod bots;
 mod cell;
 mod cells;
 mod child;
+#[doc(hidden)]
 pub mod cli;
 pub mod export;
 mod format;

@@ -52,8 +52,8 @@ impl fmt::Debug for Oracle {
 
 impl Oracle {
     /// The solved table of `game`: decoded from the binary on first use for an embedded game,
-    /// solved on first use for any other game of at most 16 cells (4x4's solve takes about a
-    /// third of a second), then kept for the life of the process.
+    /// solved on first use for any other game of at most 16 cells (a 16-cell solve takes about
+    /// a third of a second), then kept for the life of the process.
     ///
     /// # Errors
     ///

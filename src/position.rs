@@ -68,14 +68,14 @@ pub enum ParsePositionError {
     },
     /// A character that is neither a cell nor a separator.
     InvalidChar {
-        /// Where it is, counting characters from 0.
+        /// Where it is, counting characters from 1.
         position: usize,
         /// The character.
         ch: char,
     },
     /// A digit that marks an empty cell away from its own place.
     MisplacedDigit {
-        /// Where it is, counting characters from 0.
+        /// Where it is, counting characters from 1.
         position: usize,
         /// The digit.
         digit: char,

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::board::Board;
-use crate::cell::{Cell, Mask};
+use crate::cell::Mask;
 use crate::cells::Cells;
 use crate::player::Player;
 
@@ -121,21 +121,22 @@ impl Symmetry {
         }
     }
 
+    #[cfg(test)]
     /// Where this symmetry sends `cell`.
-    pub const fn apply_cell(self, cell: Cell) -> Cell {
-        match Cell::from_index(TARGETS[self as usize][cell.index()] as usize) {
+    pub(crate) const fn apply_cell(self, cell: crate::cell::Cell) -> crate::cell::Cell {
+        match crate::cell::Cell::from_index(TARGETS[self as usize][cell.index()] as usize) {
             Some(image) => image,
             None => unreachable!(),
         }
     }
 
     /// Where this symmetry sends each of `cells`.
-    pub const fn apply_cells(self, cells: Cells) -> Cells {
+    pub(crate) const fn apply_cells(self, cells: Cells) -> Cells {
         Cells::from_bits(MASKS[self as usize][cells.bits() as usize] as Mask)
     }
 
     /// The board with every mark moved by this symmetry.
-    pub const fn apply(self, board: Board) -> Board {
+    pub(crate) const fn apply(self, board: Board) -> Board {
         let x = self.apply_cells(board.marks(Player::X));
         let o = self.apply_cells(board.marks(Player::O));
         // Turning or flipping the board keeps counts and lines, so the image is legal too.

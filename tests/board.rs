@@ -185,15 +185,20 @@ fn status_and_moves() {
         })
     );
     assert_eq!(b.get(five), Some(Player::O));
-    // A cell off the 3x3 board is no move.
-    let ten = Cell::new(9).unwrap();
-    assert_eq!(
-        b.play(ten),
-        Err(MoveError::NoSuchCell {
-            cell: ten,
-            cells: 9
-        })
-    );
+    // A cell off the 3x3 board is no move, on a position or in a game's history (whose 3x3
+    // layout once took cell 10 to 16 without a word, and panicked at the next move).
+    for number in [10, 16, 17, 128] {
+        let off = Cell::from_number(number).unwrap();
+        let refused = Err(MoveError::NoSuchCell {
+            cell: off,
+            cells: 9,
+        });
+        assert_eq!(b.play(off), refused);
+        let mut game = History::new();
+        assert_eq!(game.play(off), refused.map(|_| ()));
+        assert!(game.moves().is_empty());
+        assert_eq!(game.position(), Position::empty(GAME));
+    }
 }
 
 #[test]

@@ -66,6 +66,11 @@ pub trait Bot {
     /// # Errors
     ///
     /// [`BotError`] when the bot cannot answer at all.
+    ///
+    /// # Panics
+    ///
+    /// A bot may panic when asked about a game it does not [play](Bot::plays): ask that first,
+    /// as the audit, matches and `ttt play` do.
     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError>;
 
     /// What [`Bot::choose`] returns, appended to `choices`: the auditor asks thousands of

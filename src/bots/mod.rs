@@ -23,7 +23,7 @@ mod solved;
 mod source;
 mod spec;
 mod styles;
-pub mod tactics;
+mod tactics;
 
 use crate::board::Board;
 #[cfg(test)]

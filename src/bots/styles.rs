@@ -16,7 +16,7 @@ use crate::ratio::Ratio;
 ///
 /// # Errors
 ///
-/// [`BotError`] when the game has no table (more than 16 cells).
+/// [`BotError`] when `cell` is not a legal move, or the game has no table (more than 16 cells).
 ///
 /// # Examples
 ///
@@ -30,6 +30,11 @@ use crate::ratio::Ratio;
 /// # Ok::<(), bots::BotError>(())
 /// ```
 pub fn ways_to_go_wrong(game: &History, cell: Cell) -> Result<usize, BotError> {
+    if !game.legal_moves().contains(cell) {
+        return Err(BotError {
+            message: format!("cell {cell} is not a legal move of {}", game.position()),
+        });
+    }
     Ok(Solved::of(game, "ways_to_go_wrong")?.ways_to_go_wrong(cell))
 }
 

@@ -202,17 +202,22 @@ struct Whole {
     records: Vec<TicTacToeForm>,
 }
 
-/// Writes `records`, all of `game`, in its game's bincode layout.
+/// Writes `records`, all of `game`, in its game's bincode layout; the first error of
+/// `records` stops it.
 pub(super) fn write(
     out: &mut dyn Write,
     game: Game,
-    records: impl IntoIterator<Item = Record>,
+    records: impl IntoIterator<Item = io::Result<Record>>,
 ) -> io::Result<()> {
     if game.is_tic_tac_toe() {
+        let records = records
+            .into_iter()
+            .map(|r| r.map(|r| TicTacToeForm::of(&r)))
+            .collect::<io::Result<_>>()?;
         let whole = Whole {
             magic: EXPORT_MAGIC,
             version: EXPORT_VERSION,
-            records: records.into_iter().map(|r| TicTacToeForm::of(&r)).collect(),
+            records,
         };
         let bytes = bincode::serde::encode_to_vec(&whole, BINCODE_CONFIG)
             .map_err(|error| io::Error::other(error.to_string()))?;
@@ -222,7 +227,7 @@ pub(super) fn write(
     let mut bytes = Vec::new();
     encode(out, &mut bytes, (STREAM_MAGIC, EXPORT_VERSION, game))?;
     for record in records {
-        encode(out, &mut bytes, Some(WideForm::of(&record)))?;
+        encode(out, &mut bytes, Some(WideForm::of(&record?)))?;
     }
     encode(out, &mut bytes, None::<WideForm>)?;
     out.flush()

@@ -250,7 +250,8 @@ pub fn csv_header(game: Game) -> String {
 ///
 /// # Errors
 ///
-/// Whatever `out` fails with.
+/// Whatever `out` fails with; [`io::ErrorKind::InvalidInput`] for a record of another game
+/// than `game`, before it is written.
 ///
 /// # Examples
 ///
@@ -270,6 +271,10 @@ pub fn csv_header(game: Game) -> String {
 /// let text = String::from_utf8(csv)?;
 /// assert_eq!(text.lines().count(), 1 + 6);
 /// assert!(text.lines().nth(1).unwrap().starts_with("2x2,../..,X,0,in_progress,win,3,"));
+///
+/// // A record of another game is refused.
+/// let wrong = export::write(&mut Vec::new(), ExportFormat::Csv, game, export::records(Game::TIC_TAC_TOE, true)?);
+/// assert_eq!(wrong.unwrap_err().kind(), std::io::ErrorKind::InvalidInput);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write(
@@ -278,6 +283,19 @@ pub fn write(
     game: Game,
     records: impl IntoIterator<Item = Record>,
 ) -> io::Result<()> {
+    let records = records.into_iter().map(|record| {
+        if record.game == game {
+            Ok(record)
+        } else {
+            Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "a record of game {} in an export of game {game}",
+                    record.game
+                ),
+            ))
+        }
+    });
     if format == ExportFormat::Bincode {
         return bincode::write(out, game, records);
     }

@@ -105,7 +105,8 @@ fn csv(record: &Record, out: &mut Vec<u8>) -> io::Result<()> {
     Ok(())
 }
 
-/// Writes `records` as JSON Lines, one JSON array or CSV under `header`, one record at a time:
+/// Writes `records` as JSON Lines, one JSON array or CSV under `header` (the first error of
+/// `records` stops it), one record at a time:
 /// each is put together in a buffer and written whole, so that nothing but the record being
 /// written is held.
 ///
@@ -116,7 +117,7 @@ pub(super) fn write_rows(
     out: &mut dyn Write,
     format: ExportFormat,
     header: &str,
-    records: impl IntoIterator<Item = Record>,
+    records: impl IntoIterator<Item = io::Result<Record>>,
 ) -> io::Result<()> {
     match format {
         ExportFormat::Json => out.write_all(b"[")?,
@@ -126,6 +127,7 @@ pub(super) fn write_rows(
     }
     let mut line = Vec::new();
     for (n, record) in records.into_iter().enumerate() {
+        let record = record?;
         line.clear();
         match format {
             ExportFormat::Json if n > 0 => line.push(b','),

@@ -4,5 +4,6 @@
 
 mod board;
 mod dense_table;
+mod geometry;
 mod solver;
 mod table;
