@@ -3,23 +3,13 @@
 
 mod common;
 
+use common::audit_3x3 as audit;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
-use ttt_oracle::audit::{Forfeit, Report, SideReport};
+use ttt_oracle::audit::Forfeit;
 use ttt_oracle::bots::{self, Bot, BotError, CATALOG, Choice, Turn};
-use ttt_oracle::{AuditOptions, Cell, Game, History, Oracle, Player, Ratio};
-
-/// The audit of `bot` playing `side` of tic-tac-toe, judged by its table.
-fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, ttt_oracle::AuditError> {
-    let options = AuditOptions {
-        side,
-        ..AuditOptions::default()
-    };
-    match ttt_oracle::audit(bot, &options)? {
-        Report::Solved(report) => Ok(report),
-        Report::Searched(report) => panic!("tic-tac-toe has a table: {report:?}"),
-    }
-}
+use ttt_oracle::{Cell, Game, History, Oracle, Player, Ratio};
 
 /// Tic-tac-toe's table.
 fn oracle() -> Oracle {

@@ -2,21 +2,13 @@
 //! history of every position, and the auditor's walk by positions is checked against its walk
 //! by histories, figure for figure.
 
-use ttt_oracle::audit::{Forfeit, Report, SideReport};
-use ttt_oracle::bots::{self, Bot, BotError, CATALOG, Choice, Turn};
-use ttt_oracle::{AuditOptions, Cell, History, Player, Position, Ratio, Status};
+mod common;
 
-/// The audit of `bot` playing `side` of tic-tac-toe, judged by its table.
-fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, ttt_oracle::AuditError> {
-    let options = AuditOptions {
-        side,
-        ..AuditOptions::default()
-    };
-    match ttt_oracle::audit(bot, &options)? {
-        Report::Solved(report) => Ok(report),
-        Report::Searched(report) => panic!("tic-tac-toe has a table: {report:?}"),
-    }
-}
+use common::audit_3x3 as audit;
+
+use ttt_oracle::audit::{Forfeit, SideReport};
+use ttt_oracle::bots::{self, Bot, BotError, CATALOG, Choice, Turn};
+use ttt_oracle::{Cell, History, Player, Position, Ratio, Status};
 
 /// The nine cells of tic-tac-toe, 1 to 9.
 fn cells() -> impl DoubleEndedIterator<Item = Cell> {

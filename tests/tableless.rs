@@ -3,22 +3,12 @@
 
 mod common;
 
-use common::blocks_unsaid::BlocksUnsaid;
-use ttt_oracle::audit::{AuditBudget, Report, Shortest, SideReport, TablelessReport};
-use ttt_oracle::bots::{self, Bot, BotError};
-use ttt_oracle::{AuditOptions, Game, Player};
+use common::audit_3x3 as audit;
 
-/// The audit of `bot` playing `side` of tic-tac-toe, judged by its table.
-fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, ttt_oracle::AuditError> {
-    let options = AuditOptions {
-        side,
-        ..AuditOptions::default()
-    };
-    match ttt_oracle::audit(bot, &options)? {
-        Report::Solved(report) => Ok(report),
-        Report::Searched(report) => panic!("tic-tac-toe has a table: {report:?}"),
-    }
-}
+use common::blocks_unsaid::BlocksUnsaid;
+use ttt_oracle::audit::{AuditBudget, Shortest, TablelessReport};
+use ttt_oracle::bots::{self, Bot, BotError};
+use ttt_oracle::{Game, Player};
 
 /// The audit without a table of `bot` playing `side` of `game`, within `budget`: on a game
 /// with a table too, which `ttt_oracle::audit` judges by its table, through the walk the crate

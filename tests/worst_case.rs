@@ -1,21 +1,12 @@
 //! The worst case and the odds against the perfect style, checked against a plain recursion over
 //! every history written here from the definitions, for every built-in bot and a few styles.
 
-use ttt_oracle::audit::{Report, SideReport};
-use ttt_oracle::bots::{self, Bot, CATALOG, Turn};
-use ttt_oracle::{AuditOptions, Game, History, Oracle, Outcome, Player, Ratio, Status};
+mod common;
 
-/// The audit of `bot` playing `side` of tic-tac-toe, judged by its table.
-fn audit(bot: &mut dyn Bot, side: Player) -> Result<SideReport, ttt_oracle::AuditError> {
-    let options = AuditOptions {
-        side,
-        ..AuditOptions::default()
-    };
-    match ttt_oracle::audit(bot, &options)? {
-        Report::Solved(report) => Ok(report),
-        Report::Searched(report) => panic!("tic-tac-toe has a table: {report:?}"),
-    }
-}
+use common::audit_3x3 as audit;
+
+use ttt_oracle::bots::{self, Bot, CATALOG, Turn};
+use ttt_oracle::{Game, History, Oracle, Outcome, Player, Ratio, Status};
 
 fn specs() -> Vec<&'static str> {
     CATALOG

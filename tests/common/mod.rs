@@ -13,6 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use ttt_oracle::audit::{Report, SideReport};
+use ttt_oracle::bots::Bot;
+use ttt_oracle::{AuditError, AuditOptions, Player};
+
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -139,4 +143,16 @@ pub fn assert_success(out: &Output) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The audit of `bot` playing `side` of tic-tac-toe, judged by its table.
+pub fn audit_3x3(bot: &mut dyn Bot, side: Player) -> Result<SideReport, AuditError> {
+    let options = AuditOptions {
+        side,
+        ..AuditOptions::default()
+    };
+    match ttt_oracle::audit(bot, &options)? {
+        Report::Solved(report) => Ok(report),
+        Report::Searched(report) => panic!("tic-tac-toe has a table: {report:?}"),
+    }
 }
