@@ -114,12 +114,12 @@ impl WideForm<'_> {
     }
 }
 
-/// A record as read back, before its boards are read as boards of its game: the form of the
-/// streamed layout, and of JSON, where a record without `game` is tic-tac-toe's.
+/// A record as read back, before its boards are read as boards of its game: with `G` a
+/// [`Game`], the form of the streamed layout; with `G` an `Option<Game>`, the form of JSON,
+/// where a record without `game` is tic-tac-toe's.
 #[derive(Deserialize)]
-pub(super) struct TextForm {
-    #[serde(default)]
-    game: Option<Game>,
+pub(super) struct TextForm<G> {
+    game: G,
     board: String,
     to_move: Player,
     ply: u8,
@@ -134,28 +134,10 @@ pub(super) struct TextForm {
     symmetry: Symmetry,
 }
 
-/// [`TextForm`] as the streamed layout holds it: the game always there.
-#[derive(Deserialize)]
-struct StreamForm {
-    game: Game,
-    board: String,
-    to_move: Player,
-    ply: u8,
-    status: Status,
-    value: Value,
-    remoteness: u8,
-    #[serde(with = "wide::cells")]
-    best: Cells,
-    #[serde(with = "wide::moves")]
-    moves: Vec<MoveValue>,
-    canonical: String,
-    symmetry: Symmetry,
-}
-
-impl TextForm {
+impl<G: Into<Option<Game>>> TextForm<G> {
     /// The record, its boards read as boards of its game.
     pub(super) fn record(self) -> Result<Record, String> {
-        let game = self.game.unwrap_or(Game::TIC_TAC_TOE);
+        let game = self.game.into().unwrap_or(Game::TIC_TAC_TOE);
         let board = |text: &str| {
             Position::parse(game, text).map_err(|error| format!("board {text:?}: {error}"))
         };
@@ -172,25 +154,6 @@ impl TextForm {
             canonical: board(&self.canonical)?,
             symmetry: self.symmetry,
         })
-    }
-}
-
-impl StreamForm {
-    fn record(self) -> Result<Record, String> {
-        TextForm {
-            game: Some(self.game),
-            board: self.board,
-            to_move: self.to_move,
-            ply: self.ply,
-            status: self.status,
-            value: self.value,
-            remoteness: self.remoteness,
-            best: self.best,
-            moves: self.moves,
-            canonical: self.canonical,
-            symmetry: self.symmetry,
-        }
-        .record()
     }
 }
 
@@ -334,7 +297,7 @@ impl<R> BincodeReader<R> {
 
 impl<R: Read> BincodeReader<R> {
     fn read(reader: &mut R, game: Game) -> Result<Option<Record>, ReadExportError> {
-        match decode::<Option<StreamForm>>(reader)? {
+        match decode::<Option<TextForm<Game>>>(reader)? {
             Some(form) if form.game != game => Err(ReadExportError::Decode(format!(
                 "a record of game {} in an export of game {game}",
                 form.game

@@ -102,7 +102,7 @@ impl<'de> Deserialize<'de> for Record {
                 "a bincode export is read with export::read_bincode",
             ));
         }
-        bincode::TextForm::deserialize(deserializer)?
+        bincode::TextForm::<Option<Game>>::deserialize(deserializer)?
             .record()
             .map_err(serde::de::Error::custom)
     }
