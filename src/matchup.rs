@@ -100,6 +100,17 @@ pub fn matchup(
 /// What to play a match on: the game, and how many histories the walk may hold.
 ///
 /// The default is tic-tac-toe within [`AuditBudget::DEFAULT`].
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Game, MatchOptions};
+///
+/// let options = MatchOptions { game: "4x4k3".parse()?, ..MatchOptions::default() };
+/// assert_eq!(options.game.k(), 3);
+/// assert_eq!(MatchOptions::default().game, Game::TIC_TAC_TOE);
+/// # Ok::<(), ttt_oracle::GameError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchOptions {
     /// The game: any game of at most 16 cells.

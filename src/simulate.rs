@@ -40,6 +40,15 @@ impl Tally {
 /// generator every choice is drawn from.
 ///
 /// The default is 10,000 games of tic-tac-toe as X, seed 0.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Player, SimulateOptions};
+///
+/// let options = SimulateOptions { side: Player::O, games: 500, ..SimulateOptions::default() };
+/// assert_eq!((options.games, options.seed), (500, 0));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SimulateOptions {
     /// The game: any the bot [plays](Bot::plays), up to 128 cells.

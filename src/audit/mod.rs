@@ -93,6 +93,20 @@ impl Default for AuditOptions {
 
 /// What [`audit`](crate::audit()) found on one side: judged by the table on a game of at most
 /// 16 cells, searched without one on a larger board.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::audit::{Report, Verdict};
+/// use ttt_oracle::{AuditOptions, audit, bots};
+///
+/// let mut random = bots::from_spec("random")?;
+/// match audit(random.as_mut(), &AuditOptions::default())? {
+///     Report::Solved(report) => assert_eq!(report.verdict(), Verdict::CanLose),
+///     Report::Searched(_) => unreachable!("tic-tac-toe has a table"),
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Report {
     /// A game with a table: every game counted, every move judged.

@@ -44,6 +44,20 @@ static EMBEDDED: [(Game, &[u8]); 4] = [
 ];
 
 /// Why a game has no table here.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Oracle, TableError};
+///
+/// let error = Oracle::of("5x5".parse()?).unwrap_err();
+/// assert!(matches!(error, TableError::TooLarge { .. }));
+/// assert_eq!(
+///     error.to_string(),
+///     "game 5x5 has 25 cells; tables exist for games of at most 16 cells"
+/// );
+/// # Ok::<(), ttt_oracle::GameError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableError {
     /// More cells than a table can hold.
