@@ -119,7 +119,7 @@ mod value;
 mod verify;
 
 pub use analysis::Analysis;
-pub use audit::{AuditError, AuditOptions, audit, losing_games};
+pub use audit::{AuditError, AuditOptions, audit};
 pub use board::IllegalPosition;
 pub use cell::{Cell, ParseCellError};
 pub use cells::Cells;

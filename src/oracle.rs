@@ -8,7 +8,7 @@ use crate::board::{Cell, Cells};
 use crate::game::Game;
 use crate::position::Position;
 use crate::stats::Stats;
-use crate::table::tic_tac_toe::{self, Dense};
+use crate::table::tic_tac_toe::Dense;
 use crate::table::{Table, TableError};
 use crate::value::{MoveValue, Probe};
 use crate::verify::Verification;
@@ -72,11 +72,7 @@ impl Oracle {
     /// ```
     pub fn of(game: Game) -> Result<Oracle, TableError> {
         let layout = if game == Game::TIC_TAC_TOE {
-            let dense = tic_tac_toe::try_table().map_err(|error| TableError::Damaged {
-                game,
-                detail: error.to_string(),
-            })?;
-            Layout::TicTacToe(dense)
+            Layout::TicTacToe(crate::table::tic_tac_toe()?)
         } else {
             Layout::Any(crate::table::of(game)?)
         };

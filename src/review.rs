@@ -258,12 +258,7 @@ impl Review {
     /// ```
     pub fn new(game: &History) -> Result<Review, TableError> {
         if game.is_tic_tac_toe() {
-            let dense =
-                crate::table::tic_tac_toe::try_table().map_err(|error| TableError::Damaged {
-                    game: game.game(),
-                    detail: error.to_string(),
-                })?;
-            return Ok(Review::with_dense(dense, game));
+            return Ok(Review::with_dense(crate::table::tic_tac_toe()?, game));
         }
         Ok(Review::with_table(crate::table::of(game.game())?, game))
     }

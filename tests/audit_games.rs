@@ -7,11 +7,11 @@ mod common;
 use assert_cmd::Command;
 use common::by_histories::ByHistories;
 use predicates::prelude::*;
-use ttt_oracle::audit::{AuditBudget, LostGame, Report, SideReport};
+use ttt_oracle::audit::{AuditBudget, LostGame, Report, SideReport, losing_games};
 use ttt_oracle::bots::{self, Bot, BotError, Choice, Turn};
 use ttt_oracle::{
     AuditError, AuditOptions, Cell, Game, History, MatchError, MatchOptions, MatchReport, Oracle,
-    Outcome, Player, Ratio, Status, losing_games, matchup,
+    Outcome, Player, Ratio, Status, matchup,
 };
 
 /// The audit of `bot` playing `side` of `game`, a game with a table, judged by that table.

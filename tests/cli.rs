@@ -2,31 +2,11 @@
 //! the answers, their JSON, and every bad input. Batch mode (`-`, one position a line of
 //! standard input) is in `cli_batch.rs`.
 
-use std::time::Duration;
+mod common;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
-use serde_json::Value as Json;
 
-/// Each run below that feeds odd or huge input is bounded in time, so that a regression that
-/// hangs fails instead of stalling the suite.
-const TIME_LIMIT: Duration = Duration::from_secs(5);
-
-fn ttt() -> Command {
-    let mut cmd = Command::cargo_bin("ttt").unwrap();
-    cmd.env_remove("NO_COLOR");
-    cmd
-}
-
-fn json(args: &[&str]) -> Json {
-    let out = ttt().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::cli::{TIME_LIMIT, json, ttt};
 
 #[test]
 fn analyze_json_has_exactly_the_documented_keys() {

@@ -9,25 +9,7 @@ use std::time::Duration;
 use assert_cmd::Command;
 use serde_json::Value as Json;
 
-/// Each run below that feeds odd or huge input is bounded in time, so that a regression that
-/// hangs fails instead of stalling the suite.
-const TIME_LIMIT: Duration = Duration::from_secs(5);
-
-fn ttt() -> Command {
-    let mut cmd = Command::cargo_bin("ttt").unwrap();
-    cmd.env_remove("NO_COLOR");
-    cmd
-}
-
-fn json(args: &[&str]) -> Json {
-    let out = ttt().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::cli::{TIME_LIMIT, json, ttt};
 
 /// `ttt` run with `stdin` as its standard input, within the time limit.
 fn batch(args: &[&str], stdin: impl Into<Vec<u8>>) -> std::process::Output {

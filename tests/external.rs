@@ -3,24 +3,13 @@
 //! breaking the protocol is in `external_protocol.rs`; signals, pipes and stray processes in
 //! `external_processes.rs`.
 
-use std::path::Path;
 use std::time::Duration;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
 
 mod common;
-use common::{assert_none_left, misbehave, pidfile, root};
-
-fn audit(args: &[&str], pids: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("ttt").unwrap();
-    cmd.arg("audit")
-        .args(args)
-        .env("TTT_TEST_PIDFILE", pids)
-        .current_dir(root());
-    cmd.timeout(Duration::from_secs(60));
-    cmd
-}
+use common::{assert_none_left, audit_command as audit, misbehave, pidfile, root};
 
 #[test]
 fn a_bot_that_never_loses() {

@@ -10,17 +10,7 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 
 mod common;
-use common::{assert_none_left, misbehave, pidfile, root};
-
-fn audit(args: &[&str], pids: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("ttt").unwrap();
-    cmd.arg("audit")
-        .args(args)
-        .env("TTT_TEST_PIDFILE", pids)
-        .current_dir(root());
-    cmd.timeout(Duration::from_secs(60));
-    cmd
-}
+use common::{assert_none_left, audit_command as audit, misbehave, pidfile, root};
 
 /// Each way of breaking the protocol: exit code 3, the request, the reply, what was expected.
 #[test]

@@ -4,7 +4,6 @@
 mod common;
 
 use std::collections::HashMap;
-use std::time::Duration;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -143,34 +142,7 @@ fn probabilities_parse_exactly_or_not_at_all() {
     }
 }
 
-/// Every game below is bounded in time, so that a regression that hangs (waiting for the end of
-/// a line that never comes, say) fails instead of stalling the suite.
-const TIME_LIMIT: Duration = Duration::from_secs(5);
-
-fn ttt() -> Command {
-    let mut cmd = Command::cargo_bin("ttt").unwrap();
-    cmd.env("NO_COLOR", "1").timeout(TIME_LIMIT);
-    cmd
-}
-
-/// Plays with `input` and returns stdout, which must end with a result line.
-fn play(args: &[&str], input: &str) -> String {
-    let out = ttt()
-        .arg("play")
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    common::assert_success(&out);
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn result_line(stdout: &str) -> &str {
-    stdout
-        .lines()
-        .find(|l| l.starts_with("result: "))
-        .expect("a result line")
-}
+use common::play::{TIME_LIMIT, play, result_line, ttt};
 
 #[test]
 fn the_human_never_beats_perfect_as_x_or_o() {

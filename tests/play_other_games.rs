@@ -4,39 +4,9 @@
 
 mod common;
 
-use std::time::Duration;
-
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-/// Every game below is bounded in time, so that a regression that hangs (waiting for the end of
-/// a line that never comes, say) fails instead of stalling the suite.
-const TIME_LIMIT: Duration = Duration::from_secs(5);
-
-fn ttt() -> Command {
-    let mut cmd = Command::cargo_bin("ttt").unwrap();
-    cmd.env("NO_COLOR", "1").timeout(TIME_LIMIT);
-    cmd
-}
-
-/// Plays with `input` and returns stdout, which must end with a result line.
-fn play(args: &[&str], input: &str) -> String {
-    let out = ttt()
-        .arg("play")
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    common::assert_success(&out);
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn result_line(stdout: &str) -> &str {
-    stdout
-        .lines()
-        .find(|l| l.starts_with("result: "))
-        .expect("a result line")
-}
+use common::play::{play, result_line, ttt};
 
 /// The columns a line takes as `ttt play` counts them: one for ASCII and `…`, two for any
 /// other character (wide ones take two on a terminal, the rest fewer).

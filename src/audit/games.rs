@@ -56,8 +56,8 @@ impl LostGame {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::audit::LostGame;
-/// use ttt_oracle::{AuditError, AuditOptions, Player, bots, losing_games};
+/// use ttt_oracle::audit::{LostGame, losing_games};
+/// use ttt_oracle::{AuditError, AuditOptions, Player, bots};
 ///
 /// // marcelo never loses a game on the board as X, but forfeits 10.
 /// let mut marcelo = bots::from_spec("marcelo")?;

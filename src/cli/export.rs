@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
+use crate::Game;
 use crate::export::{self, ExportFormat};
 use crate::output::Destination;
 use crate::quote::quote;
-use crate::{Game, TableError};
 use clap::{Args, ValueEnum};
 
 use super::Failure;
@@ -77,10 +77,7 @@ pub fn run(args: &ExportArgs) -> Result<(), Failure> {
     if args.game != Game::TIC_TAC_TOE {
         super::mnk::table_of(args.game)?;
     }
-    let records = export::records(args.game, args.canonical).map_err(|error| match error {
-        TableError::Damaged { .. } => Failure::with_code(4, format!("{error}; rebuild ttt")),
-        _ => Failure::usage(error.to_string()),
-    })?;
+    let records = export::records(args.game, args.canonical)?;
     let output = destination.open()?;
     if format == ExportFormat::Bincode && output.is_terminal() {
         return Err(Failure::usage(match &destination {

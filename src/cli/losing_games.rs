@@ -119,7 +119,7 @@ fn write_all(
         let name = bot.name().to_string();
         for &side in sides {
             let options = crate::AuditOptions { game, side, budget };
-            crate::losing_games(bot, &options, |lost| {
+            crate::audit::losing_games(bot, &options, |lost| {
                 write_line(out, name_of_game.as_deref(), &name, side, &lost).map_err(Stop::Write)
             })?;
         }

@@ -5,7 +5,7 @@
 use std::io::{IsTerminal, Write};
 
 use crate::quote::quote;
-use crate::{Analysis, Game, History, Position, Table, TableError, Value};
+use crate::{Analysis, Game, History, Position, Table, Value};
 
 use super::Failure;
 use super::draw::Square;
@@ -29,11 +29,7 @@ pub fn table_of(game: Game) -> Result<&'static Table, Failure> {
         // Erase the note: the answer is what stays on the screen.
         let _ = write!(std::io::stderr(), "\r\x1b[2K");
     }
-    table.map_err(|error| match error {
-        TableError::TooLarge { .. } => Failure::usage(error.to_string()),
-        TableError::Damaged { .. } => Failure::with_code(4, format!("{error}; rebuild ttt")),
-        TableError::NotEmbedded { .. } => unreachable!("only verify asks for an embedded table"),
-    })
+    Ok(table?)
 }
 
 /// `W3`, `D7`, `L2`: a value and the plies to the end, as people read a move's outcome.

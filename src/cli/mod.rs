@@ -291,6 +291,19 @@ impl Stdout {
     }
 }
 
+/// A game with no table: bad usage (too large, or nothing embedded to check); a damaged
+/// embedded table stops with exit code 4.
+impl From<crate::TableError> for Failure {
+    fn from(error: crate::TableError) -> Failure {
+        match error {
+            crate::TableError::Damaged { .. } => {
+                Failure::with_code(4, format!("{error}; rebuild ttt"))
+            }
+            _ => Failure::usage(error.to_string()),
+        }
+    }
+}
+
 impl From<WriteError> for Failure {
     fn from(error: WriteError) -> Failure {
         // An `-o` path that cannot be opened is bad input, exit code 2; output that fails

@@ -130,14 +130,8 @@ pub enum ExportFormat {
 /// damaged.
 pub fn records(game: Game, canonical_only: bool) -> Result<Records, TableError> {
     if game.is_tic_tac_toe() {
-        let dense =
-            crate::table::tic_tac_toe::try_table().map_err(|error| TableError::Damaged {
-                game,
-                detail: error.to_string(),
-            })?;
-        let oracle = Oracle::of_dense(dense);
         return Ok(Records {
-            walk: Walk::TicTacToe(Board::reachable().into_iter(), oracle),
+            walk: Walk::TicTacToe(Board::reachable().into_iter(), Oracle::of(game)?),
             canonical_only,
         });
     }
@@ -173,17 +167,17 @@ impl Iterator for Records {
                     return None;
                 }
                 let position = Position::from_board(board);
-                let analysis = oracle.analyze(&position);
+                let probe = oracle.probe(&position);
                 Some(Record {
                     game: Game::TIC_TAC_TOE,
                     board: position,
-                    to_move: analysis.to_move,
+                    to_move: board.to_move(),
                     ply: board.ply() as u8,
-                    status: analysis.status,
-                    value: analysis.value,
-                    remoteness: analysis.remoteness,
-                    best: analysis.best,
-                    moves: analysis.moves,
+                    status: board.status(),
+                    value: probe.value,
+                    remoteness: probe.remoteness,
+                    best: oracle.best_moves(&position),
+                    moves: oracle.moves(&position),
                     canonical: Position::from_board(canonical.board()),
                     symmetry,
                 })

@@ -147,6 +147,15 @@ pub fn of(game: Game) -> Result<&'static Table, TableError> {
         .clone()
 }
 
+/// Tic-tac-toe's dense table, decoded once per process; damage to its embedded bytes as a
+/// [`TableError`], as every other game's table reports it.
+pub(crate) fn tic_tac_toe() -> Result<&'static tic_tac_toe::Dense, TableError> {
+    tic_tac_toe::try_table().map_err(|error| TableError::Damaged {
+        game: Game::TIC_TAC_TOE,
+        detail: error.to_string(),
+    })
+}
+
 /// Lookups an embedded table answers from its compressed form before it unpacks itself. A
 /// lookup there decodes part of a block, 2.6 µs on 4x4 (a median in `cargo bench --bench
 /// games`); unpacking 4x4 takes 67 ms, the cost of some 26,000 lookups. After as many as

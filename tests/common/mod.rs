@@ -6,7 +6,9 @@
 
 pub mod blocks_unsaid;
 pub mod by_histories;
+pub mod cli;
 pub mod mnk;
+pub mod play;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -155,4 +157,16 @@ pub fn audit_3x3(bot: &mut dyn Bot, side: Player) -> Result<SideReport, AuditErr
         Report::Solved(report) => Ok(report),
         Report::Searched(report) => panic!("tic-tac-toe has a table: {report:?}"),
     }
+}
+
+/// `ttt audit ARGS` from the repository's root, the misbehaving bot writing its pids to `pids`,
+/// within a minute.
+pub fn audit_command(args: &[&str], pids: &Path) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("ttt").unwrap();
+    cmd.arg("audit")
+        .args(args)
+        .env("TTT_TEST_PIDFILE", pids)
+        .current_dir(root());
+    cmd.timeout(Duration::from_secs(60));
+    cmd
 }
