@@ -99,7 +99,7 @@ mod json;
 mod matchup;
 mod moves;
 mod oracle;
-pub mod output;
+mod output;
 mod player;
 mod position;
 mod quote;

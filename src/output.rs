@@ -34,18 +34,6 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use crate::quote::quote;
 
 /// Where output goes: standard output, or a path.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::output::Destination;
-///
-/// let dir = tempfile::tempdir()?;
-/// let path = dir.path().join("greeting.txt");
-/// Destination::Path(path.clone()).write(|out| out.write_all(b"hello\n"))?;
-/// assert_eq!(std::fs::read_to_string(&path)?, "hello\n");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Destination {
     /// Standard output.
@@ -57,16 +45,6 @@ pub enum Destination {
 impl Destination {
     /// The destination a command-line argument names: `-` is standard output, anything else a
     /// path (write `./-` for a file named `-`).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use std::path::PathBuf;
-    /// use ttt_oracle::output::Destination;
-    ///
-    /// assert_eq!(Destination::from_arg("-"), Destination::Stdout);
-    /// assert_eq!(Destination::from_arg("./-"), Destination::Path(PathBuf::from("./-")));
-    /// ```
     pub fn from_arg(arg: impl AsRef<OsStr>) -> Destination {
         let arg = arg.as_ref();
         if arg == "-" {
@@ -84,18 +62,6 @@ impl Destination {
     ///
     /// When the path cannot be resolved or opened, names a directory, or its directory cannot
     /// hold a new file; or when [`remove_temporary_files`] has been called in this process.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::output::Destination;
-    ///
-    /// let dir = tempfile::tempdir()?;
-    /// let output = Destination::Path(dir.path().join("table.bin")).open()?;
-    /// assert!(!output.is_terminal()); // so binary output may go there
-    /// output.write(|out| out.write_all(&[0, 1, 2]))?;
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
     pub fn open(&self) -> Result<Output, WriteError> {
         let sink = match self {
             Destination::Stdout => Ok(Sink::Stdout(io::stdout().lock())),
@@ -122,30 +88,7 @@ impl Destination {
     /// When the destination cannot be opened, when `contents` fails, or when the output
     /// cannot be written, synced or put in place. A file being replaced is then left as it
     /// was, and the temporary file is removed.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use std::os::unix::fs::PermissionsExt;
-    /// use ttt_oracle::output::Destination;
-    ///
-    /// let dir = tempfile::tempdir()?;
-    /// let path = dir.path().join("table.csv");
-    /// std::fs::write(&path, "old\n")?;
-    /// std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
-    ///
-    /// Destination::Path(path.clone()).write(|out| out.write_all(b"new\n"))?;
-    /// assert_eq!(std::fs::read_to_string(&path)?, "new\n");
-    /// assert_eq!(std::fs::metadata(&path)?.permissions().mode() & 0o7777, 0o600);
-    ///
-    /// // A failure leaves the file as it was, and no temporary file.
-    /// let failed = Destination::Path(path.clone())
-    ///     .write(|out| Err(std::io::Error::other("out of ideas")));
-    /// assert!(failed.is_err());
-    /// assert_eq!(std::fs::read_to_string(&path)?, "new\n");
-    /// assert_eq!(std::fs::read_dir(dir.path())?.count(), 1);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    #[cfg(test)]
     pub fn write(
         &self,
         contents: impl FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -164,17 +107,6 @@ pub struct Output {
 impl Output {
     /// Whether the output goes to a terminal (standard output or a terminal device written
     /// in place), where binary output has no business.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::output::Destination;
-    ///
-    /// let dir = tempfile::tempdir()?;
-    /// let output = Destination::Path(dir.path().join("out")).open()?;
-    /// assert!(!output.is_terminal());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
     pub fn is_terminal(&self) -> bool {
         match &self.sink {
             Sink::Stdout(stdout) => stdout.is_terminal(),
@@ -191,24 +123,6 @@ impl Output {
     ///
     /// When `contents` fails, or the output cannot be written, synced or renamed into place.
     /// A file being replaced is then left as it was, and the temporary file is removed.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::output::Destination;
-    ///
-    /// let dir = tempfile::tempdir()?;
-    /// let path = dir.path().join("numbers.txt");
-    /// let output = Destination::Path(path.clone()).open()?;
-    /// output.write(|out| {
-    ///     for n in 1..=3 {
-    ///         writeln!(out, "{n}")?;
-    ///     }
-    ///     Ok(())
-    /// })?;
-    /// assert_eq!(std::fs::read_to_string(&path)?, "1\n2\n3\n");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
     pub fn write(
         self,
         contents: impl FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -224,20 +138,6 @@ impl Output {
 
 /// Why output could not be written: the destination and the I/O error. Shown as one line,
 /// `cannot write "PATH": reason`, the path quoted as every message quotes text from outside.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::output::Destination;
-///
-/// let dir = tempfile::tempdir()?;
-/// let path = dir.path().join("missing").join("table.jsonl");
-/// let error = Destination::Path(path.clone()).write(|out| out.write_all(b"{}\n")).unwrap_err();
-/// assert_eq!(error.io_error().kind(), std::io::ErrorKind::NotFound);
-/// assert!(error.to_string().starts_with("cannot write \""));
-/// assert!(!path.exists());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 #[derive(Debug)]
 pub struct WriteError {
     destination: Destination,
@@ -247,54 +147,18 @@ pub struct WriteError {
 
 impl WriteError {
     /// Where the output was going.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::output::Destination;
-    ///
-    /// let dir = tempfile::tempdir()?;
-    /// let error = Destination::Path(dir.path().to_owned()).open().unwrap_err();
-    /// assert_eq!(error.destination(), &Destination::Path(dir.path().to_owned()));
-    /// # Ok::<(), std::io::Error>(())
-    /// ```
     pub fn destination(&self) -> &Destination {
         &self.destination
     }
 
     /// Whether the destination could not even be opened (a missing directory, a directory, a
     /// refused link), as opposed to failing while being written (a full disk, a closed pipe).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::output::Destination;
-    ///
-    /// let dir = tempfile::tempdir()?;
-    /// let missing = Destination::Path(dir.path().join("no").join("such.jsonl"));
-    /// assert!(missing.write(|out| out.write_all(b"{}\n")).unwrap_err().when_opening());
-    /// let fails = Destination::Path(dir.path().join("t.jsonl"));
-    /// let error = fails.write(|_| Err(std::io::Error::other("disk on fire"))).unwrap_err();
-    /// assert!(!error.when_opening());
-    /// # Ok::<(), std::io::Error>(())
-    /// ```
     pub fn when_opening(&self) -> bool {
         self.opening
     }
 
     /// The underlying error; its kind is [`io::ErrorKind::BrokenPipe`] when a reader went
     /// away.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::output::Destination;
-    ///
-    /// let dir = tempfile::tempdir()?;
-    /// let error = Destination::Path(dir.path().to_owned()).open().unwrap_err();
-    /// assert_eq!(error.io_error().kind(), std::io::ErrorKind::IsADirectory);
-    /// # Ok::<(), std::io::Error>(())
-    /// ```
     pub fn io_error(&self) -> &io::Error {
         &self.error
     }
@@ -326,25 +190,6 @@ impl std::error::Error for WriteError {}
 /// Safe to call from any thread at any moment, and more than once: it takes a lock that is only
 /// ever held for the few system calls that create, rename or remove a temporary file. It is
 /// not async-signal-safe: do not call it from inside a signal handler itself.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::output::{self, Destination};
-///
-/// let dir = tempfile::tempdir()?;
-/// let path = dir.path().join("table.jsonl");
-/// let output = Destination::Path(path.clone()).open()?; // a temporary file exists now
-/// assert_eq!(std::fs::read_dir(dir.path())?.count(), 1);
-///
-/// // What a signal-handling thread does before the process ends:
-/// std::thread::spawn(output::remove_temporary_files).join().unwrap();
-///
-/// assert_eq!(std::fs::read_dir(dir.path())?.count(), 0);
-/// assert!(output.write(|out| out.write_all(b"{}\n")).is_err());
-/// assert!(!path.exists());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub fn remove_temporary_files() {
     let mut registry = temporaries();
     registry.closed = true;
@@ -641,5 +486,176 @@ mod tests {
         assert_eq!(directory_of(Path::new("out.jsonl")), Path::new("."));
         assert_eq!(directory_of(Path::new("/out.jsonl")), Path::new("/"));
         assert_eq!(directory_of(Path::new("a/out.jsonl")), Path::new("a"));
+    }
+}
+
+#[cfg(test)]
+mod examples {
+
+    use super::Destination;
+
+    type Checked = Result<(), Box<dyn std::error::Error>>;
+
+    #[test]
+    fn writes_a_file_whole() -> Checked {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("greeting.txt");
+        Destination::Path(path.clone()).write(|out| out.write_all(b"hello\n"))?;
+        assert_eq!(std::fs::read_to_string(&path)?, "hello\n");
+        Ok(())
+    }
+
+    #[test]
+    fn a_dash_is_standard_output() -> Checked {
+        use std::path::PathBuf;
+
+        assert_eq!(Destination::from_arg("-"), Destination::Stdout);
+        assert_eq!(
+            Destination::from_arg("./-"),
+            Destination::Path(PathBuf::from("./-"))
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn an_opened_file_is_not_a_terminal_and_takes_bytes() -> Checked {
+        let dir = tempfile::tempdir()?;
+        let output = Destination::Path(dir.path().join("table.bin")).open()?;
+        assert!(!output.is_terminal()); // so binary output may go there
+        output.write(|out| out.write_all(&[0, 1, 2]))?;
+        Ok(())
+    }
+
+    #[test]
+    fn a_replaced_file_keeps_its_permissions_and_a_failure_leaves_it() -> Checked {
+        use std::os::unix::fs::PermissionsExt;
+
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("table.csv");
+        std::fs::write(&path, "old\n")?;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+
+        Destination::Path(path.clone()).write(|out| out.write_all(b"new\n"))?;
+        assert_eq!(std::fs::read_to_string(&path)?, "new\n");
+        assert_eq!(
+            std::fs::metadata(&path)?.permissions().mode() & 0o7777,
+            0o600
+        );
+
+        // A failure leaves the file as it was, and no temporary file.
+        let failed =
+            Destination::Path(path.clone()).write(|_| Err(std::io::Error::other("out of ideas")));
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read_to_string(&path)?, "new\n");
+        assert_eq!(std::fs::read_dir(dir.path())?.count(), 1);
+        Ok(())
+    }
+
+    #[test]
+    fn a_file_is_not_a_terminal() -> Checked {
+        let dir = tempfile::tempdir()?;
+        let output = Destination::Path(dir.path().join("out")).open()?;
+        assert!(!output.is_terminal());
+        Ok(())
+    }
+
+    #[test]
+    fn lines_are_written_whole() -> Checked {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("numbers.txt");
+        let output = Destination::Path(path.clone()).open()?;
+        output.write(|out| {
+            for n in 1..=3 {
+                writeln!(out, "{n}")?;
+            }
+            Ok(())
+        })?;
+        assert_eq!(std::fs::read_to_string(&path)?, "1\n2\n3\n");
+        Ok(())
+    }
+
+    #[test]
+    fn a_missing_folder_is_an_error_and_no_file() -> Checked {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("missing").join("table.jsonl");
+        let error = Destination::Path(path.clone())
+            .write(|out| out.write_all(b"{}\n"))
+            .unwrap_err();
+        assert_eq!(error.io_error().kind(), std::io::ErrorKind::NotFound);
+        assert!(error.to_string().starts_with("cannot write \""));
+        assert!(!path.exists());
+        Ok(())
+    }
+
+    #[test]
+    fn a_folder_is_refused_with_its_destination() -> Checked {
+        let dir = tempfile::tempdir()?;
+        let error = Destination::Path(dir.path().to_owned()).open().unwrap_err();
+        assert_eq!(
+            error.destination(),
+            &Destination::Path(dir.path().to_owned())
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn an_error_says_whether_it_came_when_opening() -> Checked {
+        let dir = tempfile::tempdir()?;
+        let missing = Destination::Path(dir.path().join("no").join("such.jsonl"));
+        assert!(
+            missing
+                .write(|out| out.write_all(b"{}\n"))
+                .unwrap_err()
+                .when_opening()
+        );
+        let fails = Destination::Path(dir.path().join("t.jsonl"));
+        let error = fails
+            .write(|_| Err(std::io::Error::other("disk on fire")))
+            .unwrap_err();
+        assert!(!error.when_opening());
+        Ok(())
+    }
+
+    #[test]
+    fn a_folder_is_an_is_a_directory_error() -> Checked {
+        let dir = tempfile::tempdir()?;
+        let error = Destination::Path(dir.path().to_owned()).open().unwrap_err();
+        assert_eq!(error.io_error().kind(), std::io::ErrorKind::IsADirectory);
+        Ok(())
+    }
+
+    /// Removing every temporary file marks the process as ending, for good: the check runs in
+    /// a process of its own, this test binary run again on the test below alone.
+    #[test]
+    fn a_signal_removes_every_temporary_file() -> Checked {
+        let status = std::process::Command::new(std::env::current_exe()?)
+            .args([
+                "output::examples::what_a_signal_leaves",
+                "--exact",
+                "--ignored",
+            ])
+            .args(["--test-threads", "1", "--quiet"])
+            .status()?;
+        assert!(status.success(), "{status}");
+        Ok(())
+    }
+
+    #[test]
+    #[ignore = "ends the process's writes for good: run alone by a_signal_removes_every_temporary_file"]
+    fn what_a_signal_leaves() -> Checked {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("table.jsonl");
+        let output = Destination::Path(path.clone()).open()?; // a temporary file exists now
+        assert_eq!(std::fs::read_dir(dir.path())?.count(), 1);
+
+        // What a signal-handling thread does before the process ends:
+        std::thread::spawn(super::remove_temporary_files)
+            .join()
+            .unwrap();
+
+        assert_eq!(std::fs::read_dir(dir.path())?.count(), 0);
+        assert!(output.write(|out| out.write_all(b"{}\n")).is_err());
+        assert!(!path.exists());
+        Ok(())
     }
 }
