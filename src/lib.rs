@@ -117,6 +117,7 @@ mod table;
 mod tests;
 mod value;
 mod verify;
+mod wording;
 
 pub use analysis::Analysis;
 pub use audit::{AuditError, AuditOptions, audit};

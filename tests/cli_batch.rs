@@ -6,7 +6,6 @@ mod common;
 
 use std::time::Duration;
 
-use assert_cmd::Command;
 use serde_json::Value as Json;
 
 use common::cli::{TIME_LIMIT, json, ttt};
@@ -342,35 +341,4 @@ fn batch_ends_quietly_when_its_reader_goes_away() {
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut client.child.stderr.take().unwrap(), &mut stderr).unwrap();
     assert_eq!(stderr, "", "quietly");
-}
-
-#[test]
-fn the_documented_python_client_plays_through_the_built_ttt() {
-    let page =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/commands.md")).unwrap();
-    let section = &page[page.find("## Batch mode").expect("the batch mode section")..];
-    let code = section
-        .split_once("```python\n")
-        .and_then(|(_, rest)| rest.split_once("\n```"))
-        .expect("a Python block")
-        .0;
-    let expected = section
-        .split_once("```text\n$ python3 client.py\n")
-        .and_then(|(_, rest)| rest.split_once("```"))
-        .expect("its output")
-        .0;
-    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_ttt"))
-        .parent()
-        .unwrap();
-    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-    ))
-    .unwrap();
-    Command::new("python3")
-        .args(["-c", code])
-        .env("PATH", path)
-        .timeout(TIME_LIMIT)
-        .assert()
-        .success()
-        .stdout(expected.to_string());
 }

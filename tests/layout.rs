@@ -20,6 +20,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "src/player.rs", "src/cell.rs", "src/cells.rs", "src/board.rs", "src/symmetry.rs",
         "src/position", "src/game.rs", "src/geometry.rs", "src/moves.rs", "src/value.rs",
         "src/history.rs", "src/quote.rs", "src/rng.rs", "src/ratio.rs", "src/reachable.rs",
+        "src/wording.rs",
     ]),
     ("solver", &["src/solve"]),
     ("table", &[

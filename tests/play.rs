@@ -501,62 +501,15 @@ fn help_for_play_lists_the_commands_and_the_exit_codes() {
     assert_eq!(summary.matches("Exit codes: ").count(), 1, "{summary}");
 }
 
-/// Runs `ttt` on a new pseudo-terminal, as a person would: for each step, waits until the
-/// output shows `expect` (after what earlier steps saw), then types `send`. Prints what the
-/// terminal showed (line ends as `\n`) and exits as `ttt` did; gives up after 10 seconds,
-/// killing `ttt`, and says what it was waiting for.
-const TERMINAL: &str = r#"
-import json, os, pty, select, signal, sys, time
-
-binary, args, steps = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
-pid, fd = pty.fork()
-if pid == 0:
-    os.execv(binary, [binary] + args)
-deadline = time.monotonic() + 10
-seen = b""
-
-def give_up(why):
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    sys.exit(why + "; the terminal showed:\n" + seen.decode(errors="replace"))
-
-def read_more():
-    """Reads what is there; False once ttt has closed the terminal."""
-    global seen
-    left = deadline - time.monotonic()
-    if left <= 0:
-        give_up("timed out")
-    ready, _, _ = select.select([fd], [], [], left)
-    if not ready:
-        return True
-    try:
-        chunk = os.read(fd, 4096)
-    except OSError:  # EIO on Linux once the other end is closed
-        chunk = b""
-    seen += chunk
-    return bool(chunk)
-
-cursor = 0
-for expect, send in steps:
-    want = expect.encode()
-    while want not in seen[cursor:]:
-        if not read_more():
-            give_up(f"ttt ended before showing {expect!r}")
-    cursor = seen.index(want, cursor) + len(want)
-    os.write(fd, send.encode())
-while read_more():
-    pass
-_, status = os.waitpid(pid, 0)
-sys.stdout.write(seen.decode().replace("\r\n", "\n"))
-sys.exit(os.waitstatus_to_exitcode(status))
-"#;
-
 /// Plays on a terminal with `steps` (what to wait for, what to type then); returns what the
 /// terminal showed. `ttt` must exit with 0.
 fn on_a_terminal(args: &[&str], steps: &[(&str, &str)]) -> String {
     // The driver gives up after 10 seconds; this is in case the driver itself hangs.
     let out = Command::new("python3")
-        .args(["-c", TERMINAL, env!("CARGO_BIN_EXE_ttt")])
+        .args([
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/terminal.py"),
+            env!("CARGO_BIN_EXE_ttt"),
+        ])
         .arg(serde_json::to_string(args).unwrap())
         .arg(serde_json::to_string(steps).unwrap())
         .env("NO_COLOR", "1")

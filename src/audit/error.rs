@@ -7,6 +7,7 @@ use crate::bots::{Bot, BotError};
 use crate::game::Game;
 use crate::quote::quote;
 use crate::table::TableError;
+use crate::wording::counted;
 
 /// A walk by histories that would ask more questions than its budget allows: every history
 /// (the moves that reach a bot's turn) is asked on its own when a bot does not say it answers
@@ -33,10 +34,11 @@ impl fmt::Display for OverBudget {
         };
         write!(
             f,
-            "{names} would be asked about more than {} histories of {} (the budget): as \
+            "{names} would be asked about more than {} of {} (the budget): as \
              {does} from the board alone, each history (the moves that reach a bot's turn) \
              is asked on its own",
-            self.limit, self.game
+            counted(self.limit, "history", "histories"),
+            self.game
         )
     }
 }

@@ -5,19 +5,19 @@ use std::io::Write;
 
 use crate::bots::{Bot, Turn};
 use crate::quote::escape;
+use crate::wording::grouped;
 use crate::{
     AuditBudget, Cell, Forfeit, Game, Odds, Player, Ratio, Shortest, TablelessReport, Verdict,
 };
 use clap::Args;
 use serde::Serialize;
-use unicode_width::UnicodeWidthStr;
 
 use super::audit_jobs::{both_at_once, one_by_one};
-use super::audit_report::NAME_IN_SUMMARY;
 use super::draw::cells;
 use super::named::ExternalArgs;
 use super::style::Style;
-use super::text::{first_of, fit, not_done, percent, plies};
+use super::summary::{self, Audited, Found};
+use super::text::{fit, not_done, percent, plies};
 use super::{Failure, Format};
 
 /// The widest a line of the report is.
@@ -299,18 +299,30 @@ fn text(game: Game, audits: &[BotAudit], budget: AuditBudget, style: Style) -> V
         .max()
         .unwrap_or(3)
         .max(3);
+    let count = |n: Option<u64>| n.map_or("-".to_string(), grouped);
+    let counts = |s: &TablelessReport| {
+        let lost = count(s.counts.map(|c| c.losing_games));
+        (lost, count(s.counts.map(|c| c.illegal_games)))
+    };
+    // Each count's column as wide as its widest count, and never narrower than its heading.
+    let (lost, forfeits) = audits
+        .iter()
+        .flat_map(|audit| &audit.sides)
+        .map(counts)
+        .fold(
+            ("lost".len(), "forfeits".len()),
+            |(l, f), (lost, forfeits)| (l.max(lost.len()), f.max(forfeits.len())),
+        );
     lines.push(format!(
-        "{:<width$}  side  {:>14}  {:>14}  verdict",
+        "{:<width$}  side  {:>lost$}  {:>forfeits$}  verdict",
         "bot", "lost", "forfeits"
     ));
-    let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
     for (audit, name) in audits.iter().zip(&names) {
         for s in &audit.sides {
+            let (lost_games, forfeited) = counts(s);
             lines.push(format!(
-                "{name:<width$}  {:<4}  {:>14}  {:>14}  {}",
+                "{name:<width$}  {:<4}  {lost_games:>lost$}  {forfeited:>forfeits$}  {}",
                 s.side.to_string(),
-                count(s.counts.map(|c| c.losing_games)),
-                count(s.counts.map(|c| c.illegal_games)),
                 verdict_words(s)
             ));
         }
@@ -333,12 +345,14 @@ fn details(name: &str, s: &TablelessReport, budget: AuditBudget, style: Style) -
     match s.counts {
         Some(c) => lines.push(format!(
             "  {} decision points, {} games explored ({} states)",
-            c.decision_points, c.games, s.states
+            grouped(c.decision_points),
+            grouped(c.games),
+            grouped(s.states)
         )),
         None => {
             lines.push(format!(
                 "  counts and exact odds: not worked out, more than the budget of {} states",
-                budget.states
+                grouped(budget.states)
             ));
             lines.push("    (--budget raises it)".to_string());
         }
@@ -474,74 +488,22 @@ fn draw_game(game: Game, moves: &[Cell], marks: &[Cell]) -> Vec<String> {
     lines
 }
 
-/// One line on every bot: never loses, or which can lose, break the rules, or are not
-/// settled.
+/// The last line, on every bot.
 fn summary(audits: &[BotAudit]) -> String {
-    let which = |test: &dyn Fn(&TablelessReport) -> bool| -> Vec<String> {
-        audits
-            .iter()
-            .filter_map(|audit| {
-                let sides: Vec<String> = audit
-                    .sides
-                    .iter()
-                    .filter(|s| test(s))
-                    .map(|s| s.side.to_string())
-                    .collect();
-                let name = fit(&escape(&audit.name), NAME_IN_SUMMARY);
-                match sides.len() {
-                    0 => None,
-                    n if n == audit.sides.len() => Some(name),
-                    _ => Some(format!("{name} (as {})", sides.join(", "))),
-                }
-            })
-            .collect()
-    };
-    let lists = [
-        (
-            "can lose",
-            which(&|s| s.shortest_loss.exists() == Some(true)),
-        ),
-        (
-            "breaks the rules",
-            which(&|s| s.shortest_illegal.exists() == Some(true)),
-        ),
-        ("not settled", which(&|s| s.verdict().is_none())),
-    ];
-    // Each list with the first `keep` of its names, the rest counted.
-    let line = |keep: &[usize]| {
-        let parts: Vec<String> = lists
-            .iter()
-            .zip(keep)
-            .filter(|((_, names), _)| !names.is_empty())
-            .map(|((label, names), &keep)| match first_of(names, keep) {
-                Some(some) => format!("{label}: {some}"),
-                None if names.len() == 1 => format!("{label}: 1 bot"),
-                None => format!("{label}: {} bots", names.len()),
-            })
-            .collect();
-        parts.join("; ")
-    };
-    if lists.iter().all(|(_, names)| names.is_empty()) {
-        let n = audits.len();
-        return if n == 1 {
-            format!(
-                "{} never loses",
-                fit(&escape(&audits[0].name), NAME_IN_SUMMARY)
-            )
-        } else {
-            format!("all {n} bots never lose")
-        };
-    }
-    let mut keep: Vec<usize> = lists.iter().map(|(_, names)| names.len()).collect();
-    // The longest list gives way first, a name at a time, until the line fits.
-    while line(&keep).width() > 100 {
-        let Some(longest) = (0..keep.len())
-            .filter(|&i| keep[i] > 0)
-            .max_by_key(|&i| keep[i])
-        else {
-            break;
-        };
-        keep[longest] -= 1;
-    }
-    line(&keep)
+    let audited: Vec<Audited<'_>> = audits
+        .iter()
+        .map(|audit| Audited {
+            name: &audit.name,
+            sides: audit
+                .sides
+                .iter()
+                .map(|side| Found {
+                    side: side.side,
+                    loses: side.shortest_loss.exists(),
+                    breaks_rules: side.shortest_illegal.exists(),
+                })
+                .collect(),
+        })
+        .collect();
+    summary::summary(&audited)
 }

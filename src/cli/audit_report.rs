@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use crate::bots::{BotError, Published};
 use crate::quote::escape;
+use crate::wording::grouped;
 use crate::{
     AuditError, Cell, Game, History, Player, Ratio, SideReport, Status, Value, Verdict, WorstCase,
 };
@@ -14,7 +15,8 @@ use unicode_width::UnicodeWidthStr;
 use super::draw::{Square, cells, grid_of, side_by_side};
 use super::named;
 use super::style::Style;
-use super::text::{first_of, fit, not_done, pad, percent};
+use super::summary::{self, Audited, Found};
+use super::text::{fit, not_done, pad, percent};
 use super::{Failure, Format};
 
 /// The widest a line of the report should be, where the text allows. Wider, but never over
@@ -26,9 +28,6 @@ const WIDTH: usize = 80;
 /// How many columns of a bot's name the table and the summary show; the rest is cut. A row with the
 /// longest verdict then takes 94 columns, one that never loses 79.
 pub(super) const NAME_IN_TABLE: usize = 28;
-
-/// How many columns of a bot's name a summary of several bots shows.
-pub(super) const NAME_IN_SUMMARY: usize = 24;
 
 /// How many columns of a bot's name the heading of its details shows.
 const NAME_IN_DETAILS: usize = 44;
@@ -193,10 +192,10 @@ fn table(audits: &[BotAudit], style: Style) -> Vec<String> {
                 [
                     name.clone(),
                     s.side.to_string(),
-                    s.losing_games.to_string(),
-                    s.illegal_games.to_string(),
-                    s.blunders.total().to_string(),
-                    s.slow_wins.to_string(),
+                    grouped(s.losing_games),
+                    grouped(s.illegal_games),
+                    grouped(s.blunders.total()),
+                    grouped(s.slow_wins),
                     s.verdict().to_string(),
                 ],
             ));
@@ -236,12 +235,18 @@ fn table(audits: &[BotAudit], style: Style) -> Vec<String> {
 
 /// The worst case in words: what an opponent who knows the bot can do, and a game that shows
 /// how.
-fn worst_case(game: Game, worst: &WorstCase) -> Vec<String> {
+fn worst_case(game: Game, worst: &WorstCase, verdict: Verdict) -> Vec<String> {
     if worst.loss == Ratio::ZERO {
         return vec!["  worst case: no opponent can make it lose, whatever it knows".to_string()];
     }
+    // A game lost is lost on the board or by breaking the rules: the words say which can be.
+    let loses = match (verdict.can_lose(), verdict.breaks_rules()) {
+        (true, true) => "loses or forfeits",
+        (false, true) => "forfeits",
+        _ => "loses",
+    };
     let words = [
-        format!("loses {}", percent(worst.loss)),
+        format!("{loses} {}", percent(worst.loss)),
         "against an opponent who knows it,".to_string(),
         format!("exactly {}", worst.loss),
     ];
@@ -266,7 +271,8 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
     )];
     lines.push(format!(
         "  {} decision points, {} games explored",
-        s.decision_points, s.games
+        grouped(s.decision_points),
+        grouped(s.games)
     ));
     let b = &s.blunders;
     let blunders = [
@@ -276,7 +282,7 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
     ]
     .iter()
     .filter(|(n, _)| *n > 0)
-    .map(|(n, kind)| format!("{n} {kind}"))
+    .map(|(n, kind)| format!("{} {kind}", grouped(*n)))
     .collect::<Vec<_>>();
     lines.push(format!(
         "  blunders: {}; slow wins: {}",
@@ -287,7 +293,7 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
         },
         match s.slow_wins {
             0 => "none".to_string(),
-            n => n.to_string(),
+            n => grouped(n),
         }
     ));
     let odds = |win: String, draw: String, loss: String| {
@@ -316,13 +322,13 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
                 lines.push(format!(
                     "  published:  {}  ({} games vs {})",
                     odds(share(p.wins), share(p.draws), share(p.losses)),
-                    p.games,
+                    grouped(p.games),
                     p.opponent
                 ));
             }
         }
     }
-    lines.extend(worst_case(s.game, &s.worst_case));
+    lines.extend(worst_case(s.game, &s.worst_case, verdict));
     if let Some(line) = &s.shortest_loss {
         let mark = if line.mistake.is_some() {
             " (! marks the bot's losing mistake)"
@@ -358,88 +364,24 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
     lines
 }
 
-/// One line on every bot: all never lose, or which can lose and which break the rules (a bot
-/// named without a side did so on every side audited).
+/// The last line, on every bot.
 fn summary(audits: &[BotAudit]) -> String {
-    let n = audits.len();
-    // The bots for which `test` holds on some side: the name, and the side when not on all.
-    let which = |test: fn(Verdict) -> bool| -> Vec<(String, Option<Player>)> {
-        audits
-            .iter()
-            .filter_map(|a| {
-                let sides: Vec<Player> = a
-                    .sides
-                    .iter()
-                    .filter(|s| test(s.verdict()))
-                    .map(|s| s.side)
-                    .collect();
-                let name = fit(&escape(&a.bot), NAME_IN_SUMMARY);
-                match sides.as_slice() {
-                    [] => None,
-                    [side] if a.sides.len() > 1 => Some((name, Some(*side))),
-                    _ => Some((name, None)),
-                }
-            })
-            .collect()
-    };
-    let as_side = |side: Option<Player>| side.map_or(String::new(), |side| format!(" as {side}"));
-    let losers = which(Verdict::can_lose);
-    let breakers = which(Verdict::breaks_rules);
-    if n == 1 {
-        // "perfect never loses", "marcelo can lose as O and breaks the rules".
-        let name = fit(&escape(&audits[0].bot), NAME_IN_TABLE);
-        let mut parts = Vec::new();
-        if let Some((_, side)) = losers.first() {
-            parts.push(format!("can lose{}", as_side(*side)));
-        }
-        if let Some((_, side)) = breakers.first() {
-            parts.push(format!("breaks the rules{}", as_side(*side)));
-        }
-        if parts.is_empty() {
-            parts.push("never loses".to_string());
-        }
-        return format!("{name} {}", parts.join(" and "));
-    }
-    if losers.is_empty() && breakers.is_empty() {
-        return match n {
-            2 => "both bots never lose".to_string(),
-            _ => format!("all {n} bots never lose"),
-        };
-    }
-    // In a list, the side in parentheses, so that it plainly belongs to one name.
-    let in_list = |(name, side): (String, Option<Player>)| match side {
-        Some(side) => format!("{name} (as {side})"),
-        None => name,
-    };
-    let losers: Vec<String> = losers.into_iter().map(in_list).collect();
-    let breakers: Vec<String> = breakers.into_iter().map(in_list).collect();
-    // As many names as fit in the line, the rest counted ("random, smartbot and 1 more"), or
-    // none at all when even one is too many (the table names them all): `first_of`.
-    let line = |keep_losers: usize, keep_breakers: usize| {
-        let (k, b) = (losers.len(), breakers.len());
-        let breaks = if b == 1 { "breaks" } else { "break" };
-        let lose = match first_of(&losers, keep_losers) {
-            Some(names) => format!("{k} of {n} bots can lose: {names}"),
-            None => format!("{k} of {n} bots can lose"),
-        };
-        match (k, first_of(&breakers, keep_breakers)) {
-            (0, Some(names)) => format!("{b} of {n} bots {breaks} the rules: {names}"),
-            (0, None) => format!("{b} of {n} bots {breaks} the rules"),
-            (_, _) if b == 0 => lose,
-            (_, Some(names)) => format!("{lose}; {names} {breaks} the rules"),
-            (_, None) => format!("{lose}; {b} {breaks} the rules"),
-        }
-    };
-    let (mut keep_losers, mut keep_breakers) = (losers.len(), breakers.len());
-    while line(keep_losers, keep_breakers).width() > WIDTH && keep_losers + keep_breakers > 0 {
-        // The longer list gives way first; on a tie, the rule breakers, as losing matters more.
-        if keep_breakers >= keep_losers {
-            keep_breakers -= 1;
-        } else {
-            keep_losers -= 1;
-        }
-    }
-    line(keep_losers, keep_breakers)
+    let audited: Vec<Audited<'_>> = audits
+        .iter()
+        .map(|audit| Audited {
+            name: &audit.bot,
+            sides: audit
+                .sides
+                .iter()
+                .map(|side| Found {
+                    side: side.side,
+                    loses: Some(side.verdict().can_lose()),
+                    breaks_rules: Some(side.verdict().breaks_rules()),
+                })
+                .collect(),
+        })
+        .collect();
+    summary::summary(&audited)
 }
 
 /// The game of `moves`, which the caller knows are legal (a game an audit reported).
@@ -499,39 +441,6 @@ fn draw_game(game: Game, moves: &[Cell], mistake: Option<usize>, style: Style) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::AuditBudget;
-    use crate::bots;
-
-    #[test]
-    fn the_summary_names_as_many_bots_as_fit() {
-        let report = |name: &str, side| {
-            let mut bot = bots::builtin(name).unwrap();
-            let budget = AuditBudget::DEFAULT;
-            crate::audit::with_table(bot.as_mut(), Game::TIC_TAC_TOE, side, budget).unwrap()
-        };
-        let (lose, cheat) = (report("smartbot", Player::X), report("marcelo", Player::X));
-        let bot = |i: usize, side: &SideReport| BotAudit {
-            bot: format!("a-bot-with-a-very-long-name-{i:02}"),
-            sides: vec![side.clone()],
-            published: &[],
-        };
-        let mut audits: Vec<BotAudit> = (0..8).map(|i| bot(i, &lose)).collect();
-        assert_eq!(
-            summary(&audits),
-            "8 of 8 bots can lose: a-bot-with-…long-name-00 and 7 more"
-        );
-        audits.extend((8..12).map(|i| bot(i, &cheat)));
-        assert_eq!(
-            summary(&audits),
-            "8 of 12 bots can lose: a-bot-with-…long-name-00 and 7 more; 4 break the rules"
-        );
-        audits.truncate(2);
-        audits.push(bot(12, &cheat));
-        assert_eq!(
-            summary(&audits),
-            "2 of 3 bots can lose: a-bot-with-…long-name-00 and 1 more; 1 breaks the rules"
-        );
-    }
 
     #[test]
     fn wrap_breaks_between_words_and_keeps_a_long_word_whole() {

@@ -1,5 +1,7 @@
 //! Boards drawn for people: a 3x3 grid of short labels; and moves written for them.
 
+use unicode_width::UnicodeWidthStr;
+
 use crate::{Board, Cell};
 
 use super::style::Style;
@@ -51,7 +53,7 @@ pub fn grid_of(squares: &[Square], columns: usize) -> Vec<String> {
                 format!(" {}{} ", square.painted, " ".repeat(pad))
             })
             .collect();
-        lines.push(cells.join("|"));
+        lines.push(cells.join("|").trim_end().to_string());
     }
     lines
 }
@@ -64,12 +66,36 @@ pub fn board_squares(board: Board, style: Style) -> [Square; 9] {
     })
 }
 
-/// Two grids of equal height side by side, `gap` spaces apart.
+/// Two grids of equal height side by side, `gap` spaces apart: the right one starts in the same
+/// column on every line, and no line ends in spaces.
 pub fn side_by_side(left: &[String], right: &[String], gap: usize) -> Vec<String> {
+    let width = left.iter().map(|l| shown_width(l)).max().unwrap_or(0);
     left.iter()
         .zip(right)
-        .map(|(l, r)| format!("{l}{}{r}", " ".repeat(gap)))
+        .map(|(l, r)| {
+            let pad = " ".repeat(width - shown_width(l) + gap);
+            format!("{l}{pad}{r}").trim_end().to_string()
+        })
         .collect()
+}
+
+/// The columns a line takes on a terminal: its width without its colours' escape sequences.
+fn shown_width(line: &str) -> usize {
+    let mut plain = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // An SGR sequence, `ESC [ ... m`: all `Style` writes.
+            for c in chars.by_ref() {
+                if c == 'm' {
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    plain.width()
 }
 
 /// Cells separated by spaces, as people read a game or a line: `5 1 9`.

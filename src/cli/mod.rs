@@ -24,6 +24,7 @@ mod review;
 mod simulate;
 mod stats;
 mod style;
+mod summary;
 mod text;
 mod verify;
 

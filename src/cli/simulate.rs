@@ -4,6 +4,7 @@ use std::io::Write;
 
 use crate::bots::{self, BotError, Published};
 use crate::quote::escape;
+use crate::wording::grouped;
 use crate::{
     AuditBudget, Game, Player, Rate, Ratio, SplitMix64, Tally, odds_tableless, simulate_game,
 };
@@ -215,19 +216,6 @@ fn apart(rate: &Rate, exact: Ratio) -> String {
     }
 }
 
-/// A count with its thousands grouped, `50,000`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
 /// The report for people: a table a side, with the author's published rates where there are
 /// some.
 fn text(name: &str, game: Game, games: u64, seed: u64, results: &[SideResult]) -> String {
@@ -400,18 +388,5 @@ fn json<'a>(
         seed,
         sides,
         game: game.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts_read_with_their_thousands_grouped() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(50_000), "50,000");
-        assert_eq!(grouped(1_000_000_000), "1,000,000,000");
     }
 }

@@ -2,7 +2,8 @@
 
 use std::io::{self, Write};
 
-use crate::stats::{of_game, stats};
+use crate::stats::{ByValue, of_game, stats};
+use crate::wording::grouped;
 use crate::{ByOutcome, Game, table};
 use clap::Args;
 
@@ -43,55 +44,104 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     let outcomes = |o: ByOutcome| {
         format!(
             "{} (X wins {}, O wins {}, drawn {})",
-            o.total, o.x_wins, o.o_wins, o.draw
+            grouped(o.total),
+            grouped(o.x_wins),
+            grouped(o.o_wins),
+            grouped(o.draw)
         )
     };
-    let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-    let by_remoteness = format!("by remoteness 0..{}", game.cells());
-    let by_ply = format!("by ply 0..{}", game.cells());
+    let values = |v: &ByValue| {
+        format!(
+            "win {}, draw {}, loss {}",
+            grouped(v.win),
+            grouped(v.draw),
+            grouped(v.loss)
+        )
+    };
     let table_label = if game == Game::TIC_TAC_TOE || game.is_embedded() {
-        format!("{} bytes", stats.table_bytes)
+        format!("{} bytes", grouped(stats.table_bytes))
     } else {
         "none (solved when used)".to_string()
     };
     let rows = [
-        ("reachable positions", stats.reachable_positions.to_string()),
-        ("  up to symmetry", stats.canonical_positions.to_string()),
+        ("reachable positions", grouped(stats.reachable_positions)),
+        ("  up to symmetry", grouped(stats.canonical_positions)),
         (
             "non-terminal positions",
-            stats.non_terminal_positions.to_string(),
+            grouped(stats.non_terminal_positions),
         ),
         ("terminal positions", outcomes(stats.terminal_positions)),
         (
             "  up to symmetry",
             outcomes(stats.canonical_terminal_positions),
         ),
-        (
-            "values (side to move)",
-            format!(
-                "win {}, draw {}, loss {}",
-                stats.values.win, stats.values.draw, stats.values.loss
-            ),
-        ),
-        (
-            "  up to symmetry",
-            format!(
-                "win {}, draw {}, loss {}",
-                stats.canonical_values.win,
-                stats.canonical_values.draw,
-                stats.canonical_values.loss
-            ),
-        ),
-        (&*by_remoteness, list(&stats.by_remoteness)),
-        (&*by_ply, list(&stats.by_ply)),
-        ("  up to symmetry", list(&stats.canonical_by_ply)),
+        ("values (side to move)", values(&stats.values)),
+        ("  up to symmetry", values(&stats.canonical_values)),
+    ];
+    for (label, value) in rows {
+        writeln!(out, "{}", row(label, &value))?;
+    }
+    let cells = game.cells();
+    let lists = [
+        (format!("by remoteness 0..{cells}"), &stats.by_remoteness),
+        (format!("by ply 0..{cells}"), &stats.by_ply),
+        ("  up to symmetry".to_string(), &stats.canonical_by_ply),
+    ];
+    // One column width for the three lists, so that a ply's counts line up.
+    let width = lists
+        .iter()
+        .flat_map(|(_, list)| list.iter())
+        .map(|&n| grouped(n).len())
+        .max()
+        .unwrap_or(1);
+    for (label, list) in &lists {
+        for line in columns(label, list, width) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    let rows = [
         ("complete games", outcomes(stats.games)),
-        ("  up to symmetry", stats.games_up_to_symmetry.to_string()),
-        ("game-tree nodes", stats.game_tree_nodes.to_string()),
+        ("  up to symmetry", grouped(stats.games_up_to_symmetry)),
+        ("game-tree nodes", grouped(stats.game_tree_nodes)),
         ("embedded table", table_label),
     ];
     for (label, value) in rows {
-        writeln!(out, "{label:<24} {value}")?;
+        writeln!(out, "{}", row(label, &value))?;
     }
     Ok(())
+}
+
+/// A row: its label, then its value, the part in parentheses on a line of its own when the
+/// whole would pass 100 columns.
+fn row(label: &str, value: &str) -> String {
+    let line = format!("{label:<LABEL$} {value}");
+    match value.split_once(" (") {
+        Some((total, rest)) if line.len() > 100 => {
+            format!("{label:<LABEL$} {total}\n{:<LABEL$} ({rest}", "")
+        }
+        _ => line,
+    }
+}
+
+/// The width of the labels' column.
+const LABEL: usize = 24;
+
+/// A count a ply (or a remoteness) from 0, in columns `width` wide, as many a
+/// line as fit in 100 columns; a line after the first is labelled with its first ply (`7..`).
+fn columns(label: &str, counts: &[u64], width: usize) -> Vec<String> {
+    let counts: Vec<String> = counts.iter().map(|&n| grouped(n)).collect();
+    // Each count takes two spaces and its column, after the label's column and a space.
+    let per_line = ((100 - LABEL - 1 + 2) / (width + 2)).max(1);
+    counts
+        .chunks(per_line)
+        .enumerate()
+        .map(|(i, chunk)| {
+            let label = match i {
+                0 => label.to_string(),
+                _ => format!("  {}..", i * per_line),
+            };
+            let counts: Vec<String> = chunk.iter().map(|c| format!("{c:>width$}")).collect();
+            format!("{label:<LABEL$} {}", counts.join("  "))
+        })
+        .collect()
 }
