@@ -1,8 +1,8 @@
 //! What the arguments naming a game or a bot offer the shells' completion: the games with a
 //! table built in (the help of `--game` gives the pattern of the others, MxN or MxNkK), and
-//! the built-in bots by name, each with a line on what it is. Any other
-//! game or bot specification is read as before; these parsers only name the usual ones, so
-//! that a shell completes them rather than file names.
+//! the built-in bots by name, each with a line on what it is. Any other game or bot
+//! specification is read as before; these parsers only name the usual ones, so that a shell
+//! completes them rather than file names.
 
 use std::ffi::OsStr;
 
