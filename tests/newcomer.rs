@@ -134,6 +134,12 @@ fn a_real_bash_completes_bots_styles_and_games_and_no_files() {
         ("ttt simulate geeks-minimax-", &["geeks-minimax-depth"]),
         ("ttt play --opponent tr", &["tricky"]),
         ("ttt play --opponent nothing-like-it", &[]),
+        // Numbers and names are typed: no file names for them either.
+        ("ttt play --timeout-ms ", &[]),
+        ("ttt play --name ", &[]),
+        ("ttt audit random --startup-ms ", &[]),
+        // Where a file goes, files.
+        ("ttt export -o sm", &["smartbot.py"]),
     ];
     for (line, expected) in cases {
         assert_eq!(bash_completes(&script, line), *expected, "{line}");

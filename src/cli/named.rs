@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::OverBudget;
 use crate::bots::{self, Bot};
-use clap::Args;
+use clap::{Args, ValueHint};
 
 use super::Failure;
 
@@ -17,17 +17,17 @@ use super::Failure;
 pub struct ExternalArgs {
     /// An external bot, run as `sh -c COMMAND` and spoken to over the line protocol (see
     /// `ttt man` or docs/protocol.md). May be given several times.
-    #[arg(long, value_name = "COMMAND")]
+    #[arg(long, value_name = "COMMAND", value_hint = ValueHint::CommandString)]
     cmd: Vec<String>,
     /// A name for each --cmd bot, in order (default: the command itself).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_hint = ValueHint::Other)]
     name: Vec<String>,
     /// How long an external bot may take to read a request and reply, in milliseconds.
-    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "N", value_hint = ValueHint::Other, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     timeout_ms: u64,
     /// How much longer than --timeout-ms an external bot may take to start and give its first
     /// reply, in milliseconds (it is started afresh for each side audited and each match).
-    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    #[arg(long, value_name = "N", value_hint = ValueHint::Other, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     startup_ms: u64,
     /// Declares that the external bots (--cmd and cmd:COMMAND) answer from the board alone,
     /// whatever the moves that led there: each distinct board is asked once, with the moves
@@ -36,7 +36,7 @@ pub struct ExternalArgs {
     stateless: bool,
     /// How many requests an external bot may be sent ahead of the reply awaited; 1 sends each
     /// request only after the last reply.
-    #[arg(long, value_name = "N", default_value_t = bots::external::DEFAULT_IN_FLIGHT as u16, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    #[arg(long, value_name = "N", value_hint = ValueHint::Other, default_value_t = bots::external::DEFAULT_IN_FLIGHT as u16, value_parser = clap::value_parser!(u16).range(1..=4096))]
     in_flight: u16,
 }
 
@@ -49,10 +49,10 @@ pub struct Opponent {
     #[arg(long, default_value = "perfect", value_name = "STYLE", value_parser = super::values::BotValues, hide_possible_values = true)]
     opponent: String,
     /// A name for a cmd:COMMAND opponent, shown in the game (default: the command itself).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_hint = ValueHint::Other)]
     name: Option<String>,
     /// How long a cmd:COMMAND opponent may take to read a request and reply, in milliseconds.
-    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "N", value_hint = ValueHint::Other, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     timeout_ms: u64,
 }
 
