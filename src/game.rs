@@ -75,12 +75,18 @@ pub enum GameError {
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::Syntax { text } => write!(
-                f,
-                "{} is not a game: write MxN (M rows, N columns, k = the shorter side) or MxNkK, \
-                 for example 3x3, 4x4 or 4x4k3",
-                crate::quote::quote(text)
-            ),
+            GameError::Syntax { text } => {
+                write!(
+                    f,
+                    "{} is not a game: write MxN (M rows, N columns, k = the shorter side) or \
+                     MxNkK, for example 3x3, 4x4 or 4x4k3",
+                    crate::quote::quote(text)
+                )?;
+                match suggestion(text) {
+                    Some(game) => write!(f, " (did you mean {game}?)"),
+                    None => Ok(()),
+                }
+            }
             GameError::NoCells => f.write_str("a board needs at least one row and one column"),
             GameError::TooManyCells { cells } => {
                 write!(
@@ -252,6 +258,29 @@ impl FromStr for Game {
             None => rows.min(columns),
         };
         Game::new(rows, columns, k)
+    }
+}
+
+/// The game `text` was probably meant to name: its two or three numbers read as rows, columns
+/// and k, whatever short marks separate them (`4,4,3`, `4*4`, `4 by 4`, `4x4x3`). `None` when
+/// the text holds other than two or three numbers, longer words, or no game.
+fn suggestion(text: &str) -> Option<Game> {
+    let is_digit = |ch: char| ch.is_ascii_digit();
+    if text
+        .split(is_digit)
+        .any(|between| between.chars().count() > 4)
+    {
+        return None;
+    }
+    let numbers = text
+        .split(|ch: char| !is_digit(ch))
+        .filter(|digits| !digits.is_empty())
+        .map(|digits| digits.parse::<usize>().ok().filter(|n| *n <= MAX_CELLS))
+        .collect::<Option<Vec<usize>>>()?;
+    match numbers[..] {
+        [rows, columns] => Game::new(rows, columns, rows.min(columns)).ok(),
+        [rows, columns, k] => Game::new(rows, columns, k).ok(),
+        _ => None,
     }
 }
 

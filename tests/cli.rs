@@ -144,7 +144,8 @@ fn every_bad_input_exits_2_with_a_message() {
             &["analyze", "X........", "--format", "yaml"],
             "invalid value 'yaml'",
         ),
-        (&["analyze"], "required"),
+        // No board is the empty board (tests/newcomer.rs); an empty one is an error.
+        (&["analyze", ""], "for the empty board give no board"),
         (
             &["analyze", "X........", "--moves", "1"],
             "cannot be used with",

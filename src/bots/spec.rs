@@ -131,11 +131,99 @@ pub fn from_spec(spec: &str) -> Result<Box<dyn Bot + Send>, SpecError> {
             external::DEFAULT_TIMEOUT,
         )));
     }
-    builtin(spec).ok_or_else(|| SpecError {
-        message: format!(
-            "unknown bot {}; choose one of: {}",
-            crate::quote::quote(spec),
-            allowed()
-        ),
-    })
+    builtin(spec).ok_or_else(|| unknown(spec))
+}
+
+/// The forms that take a parameter, by the word before their colon: `casual`, `epsilon`, `cmd`.
+fn parameterised_words() -> impl Iterator<Item = &'static str> {
+    PARAMETERISED
+        .iter()
+        .filter_map(|(form, _)| form.split_once(':').map(|(word, _)| word))
+}
+
+/// Why `spec` names no bot: a form that takes a parameter given without one, or an unknown
+/// name, with the closest known spelling when one is close (as clap suggests a subcommand).
+fn unknown(spec: &str) -> SpecError {
+    let quoted = crate::quote::quote(spec);
+    if let Some((form, _)) = PARAMETERISED
+        .iter()
+        .find(|(form, _)| form.split_once(':').is_some_and(|(word, _)| word == spec))
+    {
+        return SpecError {
+            message: format!(
+                "{quoted} needs its parameter: write {form}, e.g. {}",
+                example(form)
+            ),
+        };
+    }
+    let hint = suggestion(spec)
+        .map(|close| format!(" (did you mean {close}?)"))
+        .unwrap_or_default();
+    SpecError {
+        message: format!("unknown bot {quoted}{hint}; choose one of: {}", allowed()),
+    }
+}
+
+/// A form with its parameter filled in, for messages.
+fn example(form: &str) -> String {
+    match form.split_once(':') {
+        Some(("cmd", _)) => "cmd:\"python3 bot.py\"".to_string(),
+        Some((word, _)) => format!("{word}:0.25"),
+        None => form.to_string(),
+    }
+}
+
+/// The bot `spec` was probably meant to name: a built-in name, or a form with a parameter
+/// whose word is mistyped (`casul:0.3` is `casual:0.3`). `None` when nothing is close.
+fn suggestion(spec: &str) -> Option<String> {
+    if let Some((word, parameter)) = spec.split_once(':') {
+        return closest(word, parameterised_words()).map(|word| format!("{word}:{parameter}"));
+    }
+    let names = CATALOG.iter().map(|info| info.name);
+    match closest(spec, names.chain(parameterised_words()))? {
+        name if CATALOG.iter().any(|info| info.name == name) => Some(name.to_string()),
+        word => PARAMETERISED
+            .iter()
+            .find(|(form, _)| form.split_once(':').is_some_and(|(w, _)| w == word))
+            .map(|(form, _)| form.to_string()),
+    }
+}
+
+/// The candidate closest to `typed`, ignoring case, when it is close: by the measure and the
+/// threshold clap uses to suggest a subcommand (Jaro similarity above 0.7). `None` when
+/// nothing is that close.
+fn closest<'a>(typed: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let typed = typed.to_lowercase();
+    candidates
+        .into_iter()
+        .map(|candidate| (strsim::jaro(&typed, candidate), candidate))
+        .filter(|&(similarity, _)| similarity > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_close_names_are_suggested() {
+        let cases = [
+            ("smartbott", Some("smartbot")),
+            ("SmartBot", Some("smartbot")),
+            ("marcello", Some("marcelo")),
+            ("newell_simon", Some("newell-simon")),
+            ("perfekt", Some("perfect")),
+            ("casul:0.3", Some("casual:0.3")),
+            ("epsilom:1/3", Some("epsilon:1/3")),
+            ("casuall", Some("casual:P")),
+            ("deep-blue", None),
+            ("x", None),
+            ("", None),
+            ("zzz:0.3", None),
+        ];
+        for (typed, expected) in cases {
+            assert_eq!(suggestion(typed).as_deref(), expected, "{typed}");
+        }
+    }
 }

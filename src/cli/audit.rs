@@ -46,7 +46,7 @@ impl Sides {
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// Bots to audit: built-in names, casual:P or epsilon:P (see `ttt bots`).
-    #[arg(value_name = "BOT")]
+    #[arg(value_name = "BOT", value_parser = super::values::BotValues, hide_possible_values = true)]
     bots: Vec<String>,
     #[command(flatten)]
     external: ExternalArgs,
@@ -60,10 +60,10 @@ pub struct AuditArgs {
     /// The game: 3x3 (tic-tac-toe), MxN or MxNkK (see `ttt best --help`). Up to 16 cells,
     /// every move is judged by the game's table, solved first when none is embedded; larger
     /// boards (5x5 to 11x11, up to 128 cells) are audited without a table (see --budget).
-    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
     /// Output format.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// Also write every distinct game the bots lose or forfeit to FILE, one JSON object a
     /// line, bots in order, X before O. "-" is standard output, which then holds the games

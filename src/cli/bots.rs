@@ -16,7 +16,7 @@ const WIDTH: usize = 100;
 #[derive(Debug, Args)]
 pub struct BotsArgs {
     /// Output format.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
 }
 

@@ -28,7 +28,7 @@ pub enum Format {
 pub struct ExportArgs {
     /// Output format. Without it, the extension of -o FILE decides (.jsonl, .json, .csv, .bin
     /// or .bincode); otherwise JSON Lines.
-    #[arg(long, value_enum, ignore_case = true)]
+    #[arg(short = 'f', long, value_enum, ignore_case = true)]
     format: Option<Format>,
     /// Only the canonical positions (765 of tic-tac-toe's 5,478).
     #[arg(long)]
@@ -36,7 +36,7 @@ pub struct ExportArgs {
     /// The game: 3x3 (tic-tac-toe), MxN or MxNkK, up to 16 cells (see `ttt best --help`).
     /// Other games than 3x3 have a `game` key or column and are written as they are made: 4x4
     /// is 9,722,011 positions.
-    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
     /// Write to FILE instead of standard output ("-" is standard output). A regular file is
     /// replaced atomically, keeping its permissions; a symbolic link's target is replaced; a

@@ -63,9 +63,44 @@ pub fn completions(args: &CompletionsArgs) -> Result<(), Failure> {
     let mut command = super::clap_command();
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, "ttt", &mut script);
+    if shell == Shell::Fish {
+        script.extend_from_slice(fish_positionals(&command).as_bytes());
+    }
     let mut out = super::stdout();
     out.write_all(&script)?;
     Ok(())
+}
+
+/// The values of the positional arguments (the bots of `audit`, `match` and `simulate`), for
+/// fish: clap_complete writes fish completions for options only.
+fn fish_positionals(command: &clap::Command) -> String {
+    let escape = |text: &str| text.replace('\\', "\\\\").replace('\'', "\\'");
+    let mut script = String::new();
+    for sub in command.get_subcommands() {
+        for arg in sub.get_positionals() {
+            let values: Vec<String> = arg
+                .get_possible_values()
+                .iter()
+                .filter(|value| !value.is_hide_set())
+                .map(|value| {
+                    let help = value.get_help().map(|help| help.to_string());
+                    format!(
+                        "{}\\t'{}'",
+                        escape(value.get_name()),
+                        escape(&help.unwrap_or_default())
+                    )
+                })
+                .collect();
+            if !values.is_empty() {
+                script.push_str(&format!(
+                    "complete -c ttt -n \"__fish_ttt_using_subcommand {}\" -f -a \"{}\"\n",
+                    sub.get_name(),
+                    values.join("\n")
+                ));
+            }
+        }
+    }
+    script
 }
 
 /// The reference pages the man page carries after the commands: what `--help` points to, for
@@ -106,8 +141,35 @@ pub fn man() -> Result<(), Failure> {
         roff.extend_from_slice(markdown_to_roff(title, markdown).as_bytes());
     }
     page.render_version_section(&mut roff)?;
-    super::stdout().write_all(&roff)?;
+    super::stdout().write_all(ascii(&String::from_utf8_lossy(&roff)).as_bytes())?;
     Ok(())
+}
+
+/// Characters the pages use beyond ASCII, and what an ASCII terminal shows for each.
+const STAND_INS: &[(char, &str)] = &[('…', "..."), ('—', "--"), ('×', "x"), ('→', "->")];
+
+/// A roff page in ASCII alone: each other character as groff's escape for its code point
+/// (`…` is `\[u2026]`), which `groff -ww` and mandoc take without a warning and show as the
+/// character; groff on an ASCII terminal shows the stand-in the page starts by defining.
+fn ascii(roff: &str) -> String {
+    let mut out = String::with_capacity(roff.len());
+    for &(ch, stand_in) in STAND_INS {
+        if roff.contains(ch) {
+            // `.fchar` is groff's alone: other formatters skip the line.
+            out.push_str(&format!(
+                ".if \\n(.g .fchar \\[u{:04X}] {stand_in}\n",
+                u32::from(ch)
+            ));
+        }
+    }
+    for ch in roff.chars() {
+        if ch.is_ascii() {
+            out.push(ch);
+        } else {
+            out.push_str(&format!("\\[u{:04X}]", u32::from(ch)));
+        }
+    }
+    out
 }
 
 /// A markdown page as a man section: headings become subsections, list items and table rows
@@ -230,6 +292,14 @@ fn inline(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn other_characters_become_escapes() {
+        assert_eq!(
+            ascii("a…b \u{1F600}"),
+            ".if \\n(.g .fchar \\[u2026] ...\na\\[u2026]b \\[u1F600]"
+        );
+    }
 
     #[test]
     fn markdown_becomes_sections_and_preformatted_blocks() {

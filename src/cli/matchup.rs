@@ -30,7 +30,7 @@ const NAME_IN_TABLE: usize = 19;
 pub struct MatchArgs {
     /// The bots: built-in names, casual:P, epsilon:P or cmd:COMMAND (see `ttt bots`). Two,
     /// each playing X against the other; with --all, two or more.
-    #[arg(value_name = "BOT")]
+    #[arg(value_name = "BOT", value_parser = super::values::BotValues, hide_possible_values = true)]
     bots: Vec<String>,
     #[command(flatten)]
     external: ExternalArgs,
@@ -39,10 +39,10 @@ pub struct MatchArgs {
     #[arg(long)]
     all: bool,
     /// Output format.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// The game: 3x3 (tic-tac-toe), MxN or MxNkK (see `ttt best --help`).
-    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
     /// On a game other than 3x3: how many histories a match may walk when a bot does not say
     /// it answers from the board alone (each history is asked on its own); the match stops

@@ -26,6 +26,7 @@ mod stats;
 mod style;
 mod summary;
 mod text;
+mod values;
 mod verify;
 
 use std::io::{self, Write};
@@ -37,11 +38,17 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use style::ColorChoice;
 
-/// Tic-tac-toe, solved: perfect play in O(1), bot audits and the whole table for export.
+/// Tic-tac-toe and other m,n,k games, solved: perfect play in O(1), bot audits, the table for
+/// export.
 ///
 /// Cells are numbered 1..9 row-major (1 2 3 / 4 5 6 / 7 8 9). A board is 9 cells row-major:
 /// X and O are marks; '.', '-', '_' or the cell's own digit are empty; '|', '/' and spaces are
-/// ignored.
+/// ignored. No board at all is the empty board.
+///
+/// Other games of the m,n,k family (M rows, N columns, k in a row wins) with --game (-g) MxN
+/// (k = the shorter side) or MxNkK: 3x4, 4x3, 4x4 and 4x4k3 are built in, any other of up to 16
+/// cells is solved when first used; play, audit and simulate take larger boards too, up to 128
+/// cells (such as 11x11).
 #[derive(Debug, Parser)]
 #[command(name = "ttt", max_term_width = 100)]
 pub(crate) struct Cli {
@@ -143,24 +150,25 @@ enum Command {
     Man,
 }
 
-/// A position, given as a board or as the moves that led to it, or `-` for one a line from
-/// standard input; and how to print the answer.
+/// A position, given as a board or as the moves that led to it (neither: the empty board), or
+/// `-` for one a line from standard input; and how to print the answer.
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("position").required(true).args(["board", "moves"])))]
+#[command(group(clap::ArgGroup::new("position").args(["board", "moves"])))]
 pub(crate) struct PositionArgs {
-    /// The board: 9 cells row-major, e.g. "X...O...." or "X2X4O6O8X". "-" reads one board a
-    /// line from standard input and answers each line at once (batch mode, for programs).
+    /// The board: 9 cells row-major, e.g. "X...O...." or "X2X4O6O8X"; with no board and no
+    /// --moves, the empty board. "-" reads one board a line from standard input and answers
+    /// each line at once (batch mode, for programs).
     board: Option<String>,
     /// The moves from the empty board instead, X first: cells 1..9 separated by spaces or
     /// commas, e.g. "5 1 9". "-" reads one move list a line from standard input.
-    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    #[arg(short = 'm', long, value_name = "LIST", allow_hyphen_values = true)]
     moves: Option<String>,
     /// Output format: text, or json for one compact JSON document a line.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
     /// up to 16 cells. 3x4, 4x3, 4x4 and 4x4k3 are embedded; others are solved first.
-    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = values::GameValues, hide_possible_values = true)]
     game: Game,
 }
 
@@ -170,8 +178,8 @@ impl PositionArgs {
         match (&self.board, &self.moves) {
             (Some(text), _) => (analyze::Notation::Board, text),
             (None, Some(list)) => (analyze::Notation::Moves, list),
-            // clap requires one of the two; were it not so, an empty board is an error.
-            (None, None) => (analyze::Notation::Board, ""),
+            // No position: the empty board, the game before its first move.
+            (None, None) => (analyze::Notation::Moves, ""),
         }
     }
 

@@ -1,5 +1,6 @@
-//! The bots named on the command line of `ttt audit` and `ttt match`: built-in names, styles,
-//! `cmd:COMMAND` and `--cmd COMMAND`, with the options for external bots that both take.
+//! The bots named on the command line of `ttt audit`, `ttt match` and `ttt simulate`: built-in
+//! names, styles, `cmd:COMMAND` and `--cmd COMMAND`, with the options for external bots that
+//! they take; and the opponent of `ttt play`, with the same options for an external one.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -7,7 +8,7 @@ use std::time::Duration;
 
 use crate::OverBudget;
 use crate::bots::{self, Bot};
-use clap::Args;
+use clap::{Args, ValueHint};
 
 use super::Failure;
 
@@ -16,17 +17,17 @@ use super::Failure;
 pub struct ExternalArgs {
     /// An external bot, run as `sh -c COMMAND` and spoken to over the line protocol (see
     /// `ttt man` or docs/protocol.md). May be given several times.
-    #[arg(long, value_name = "COMMAND")]
+    #[arg(long, value_name = "COMMAND", value_hint = ValueHint::CommandString)]
     cmd: Vec<String>,
     /// A name for each --cmd bot, in order (default: the command itself).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_hint = ValueHint::Other)]
     name: Vec<String>,
     /// How long an external bot may take to read a request and reply, in milliseconds.
-    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "N", value_hint = ValueHint::Other, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     timeout_ms: u64,
     /// How much longer than --timeout-ms an external bot may take to start and give its first
     /// reply, in milliseconds (it is started afresh for each side audited and each match).
-    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    #[arg(long, value_name = "N", value_hint = ValueHint::Other, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     startup_ms: u64,
     /// Declares that the external bots (--cmd and cmd:COMMAND) answer from the board alone,
     /// whatever the moves that led there: each distinct board is asked once, with the moves
@@ -35,8 +36,52 @@ pub struct ExternalArgs {
     stateless: bool,
     /// How many requests an external bot may be sent ahead of the reply awaited; 1 sends each
     /// request only after the last reply.
-    #[arg(long, value_name = "N", default_value_t = bots::external::DEFAULT_IN_FLIGHT as u16, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    #[arg(long, value_name = "N", value_hint = ValueHint::Other, default_value_t = bots::external::DEFAULT_IN_FLIGHT as u16, value_parser = clap::value_parser!(u16).range(1..=4096))]
     in_flight: u16,
+}
+
+/// The opponent of `ttt play`: a bot or a style, or an external program with the options
+/// `ttt audit` takes for one, with the same meaning.
+#[derive(Debug, Args)]
+pub struct Opponent {
+    /// The opponent: perfect, tricky, casual:P, epsilon:P, random, any built-in bot (`ttt
+    /// bots` lists them), or cmd:COMMAND for an external program speaking the line protocol.
+    #[arg(long, default_value = "perfect", value_name = "STYLE", value_parser = super::values::BotValues, hide_possible_values = true)]
+    opponent: String,
+    /// A name for a cmd:COMMAND opponent, shown in the game (default: the command itself).
+    #[arg(long, value_name = "NAME", value_hint = ValueHint::Other)]
+    name: Option<String>,
+    /// How long a cmd:COMMAND opponent may take to read a request and reply, in milliseconds.
+    #[arg(long, value_name = "N", value_hint = ValueHint::Other, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    timeout_ms: u64,
+}
+
+impl Opponent {
+    /// The opponent, ready to play.
+    ///
+    /// # Errors
+    ///
+    /// A usage error for an unknown bot or a bad style, an empty command, an empty --name, or
+    /// a --name for an opponent that is not external.
+    pub fn make(&self) -> Result<Box<dyn Bot + Send>, Failure> {
+        let command = self.opponent.strip_prefix("cmd:");
+        match (&self.name, command) {
+            (Some(name), Some(_)) if name.trim().is_empty() => Err(Failure::usage(
+                "--name needs a name that shows: it names the opponent in the game",
+            )),
+            (Some(_), None) => Err(Failure::usage(format!(
+                "--name names an external opponent, and {} is built in: give --opponent \
+                 cmd:COMMAND, or leave out --name",
+                crate::quote::quote(&self.opponent)
+            ))),
+            (name, Some(command)) if !command.trim().is_empty() => {
+                let name = name.as_deref().unwrap_or(command);
+                let timeout = Duration::from_millis(self.timeout_ms);
+                Ok(Box::new(bots::External::new(name, command, timeout)))
+            }
+            _ => bots::from_spec(&self.opponent).map_err(|error| Failure::usage(error.message)),
+        }
+    }
 }
 
 /// A bot named on the command line, which can be made as many times as needed.

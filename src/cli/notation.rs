@@ -28,18 +28,26 @@ impl Notation {
     /// the start of `text`. On tic-tac-toe, read as [`parse_tic_tac_toe`](Self::parse_tic_tac_toe)
     /// reads it.
     pub fn parse(self, game: Game, text: &str, batch: bool) -> Result<Position, String> {
-        if game == Game::TIC_TAC_TOE {
-            return self
-                .parse_tic_tac_toe(text, batch)
-                .map(Position::from_board);
-        }
-        let parsed = match self {
-            Notation::Board => Position::parse(game, text).map_err(|error| error.to_string()),
-            Notation::Moves => Position::from_move_list(game, text)
-                .map(|(board, _)| board)
-                .map_err(|error| error.to_string()),
+        let parsed = if game == Game::TIC_TAC_TOE {
+            self.parse_tic_tac_toe(text, batch)
+                .map(Position::from_board)
+        } else {
+            match self {
+                Notation::Board => Position::parse(game, text).map_err(|error| error.to_string()),
+                Notation::Moves => Position::from_move_list(game, text)
+                    .map(|(board, _)| board)
+                    .map_err(|error| error.to_string()),
+            }
+            .map_err(|error| format!("bad {} {}: {error}", self.noun(), quote(text)))
         };
-        parsed.map_err(|error| format!("bad {} {}: {error}", self.noun(), quote(text)))
+        parsed.map_err(|mut message| {
+            // The empty board typed as empty text: say how it is written. (Batch mode's
+            // errors, read by programs, stay as they are.)
+            if self == Notation::Board && text.trim().is_empty() && !batch {
+                message.push_str(" (for the empty board give no board, or --moves \"\")");
+            }
+            message
+        })
     }
 
     /// Reads a position of tic-tac-toe written this way. The error is one line that quotes at

@@ -15,6 +15,7 @@ use unicode_width::UnicodeWidthStr;
 use super::analysis_text::outcome_squares;
 use super::draw::{board_squares, cells, grid, grid_within, pair_fits, pair_within, side_by_side};
 use super::lines::{Line, read_bounded_line};
+use super::named::Opponent;
 use super::result_line::{GameResult, ResultLine};
 use super::style::Style;
 use super::{Failure, mnk};
@@ -38,10 +39,8 @@ pub struct PlayArgs {
     /// The side you play.
     #[arg(long = "as", value_enum, ignore_case = true, default_value_t = SideChoice::X)]
     side: SideChoice,
-    /// The opponent: perfect, tricky, casual:P, epsilon:P, random, any built-in bot (`ttt
-    /// bots` lists them), or cmd:COMMAND for an external program speaking the line protocol.
-    #[arg(long, default_value = "perfect", value_name = "STYLE")]
-    opponent: String,
+    #[command(flatten)]
+    opponent: Opponent,
     /// Show, every turn, what each empty cell leads to.
     #[arg(long)]
     hints: bool,
@@ -50,7 +49,7 @@ pub struct PlayArgs {
     seed: Option<u64>,
     /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
     /// up to 128 cells, numbered 1..M*N row by row. Hints need a table: at most 16 cells.
-    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
 }
 
@@ -182,7 +181,7 @@ struct Session<'a> {
 /// is not a terminal.
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     let game = args.game;
-    let bot = bots::from_spec(&args.opponent).map_err(|error| Failure::usage(error.message))?;
+    let bot = args.opponent.make()?;
     bot.plays(game)
         .map_err(|error| Failure::usage(format!("--opponent: {}", error.message)))?;
     // `perfect` and the styles read the table inside `choose`: were it damaged, they would

@@ -24,14 +24,14 @@ pub struct ReviewArgs {
     /// The game's moves from the empty board, X first: cells 1..9 separated by spaces or
     /// commas, e.g. "5 3 9 1 4 2". Without it, the line "result: STATUS moves: LIST" that ends
     /// a game of ttt play is read from standard input (a whole transcript will do).
-    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    #[arg(short = 'm', long, value_name = "LIST", allow_hyphen_values = true)]
     moves: Option<String>,
     /// Output format: text, or json for one compact JSON document.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
     /// up to 16 cells (a review needs the game's table), cells numbered 1..M*N row by row.
-    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
 }
 

@@ -25,7 +25,7 @@ const NAME_IN_HEADING: usize = 40;
 pub struct SimulateArgs {
     /// The bot: a built-in name, casual:P, epsilon:P or cmd:COMMAND (see `ttt bots`); or
     /// --cmd COMMAND instead.
-    #[arg(value_name = "BOT")]
+    #[arg(value_name = "BOT", value_parser = super::values::BotValues, hide_possible_values = true)]
     bot: Option<String>,
     #[command(flatten)]
     external: ExternalArgs,
@@ -40,11 +40,11 @@ pub struct SimulateArgs {
     #[arg(long = "as", alias = "side", value_enum, ignore_case = true, default_value_t = Sides::Both)]
     side: Sides,
     /// Output format.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// The game: 3x3 (the default), or another m,n,k game the bot plays, such as 5x5 to 11x11
     /// for marcelo.
-    #[arg(long, value_name = "G", default_value_t = Game::TIC_TAC_TOE)]
+    #[arg(short = 'g', long, value_name = "G", default_value_t = Game::TIC_TAC_TOE, value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
     /// For a game other than 3x3: how many distinct states the audit that works out the exact
     /// odds may hold; beyond, the odds are not given.

@@ -13,11 +13,11 @@ use super::{Failure, Format};
 #[derive(Debug, Args)]
 pub struct StatsArgs {
     /// Output format.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// The game: 3x3 (tic-tac-toe), MxN or MxNkK, up to 16 cells (see `ttt best --help`).
     /// Other games than 3x3 are solved afresh to count them: 4x4 takes a few seconds.
-    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
 }
 

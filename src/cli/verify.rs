@@ -16,10 +16,10 @@ use super::{Failure, Format};
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// Output format.
-    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// The game whose embedded table to check: 3x3 (the default), 3x4, 4x3, 4x4 or 4x4k3.
-    #[arg(long, value_name = "GAME", default_value = "3x3")]
+    #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
 }
 
