@@ -326,3 +326,108 @@ fn input_that_cannot_be_read_is_bad_input() {
         assert!(stderr.contains("cannot read standard input"), "{stderr}");
     }
 }
+
+/// The numbers of 10,000 and more in a line for people written without their thousands
+/// grouped: plain digits standing alone, not part of a fraction (`75257/77760`, exact odds
+/// written as they are computed) or of a word, and not a seed (a name to copy, not a count).
+fn ungrouped(line: &str) -> Vec<&str> {
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || "(),;:".contains(c))
+        .filter(|word| !word.is_empty())
+        .collect();
+    words
+        .iter()
+        .enumerate()
+        .filter(|(i, word)| {
+            let seed = *i > 0 && words[i - 1].trim_start_matches('-') == "seed";
+            !seed && word.len() >= 5 && word.chars().all(|c| c.is_ascii_digit())
+        })
+        .map(|(_, word)| *word)
+        .collect()
+}
+
+#[test]
+fn text_for_people_reads_in_one_style_across_commands() {
+    // Every command that writes text for people, on tic-tac-toe and another game: each line
+    // within 100 columns, none ending in a space, every count of 10,000 or more grouped.
+    let first = "cmd:python3 tests/bots/misbehave.py first";
+    let commands: &[&[&str]] = &[
+        &["analyze", "--moves", "5 1"],
+        &["analyze", "--game", "4x4", "--moves", "5 1"],
+        &["best", "--moves", "5"],
+        &["stats"],
+        &["stats", "--game", "4x4"],
+        &["stats", "--game", "3x4"],
+        &["bots"],
+        &["verify"],
+        &["audit", "random", "smartbot", "marcelo"],
+        &["audit", "random", "--game", "3x4", "--side", "x"],
+        &[
+            "audit", "marcelo", "--game", "5x5", "--side", "o", "--budget", "20000",
+        ],
+        &["match", "random", "smartbot"],
+        &["match", "--all", "perfect", "random", "marcelo"],
+        &["simulate", "random", "--games", "20000"],
+        &["review", "--moves", "5 3 9 1 4 2"],
+        &["review", "--game", "4x4", "--moves", "1 5 2 6 3 7 4"],
+    ];
+    for args in commands {
+        let out = ttt()
+            .args(*args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.code().is_some_and(|c| c <= 1),
+            "{args:?}: {out:?}"
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(!text.is_empty(), "{args:?}");
+        for line in text.lines() {
+            let what = format!("ttt {}: {line:?}", args.join(" "));
+            assert!(line.chars().count() <= 100, "over 100 columns: {what}");
+            assert_eq!(line.trim_end(), line, "trailing spaces: {what}");
+            assert!(ungrouped(line).is_empty(), "a count not grouped: {what}");
+            for noun in [
+                "histories",
+                "games",
+                "plies",
+                "positions",
+                "states",
+                "bots",
+                "moves",
+            ] {
+                assert!(
+                    !line.contains(&format!(" 1 {noun}")),
+                    "{noun} after 1: {what}"
+                );
+            }
+        }
+    }
+    let play = ttt()
+        .args(["play", "--seed", "7", "--opponent", first, "--game", "3x4"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .write_stdin("6\n7\n5\n8\nhint\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(play.stdout).unwrap();
+    assert!(text.lines().count() > 10, "{text}");
+    for line in text.lines() {
+        assert_eq!(
+            line.trim_end(),
+            line,
+            "trailing spaces in ttt play: {line:?}"
+        );
+    }
+}
+
+#[test]
+fn the_style_check_finds_what_it_looks_for() {
+    assert_eq!(
+        ungrouped("  29429345758 games explored (433805 states)"),
+        ["29429345758", "433805"]
+    );
+    assert!(ungrouped("  exactly win 75257/77760, draw 2503/77760").is_empty());
+    assert!(ungrouped("  29,429,345,758 games, seed 12345, checksum f96cc0f7753d148e").is_empty());
+    assert!(ungrouped("seed 62524579: --seed 62524579 plays the same games").is_empty());
+}

@@ -4,6 +4,7 @@ use std::io::{self, Write};
 
 use crate::bots::Bot;
 use crate::quote::escape;
+use crate::wording::{counted, grouped};
 use crate::{AuditBudget, Game, MatchError, MatchOptions, MatchReport, Ratio, Value, matchup};
 use clap::Args;
 use serde::Serialize;
@@ -251,11 +252,7 @@ fn ends(r: &MatchReport) -> [(&'static str, Ratio); 5] {
 }
 
 fn games(n: u64) -> String {
-    if n == 1 {
-        "1 game".to_string()
-    } else {
-        format!("{n} games")
-    }
+    counted(n, "game", "games")
 }
 
 /// One match: who played which side and how many games, then each way a game ends with its
@@ -339,7 +336,7 @@ fn rows(reports: &[MatchReport], style: Style) -> Vec<String> {
         rows.push([
             fit(&escape(&r.x), NAME_IN_TABLE),
             fit(&escape(&r.o), NAME_IN_TABLE),
-            r.games.to_string(),
+            grouped(r.games),
             a,
             b,
             c,

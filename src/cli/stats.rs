@@ -111,13 +111,14 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// A row: its label, then its value, the part in parentheses on a line of its own when the
-/// whole would pass 100 columns.
+/// A row: its label, then its value; when the whole would pass 100 columns, the part in
+/// parentheses goes on a line of its own, under the value, without them.
 fn row(label: &str, value: &str) -> String {
     let line = format!("{label:<LABEL$} {value}");
     match value.split_once(" (") {
         Some((total, rest)) if line.len() > 100 => {
-            format!("{label:<LABEL$} {total}\n{:<LABEL$} ({rest}", "")
+            let rest = rest.strip_suffix(')').unwrap_or(rest);
+            format!("{label:<LABEL$} {total}\n{:<LABEL$} {rest}", "")
         }
         _ => line,
     }
