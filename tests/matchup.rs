@@ -358,7 +358,7 @@ fn a_bot_against_itself_plays_as_two() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "perfect (X) vs perfect (O): 3584 games",
+            "perfect (X) vs perfect (O): 3,584 games",
         ));
 }
 
