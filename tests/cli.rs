@@ -264,8 +264,12 @@ fn stats_json_reports_the_table_size() {
         .arg("stats")
         .assert()
         .success()
-        .stdout(predicate::str::contains("255168"))
-        .stdout(predicate::str::contains(format!("{bytes} bytes")));
+        .stdout(predicate::str::contains("255,168"))
+        .stdout(predicate::str::contains(format!(
+            "{},{:03} bytes",
+            bytes / 1000,
+            bytes % 1000
+        )));
 }
 
 #[test]
