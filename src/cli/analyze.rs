@@ -91,7 +91,7 @@ fn answer(position: &PositionArgs, query: Query) -> Result<(), Failure> {
     }
     let (notation, text) = position.given();
     let answer = answer_text(notation, text, false, query, oracle).map_err(Failure::usage)?;
-    let mut out = io::stdout().lock();
+    let mut out = super::stdout();
     write_answer(&mut out, &answer, position.format, style)?;
     Ok(())
 }
@@ -202,12 +202,11 @@ fn batch(
         oracle,
     };
     let mut input = BufReader::with_capacity(INPUT_BUFFER, io::stdin());
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = BufWriter::new(super::stdout());
     let mut tally = Tally::default();
     match batch.run(&mut input, &mut out, &mut tally) {
         Ok(()) => {}
-        // The reader went away: nothing more can be answered, so end quietly.
-        Err(Stopped::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => {}
+        // A reader that went away too: the answers did not all arrive.
         Err(Stopped::Write(error)) => return Err(error.into()),
         Err(Stopped::Read(error)) => {
             // The reader's error says what it could not read; say after which line.
