@@ -3,7 +3,6 @@
 
 use std::io::{self, BufReader, BufWriter, Write};
 
-use crate::quote::{QUOTE_LIMIT, quote};
 use crate::{Analysis, Cell, Game, Oracle, Player, Position, Value, table};
 use clap::Args;
 use serde::Serialize;
@@ -305,15 +304,10 @@ impl Batch {
 
 /// The error for a line longer than [`LINE_LIMIT`]: its start, quoted, and its length.
 fn too_long(notation: Notation, head: &[u8], length: u64) -> String {
-    let start: String = String::from_utf8_lossy(head)
-        .chars()
-        .take(QUOTE_LIMIT)
-        .collect();
-    let mut quoted = quote(&start);
-    quoted.pop();
     format!(
-        "bad {} {quoted}…\" ({length} bytes): a line has at most {LINE_LIMIT} bytes",
-        notation.noun()
+        "bad {} {}: a line has at most {LINE_LIMIT} bytes",
+        notation.noun(),
+        crate::quote::quote_head(head, Some(length))
     )
 }
 
