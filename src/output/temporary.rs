@@ -4,7 +4,6 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io;
-use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -63,6 +62,7 @@ fn shutting_down() -> io::Error {
 pub(super) struct Temporary {
     pub(super) file: File,
     /// The directory it will be linked into, for a file with no name yet.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     dir: PathBuf,
     /// The name of a named file: absolute (tempfile makes it so), so a change of directory
     /// cannot misdirect the removal. Dropping the `Temporary` removes it, unless it was renamed
@@ -220,6 +220,7 @@ fn link_unnamed(file: &File, dir: &Path, target: &Path, existed: bool) -> io::Re
 #[cfg(target_os = "linux")]
 fn link(source: &Path, name: &Path) -> io::Result<()> {
     use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
 
     let c = |path: &Path| {
         CString::new(path.as_os_str().as_bytes())
@@ -245,11 +246,13 @@ fn link(source: &Path, name: &Path) -> io::Result<()> {
 
 /// Whether to make named temporary files only, as where `O_TMPFILE` is refused: for tests.
 #[cfg(not(test))]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn named_only() -> bool {
     false
 }
 
 #[cfg(test)]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn named_only() -> bool {
     NAMED_ONLY.load(std::sync::atomic::Ordering::SeqCst)
 }
