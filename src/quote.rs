@@ -117,22 +117,24 @@ pub fn escape(text: &str) -> String {
     escaped
 }
 
-/// [`escape`] for text made of lines, such as what a bot writes to its standard error: newlines
-/// and tabs stay as they are (a `\r` before a newline is dropped); every other control
-/// character is escaped, so the text cannot move the cursor, clear the screen or forge colour.
-pub fn escape_lines(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
+/// [`escape`] for bytes made of lines, such as what a bot writes to its standard error:
+/// newlines and tabs stay as they are (a `\r` before a newline is dropped); every other control
+/// character is escaped, so the text cannot move the cursor, clear the screen or forge colour,
+/// and a byte that is not part of valid UTF-8 shows as `\xHH`, a character cut off at the end
+/// too (the caller keeps one it means to complete with the next bytes).
+pub fn escape_lines(bytes: &[u8]) -> String {
+    let mut escaped = String::with_capacity(bytes.len());
     let mut escaper = Escaper::default();
-    let mut chars = text.chars().peekable();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '\n' | '\t' => {
+    let mut units = units(bytes, false).into_iter().peekable();
+    while let Some(unit) = units.next() {
+        match unit {
+            Unit::Char(ch @ ('\n' | '\t')) => {
                 escaped.push(ch);
                 escaper.after_base = false;
             }
-            '\r' if chars.peek() == Some(&'\n') => {}
-            ch => {
-                escaper.push(&mut escaped, Unit::Char(ch));
+            Unit::Char('\r') if matches!(units.peek(), Some(Unit::Char('\n'))) => {}
+            unit => {
+                escaper.push(&mut escaped, unit);
             }
         }
     }
