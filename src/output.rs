@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 
 use crate::quote::quote;
 
-pub(crate) use self::stdout::{StandardOutput, standard_output};
+pub(crate) use self::stdout::{StandardOutput, failed as standard_output_failed, standard_output};
 use self::temporary::Temporary;
 pub use self::temporary::remove_temporary_files;
 

@@ -407,8 +407,8 @@ fn run(cli: Cli) -> ExitCode {
     // Output that did not all arrive outranks a negative answer (the answer did not arrive
     // either), not a broken bot or a damaged table, whose message is still given.
     let result = match result {
-        // Already failed the same way: the rest of the output would fail again.
-        Err(failure) if failure.code == 5 => Err(failure),
+        // Failed already, and said so: the rest would fail again.
+        result if crate::output::standard_output_failed() => result,
         result => match (result, stdout().flush()) {
             (result, Ok(())) => result,
             (Ok(()), Err(error)) => Err(error.into()),

@@ -1,6 +1,24 @@
 //! Standard output as `ttt` writes it: failing, not quietly dropping, when it was closed.
 
 use std::io::{self, IsTerminal, StdoutLock, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set once a write or flush of standard output has failed in this process.
+static FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Whether a write to standard output has failed already: its error was returned to whoever
+/// wrote, and another attempt (the flush at the end) would only fail again.
+pub fn failed() -> bool {
+    FAILED.load(Ordering::SeqCst)
+}
+
+/// `result`, noting a failure.
+fn noted<T>(result: io::Result<T>) -> io::Result<T> {
+    if result.is_err() {
+        FAILED.store(true, Ordering::SeqCst);
+    }
+    result
+}
 
 /// Standard output, locked, for the whole of a command's output. It differs from
 /// [`io::stdout`] in one way: when standard output was closed as the program started (`>&-`),
@@ -28,15 +46,15 @@ impl StandardOutput {
 impl Write for StandardOutput {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if !buf.is_empty() && closed_at_start::stdout() {
-            return Err(io::Error::other(
+            return noted(Err(io::Error::other(
                 "it was closed when ttt started (Bad file descriptor)",
-            ));
+            )));
         }
-        self.inner.write(buf)
+        noted(self.inner.write(buf))
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
+        noted(self.inner.flush())
     }
 }
 
