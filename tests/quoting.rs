@@ -163,6 +163,12 @@ fn a_game_size_with_a_leading_zero_is_refused() {
             );
         }
     }
+    // With no game to suggest once the zero is gone, none is, and nothing breaks on the rest.
+    let stderr = stderr_of(&["best", "--game", "03xé", "X"], 2);
+    assert!(
+        stderr.contains("\"03\" has a leading zero; write each number without one\n"),
+        "{stderr}"
+    );
     // A zero alone is a number, and a side of no cells.
     let stderr = stderr_of(&["best", "--game", "0x3", "X"], 2);
     assert!(
