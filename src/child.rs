@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use self::tree::{reap_orphans, stop_tree};
 
 pub(crate) use self::clock::{Clock, Deadline, resumed, resumes};
-pub(crate) use self::tree::{stop_all, take_charge};
+pub(crate) use self::tree::{restore_file_size_signal, stop_all, take_charge};
 
 /// How often a wait looks at whether the bot has exited, when it prints nothing.
 const EXIT_CHECK: Duration = Duration::from_millis(25);

@@ -56,6 +56,14 @@ pub enum GameError {
         /// The name as given.
         text: String,
     },
+    /// A number written with a leading zero (`03x3`), refused as cells are (`05`): a zero
+    /// in front may be a typo for another digit.
+    LeadingZero {
+        /// The name as given.
+        text: String,
+        /// The number as given, e.g. `03`.
+        number: String,
+    },
     /// A side of zero cells.
     NoCells,
     /// More than 128 cells.
@@ -85,6 +93,18 @@ impl fmt::Display for GameError {
                 match suggestion(text) {
                     Some(game) => write!(f, " (did you mean {game}?)"),
                     None => Ok(()),
+                }
+            }
+            GameError::LeadingZero { text, number } => {
+                write!(
+                    f,
+                    "{} is not a game: {} has a leading zero; write each number without one",
+                    crate::quote::quote(text),
+                    crate::quote::quote(number),
+                )?;
+                match without_leading_zeros(text).parse::<Game>() {
+                    Ok(game) => write!(f, ", as in {}", crate::quote::quote(&game.to_string())),
+                    Err(_) => Ok(()),
                 }
             }
             GameError::NoCells => f.write_str("a board needs at least one row and one column"),
@@ -240,8 +260,16 @@ impl FromStr for Game {
             text: text.to_owned(),
         };
         let number = |digits: &str| -> Result<usize, GameError> {
-            if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit())
-            {
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(syntax());
+            }
+            if digits.len() > 1 && digits.starts_with('0') {
+                return Err(GameError::LeadingZero {
+                    text: text.to_owned(),
+                    number: digits.to_owned(),
+                });
+            }
+            if digits.len() > 3 {
                 return Err(syntax());
             }
             digits.parse().map_err(|_| syntax())
@@ -282,6 +310,22 @@ fn suggestion(text: &str) -> Option<Game> {
         [rows, columns, k] => Game::new(rows, columns, k).ok(),
         _ => None,
     }
+}
+
+/// `text` with the leading zeros of each number taken off (`03x3k03` is `3x3k3`): what a game
+/// with a leading zero was meant to be.
+fn without_leading_zeros(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_number = false;
+    for (i, ch) in text.char_indices() {
+        let next_is_digit = text[i + ch.len_utf8()..].starts_with(|c: char| c.is_ascii_digit());
+        if ch == '0' && !in_number && next_is_digit {
+            continue;
+        }
+        in_number = ch.is_ascii_digit();
+        out.push(ch);
+    }
+    out
 }
 
 /// Whether `symmetry` maps a non-square rectangle onto itself.

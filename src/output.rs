@@ -5,9 +5,11 @@
 //!
 //! - `-` is standard output.
 //! - A regular file, or a path that does not exist yet, is replaced atomically: the output goes
-//!   to a new temporary file in the same directory (`.ttt-XXXXXXXXXXXX.tmp`, created exclusively
-//!   under an unpredictable name), is synced to disk and renamed over the path, and the directory
-//!   is synced. An existing file keeps its permission bits and, where the process may set them,
+//!   to a new temporary file in the same directory, is synced to disk and put in place, and the
+//!   directory is synced. On Linux the temporary file has no name (`O_TMPFILE`) until it is
+//!   linked in, so that even a `SIGKILL` leaves nothing; elsewhere, or where the file system
+//!   refuses that, it is `.ttt-XXXXXXXXXXXX.tmp`, created exclusively under an unpredictable
+//!   name, and renamed over the path (see [`temporary`]). An existing file keeps its permission bits and, where the process may set them,
 //!   its owner and group; a new file gets `0666` minus the umask. The directory must be writable.
 //! - A symbolic link is followed, the whole chain, and its final target is replaced; the links
 //!   stay. A dangling link creates its target, as the shell's `>` does. Like the kernel with
@@ -20,18 +22,25 @@
 //! - A directory is an error.
 //!
 //! A temporary file never outlives a failed write, and [`remove_temporary_files`] removes the
-//! ones being written when the process is stopped by a signal.
+//! ones being written when the process is stopped by a signal. Standard output is written
+//! through [`StandardOutput`], which fails when it was closed as the program started.
+
+mod stdout;
+mod temporary;
 
 use std::ffi::OsStr;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::quote::quote;
+
+pub(crate) use self::stdout::{StandardOutput, failed as standard_output_failed, standard_output};
+use self::temporary::Temporary;
+pub use self::temporary::remove_temporary_files;
 
 /// Where output goes: standard output, or a path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,7 +73,7 @@ impl Destination {
     /// hold a new file; or when [`remove_temporary_files`] has been called in this process.
     pub fn open(&self) -> Result<Output, WriteError> {
         let sink = match self {
-            Destination::Stdout => Ok(Sink::Stdout(io::stdout().lock())),
+            Destination::Stdout => Ok(Sink::Stdout(standard_output())),
             Destination::Path(path) => Sink::open(path),
         };
         match sink {
@@ -181,121 +190,26 @@ impl fmt::Display for WriteError {
 // The message already includes the I/O error, so it is not also given as the source.
 impl std::error::Error for WriteError {}
 
-/// Removes every temporary file this process is writing, and stops it from making new ones:
-/// afterwards, opening a path that would be replaced, or finishing a replacement already
-/// under way, fails, so no temporary file can appear after the call and no finished file is
-/// ever removed. Call it when the process is about to end on a signal (SIGINT, SIGTERM,
-/// SIGHUP), from the thread that handles the signal, just before the process ends.
-///
-/// Safe to call from any thread at any moment, and more than once: it takes a lock that is only
-/// ever held for the few system calls that create, rename or remove a temporary file. It is
-/// not async-signal-safe: do not call it from inside a signal handler itself.
-pub fn remove_temporary_files() {
-    let mut registry = temporaries();
-    registry.closed = true;
-    for path in registry.paths.drain(..) {
-        let _ = fs::remove_file(path);
-    }
-}
-
-/// The temporary files being written, so that [`remove_temporary_files`] can find them.
-static TEMPORARIES: Mutex<Temporaries> = Mutex::new(Temporaries {
-    paths: Vec::new(),
-    closed: false,
-});
-
-struct Temporaries {
-    paths: Vec<PathBuf>,
-    /// Set by [`remove_temporary_files`]: the process is ending.
-    closed: bool,
-}
-
-impl Temporaries {
-    fn position(&self, path: &Path) -> Option<usize> {
-        self.paths.iter().position(|p| p == path)
-    }
-}
-
-/// The registry, even if a thread panicked while holding it: the list stays consistent, since
-/// every change to it is a single push or remove.
-fn temporaries() -> MutexGuard<'static, Temporaries> {
-    TEMPORARIES.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-fn shutting_down() -> io::Error {
-    io::Error::other("the process is ending; its temporary files were removed")
-}
-
-/// A temporary file in the registry. Dropping it removes it, unless it was renamed into place
-/// or [`remove_temporary_files`] already removed it.
-#[derive(Debug)]
-struct Temporary {
-    file: File,
-    /// Absolute (tempfile makes it so), so a change of directory cannot misdirect the removal.
-    path: PathBuf,
-}
-
-impl Temporary {
-    /// Creates a temporary file in `dir` with permission bits `mode` (less the umask) and
-    /// registers it, under the lock, so that no moment exists when it is on disk unregistered.
-    fn create_in(dir: &Path, mode: u32) -> io::Result<Temporary> {
-        let mut registry = temporaries();
-        if registry.closed {
-            return Err(shutting_down());
-        }
-        // tempfile picks a random name and retries on a collision; the file is created
-        // exclusively (O_EXCL: a link planted at the name is never followed). `make_in` rather
-        // than `tempfile_in`, whose errors name the temporary path, which is no business of
-        // the user's. tempfile removes the file on drop; `keep` hands that job to the registry,
-        // which must also be able to remove it from the thread handling a signal.
-        let (file, path) = tempfile::Builder::new()
-            .prefix(".ttt-")
-            .suffix(".tmp")
-            .rand_bytes(12)
-            .make_in(dir, |path| {
-                OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .mode(mode)
-                    .open(path)
-            })?
-            .keep()
-            .map_err(|error| error.error)?;
-        registry.paths.push(path.clone());
-        Ok(Temporary { file, path })
-    }
-
-    /// Renames the file over `target` and unregisters it, under the lock, so that
-    /// [`remove_temporary_files`] never runs between the two and removes the finished file.
-    fn rename_to(self, target: &Path) -> io::Result<()> {
-        let mut registry = temporaries();
-        let Some(index) = registry.position(&self.path) else {
-            return Err(shutting_down());
-        };
-        fs::rename(&self.path, target)?;
-        registry.paths.swap_remove(index);
-        Ok(())
-    }
-}
-
-impl Drop for Temporary {
-    fn drop(&mut self) {
-        let mut registry = temporaries();
-        if let Some(index) = registry.position(&self.path) {
-            let _ = fs::remove_file(&self.path);
-            registry.paths.swap_remove(index);
-        }
-    }
+/// Whether `error` says the output cannot take more (a full disk or quota, the file size
+/// limit), is gone (a reader that went away) or failed in the device: reasons that are no fault
+/// of the path, even when they come as the file is created.
+pub(crate) fn is_full_or_broken(error: &io::Error) -> bool {
+    matches!(
+        error.raw_os_error(),
+        Some(libc::ENOSPC | libc::EDQUOT | libc::EFBIG | libc::EPIPE | libc::EIO)
+    )
 }
 
 /// What an [`Output`] writes to.
 #[derive(Debug)]
 enum Sink {
-    Stdout(StdoutLock<'static>),
+    Stdout(StandardOutput),
     InPlace(File),
     Replace {
         temporary: Temporary,
         target: PathBuf,
+        /// Whether the target was a file when it was opened.
+        existed: bool,
     },
 }
 
@@ -379,17 +293,25 @@ impl Sink {
                 temporary
             }
         };
-        Ok(Sink::Replace { temporary, target })
+        Ok(Sink::Replace {
+            temporary,
+            target,
+            existed: existing.is_some(),
+        })
     }
 
     fn write(self, contents: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
         match self {
             Sink::Stdout(stdout) => write_buffered(stdout, contents),
             Sink::InPlace(file) => write_buffered(file, contents),
-            Sink::Replace { temporary, target } => {
+            Sink::Replace {
+                temporary,
+                target,
+                existed,
+            } => {
                 write_buffered(&temporary.file, contents)?;
                 temporary.file.sync_all()?;
-                temporary.rename_to(&target)?;
+                temporary.persist(&target, existed)?;
                 // So that the rename itself survives a crash. Best effort: some file systems
                 // cannot sync a directory, and the file is in place either way.
                 if let Ok(directory) = File::open(directory_of(&target)) {
@@ -643,18 +565,28 @@ mod examples {
     #[test]
     #[ignore = "ends the process's writes for good: run alone by a_signal_removes_every_temporary_file"]
     fn what_a_signal_leaves() -> Checked {
+        use std::sync::atomic::Ordering;
+
         let dir = tempfile::tempdir()?;
         let path = dir.path().join("table.jsonl");
-        let output = Destination::Path(path.clone()).open()?; // a temporary file exists now
-        assert_eq!(std::fs::read_dir(dir.path())?.count(), 1);
+        let unnamed = Destination::Path(path.clone()).open()?; // on Linux, a file with no name
+        let count = || std::fs::read_dir(dir.path()).map(Iterator::count);
+        #[cfg(target_os = "linux")]
+        assert_eq!(count()?, 0);
+        // As where O_TMPFILE is refused: a named temporary file exists now.
+        super::temporary::NAMED_ONLY.store(true, Ordering::SeqCst);
+        let named = Destination::Path(path.clone()).open()?;
+        #[cfg(target_os = "linux")]
+        assert_eq!(count()?, 1);
 
         // What a signal-handling thread does before the process ends:
         std::thread::spawn(super::remove_temporary_files)
             .join()
             .unwrap();
 
-        assert_eq!(std::fs::read_dir(dir.path())?.count(), 0);
-        assert!(output.write(|out| out.write_all(b"{}\n")).is_err());
+        assert_eq!(count()?, 0);
+        assert!(unnamed.write(|out| out.write_all(b"{}\n")).is_err());
+        assert!(named.write(|out| out.write_all(b"{}\n")).is_err());
         assert!(!path.exists());
         Ok(())
     }

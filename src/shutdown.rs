@@ -23,10 +23,25 @@ static STOPPING: AtomicBool = AtomicBool::new(false);
 
 /// The signals whose default action ends the program and that a program may catch: Ctrl-C
 /// (`SIGINT`), Ctrl-\\ (`SIGQUIT`), `kill` and `timeout` (`SIGTERM`), a closed terminal
-/// (`SIGHUP`), and the timers, user signals and resource limits. Each is handled the same way.
-pub const SIGNALS: [i32; 10] = [
-    SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU, SIGXFSZ,
+/// (`SIGHUP`), and the timers, user signals and the CPU time limit. Each is handled the same
+/// way. Not `SIGXFSZ`: see [`ignore_file_size_signal`].
+pub const SIGNALS: [i32; 9] = [
+    SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU,
 ];
+
+/// Ignores `SIGXFSZ`, the signal a write past the file size limit (`ulimit -f`) sends, so that
+/// the write fails with `EFBIG` instead and is reported as every failed write is; left to the
+/// signal, the program would end halfway, or not, depending on which came first. Bots started
+/// afterwards get the default action back. Call it first thing in `main`, before anything
+/// is written.
+pub fn ignore_file_size_signal() {
+    if ignored(SIGXFSZ) {
+        return; // Ignored already by whoever started the program, and so in its bots too.
+    }
+    // SAFETY: setting a signal's action to SIG_IGN has no memory preconditions.
+    unsafe { libc::signal(SIGXFSZ, libc::SIG_IGN) };
+    child::restore_file_size_signal();
+}
 
 /// Takes charge of this program's bots and handles [`SIGNALS`] (those not ignored at the start) (`SIGINT`, `SIGTERM`, `SIGHUP`,
 /// `SIGQUIT` and the rest): on any of them, every bot still running is stopped and reaped with all it started, temporary files

@@ -288,10 +288,13 @@ fn bincode_is_not_sent_to_a_terminal_but_is_to_a_pipe() {
 }
 
 #[test]
-fn a_closed_pipe_ends_quietly_with_success() {
+fn a_closed_pipe_is_output_that_failed() {
     let (_, out) = common::close_after_64_bytes(&["export"]);
-    assert!(out.status.success(), "{:?}", out.status);
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(5), "{:?}", out.status);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: cannot write standard output: Broken pipe (os error 32)\n"
+    );
 }
 
 /// Every record of a bincode export, or the first error.
@@ -479,7 +482,7 @@ fn bad_mnk_exports_are_usage_errors_and_leave_nothing_behind() {
     ttt()
         .args(["export", "--game", "2x3", "-o", "/dev/full"])
         .assert()
-        .code(1)
+        .code(5)
         .stderr("error: cannot write \"/dev/full\": No space left on device (os error 28)\n");
     assert_eq!(common::names(dir.path()), Vec::<String>::new());
     // Written whole, or not at all.
@@ -496,12 +499,16 @@ fn bad_mnk_exports_are_usage_errors_and_leave_nothing_behind() {
 }
 
 #[test]
-fn a_closed_pipe_ends_a_4x4_export_quietly_with_success() {
+fn a_closed_pipe_ends_a_4x4_export_at_once_as_output_that_failed() {
     for format in ["jsonl", "csv", "bincode"] {
         let (first, out) =
             common::close_after_64_bytes(&["export", "--game", "4x4", "--format", format]);
-        assert!(out.status.success(), "{format}: {:?}", out.status);
-        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{format}");
+        assert_eq!(out.status.code(), Some(5), "{format}: {:?}", out.status);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "error: cannot write standard output: Broken pipe (os error 32)\n",
+            "{format}"
+        );
         assert!(
             first.starts_with(b"{\"game\":\"4x4\"")
                 || first.starts_with(b"game,board")

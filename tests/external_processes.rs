@@ -124,9 +124,11 @@ fn ttt_under_timeout_leaves_nothing_behind() {
     assert_none_left(&pids);
 }
 
-/// A reader that goes away must not change the exit code, which is the answer.
+/// A reader that goes away before the report makes it output that failed (5); one that goes
+/// away after reading a little leaves 5, or the verdict when the whole report was already in
+/// the pipe: never a success or a death by signal.
 #[test]
-fn a_closed_standard_output_keeps_the_exit_code() {
+fn a_closed_standard_output_is_exit_5_or_the_verdict_never_success() {
     for bots in [
         &["random"][..],
         &["smartbot", "random", "forkbot", "marcelo"][..],
@@ -147,7 +149,11 @@ fn a_closed_standard_output_keeps_the_exit_code() {
             }
             drop(stdout);
             let status = ended(&mut child, Duration::from_secs(30));
-            assert_eq!(status.code(), Some(1), "{bots:?}");
+            if bots.len() > 1 {
+                assert!(matches!(status.code(), Some(1 | 5)), "{bots:?}: {status:?}");
+            } else {
+                assert_eq!(status.code(), Some(5), "{bots:?}");
+            }
         }
     }
 }

@@ -29,7 +29,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ]),
     ("plays", &[
         "src/bots", "src/child", "src/shutdown.rs", "src/audit", "src/matchup.rs",
-        "src/review.rs", "src/simulate.rs", "src/export", "src/output.rs",
+        "src/review.rs", "src/simulate.rs", "src/export", "src/output",
     ]),
     ("cli", &["src/cli"]),
     // Everything else: the crate root (src/lib.rs) and the unit tests under src/tests.

@@ -348,7 +348,7 @@ fn the_man_page_is_ascii_and_groff_takes_it_without_a_warning() {
         }
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         let ellipsis = if device == "utf8" { "…" } else { "..." };
-        let sentence = format!("are shown, followed by {ellipsis} and its length");
+        let sentence = format!("followed by {ellipsis} and its length when it is longer");
         assert!(text.contains(&sentence), "-T{device}: no {sentence:?}");
     }
 }

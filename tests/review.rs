@@ -602,7 +602,7 @@ fn standard_input_is_read_in_bounded_lines_and_bounded_in_all() {
 }
 
 #[test]
-fn a_closed_pipe_is_not_an_error() {
+fn a_closed_pipe_is_output_that_failed() {
     let mut child = Process::new(assert_cmd::cargo::cargo_bin("ttt"))
         .args(["review", "--moves", "2 1 3 5 4 6 8 7 9"])
         .stdout(Stdio::piped())
@@ -611,11 +611,10 @@ fn a_closed_pipe_is_not_an_error() {
         .unwrap();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    assert_eq!(out.status.code(), Some(5));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: cannot write standard output: Broken pipe (os error 32)\n"
     );
 }
 

@@ -428,7 +428,7 @@ impl External {
         };
         let text = String::from_utf8_lossy(&reply);
         let cells = parse_reply_in(self.game, &text)
-            .map_err(|expected| format!("{to}: it replied {}: {expected}", quote(&text)))?;
+            .map_err(|expected| format!("{to}: it replied {}: {expected}", quote_bytes(&reply)))?;
         // More output with no later request written cannot be an answer; with one written,
         // it is that request's reply, checked when its turn comes.
         if process.has_unread() && batch.sent == end {
@@ -436,7 +436,7 @@ impl External {
             return Err(format!(
                 "{to}: it replied {}, then printed more, {}, when no request was waiting \
                  (one line a request)",
-                quote(&text),
+                quote_bytes(&reply),
                 quote_bytes(first_line(&extra))
             ));
         }

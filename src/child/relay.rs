@@ -121,15 +121,14 @@ impl Lines {
             Err(error) if error.error_len().is_none() => error.valid_up_to(),
             _ => self.carry.len(),
         };
-        let decoded = String::from_utf8_lossy(&self.carry[..whole]).into_owned();
-        self.carry.drain(..whole);
+        let decoded: Vec<u8> = self.carry.drain(..whole).collect();
         let mut text = String::new();
-        for piece in decoded.split_inclusive('\n') {
+        for piece in decoded.split_inclusive(|&byte| byte == b'\n') {
             if self.at_line_start {
                 text.push_str(&self.prefix);
             }
             text.push_str(&escape_lines(piece));
-            self.at_line_start = piece.ends_with('\n');
+            self.at_line_start = piece.ends_with(b"\n");
         }
         text
     }
@@ -158,7 +157,7 @@ impl Lines {
         let mut text = if rest.is_empty() {
             String::new()
         } else {
-            let piece = escape_lines(&String::from_utf8_lossy(&rest));
+            let piece = escape_lines(&rest);
             let prefix = if self.at_line_start {
                 self.prefix.as_str()
             } else {
@@ -188,7 +187,7 @@ mod tests {
         text += &lines.end();
         assert_eq!(
             text,
-            "[bot] thinking hard\n[bot] again\\u{1b}[2J\n[bot] \u{e9}t\u{fffd}\n"
+            "[bot] thinking hard\n[bot] again\\u{1b}[2J\n[bot] \u{e9}t\\xc3\n"
         );
         assert_eq!(lines.end(), "");
     }

@@ -21,6 +21,16 @@ static STARTED: AtomicBool = AtomicBool::new(false);
 /// Whether this program has taken charge of its bots' descendants ([`take_charge`]).
 static IN_CHARGE: AtomicBool = AtomicBool::new(false);
 
+/// Whether this program ignores `SIGXFSZ` for itself only ([`restore_file_size_signal`]).
+static RESTORE_SIGXFSZ: AtomicBool = AtomicBool::new(false);
+
+/// Gives each bot started afterwards the default action of `SIGXFSZ` back, for a program that
+/// ignores it for itself only: an ignored signal stays ignored across `exec`, and a bot should
+/// meet the file size limit as it would have without this program in between.
+pub(crate) fn restore_file_size_signal() {
+    RESTORE_SIGXFSZ.store(true, Ordering::SeqCst);
+}
+
 /// Makes this program answerable for every process its bots start, on Linux: it becomes their
 /// child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`), so that an orphaned descendant is
 /// re-parented to it and can still be stopped; and each bot started afterwards is killed by
@@ -73,6 +83,16 @@ pub(super) fn spawn(shell: &mut Command) -> io::Result<Child> {
     {
         use std::os::unix::process::CommandExt;
         shell.process_group(0);
+        if RESTORE_SIGXFSZ.load(Ordering::SeqCst) {
+            // SAFETY: the closure runs in the child between fork and exec and calls only
+            // signal(2) (sigaction underneath), which is async-signal-safe.
+            unsafe {
+                shell.pre_exec(|| {
+                    libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+                    Ok(())
+                });
+            }
+        }
     }
     #[cfg(target_os = "linux")]
     if IN_CHARGE.load(Ordering::SeqCst) {

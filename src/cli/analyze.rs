@@ -3,7 +3,6 @@
 
 use std::io::{self, BufReader, BufWriter, Write};
 
-use crate::quote::{QUOTE_LIMIT, quote};
 use crate::{Analysis, Cell, Game, Oracle, Player, Position, Value, table};
 use clap::Args;
 use serde::Serialize;
@@ -91,7 +90,7 @@ fn answer(position: &PositionArgs, query: Query) -> Result<(), Failure> {
     }
     let (notation, text) = position.given();
     let answer = answer_text(notation, text, false, query, oracle).map_err(Failure::usage)?;
-    let mut out = io::stdout().lock();
+    let mut out = super::stdout();
     write_answer(&mut out, &answer, position.format, style)?;
     Ok(())
 }
@@ -202,12 +201,11 @@ fn batch(
         oracle,
     };
     let mut input = BufReader::with_capacity(INPUT_BUFFER, io::stdin());
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = BufWriter::new(super::stdout());
     let mut tally = Tally::default();
     match batch.run(&mut input, &mut out, &mut tally) {
         Ok(()) => {}
-        // The reader went away: nothing more can be answered, so end quietly.
-        Err(Stopped::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => {}
+        // A reader that went away too: the answers did not all arrive.
         Err(Stopped::Write(error)) => return Err(error.into()),
         Err(Stopped::Read(error)) => {
             // The reader's error says what it could not read; say after which line.
@@ -306,15 +304,10 @@ impl Batch {
 
 /// The error for a line longer than [`LINE_LIMIT`]: its start, quoted, and its length.
 fn too_long(notation: Notation, head: &[u8], length: u64) -> String {
-    let start: String = String::from_utf8_lossy(head)
-        .chars()
-        .take(QUOTE_LIMIT)
-        .collect();
-    let mut quoted = quote(&start);
-    quoted.pop();
     format!(
-        "bad {} {quoted}…\" ({length} bytes): a line has at most {LINE_LIMIT} bytes",
-        notation.noun()
+        "bad {} {}: a line has at most {LINE_LIMIT} bytes",
+        notation.noun(),
+        crate::quote::quote_head(head, Some(length))
     )
 }
 

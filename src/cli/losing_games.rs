@@ -73,9 +73,8 @@ impl LosingGames {
     }
 
     /// Writes the games of each bot on each of its sides, in order, and puts the file in
-    /// place. A bot that breaks the protocol (exit 3) or output that fails leaves a file
-    /// being replaced as it was; a reader that closes standard output's pipe only ends the
-    /// games early, and the verdict still gives the exit code.
+    /// place. A bot that breaks the protocol (exit 3) or output that fails (exit 5, a reader
+    /// that closes standard output's pipe too) leaves a file being replaced as it was.
     pub fn write(
         self,
         game: Game,
@@ -101,10 +100,7 @@ impl LosingGames {
         if let Some(failure) = broke {
             return Err(failure);
         }
-        match written {
-            Err(error) if error.io_error().kind() == io::ErrorKind::BrokenPipe => Ok(()),
-            written => Ok(written?),
-        }
+        Ok(written?)
     }
 }
 

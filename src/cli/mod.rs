@@ -61,10 +61,15 @@ pub(crate) struct Cli {
 }
 
 /// The exit codes, the same for every command; shown at the end of every `--help`.
-pub(crate) const EXIT_CODES: &str = "Exit codes: 0 success; 1 a negative answer (audit: a bot can lose or \
-breaks the rules; \
-verify: a difference) or output failed; 2 bad usage or input; 3 an external bot broke the \
-protocol; 4 the table built into ttt is damaged.";
+pub(crate) const EXIT_CODES: &str = concat!(
+    "Exit codes: 0 success; ",
+    "1 a negative answer (audit: a bot can lose or breaks the rules; verify: a difference); ",
+    "2 bad usage or input; ",
+    "3 an external bot broke the protocol; ",
+    "4 the table built into ttt is damaged; ",
+    "5 output could not be written; ",
+    "6 a memory limit was reached.",
+);
 
 /// The clap tree as `ttt` runs it: colour as settled, the exit codes under every help, and the
 /// version with the embedded table's checksum.
@@ -208,8 +213,6 @@ pub enum Format {
 pub(crate) struct Failure {
     code: u8,
     message: String,
-    /// A reader that went away (`ttt export | head`): end quietly, with success.
-    closed_pipe: bool,
 }
 
 impl Failure {
@@ -217,7 +220,6 @@ impl Failure {
         Failure {
             code,
             message: message.into(),
-            closed_pipe: false,
         }
     }
 
@@ -239,6 +241,11 @@ impl Failure {
     /// What went wrong, for standard error.
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// Output that could not be written, wherever it went: exit code 5.
+    pub fn output(message: impl Into<String>) -> Failure {
+        Failure::with_code(5, message)
     }
 
     /// An external bot that broke the protocol: exit code 3.
@@ -264,40 +271,18 @@ impl From<io::Error> for Failure {
         {
             return Failure::usage(reading.to_string());
         }
-        Failure {
-            code: 1,
-            message: format!("cannot write output: {error}"),
-            closed_pipe: error.kind() == io::ErrorKind::BrokenPipe,
-        }
+        // Every other I/O error a command returns is from writing its answer, and a command
+        // writes its answer to standard output (files go through `WriteError`).
+        Failure::output(format!("cannot write standard output: {error}"))
     }
 }
 
-/// Standard output that a reader going away cannot fail: once the pipe is closed, what is
-/// written is dropped quietly, so that a command still ends with its answer's exit code
-/// (`ttt audit random | head -1` exits 1, as without `head`).
-pub(crate) struct Stdout {
-    inner: io::StdoutLock<'static>,
-    closed: bool,
-}
+/// Standard output, for a command's whole output: see [`crate::output::StandardOutput`].
+pub(crate) use crate::output::StandardOutput as Stdout;
 
-/// Standard output, quiet once its reader has gone.
+/// Standard output, locked; a write fails when it was closed as `ttt` started.
 pub(crate) fn stdout() -> Stdout {
-    Stdout {
-        inner: io::stdout().lock(),
-        closed: false,
-    }
-}
-
-impl Stdout {
-    fn quietly(&mut self, result: io::Result<usize>, len: usize) -> io::Result<usize> {
-        match result {
-            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
-                self.closed = true;
-                Ok(len)
-            }
-            other => other,
-        }
-    }
+    crate::output::standard_output()
 }
 
 /// A game with no table: bad usage (too large, or nothing embedded to check); a damaged
@@ -315,42 +300,23 @@ impl From<crate::TableError> for Failure {
 
 impl From<WriteError> for Failure {
     fn from(error: WriteError) -> Failure {
-        // An `-o` path that cannot be opened is bad input, exit code 2; output that fails
-        // while it is written (a full disk) is exit code 1, wherever it goes, as for every
-        // command.
-        let code = match error.destination() {
-            Destination::Path(_) if error.when_opening() => 2,
-            _ => 1,
-        };
-        Failure {
-            code,
-            message: error.to_string(),
-            // Through a pipe given as `-o /dev/stdout` or a FIFO as well as standard output.
-            closed_pipe: error.io_error().kind() == io::ErrorKind::BrokenPipe,
+        // An `-o` path that cannot be opened (a missing directory, a directory) is bad input,
+        // exit code 2; output that cannot be written, wherever it goes and whenever it fails
+        // (a full disk even as the file is created), is exit code 5.
+        let opening_a_path = matches!(error.destination(), Destination::Path(_))
+            && error.when_opening()
+            && !crate::output::is_full_or_broken(error.io_error());
+        if opening_a_path {
+            Failure::usage(error.to_string())
+        } else {
+            Failure::output(error.to_string())
         }
-    }
-}
-
-impl Write for Stdout {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if self.closed {
-            return Ok(buf.len());
-        }
-        let result = self.inner.write(buf);
-        self.quietly(result, buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        if self.closed {
-            return Ok(());
-        }
-        let result = self.inner.flush().map(|()| 0);
-        self.quietly(result, 0).map(|_| ())
     }
 }
 
 /// Runs `ttt` with the process's arguments.
 pub fn main() -> ExitCode {
+    crate::shutdown::ignore_file_size_signal();
     // The colour is settled before clap parses, so that its help and errors follow it too.
     style::init(style::scan(std::env::args_os()).unwrap_or_default());
     let cli = match clap_command()
@@ -411,11 +377,17 @@ fn clap_error(error: &clap::Error) -> ExitCode {
         }
         rest = &rest[ch.len_utf8()..];
     }
-    let _ = if error.use_stderr() {
-        io::stderr().write_all(shown.as_bytes())
+    if error.use_stderr() {
+        let _ = io::stderr().write_all(shown.as_bytes());
     } else {
-        io::stdout().write_all(shown.as_bytes())
-    };
+        // Help and the version, asked for: their output failing is a failure like any other.
+        let mut out = stdout();
+        if let Err(error) = out.write_all(shown.as_bytes()).and_then(|()| out.flush()) {
+            let failure = Failure::from(error);
+            report(&failure);
+            return ExitCode::from(failure.code);
+        }
+    }
     ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
@@ -430,15 +402,37 @@ fn run(cli: Cli) -> ExitCode {
         Err(error) if needs_table => Err(Failure::damaged(&error)),
         _ => command(cli),
     };
+    // What standard output still holds (a last line without its newline) is written here,
+    // where a failure can be reported, rather than by the runtime at exit, which drops it.
+    // Output that did not all arrive outranks a negative answer (the answer did not arrive
+    // either), not a broken bot or a damaged table, whose message is still given.
+    let result = match result {
+        // Failed already, and said so: the rest would fail again.
+        result if crate::output::standard_output_failed() => result,
+        result => match (result, stdout().flush()) {
+            (result, Ok(())) => result,
+            (Ok(()), Err(error)) => Err(error.into()),
+            (Err(failure), Err(error)) if failure.code == 1 => Err(error.into()),
+            (Err(failure), Err(error)) => {
+                report(&Failure::from(error));
+                Err(failure)
+            }
+        },
+    };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(failure) if failure.closed_pipe => ExitCode::SUCCESS,
-        Err(failure) if failure.message.is_empty() => ExitCode::from(failure.code),
         Err(failure) => {
-            let label = style::Style::for_stderr().error("error:");
-            let _ = writeln!(io::stderr(), "{label} {}", failure.message);
+            report(&failure);
             ExitCode::from(failure.code)
         }
+    }
+}
+
+/// Writes the failure's message on standard error, if it has one.
+fn report(failure: &Failure) {
+    if !failure.message.is_empty() {
+        let label = style::Style::for_stderr().error("error:");
+        let _ = writeln!(io::stderr(), "{label} {}", failure.message);
     }
 }
 

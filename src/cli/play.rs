@@ -172,7 +172,7 @@ struct Session<'a> {
     echo: bool,
     rng: SplitMix64,
     input: Box<dyn BufRead + 'a>,
-    out: io::StdoutLock<'a>,
+    out: super::Stdout,
     style: Style,
     hints: bool,
 }
@@ -203,7 +203,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
             .seed
             .map_or_else(SplitMix64::from_entropy, SplitMix64::new),
         input: Box::new(io::stdin().lock()),
-        out: io::stdout().lock(),
+        out: super::stdout(),
         style: Style::for_stdout(),
         hints: args.hints,
     };

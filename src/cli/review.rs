@@ -63,7 +63,8 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
         None => {
             let stdin = io::stdin();
             if stdin.is_terminal() {
-                say_what_to_paste()?;
+                // A hint only: standard error failing stops nothing.
+                let _ = say_what_to_paste();
             }
             let (result, game) = read_result(stdin.lock(), mnk)?;
             (game, Some(result))
@@ -73,7 +74,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
         None => Review::with_dense(table(), &game),
         Some(mnk_table) => Review::with_table(mnk_table, &game),
     };
-    let mut out = io::stdout().lock();
+    let mut out = super::stdout();
     match args.format {
         Format::Json => {
             let forfeit = match result {

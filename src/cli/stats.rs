@@ -35,7 +35,7 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
             crate::MAX_TABLE_CELLS
         )));
     };
-    let mut out = io::stdout().lock();
+    let mut out = super::stdout();
     if args.format == Format::Json {
         serde_json::to_writer(&mut out, &stats).map_err(io::Error::from)?;
         writeln!(out)?;

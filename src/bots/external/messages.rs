@@ -2,7 +2,7 @@
 //! line cut off at the limit, and how it exited.
 
 use super::protocol::MAX_REPLY;
-use crate::quote::{quote, quote_bytes};
+use crate::quote::quote_bytes;
 
 /// The first line of `bytes`, without its newline.
 pub(super) fn first_line(bytes: &[u8]) -> &[u8] {
@@ -16,11 +16,7 @@ pub(super) fn first_line(bytes: &[u8]) -> &[u8] {
 /// The start of a line that was cut off unread: its first characters and an ellipsis, with no
 /// length (only its start was read).
 pub(super) fn quote_head(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(240)]);
-    let head: String = text.chars().take(crate::quote::QUOTE_LIMIT).collect();
-    let mut quoted = quote(&head);
-    quoted.insert(quoted.len() - 1, '…');
-    quoted
+    crate::quote::quote_head(bytes, None)
 }
 
 pub(super) fn stray(after_last: &str, bytes: &[u8]) -> String {
