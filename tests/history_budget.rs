@@ -29,7 +29,8 @@ fn text(bytes: &[u8]) -> String {
 
 /// The error line, which must say who, where, the limit, why, and what to do.
 fn assert_over_budget(stderr: &str, bot: &str, game: &str, limit: u32) {
-    let said = format!("would be asked about more than {limit} histories of {game} (the budget)");
+    let shown = format!("{},{:03}", limit / 1000, limit % 1000);
+    let said = format!("would be asked about more than {shown} histories of {game} (the budget)");
     for part in [
         bot,
         said.as_str(),
@@ -103,7 +104,10 @@ fn the_sides_audited_before_the_budget_ran_out_stay_printed() {
             text(&out.stderr).contains(error),
             "the JSON's error is the one on standard error: {error}"
         );
-        assert!(error.contains("more than 5000 histories of 3x4"), "{error}");
+        assert!(
+            error.contains("more than 5,000 histories of 3x4"),
+            "{error}"
+        );
         assert_none_left(&pids);
     }
     // Within a budget large enough, the audit is done.
@@ -186,7 +190,7 @@ fn a_match_against_a_bot_answering_every_cell_stops_at_its_budget() {
             json["error"]
                 .as_str()
                 .unwrap()
-                .contains("more than 2000 histories")
+                .contains("more than 2,000 histories")
         );
         assert_none_left(&pids);
     }

@@ -93,8 +93,8 @@ fn a_whole_game_on_4x4_and_3x4() {
     assert!(out.contains("You lose: X made three in a row."), "{out}");
     // The board numbers its cells up to 16, each column as wide as its widest number.
     let out = play(&["--game", "4x4"], "quit\n");
-    assert!(out.contains("\n   13 | 14 | 15 | 16 \n"), "{out}");
-    assert!(out.contains("\n   1  | 2  | 3  | 4  \n"), "{out}");
+    assert!(out.contains("\n   13 | 14 | 15 | 16\n"), "{out}");
+    assert!(out.contains("\n   1  | 2  | 3  | 4\n"), "{out}");
 }
 
 #[test]
@@ -190,7 +190,7 @@ fn marcelo_plays_nine_by_nine_with_cells_typed_one_to_eighty_one() {
         "{out}"
     );
     assert!(
-        out.contains("\n   73 | 74 | 75 | 76 | 77 | 78 | 79 | 80 | 81 \n"),
+        out.contains("\n   73 | 74 | 75 | 76 | 77 | 78 | 79 | 80 | 81\n"),
         "{out}"
     );
     // O completes the anti-diagonal (9 17 25 33 41 49 57 65 73).
@@ -261,7 +261,7 @@ fn larger_boards_play_against_random_without_hints() {
         ),
         "{out}"
     );
-    assert!(out.contains("\n   21 | 22 | 23 | 24 | 25 \n"), "{out}");
+    assert!(out.contains("\n   21 | 22 | 23 | 24 | 25\n"), "{out}");
     let line = result_line(&out);
     assert!(line.starts_with("result: "), "{out}");
     assert_fits(&out);
@@ -279,7 +279,7 @@ fn larger_boards_play_against_random_without_hints() {
         &every_cell(64),
     );
     assert!(
-        out.contains("\n   58 | 59 | 60 | 61 | 62 | 63 | 64 \n"),
+        out.contains("\n   58 | 59 | 60 | 61 | 62 | 63 | 64\n"),
         "{out}"
     );
     result_line(&out);
