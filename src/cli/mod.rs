@@ -269,9 +269,8 @@ impl Failure {
     pub fn audit_memory(over: crate::memory::OverMemory) -> Failure {
         Failure::memory(
             over,
-            "raise --max-memory; for an external bot, lower --budget (each history it is asked \
-             about is held), or say --stateless of a bot that answers from the board alone \
-             (each board is then asked once)",
+            "raise --max-memory; an external bot not declared --stateless is asked about each \
+             history, and a lower --budget holds fewer",
         )
     }
 
@@ -341,9 +340,10 @@ pub(crate) fn budget_fits(
     ) else {
         return Ok(());
     };
-    let room = limit.saturating_sub(crate::memory::in_use());
+    // The limit alone, not less what is held at the start (a few megabytes, within what the
+    // figures leave): the largest budget that fits is then the same on every run.
     let each = bytes_each * at_once;
-    if u64::from(budget) * each <= room {
+    if u64::from(budget) * each <= limit {
         return Ok(());
     }
     let sides = match at_once {
@@ -355,7 +355,7 @@ pub(crate) fn budget_fits(
          {bytes_each} bytes a {unit}{sides}; the largest budget that fits is {}",
         crate::memory::Size(limit),
         memory_whence(),
-        room / each
+        limit / each
     )))
 }
 
