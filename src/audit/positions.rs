@@ -497,6 +497,7 @@ impl<R: Kept> Walk<'_, R> {
             return Ok(());
         }
         let buffers = &mut self.buffers;
+        crate::memory::room_for(buffers.graph.scratch_bytes())?;
         let first = self.side == Player::X;
         let (loss, line, odds) =
             odds::backwards(&buffers.graph, first, &mut buffers.scratch).ok_or(Stop::Overflow)?;
