@@ -355,7 +355,7 @@ pub(crate) fn budget_fits(
          {bytes_each} bytes a {unit}{sides}; the largest budget that fits is {}",
         crate::memory::Size(limit),
         memory_whence(),
-        limit / each
+        crate::wording::grouped(limit / each)
     )))
 }
 
