@@ -97,6 +97,7 @@ mod game;
 mod history;
 mod json;
 mod matchup;
+pub mod memory;
 mod moves;
 mod oracle;
 mod output;

@@ -31,6 +31,7 @@ use crate::audit::tableless::AuditBudget;
 use crate::board::{Board, Cell, Outcome, Player};
 use crate::bots::{Bot, BotError, Turn};
 use crate::game::{Game, MAX_TABLE_CELLS};
+use crate::memory::OverMemory;
 use crate::position::Position;
 use crate::ratio::Ratio;
 
@@ -53,6 +54,7 @@ use crate::ratio::Ratio;
 /// [`MatchError::TooLarge`] for a game of more than 16 cells; [`MatchError::Refused`] when a
 /// bot does not [play](Bot::plays) the game (X's refusal first; neither is asked anything);
 /// [`MatchError::OverBudget`] when the walk would hold more histories than the budget;
+/// [`MatchError::OverMemory`] when it would hold more than the memory limit;
 /// [`MatchError::Bot`] when a bot cannot answer at all, or its answers cannot be trusted (an
 /// external program that broke its protocol); [`MatchError::Overflow`] when the exact odds
 /// need more than 128 bits.
@@ -300,6 +302,8 @@ pub enum MatchError {
     /// The walk would hold more histories than the budget allows: a bot that is not
     /// memoryless is asked once per history.
     OverBudget(OverBudget),
+    /// The walk would hold more memory than the [limit](crate::memory::set_limit).
+    OverMemory(OverMemory),
 }
 
 /// The message for people: the bot's own error, or what outgrew 128 bits and what to do.
@@ -318,6 +322,7 @@ impl fmt::Display for MatchError {
                  too fine (give it coarser ones)",
             ),
             MatchError::OverBudget(over) => over.fmt(f),
+            MatchError::OverMemory(over) => over.fmt(f),
         }
     }
 }
@@ -327,6 +332,7 @@ impl std::error::Error for MatchError {
         match self {
             MatchError::Refused(error) | MatchError::Bot(error) => Some(error),
             MatchError::OverBudget(over) => Some(over),
+            MatchError::OverMemory(over) => Some(over),
             MatchError::TooLarge(_) | MatchError::Overflow => None,
         }
     }
@@ -487,6 +493,7 @@ impl<R: Rules> Walk<'_, R> {
     /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
     /// of their games, with `chance` over the next ply's denominator.
     fn reach(&mut self, node: &Node<R>, cell: Cell, chance: u128) -> Result<(), MatchError> {
+        crate::memory::check().map_err(MatchError::OverMemory)?;
         let places = self.merge.then_some(&mut self.places);
         match step(node, self.ply, cell, chance, &mut self.next, places)? {
             Step::End(Outcome::Win(winner)) => Ok(self.end(node, End::win(winner), chance)?),

@@ -91,13 +91,15 @@ pub(crate) fn verify(table: &Dense) -> Verification {
 ///
 /// # Errors
 ///
-/// [`TableError`] when the game has no embedded table or its bytes do not decode.
+/// [`TableError`] when the game has no embedded table, its bytes do not decode, or the solve
+/// would pass the memory limit.
 pub(crate) fn verify_game(game: Game) -> Result<Verification, TableError> {
     let bytes = crate::table::embedded_bytes(game).ok_or(TableError::NotEmbedded { game })?;
     let table = mnk_format::decode(bytes).map_err(|error| TableError::Damaged {
         game,
         detail: error.to_string(),
     })?;
+    crate::table::room_to_solve(game)?;
     let fresh = mnk_format::stored(&solve_game(game));
     let fresh_bytes = mnk_format::encode(&fresh);
     let checksum = |bytes: &[u8]| {

@@ -21,6 +21,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "src/position", "src/game.rs", "src/geometry.rs", "src/moves.rs", "src/value.rs",
         "src/history.rs", "src/quote.rs", "src/rng.rs", "src/ratio.rs", "src/reachable.rs",
         "src/wording.rs",
+        "src/memory.rs",
     ]),
     ("solver", &["src/solve"]),
     ("table", &[

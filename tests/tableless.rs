@@ -6,8 +6,9 @@ mod common;
 use common::audit_3x3 as audit;
 
 use common::blocks_unsaid::BlocksUnsaid;
+use ttt_oracle::AuditError;
 use ttt_oracle::audit::{AuditBudget, Shortest, TablelessReport};
-use ttt_oracle::bots::{self, Bot, BotError};
+use ttt_oracle::bots::{self, Bot};
 use ttt_oracle::{Game, Player};
 
 /// The audit without a table of `bot` playing `side` of `game`, within `budget`: on a game
@@ -18,7 +19,7 @@ fn audit_tableless(
     game: Game,
     side: Player,
     budget: AuditBudget,
-) -> Result<TablelessReport, BotError> {
+) -> Result<TablelessReport, AuditError> {
     ttt_oracle::internals::audit_tableless(bot, game, side, budget)
 }
 

@@ -106,6 +106,7 @@ impl Gathered {
     }
 
     fn push<R: Rules>(&mut self, game: History) -> Result<(), Halt> {
+        crate::memory::check()?;
         match &mut self.seen {
             Some(seen) => {
                 if !seen.insert(R::of(&game).key()) {

@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::bots::{Bot, BotError};
 use crate::game::Game;
+use crate::memory::OverMemory;
 use crate::quote::quote;
 use crate::table::TableError;
 use crate::wording::counted;
@@ -51,6 +52,14 @@ pub(crate) enum Halt {
     Bot(BotError),
     /// More histories (or, without a table, states) than the budget.
     OverBudget,
+    /// More memory than the limit.
+    OverMemory(OverMemory),
+}
+
+impl From<OverMemory> for Halt {
+    fn from(over: OverMemory) -> Halt {
+        Halt::OverMemory(over)
+    }
 }
 
 impl From<BotError> for Halt {
@@ -64,6 +73,7 @@ impl Halt {
     pub(super) fn into_error(self, bot: &dyn Bot, game: Game, limit: u64) -> AuditError {
         match self {
             Halt::Bot(error) => AuditError::Bot(error),
+            Halt::OverMemory(over) => AuditError::OverMemory(over),
             Halt::OverBudget => AuditError::OverBudget(OverBudget {
                 bots: vec![bot.name().to_string()],
                 game,
@@ -84,6 +94,8 @@ pub enum AuditError {
     Bot(BotError),
     /// The bot would be asked about more histories than the budget allows.
     OverBudget(OverBudget),
+    /// The audit would hold more memory than the [limit](crate::memory::set_limit).
+    OverMemory(OverMemory),
 }
 
 impl fmt::Display for AuditError {
@@ -92,6 +104,7 @@ impl fmt::Display for AuditError {
             AuditError::Refused(error) | AuditError::Bot(error) => error.fmt(f),
             AuditError::NoTable(error) => write!(f, "{error}: an audit needs the game's table"),
             AuditError::OverBudget(over) => over.fmt(f),
+            AuditError::OverMemory(over) => over.fmt(f),
         }
     }
 }
@@ -102,6 +115,7 @@ impl std::error::Error for AuditError {
             AuditError::Refused(error) | AuditError::Bot(error) => Some(error),
             AuditError::NoTable(error) => Some(error),
             AuditError::OverBudget(over) => Some(over),
+            AuditError::OverMemory(over) => Some(over),
         }
     }
 }
@@ -109,5 +123,11 @@ impl std::error::Error for AuditError {
 impl From<BotError> for AuditError {
     fn from(error: BotError) -> AuditError {
         AuditError::Bot(error)
+    }
+}
+
+impl From<OverMemory> for AuditError {
+    fn from(over: OverMemory) -> AuditError {
+        AuditError::OverMemory(over)
     }
 }

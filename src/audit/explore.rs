@@ -199,6 +199,7 @@ impl<R: Rules> Walk<'_, R> {
         if self.report.decision_points == self.limit {
             return Err(Halt::OverBudget);
         }
+        crate::memory::check()?;
         self.report.decision_points += 1;
         let depth = game.moves().len();
         let mut choices = std::mem::take(&mut self.choices[depth]);

@@ -19,6 +19,7 @@ use crate::board::{Board, Cell, Outcome, Player, Status};
 use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
 use crate::history::History;
+use crate::memory::OverMemory;
 use crate::position::Position;
 
 /// A game the bot did not win or draw.
@@ -112,6 +113,7 @@ pub fn losing_games<E: From<AuditError>>(
             limit,
         })
         .into(),
+        Stop::OverMemory(over) => AuditError::OverMemory(over).into(),
         Stop::Sink(error) => error,
     };
     if game == Game::TIC_TAC_TOE {
@@ -153,7 +155,7 @@ fn walk<R: Rules, E>(
     });
     match walked {
         Ok(()) => bot.finish().map_err(Stop::Bot),
-        Err(stop @ (Stop::Sink(_) | Stop::OverBudget)) => {
+        Err(stop @ (Stop::Sink(_) | Stop::OverBudget | Stop::OverMemory(_))) => {
             let _ = bot.finish();
             Err(stop)
         }
@@ -166,6 +168,8 @@ enum Stop<E> {
     Bot(BotError),
     /// More histories than the limit.
     OverBudget,
+    /// More memory than the limit.
+    OverMemory(OverMemory),
     Sink(E),
 }
 
@@ -174,6 +178,7 @@ impl<E> From<Halt> for Stop<E> {
         match halt {
             Halt::Bot(error) => Stop::Bot(error),
             Halt::OverBudget => Stop::OverBudget,
+            Halt::OverMemory(over) => Stop::OverMemory(over),
         }
     }
 }
@@ -252,6 +257,7 @@ impl<R: Rules, E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, R, F> {
             }
             self.asked += 1;
         }
+        crate::memory::check().map_err(Stop::OverMemory)?;
         let choices: Rc<[Choice]> = match catch_unwind(AssertUnwindSafe(|| self.bot.choose(game))) {
             Ok(answer) => answer.map_err(Stop::Bot)?.into(),
             Err(payload) => return Ok(Err(panic_message(payload, game))),

@@ -160,7 +160,8 @@ impl Report {
 ///
 /// [`AuditError::Refused`] when the bot does not [play](Bot::plays) the game (nothing is asked
 /// of it); [`AuditError::OverBudget`] when the walk by histories would ask more than the
-/// budget; [`AuditError::NoTable`] when a table cannot be read; [`AuditError::Bot`] when the
+/// budget; [`AuditError::OverMemory`] when the walk would hold more than the
+/// [memory limit](crate::memory::set_limit); [`AuditError::NoTable`] when a table cannot be read; [`AuditError::Bot`] when the
 /// bot cannot answer at all, or its answers cannot be trusted (an external program that broke
 /// its protocol). A forbidden move or a panic only forfeits that game.
 ///
@@ -202,9 +203,7 @@ pub fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<Report, AuditE
         return with_table(bot, game, side, budget).map(Report::Solved);
     }
     bot.plays(game).map_err(AuditError::Refused)?;
-    tableless::audit_tableless(bot, game, side, budget)
-        .map(Report::Searched)
-        .map_err(AuditError::Bot)
+    tableless::audit_tableless(bot, game, side, budget).map(Report::Searched)
 }
 
 /// Audits `bot` playing `side` of `game`, a game with a table, within `budget`: the audit of
@@ -219,6 +218,7 @@ pub(crate) fn with_table(
     if game == Game::TIC_TAC_TOE {
         return walk::<Board>(bot, game, table(), side, u64::MAX).map_err(|halt| match halt {
             Halt::Bot(error) => AuditError::Bot(error),
+            Halt::OverMemory(over) => AuditError::OverMemory(over),
             Halt::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
         });
     }
@@ -254,11 +254,11 @@ fn walk<R: Kept>(
             };
             match walked.and_then(|()| explore::audit::<R>(bot, game, table, side, limit)) {
                 Ok(report) => report,
-                Err(Halt::OverBudget) => {
+                Err(halt @ (Halt::OverBudget | Halt::OverMemory(_))) => {
                     // Stopped at once rather than left waiting until the bot is dropped; what
                     // it says then matters no more, as its audit is not done.
                     let _ = bot.finish();
-                    return Err(Halt::OverBudget);
+                    return Err(halt);
                 }
                 Err(halt) => return Err(halt),
             }

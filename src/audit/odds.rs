@@ -118,6 +118,13 @@ impl Graph {
     fn plies(&self) -> &[Ply] {
         &self.plies[..self.used]
     }
+
+    /// What [`backwards`] holds beside the graph, at most: for each position and end, whether
+    /// it is reached, its worst case and its three chances against the perfect style.
+    pub fn scratch_bytes(&self) -> u64 {
+        let places: usize = self.plies().iter().map(|ply| To::ENDS + ply.len()).sum();
+        places as u64 * (1 + 8 + 24)
+    }
 }
 
 impl Ply {

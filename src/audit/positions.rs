@@ -29,11 +29,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::odds::{self, Edge, Graph, To};
 use super::rules::{Bits, Places, Rules};
-use super::{Forfeit, IllegalLine, LosingLine, SideReport, WorstCase, panic_message};
+use super::{Forfeit, Halt, IllegalLine, LosingLine, SideReport, WorstCase, panic_message};
 use crate::board::{Board, Cell, Outcome, Player};
 use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
 use crate::history::History;
+use crate::memory::OverMemory;
 use crate::position::Position;
 use crate::ratio::Ratio;
 use crate::value::Value;
@@ -46,7 +47,7 @@ pub(super) fn audit<R: Kept>(
     game: Game,
     table: &R::Table,
     side: Player,
-) -> Result<Option<SideReport>, BotError> {
+) -> Result<Option<SideReport>, Halt> {
     // Taken, not borrowed: a bot that audits another from inside `choose` gets its own.
     let mut buffers = R::take();
     buffers.places.ready();
@@ -71,7 +72,8 @@ pub(super) fn audit<R: Kept>(
     match walked {
         Ok(()) => Ok(Some(walk.report)),
         Err(Stop::Overflow) => Ok(None),
-        Err(Stop::Bot(error)) => Err(error),
+        Err(Stop::Bot(error)) => Err(Halt::Bot(error)),
+        Err(Stop::OverMemory(over)) => Err(Halt::OverMemory(over)),
     }
 }
 
@@ -141,6 +143,14 @@ enum Stop {
     Bot(BotError),
     /// A number outgrew its integer.
     Overflow,
+    /// More memory than the limit.
+    OverMemory(OverMemory),
+}
+
+impl From<OverMemory> for Stop {
+    fn from(over: OverMemory) -> Stop {
+        Stop::OverMemory(over)
+    }
 }
 
 impl From<BotError> for Stop {
@@ -261,6 +271,7 @@ impl<R: Kept> Walk<'_, R> {
                 prepare(self.bot, self.game, &nodes, self.ply)?;
             }
             for node in &nodes {
+                crate::memory::check()?;
                 self.visit(node)?;
                 self.buffers.graph.end_node();
             }
@@ -486,6 +497,7 @@ impl<R: Kept> Walk<'_, R> {
             return Ok(());
         }
         let buffers = &mut self.buffers;
+        crate::memory::room_for(buffers.graph.scratch_bytes())?;
         let first = self.side == Player::X;
         let (loss, line, odds) =
             odds::backwards(&buffers.graph, first, &mut buffers.scratch).ok_or(Stop::Overflow)?;

@@ -169,6 +169,10 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         usize::from,
     );
     let at_once = jobs > 1 && args.side == Sides::Both;
+    if game != Game::TIC_TAC_TOE {
+        let walks = if at_once { 2 } else { 1 };
+        super::budget_fits(args.large.budget, super::BYTES_A_HISTORY, walks)?;
+    }
     // Every side audited before a protocol error stays proven: it is printed, then the error.
     let budget = AuditBudget::of(args.large.budget as usize);
     let mut audits = Vec::new();

@@ -3,11 +3,12 @@
 
 use std::io::Write;
 
-use crate::bots::{Bot, Turn};
+use crate::bots::{Bot, BotError, Turn};
 use crate::quote::escape;
 use crate::wording::grouped;
 use crate::{
-    AuditBudget, Cell, Forfeit, Game, Odds, Player, Ratio, Shortest, TablelessReport, Verdict,
+    AuditBudget, AuditError, Cell, Forfeit, Game, Odds, Player, Ratio, Shortest, TablelessReport,
+    Verdict,
 };
 use clap::Args;
 use serde::Serialize;
@@ -70,6 +71,8 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
              --cmd COMMAND",
         ));
     }
+    let walks = if jobs > 1 && sides.len() > 1 { 2 } else { 1 };
+    super::budget_fits(budget, super::bytes_a_state(game), walks)?;
     let budget = AuditBudget::of(budget as usize);
     let named = external.named(bots)?;
     // Every bot is asked first whether it plays the game: a refusal is bad usage.
@@ -132,6 +135,24 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
             });
         }
     }
+    // An audit that outgrew the memory limit stops with its own code; any other error is the
+    // bot's.
+    let stopped = stopped.map(|error| match error {
+        AuditError::OverMemory(over) => (
+            Failure::memory(
+                over,
+                "raise --max-memory, or lower --budget (the states the walk holds, and the \
+                 questions of each search)",
+            ),
+            "Not audited, over the memory limit (below): ",
+        ),
+        other => (
+            Failure::protocol(BotError {
+                message: other.to_string(),
+            }),
+            "Not audited, after a protocol error (below): ",
+        ),
+    });
     let mut out = super::stdout();
     match format {
         Format::Json => {
@@ -144,7 +165,9 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
             let json = AuditJson {
                 game: game.to_string(),
                 bots: audits.iter().map(bot_json).collect(),
-                error: stopped.as_ref().map(|error| error.message.clone()),
+                error: stopped
+                    .as_ref()
+                    .map(|(failure, _)| failure.message().to_string()),
             };
             serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
             writeln!(out)?;
@@ -155,16 +178,16 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
                 writeln!(out, "{line}")?;
             }
             writeln!(out)?;
-            let last = if stopped.is_some() {
-                not_done("Not audited, after a protocol error (below): ", &left)
+            let last = if let Some((_, heading)) = &stopped {
+                not_done(heading, &left)
             } else {
                 summary(&audits)
             };
             writeln!(out, "{}", style.strong(&last))?;
         }
     }
-    if let Some(error) = stopped {
-        return Err(Failure::protocol(error));
+    if let Some((failure, _)) = stopped {
+        return Err(failure);
     }
     let all_never_lose = audits
         .iter()

@@ -66,6 +66,10 @@ impl Stopped {
                 named::over_budget(&over),
                 "Not audited, over the budget of histories (below): ",
             ),
+            AuditError::OverMemory(over) => (
+                Failure::audit_memory(over),
+                "Not audited, over the memory limit (below): ",
+            ),
             AuditError::Bot(error) | AuditError::Refused(error) => (
                 Failure::protocol(error),
                 "Not audited, after a protocol error (below): ",

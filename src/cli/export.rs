@@ -90,6 +90,29 @@ pub fn run(args: &ExportArgs) -> Result<(), Failure> {
             ),
         }));
     }
-    output.write(|out| export::write(out, format, args.game, records))?;
+    // Checked at each record: past the memory limit the export stops, and its file is not
+    // put in place (any error drops it; the limit is the one reported).
+    let over = std::cell::Cell::new(None);
+    let within = records.map_while(|record| match crate::memory::check() {
+        Ok(()) => Some(record),
+        Err(limit) => {
+            over.set(Some(limit));
+            None
+        }
+    });
+    let written = output.write(|out| {
+        export::write(out, format, args.game, within)?;
+        match over.get() {
+            Some(_) => Err(std::io::Error::other("over the memory limit")),
+            None => Ok(()),
+        }
+    });
+    if let Some(limit) = over.get() {
+        return Err(Failure::memory(
+            limit,
+            "raise --max-memory; nothing was written",
+        ));
+    }
+    written?;
     Ok(())
 }

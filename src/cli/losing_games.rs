@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use crate::bots::{Bot, BotError};
+use crate::memory::OverMemory;
 use crate::output::{Destination, Output};
 use crate::{AuditBudget, AuditError, Cell, Game, LostGame, OverBudget, Player};
 use serde::Serialize;
@@ -37,6 +38,7 @@ struct Line<'a> {
 enum Stop {
     Bot(BotError),
     OverBudget(OverBudget),
+    OverMemory(OverMemory),
     Write(io::Error),
 }
 
@@ -46,6 +48,7 @@ impl From<AuditError> for Stop {
             AuditError::Bot(error) | AuditError::Refused(error) => Stop::Bot(error),
             // Not after an audit within the same budget, which asked the same questions.
             AuditError::OverBudget(over) => Stop::OverBudget(over),
+            AuditError::OverMemory(over) => Stop::OverMemory(over),
             // The audit found the table before the games are written.
             AuditError::NoTable(error) => Stop::Write(io::Error::other(error.to_string())),
         }
@@ -95,6 +98,10 @@ impl LosingGames {
                 Err(Stop::OverBudget(over)) => {
                     broke = Some(super::named::over_budget(&over));
                     Err(io::Error::other("over the budget of histories"))
+                }
+                Err(Stop::OverMemory(over)) => {
+                    broke = Some(Failure::audit_memory(over));
+                    Err(io::Error::other("over the memory limit"))
                 }
             });
         if let Some(failure) = broke {

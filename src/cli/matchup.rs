@@ -106,6 +106,9 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     if args.game.cells() > crate::MAX_TABLE_CELLS {
         return Err(Failure::usage(MatchError::TooLarge(args.game).to_string()));
     }
+    if args.game != Game::TIC_TAC_TOE {
+        super::budget_fits(args.budget, super::BYTES_A_HISTORY, 1)?;
+    }
     for player in &players {
         player
             .plays(args.game)
@@ -141,6 +144,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
                     MatchError::Bot(error) => Failure::protocol(error),
                     MatchError::Overflow => Failure::usage(format!("{label}: {error}")),
                     MatchError::OverBudget(over) => super::named::over_budget(&over),
+                    MatchError::OverMemory(over) => Failure::audit_memory(over),
                 };
                 stopped = Some((failure, vec![label]));
             }

@@ -58,6 +58,11 @@ pub(crate) struct Cli {
     /// CLICOLOR_FORCE forces it), always or never.
     #[arg(long, global = true, value_enum, ignore_case = true, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// The most memory the command may hold: bytes, or a number with K, M, G or T (powers of
+    /// 1024), e.g. 512M or 2G. By default half the memory available (the least of the cgroup's
+    /// room, MemAvailable and `ulimit -v`). Past it, the command stops with exit code 6.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    max_memory: Option<u64>,
 }
 
 /// The exit codes, the same for every command; shown at the end of every `--help`.
@@ -253,6 +258,29 @@ impl Failure {
         Failure::with_code(3, error.message)
     }
 
+    /// A walk, solve or export that would hold more than the memory limit: exit code 6, with
+    /// the limit, where it comes from, and `change`, what to change to stay within it.
+    pub fn memory(over: crate::memory::OverMemory, change: &str) -> Failure {
+        Failure::with_code(
+            6,
+            format!(
+                "stopped before passing the memory limit, {} ({}): {change}",
+                crate::memory::Size(over.limit),
+                memory_whence()
+            ),
+        )
+    }
+
+    /// An audit or a match over the memory limit: [`Failure::memory`], with what bounds the
+    /// memory of a walk by histories.
+    pub fn audit_memory(over: crate::memory::OverMemory) -> Failure {
+        Failure::memory(
+            over,
+            "raise --max-memory; an external bot not declared --stateless is asked about each \
+             history, and a lower --budget holds fewer",
+        )
+    }
+
     /// The table built into this binary is damaged: exit code 4, whatever the command.
     pub fn damaged(error: &crate::format::tic_tac_toe::FormatError) -> Failure {
         Failure::with_code(
@@ -277,6 +305,73 @@ impl From<io::Error> for Failure {
     }
 }
 
+/// Whether the memory limit was given with `--max-memory` rather than worked out.
+static MEMORY_GIVEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Sets the limit every command keeps to: `--max-memory`, or by default
+/// [`DEFAULT_SHARE`](crate::memory::DEFAULT_SHARE) of the memory available.
+fn limit_memory(given: Option<u64>) {
+    MEMORY_GIVEN.store(given.is_some(), std::sync::atomic::Ordering::Relaxed);
+    crate::memory::fit_address_space();
+    crate::memory::set_limit(given.or_else(crate::memory::default_limit));
+}
+
+/// Whether the command line gave `--budget` rather than left it at its default.
+static BUDGET_GIVEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// What a walk holds for each history of a bot asked about each on its own, in an audit's
+/// lists and a match's (554 MB and 691 MB measured at most for 4,000,000; see
+/// docs/performance.md).
+pub(crate) const BYTES_A_HISTORY: (u64, &str) = (170, "history");
+
+/// What a walk without a table holds for each state, or a search for each question, on
+/// `game`: some 220 bytes on 5x5, 1 KB on 11x11 (see `AuditBudget`).
+pub(crate) fn bytes_a_state(game: Game) -> (u64, &'static str) {
+    (8 * game.cells() as u64 + 20, "state")
+}
+
+/// Refuses (exit 2) a `--budget` given on the command line whose walks cannot fit in the
+/// memory limit, `at_once` walks holding `bytes_each` bytes for each `unit` of the budget, and
+/// says the largest that fits. A budget left at its default is not refused: the walks then
+/// stop at the limit, if they reach it, with exit code 6.
+pub(crate) fn budget_fits(
+    budget: u32,
+    (bytes_each, unit): (u64, &str),
+    at_once: u64,
+) -> Result<(), Failure> {
+    let (Some(limit), true) = (
+        crate::memory::limit(),
+        BUDGET_GIVEN.load(std::sync::atomic::Ordering::Relaxed),
+    ) else {
+        return Ok(());
+    };
+    // The limit alone, not less what is held at the start (a few megabytes, within what the
+    // figures leave): the largest budget that fits is then the same on every run.
+    let each = bytes_each * at_once;
+    if u64::from(budget) * each <= limit {
+        return Ok(());
+    }
+    let sides = match at_once {
+        1 => String::new(),
+        n => format!(", on each of {n} sides audited at once"),
+    };
+    Err(Failure::usage(format!(
+        "--budget {budget} does not fit in the memory limit, {} ({}): a walk holds about \
+         {bytes_each} bytes a {unit}{sides}; the largest budget that fits is {}",
+        crate::memory::Size(limit),
+        memory_whence(),
+        crate::wording::grouped(limit / each)
+    )))
+}
+
+/// Where the memory limit comes from, as an error message says it.
+fn memory_whence() -> &'static str {
+    match MEMORY_GIVEN.load(std::sync::atomic::Ordering::Relaxed) {
+        true => "--max-memory",
+        false => "half the memory available; --max-memory sets another",
+    }
+}
+
 /// Standard output, for a command's whole output: see [`crate::output::StandardOutput`].
 pub(crate) use crate::output::StandardOutput as Stdout;
 
@@ -293,6 +388,13 @@ impl From<crate::TableError> for Failure {
             crate::TableError::Damaged { .. } => {
                 Failure::with_code(4, format!("{error}; rebuild ttt"))
             }
+            crate::TableError::OverMemory { game, needs, over } => Failure::memory(
+                over,
+                &format!(
+                    "solving game {game} holds about {}; raise --max-memory",
+                    crate::memory::Size(needs)
+                ),
+            ),
             _ => Failure::usage(error.to_string()),
         }
     }
@@ -319,13 +421,19 @@ pub fn main() -> ExitCode {
     crate::shutdown::ignore_file_size_signal();
     // The colour is settled before clap parses, so that its help and errors follow it too.
     style::init(style::scan(std::env::args_os()).unwrap_or_default());
-    let cli = match clap_command()
+    let (cli, matches) = match clap_command()
         .try_get_matches()
-        .and_then(|matches| Cli::from_arg_matches(&matches))
+        .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, matches)))
     {
-        Ok(cli) => cli,
+        Ok(parsed) => parsed,
         Err(error) => return clap_error(&error),
     };
+    let budget_given = matches.subcommand().is_some_and(|(_, sub)| {
+        sub.ids().any(|id| id == "budget")
+            && sub.value_source("budget") == Some(clap::parser::ValueSource::CommandLine)
+    });
+    BUDGET_GIVEN.store(budget_given, std::sync::atomic::Ordering::Relaxed);
+    limit_memory(cli.max_memory);
     // Bots are stopped on every way out: here for signals; by their Drop on a normal end, an
     // error or a panic.
     if let Err(error) = crate::shutdown::install() {

@@ -107,6 +107,9 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
         .find(|info| bot.command.is_none() && info.name == bot.name)
         .filter(|_| args.game == Game::TIC_TAC_TOE)
         .map_or(&[][..], |info| info.published);
+    if args.game != Game::TIC_TAC_TOE {
+        super::budget_fits(args.budget, super::bytes_a_state(args.game), 1)?;
+    }
     let mut results = Vec::new();
     for &side in args.side.players() {
         results.push(SideResult {
@@ -156,18 +159,24 @@ fn exact(args: &SimulateArgs, bot: &Named, side: Player) -> Result<Option<[Ratio
     let odds = if args.game == Game::TIC_TAC_TOE {
         crate::audit::with_table(&mut counted, Game::TIC_TAC_TOE, side, AuditBudget::DEFAULT)
             .map(|report| Some(report.vs_random))
-            .map_err(|error| match error {
-                crate::AuditError::Bot(error) => error,
-                other => crate::bots::BotError {
-                    message: other.to_string(),
-                },
-            })
     } else {
         let budget = AuditBudget::of(args.budget as usize);
         odds_tableless(&mut counted, args.game, side, budget)
     };
     progress.finish();
-    let odds = odds.map_err(|error| Failure::protocol(during("its audit", error)))?;
+    let odds = odds.map_err(|error| match error {
+        crate::AuditError::OverMemory(over) => Failure::memory(
+            over,
+            "raise --max-memory, or lower --budget (the states its exact odds hold)",
+        ),
+        crate::AuditError::Bot(error) => Failure::protocol(during("its audit", error)),
+        other => Failure::protocol(during(
+            "its audit",
+            crate::bots::BotError {
+                message: other.to_string(),
+            },
+        )),
+    })?;
     Ok(odds.map(|odds| [odds.win, odds.draw, odds.loss, odds.illegal]))
 }
 

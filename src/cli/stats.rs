@@ -27,6 +27,8 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     let stats = if game == Game::TIC_TAC_TOE {
         stats(table())
     } else if game.has_table() {
+        // The counts come from a fresh solve, which must fit in the memory limit.
+        crate::table::room_to_solve(game)?;
         of_game(game)
     } else {
         return Err(Failure::usage(format!(

@@ -63,6 +63,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
             TableError::NotEmbedded { .. } | TableError::TooLarge { .. } => {
                 Failure::usage(error.to_string())
             }
+            over @ TableError::OverMemory { .. } => Failure::from(over),
         })?
     };
     let mismatches = found

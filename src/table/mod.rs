@@ -19,6 +19,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::board::{Cell, Cells, Player};
 use crate::format::{MnkFormatError, Packed, StoredPosition};
 use crate::game::{Game, MAX_TABLE_CELLS};
+use crate::memory::OverMemory;
 use crate::position::Position;
 use crate::solve::{Codes, Digits, Entry, MnkSolution, solve_game, unentry};
 use crate::value::{MoveValue, Probe, Value};
@@ -79,6 +80,15 @@ pub enum TableError {
         /// What is wrong with the bytes.
         detail: String,
     },
+    /// Solving the game would hold more than the [memory limit](crate::memory::set_limit).
+    OverMemory {
+        /// The game.
+        game: Game,
+        /// About how much the solve holds, in bytes.
+        needs: u64,
+        /// The limit it would pass.
+        over: OverMemory,
+    },
 }
 
 impl fmt::Display for TableError {
@@ -99,6 +109,11 @@ impl fmt::Display for TableError {
             TableError::Damaged { game, detail } => {
                 write!(f, "the embedded table of game {game} is damaged: {detail}")
             }
+            TableError::OverMemory { game, needs, over } => write!(
+                f,
+                "solving game {game} holds about {}: {over}",
+                crate::memory::Size(*needs)
+            ),
         }
     }
 }
@@ -119,7 +134,8 @@ pub fn embedded_bytes(game: Game) -> Option<&'static [u8]> {
 ///
 /// # Errors
 ///
-/// [`TableError`] when the game has more than 16 cells, or its embedded table is damaged.
+/// [`TableError`] when the game has more than 16 cells, its embedded table is damaged, or its
+/// solve would pass the [memory limit](crate::memory::set_limit).
 pub fn of(game: Game) -> Result<&'static Table, TableError> {
     type Tables = HashMap<Game, Result<&'static Table, TableError>>;
     static MADE: OnceLock<Mutex<Tables>> = OnceLock::new();
@@ -130,21 +146,34 @@ pub fn of(game: Game) -> Result<&'static Table, TableError> {
         .get_or_init(Mutex::default)
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    made.entry(game)
-        .or_insert_with(|| {
-            let table = match embedded_bytes(game) {
-                Some(bytes) => {
-                    Table::compressed(bytes, UNPACK_AFTER).map_err(|error| TableError::Damaged {
-                        game,
-                        detail: error.to_string(),
-                    })?
-                }
-                None => Table::from_solution(&solve_game(game)),
-            };
-            // Leaked on purpose: a table lives as long as the process that asked for it.
-            Ok(&*Box::leak(Box::new(table)))
-        })
-        .clone()
+    if let Some(known) = made.get(&game) {
+        return known.clone();
+    }
+    let table = match embedded_bytes(game) {
+        Some(bytes) => {
+            Table::compressed(bytes, UNPACK_AFTER).map_err(|error| TableError::Damaged {
+                game,
+                detail: error.to_string(),
+            })
+        }
+        None => {
+            // Over the limit is not remembered: memory may have been freed by the next time.
+            room_to_solve(game)?;
+            Ok(Table::from_solution(&solve_game(game)))
+        }
+    };
+    // Leaked on purpose: a table lives as long as the process that asked for it.
+    let table = table.map(|table| &*Box::leak(Box::new(table)));
+    made.insert(game, table.clone());
+    table
+}
+
+/// Whether solving `game` fits in the [memory limit](crate::memory::set_limit), beside what
+/// is held: a solve holds a byte for each base-3 code, then half as much again for the
+/// optimal moves and the table made from them (67 MB measured for 2x8k4, 64.6 MiB reckoned).
+pub(crate) fn room_to_solve(game: Game) -> Result<(), TableError> {
+    let needs = 3u64.pow(game.cells() as u32) * 3 / 2;
+    crate::memory::room_for(needs).map_err(|over| TableError::OverMemory { game, needs, over })
 }
 
 /// Tic-tac-toe's dense table, decoded once per process; damage to its embedded bytes as a

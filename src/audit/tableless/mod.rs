@@ -32,9 +32,9 @@ mod report;
 mod search;
 mod walk;
 
-use crate::audit::{Halt, IllegalLine, LosingLine, Odds};
+use crate::audit::{AuditError, Halt, IllegalLine, LosingLine, Odds};
 use crate::board::Player;
-use crate::bots::{Bot, BotError};
+use crate::bots::Bot;
 use crate::game::Game;
 use crate::history::History;
 use memo::Memo;
@@ -49,14 +49,29 @@ pub use report::{Counts, Shortest, TablelessReport};
 ///
 /// # Errors
 ///
-/// [`BotError`] when the bot cannot answer at all (an external program that broke its
-/// protocol); a forbidden move or a panic only forfeits that game.
+/// [`AuditError::Bot`] when the bot cannot answer at all (an external program that broke its
+/// protocol); a forbidden move or a panic only forfeits that game. [`AuditError::OverMemory`]
+/// when the walk or a search would pass the [memory limit](crate::memory::set_limit).
 pub fn audit_tableless(
     bot: &mut dyn Bot,
     game: Game,
     side: Player,
     budget: AuditBudget,
-) -> Result<TablelessReport, BotError> {
+) -> Result<TablelessReport, AuditError> {
+    walked(bot, game, side, budget).map_err(|halt| match halt {
+        Halt::Bot(error) => AuditError::Bot(error),
+        Halt::OverMemory(over) => AuditError::OverMemory(over),
+        Halt::OverBudget => unreachable!("the searches take over from a walk over its budget"),
+    })
+}
+
+/// [`audit_tableless`], halting as the walk does.
+fn walked(
+    bot: &mut dyn Bot,
+    game: Game,
+    side: Player,
+    budget: AuditBudget,
+) -> Result<TablelessReport, Halt> {
     let mut walk = Walk::new(bot, game, side, budget);
     let mut start = History::empty(game);
     let report = match walk.root(&mut start) {
@@ -100,7 +115,7 @@ pub fn audit_tableless(
                 states,
             }
         }
-        Err(Halt::Bot(error)) => return Err(error),
+        Err(halt @ (Halt::Bot(_) | Halt::OverMemory(_))) => return Err(halt),
         Err(Halt::OverBudget) => {
             let states = walk.walked;
             walk.memo = Memo::default();
@@ -148,11 +163,12 @@ pub fn odds_tableless(
     game: Game,
     side: Player,
     budget: AuditBudget,
-) -> Result<Option<Odds>, BotError> {
+) -> Result<Option<Odds>, AuditError> {
     let mut walk = Walk::new(bot, game, side, budget);
     let odds = match walk.root(&mut History::empty(game)) {
         Ok(summary) => walk.odds(&summary),
-        Err(Halt::Bot(error)) => return Err(error),
+        Err(Halt::Bot(error)) => return Err(AuditError::Bot(error)),
+        Err(Halt::OverMemory(over)) => return Err(AuditError::OverMemory(over)),
         Err(Halt::OverBudget) => None,
     };
     bot.finish()?;

@@ -6,7 +6,7 @@ use super::report::Shortest;
 use super::walk::{After, Kind, Walk};
 use crate::audit::Halt;
 use crate::board::Cell;
-use crate::bots::{BotError, Choice, Turn};
+use crate::bots::{Choice, Turn};
 use crate::game::Mask;
 use crate::history::History;
 
@@ -17,7 +17,7 @@ const MAX_OPEN: usize = 32;
 impl Walk<'_> {
     /// The shortest line of `kind`, by iterative deepening within the budget (none to search
     /// for a forfeit of a bot that [never forfeits](crate::bots::Bot::never_forfeits)).
-    pub(super) fn search(&mut self, kind: Kind) -> Result<Shortest<Vec<Cell>>, BotError> {
+    pub(super) fn search(&mut self, kind: Kind) -> Result<Shortest<Vec<Cell>>, Halt> {
         if kind == Kind::Forfeit && self.bot.never_forfeits() {
             return Ok(Shortest::Never);
         }
@@ -30,7 +30,7 @@ impl Walk<'_> {
                 Ok(Deepened::Found) => return Ok(Shortest::Line(game.moves().to_vec())),
                 Ok(Deepened::Clear { cut: false }) => return Ok(Shortest::Never),
                 Ok(Deepened::Clear { cut: true }) => {}
-                Err(Halt::Bot(error)) => return Err(error),
+                Err(halt @ (Halt::Bot(_) | Halt::OverMemory(_))) => return Err(halt),
                 Err(Halt::OverBudget) => {
                     return Ok(Shortest::Unsettled {
                         plies: limit.saturating_sub(1),

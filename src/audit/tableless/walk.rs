@@ -8,7 +8,7 @@ use super::budget::AuditBudget;
 use super::memo::{Hashed, Key, Memo, NONE, Summary};
 use crate::audit::{Forfeit, Halt, Odds, panic_message};
 use crate::board::{Cell, Player};
-use crate::bots::{Bot, BotError, Choice, DependsOn, Turn};
+use crate::bots::{Bot, Choice, DependsOn, Turn};
 use crate::game::Game;
 use crate::history::History;
 use crate::ratio::Ratio;
@@ -259,11 +259,10 @@ impl<'a> Walk<'a> {
     }
 
     /// [`Walk::ask`] once the walk has finished, within no budget: following a line it found.
-    fn ask_again(&mut self, game: &History) -> Result<Result<Vec<Choice>, Forfeit>, BotError> {
+    fn ask_again(&mut self, game: &History) -> Result<Result<Vec<Choice>, Forfeit>, Halt> {
         match self.ask(game) {
-            Ok(answer) => Ok(answer),
-            Err(Halt::Bot(error)) => Err(error),
             Err(Halt::OverBudget) => unreachable!("a line is followed within no budget"),
+            asked => asked,
         }
     }
 
@@ -281,6 +280,7 @@ impl<'a> Walk<'a> {
         if self.walked >= self.budget.states {
             return Err(Halt::OverBudget);
         }
+        crate::memory::check()?;
         self.walked += 1;
         Ok(())
     }
@@ -316,7 +316,7 @@ impl<'a> Walk<'a> {
 
     /// What a position holds, once the exhaustive walk has finished: from the memo where it
     /// can, walking again where it cannot (a bot that depends on its history).
-    fn summary(&mut self, game: &mut History) -> Result<Summary, BotError> {
+    fn summary(&mut self, game: &mut History) -> Result<Summary, Halt> {
         let bot_to_move = game.position().to_move() == self.side;
         let walked = if bot_to_move {
             self.bot_node(game)
@@ -324,10 +324,9 @@ impl<'a> Walk<'a> {
             self.opponent_node(game)
         };
         match walked {
-            Ok(summary) => Ok(summary),
-            Err(Halt::Bot(error)) => Err(error),
             // Every state was remembered by the walk that finished: none is new.
             Err(Halt::OverBudget) => unreachable!("a finished walk meets no new state"),
+            walked => walked,
         }
     }
 
@@ -338,7 +337,7 @@ impl<'a> Walk<'a> {
         game: &mut History,
         kind: Kind,
         plies: u8,
-    ) -> Result<Option<Vec<Cell>>, BotError> {
+    ) -> Result<Option<Vec<Cell>>, Halt> {
         if plies == NONE {
             return Ok(None);
         }
@@ -391,7 +390,7 @@ impl<'a> Walk<'a> {
     }
 
     /// What the bot did at the end of a forfeit whose moves before its turn are `moves`.
-    pub(super) fn forfeit_at(&mut self, moves: &[Cell]) -> Result<Forfeit, BotError> {
+    pub(super) fn forfeit_at(&mut self, moves: &[Cell]) -> Result<Forfeit, Halt> {
         let game = History::replay(self.game, moves);
         match self.ask_again(&game)? {
             Err(forfeit) => Ok(forfeit),
