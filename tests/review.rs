@@ -318,7 +318,7 @@ fn review_text_shows_a_row_a_ply_and_draws_each_mistake() {
         "  5  X       4     D5      L2     draw to loss  2",
         "1 mistake, a move that lowered the value: ply 5.",
         "Ply 5: X played 4, draw to loss (L2). Best: 2 (D5).",
-        " O | 2 | O       O   | D5* | O   ",
+        " O | 2 | O       O   | D5* | O",
     ] {
         assert!(
             text.lines().any(|line| line == expected),
@@ -430,8 +430,8 @@ fn another_games_text_draws_its_mistakes_on_its_board() {
         "Game: 1 16 2 15 3 12 4, X won.",
         "  6  O       12    D11     L2     draw to loss  4",
         "Ply 6: O played 12, draw to loss (L2). Best: 4 (D11).",
-        " X  | X  | X  | 4        X    | X    | X    | D11* ",
-        " 13 | 14 | O  | O        L2   | L2   | O    | O    ",
+        " X  | X  | X  | 4        X    | X    | X    | D11*",
+        " 13 | 14 | O  | O        L2   | L2   | O    | O",
     ] {
         assert!(
             text.lines().any(|line| line == expected),
