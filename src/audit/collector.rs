@@ -179,6 +179,10 @@ impl Collector {
 
     /// The games through each mistake of the walk by positions, from the moves it recorded.
     pub(super) fn count_games(&mut self, graph: &Graph) {
+        // A bot without mistakes (the common case worth being quick for) needs no pass.
+        if self.tiers.iter().all(|tier| tier.noted.is_empty()) {
+            return;
+        }
         // Each tier's mistakes in order of plies: the deepest at its end.
         let mut ends = self.tiers.each_ref().map(|tier| tier.noted.len());
         let tiers = &mut self.tiers;
