@@ -80,7 +80,10 @@ fn check_mistake(game: Game, mistake: &Value) {
     );
     let oracle = Oracle::of(game).unwrap();
     let all = oracle.moves(&history.position());
-    let json = |m: &ttt_oracle::MoveValue| serde_json::json!({"cell": m.cell.number(), "value": m.value.name(), "remoteness": m.remoteness});
+    let json = |m: &ttt_oracle::MoveValue| {
+        let (cell, value) = (m.cell.number(), m.value.name());
+        serde_json::json!({"cell": cell, "value": value, "remoteness": m.remoteness})
+    };
     let best = oracle.best_moves(&history.position());
     let best: Vec<Value> = all
         .iter()

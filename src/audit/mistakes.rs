@@ -66,12 +66,13 @@ impl fmt::Display for MistakeKind {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::audit::MistakeKind;
+/// use ttt_oracle::audit::{MistakeKind, Mistakes};
 /// use ttt_oracle::{AuditOptions, Value, audit, bots};
 ///
 /// // marcelo as X lets a won game go to a draw: one position, which two histories reach.
 /// let mut marcelo = bots::from_spec("marcelo")?;
-/// let report = audit(marcelo.as_mut(), &AuditOptions::default())?;
+/// let options = AuditOptions { mistakes: Mistakes::LISTED, ..AuditOptions::default() };
+/// let report = audit(marcelo.as_mut(), &options)?;
 /// let report = report.solved().unwrap();
 /// assert_eq!((report.blunders.win_to_draw, report.mistakes.total), (2, 1));
 /// let first = &report.mistakes.list[0];
@@ -103,14 +104,13 @@ pub struct Mistake {
 pub struct Mistakes {
     /// Distinct mistakes found, each position and move once.
     pub total: u64,
-    /// The first mistakes, at most as many as the audit's options asked for: blunders before
-    /// slow wins, each kind earliest first (fewest moves before it), then the most games
-    /// through it, then by the moves and the move played.
+    /// The first mistakes, as many as the audit's options asked for (none by default):
+    /// blunders before slow wins, each kind earliest first (fewest moves before it), then the
+    /// most games through it, then by the moves and the move played.
     pub list: Vec<Mistake>,
 }
 
 impl Mistakes {
-    /// How many mistakes a side's report lists unless told otherwise, and the most its JSON
-    /// gives.
+    /// The most a side's JSON lists (`ttt audit --format json`).
     pub const LISTED: usize = 100;
 }

@@ -14,8 +14,8 @@
 //!
 //! Here are the options, the call and what it returns; `report` holds what an audit found on one
 //! side of a game with a table (and its JSON), `mistakes` the moves that gave value away one by
-//! one (which `collector` gathers), `verdict` what it proved, `error` why an audit stops, and `tableless` the audit of a
-//! board too large for a table.
+//! one (which `collector` gathers), `verdict` what it proved, `error` why an audit stops, and
+//! `tableless` the audit of a board too large for a table.
 
 mod ahead;
 mod collector;
@@ -74,8 +74,9 @@ pub struct AuditOptions {
     /// [`AuditBudget`]. Tic-tac-toe, at most 294,778 histories for both sides, ignores it.
     pub budget: AuditBudget,
     /// How many of a side's mistakes its report lists in full ([`Mistakes::list`]); all are
-    /// counted whatever this is. [`Mistakes::LISTED`] by default; `usize::MAX` lists them all,
-    /// which on 4x4 can be millions.
+    /// counted whatever this is. None by default, which keeps an audit as quick as before
+    /// mistakes were listed (listing them costs a pass over every move the walk recorded);
+    /// `usize::MAX` lists them all, which on 4x4 can be millions.
     pub mistakes: usize,
 }
 
@@ -86,7 +87,7 @@ impl AuditOptions {
             game,
             side,
             budget: AuditBudget::DEFAULT,
-            mistakes: Mistakes::LISTED,
+            mistakes: 0,
         }
     }
 }
@@ -97,7 +98,7 @@ impl Default for AuditOptions {
             game: Game::TIC_TAC_TOE,
             side: Player::X,
             budget: AuditBudget::DEFAULT,
-            mistakes: Mistakes::LISTED,
+            mistakes: 0,
         }
     }
 }

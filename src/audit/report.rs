@@ -171,7 +171,7 @@ pub struct SideReport {
     /// Moves that kept a win, but not the fastest, counted the same way.
     pub slow_wins: u64,
     /// The same moves one by one, each position and move once: how many, and the first of
-    /// them in full.
+    /// them in full, as many as [`AuditOptions::mistakes`](super::AuditOptions::mistakes) asks.
     pub mistakes: Mistakes,
     /// Games the bot forfeited by breaking the rules or panicking.
     pub illegal_games: u64,

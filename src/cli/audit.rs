@@ -185,10 +185,11 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     // Opened before the audits, so that a FILE that cannot be written is refused at once.
     let losing = LosingGames::open(args.losing_games.as_deref())?;
     let mistakes = MistakesFile::open(args.mistakes.as_deref())?;
-    // Every mistake for the file; the JSON lists the first `Mistakes::LISTED`, the text fewer.
-    let keep = match mistakes {
-        Some(_) => usize::MAX,
-        None => crate::audit::Mistakes::LISTED,
+    // Every mistake for the file; as many as the JSON lists, or the text draws, otherwise.
+    let keep = match (&mistakes, args.format) {
+        (Some(_), _) => usize::MAX,
+        (None, Format::Json) => crate::audit::Mistakes::LISTED,
+        (None, _) => super::mistakes::IN_TEXT,
     };
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
