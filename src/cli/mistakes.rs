@@ -14,6 +14,7 @@ use super::Failure;
 use super::draw::{Square, cells, grid_of, side_by_side};
 use super::style::Style;
 use super::text::plies;
+use crate::wording::{counted, grouped};
 
 /// How many mistakes a side's details draw.
 pub(super) const IN_TEXT: usize = 3;
@@ -29,11 +30,12 @@ pub(super) fn text(report: &SideReport, style: Style) -> Vec<String> {
         return Vec::new();
     }
     let shown = list.len().min(IN_TEXT);
+    let total_text = grouped(total);
     let heading = if *total as usize == shown {
-        format!("  mistakes: {total} (by position and move):")
+        format!("  mistakes: {total_text} (by position and move):")
     } else {
         format!(
-            "  mistakes: {total} by position and move; the first {shown} (--mistakes FILE: all):"
+            "  mistakes: {total_text} by position and move; the first {shown} (--mistakes FILE: all):"
         )
     };
     let mut lines = vec![heading];
@@ -55,10 +57,6 @@ fn one(game: Game, side: Player, n: usize, mistake: &Mistake, style: Style) -> V
     let after = match mistake.moves.len() {
         0 => "on the empty board".to_string(),
         _ => format!("after {}", cells(&mistake.moves)),
-    };
-    let count = |n: u64, one: &str, many: &str| match n {
-        1 => format!("1 {one}"),
-        n => format!("{n} {many}"),
     };
     let kind = style.value(mistake.played.value, &mistake.kind.to_string());
     let mut lines = vec![format!("    {n}. {kind} {after}")];
@@ -92,8 +90,8 @@ fn one(game: Game, side: Player, n: usize, mistake: &Mistake, style: Style) -> V
         },
         format!(
             "met in {}, {} after the move",
-            count(mistake.histories, "history", "histories"),
-            count(mistake.games, "game", "games"),
+            counted(mistake.histories, "history", "histories"),
+            counted(mistake.games, "game", "games"),
         ),
     ];
     let flag = match game {
