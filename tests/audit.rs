@@ -563,6 +563,7 @@ fn audit_json_has_the_documented_shape() {
             "games",
             "illegal_games",
             "losing_games",
+            "mistakes",
             "never_loses",
             "shortest_illegal",
             "shortest_loss",

@@ -2,6 +2,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use super::collector::Collector;
+use super::mistakes::MistakeKind;
 use super::rules::Rules;
 use super::{Forfeit, Halt, IllegalLine, LosingLine, Odds, SideReport, WorstCase, panic_message};
 use crate::board::{Cell, Outcome, Player, Status};
@@ -13,13 +15,15 @@ use crate::ratio::{Ratio, Sum};
 /// Audits `bot` playing `side` of `game` by walking every history, depth first: the
 /// opponent's replies in the order of their cells, the bot's choices in the order it gives
 /// them, each judged by `table`. Works for any bot, whatever it remembers; stops with
-/// [`Halt::OverBudget`] before asking the bot about more than `limit` histories.
+/// [`Halt::OverBudget`] before asking the bot about more than `limit` histories. Lists the
+/// first `keep` mistakes.
 pub(super) fn audit<R: Rules>(
     bot: &mut dyn Bot,
     game: Game,
     table: &R::Table,
     side: Player,
     limit: u64,
+    keep: usize,
 ) -> Result<SideReport, Halt> {
     let mut walk = Walk::<R> {
         bot,
@@ -31,8 +35,11 @@ pub(super) fn audit<R: Rules>(
         lines: [Line::EMPTY; DEPTHS],
         vs_random: [Sum::ZERO; 4],
         choices: Default::default(),
+        mistakes: Collector::new(keep),
     };
     let root = walk.visit(&mut History::empty(game), Ratio::ONE, true)?;
+    let mistakes = std::mem::replace(&mut walk.mistakes, Collector::new(0));
+    walk.report.mistakes = mistakes.finish::<R>(game, table, side);
     let [win, draw, loss, illegal] = walk.vs_random.map(Sum::value);
     walk.report.vs_random = Odds {
         win,
@@ -79,6 +86,8 @@ struct Walk<'a, R: Rules> {
     vs_random: [Sum; 4],
     /// For each depth, the bot's answer at the position being walked there.
     choices: [Vec<Choice>; DEPTHS],
+    /// Each position and move that gave value away, with the histories and games through it.
+    mistakes: Collector,
 }
 
 /// Moves from a position to the end of a game.
@@ -232,10 +241,17 @@ impl<R: Rules> Walk<'_, R> {
                 Turn::Mark(cell) if empty.contains(cell) => {
                     game.play_unchecked(cell);
                     let after = R::of(game).probe(self.table);
-                    self.report.judge_move(before, after, 1);
+                    let verdict = self.report.judge_move(before, after, 1);
+                    let games = self.report.games;
                     let explored = self.visit(game, p, perfect);
                     game.undo();
                     let child = explored?;
+                    if let Some(kind) = MistakeKind::of(verdict) {
+                        let games = self.report.games - games;
+                        let moves = game.moves();
+                        self.mistakes
+                            .note_history(kind, board.key(), moves, cell, games);
+                    }
                     if most.is_none_or(|most| child.worst > most) {
                         most = Some(child.worst);
                         self.adopt(depth, cell);

@@ -13,13 +13,16 @@
 //! any other game with a table.
 //!
 //! Here are the options, the call and what it returns; `report` holds what an audit found on one
-//! side of a game with a table (and its JSON), `verdict` what it proved, `error` why an audit
-//! stops, and `tableless` the audit of a board too large for a table.
+//! side of a game with a table (and its JSON), `mistakes` the moves that gave value away one by
+//! one (which `collector` gathers), `verdict` what it proved, `error` why an audit stops, and
+//! `tableless` the audit of a board too large for a table.
 
 mod ahead;
+mod collector;
 mod error;
 mod explore;
 mod games;
+mod mistakes;
 mod odds;
 pub(crate) mod positions;
 mod report;
@@ -39,6 +42,8 @@ use report::panic_message;
 pub(crate) use error::Halt;
 pub use error::{AuditError, OverBudget};
 pub use games::{LostGame, losing_games};
+pub use mistakes::{Mistake, MistakeKind, Mistakes};
+pub(crate) use report::MistakeJson;
 pub use report::{Blunders, Forfeit, IllegalLine, LosingLine, Odds, SideReport, WorstCase};
 pub use tableless::{AuditBudget, Counts, Shortest, TablelessReport};
 pub use verdict::Verdict;
@@ -68,6 +73,11 @@ pub struct AuditOptions {
     /// How many states the walk (and, without a table, each search) may hold: see
     /// [`AuditBudget`]. Tic-tac-toe, at most 294,778 histories for both sides, ignores it.
     pub budget: AuditBudget,
+    /// How many of a side's mistakes its report lists in full ([`Mistakes::list`]); all are
+    /// counted whatever this is. None by default, which keeps an audit as quick as before
+    /// mistakes were listed (listing them costs a pass over every move the walk recorded);
+    /// `usize::MAX` lists them all, which on 4x4 can be millions.
+    pub mistakes: usize,
 }
 
 impl AuditOptions {
@@ -77,6 +87,7 @@ impl AuditOptions {
             game,
             side,
             budget: AuditBudget::DEFAULT,
+            mistakes: 0,
         }
     }
 }
@@ -87,6 +98,7 @@ impl Default for AuditOptions {
             game: Game::TIC_TAC_TOE,
             side: Player::X,
             budget: AuditBudget::DEFAULT,
+            mistakes: 0,
         }
     }
 }
@@ -107,6 +119,9 @@ impl Default for AuditOptions {
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+// One report a side, moved a few times: boxing the larger would save nothing worth a `Box` in
+// every caller's pattern.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Report {
     /// A game with a table: every game counted, every move judged.
@@ -189,7 +204,7 @@ impl Report {
 ///
 /// // 5x5 has no table: marcelo is searched, here within a small budget.
 /// let budget = AuditBudget { states: 1_000, searched: 100_000 };
-/// let options = AuditOptions { game: "5x5".parse()?, side: Player::X, budget };
+/// let options = AuditOptions { game: "5x5".parse()?, budget, ..AuditOptions::default() };
 /// let mut marcelo = bots::from_spec("marcelo")?;
 /// let report = audit(marcelo.as_mut(), &options)?;
 /// // Its shortest forfeit: two marks in one turn after 13 1 5 17 9 21.
@@ -198,47 +213,67 @@ impl Report {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<Report, AuditError> {
-    let AuditOptions { game, side, budget } = *options;
+    let AuditOptions {
+        game, side, budget, ..
+    } = *options;
     if game.has_table() {
-        return with_table(bot, game, side, budget).map(Report::Solved);
+        return solved(bot, options).map(Report::Solved);
     }
     bot.plays(game).map_err(AuditError::Refused)?;
     tableless::audit_tableless(bot, game, side, budget).map(Report::Searched)
 }
 
 /// Audits `bot` playing `side` of `game`, a game with a table, within `budget`: the audit of
-/// [`audit`] on a game of at most 16 cells.
+/// [`audit`] on a game of at most 16 cells, its first mistakes listed.
 pub(crate) fn with_table(
     bot: &mut dyn Bot,
     game: Game,
     side: Player,
     budget: AuditBudget,
 ) -> Result<SideReport, AuditError> {
+    let options = AuditOptions {
+        budget,
+        ..AuditOptions::new(game, side)
+    };
+    solved(bot, &options)
+}
+
+/// The audit of [`audit`] on a game with a table, as `options` say.
+pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideReport, AuditError> {
+    let AuditOptions {
+        game,
+        side,
+        budget,
+        mistakes: keep,
+    } = *options;
     bot.plays(game).map_err(AuditError::Refused)?;
     if game == Game::TIC_TAC_TOE {
-        return walk::<Board>(bot, game, table(), side, u64::MAX).map_err(|halt| match halt {
-            Halt::Bot(error) => AuditError::Bot(error),
-            Halt::OverMemory(over) => AuditError::OverMemory(over),
-            Halt::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
-        });
+        return walk::<Board>(bot, game, table(), side, u64::MAX, keep).map_err(
+            |halt| match halt {
+                Halt::Bot(error) => AuditError::Bot(error),
+                Halt::OverMemory(over) => AuditError::OverMemory(over),
+                Halt::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
+            },
+        );
     }
     let table = crate::table::of(game).map_err(AuditError::NoTable)?;
     let limit = budget.states as u64;
-    walk::<Position>(bot, game, table, side, limit)
+    walk::<Position>(bot, game, table, side, limit, keep)
         .map_err(|halt| halt.into_error(&*bot, game, limit))
 }
 
 /// The audit on boards of kind `R`, judged by `table`, asking a bot that is not memoryless
-/// about at most `limit` histories.
+/// about at most `limit` histories, listing `keep` mistakes.
 fn walk<R: Kept>(
     bot: &mut dyn Bot,
     game: Game,
     table: &R::Table,
     side: Player,
     limit: u64,
+    keep: usize,
 ) -> Result<SideReport, Halt> {
     let by_positions = if bot.memoryless() {
-        positions::audit::<R>(bot, game, table, side)?
+        positions::audit::<R>(bot, game, table, side, keep)?
     } else {
         None
     };
@@ -252,7 +287,7 @@ fn walk<R: Kept>(
             } else {
                 Ok(())
             };
-            match walked.and_then(|()| explore::audit::<R>(bot, game, table, side, limit)) {
+            match walked.and_then(|()| explore::audit::<R>(bot, game, table, side, limit, keep)) {
                 Ok(report) => report,
                 Err(halt @ (Halt::OverBudget | Halt::OverMemory(_))) => {
                     // Stopped at once rather than left waiting until the bot is dropped; what

@@ -125,6 +125,22 @@ impl Graph {
         let places: usize = self.plies().iter().map(|ply| To::ENDS + ply.len()).sum();
         places as u64 * (1 + 8 + 24)
     }
+
+    /// Hands `each` every ply, from the last to the first, with how many games follow a move
+    /// of that ply by where it leads: one for the end of a game, every game from the position
+    /// otherwise (a memoryless bot's games from a position are the same however it is reached).
+    pub fn games_after(&self, mut each: impl FnMut(usize, &dyn Fn(To) -> u64)) {
+        let (mut next, mut this) = (Vec::<u64>::new(), Vec::<u64>::new());
+        for (p, ply) in self.plies().iter().enumerate().rev() {
+            let after = |to: To| to.place().map_or(1, |place| next[place]);
+            each(p, &after);
+            this.clear();
+            this.extend(
+                (0..ply.len()).map(|i| ply.node(i).iter().map(|e| after(e.to)).sum::<u64>()),
+            );
+            std::mem::swap(&mut next, &mut this);
+        }
+    }
 }
 
 impl Ply {

@@ -27,6 +27,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use super::collector::Collector;
+use super::mistakes::MistakeKind;
 use super::odds::{self, Edge, Graph, To};
 use super::rules::{Bits, Places, Rules};
 use super::{Forfeit, Halt, IllegalLine, LosingLine, SideReport, WorstCase, panic_message};
@@ -41,12 +43,13 @@ use crate::value::Value;
 
 /// Audits memoryless `bot` playing `side` of `game` by positions, judged by `table`; `None`
 /// when a number outgrows its integer, which takes probabilities far finer than the built-in
-/// bots'.
+/// bots'. Lists the first `keep` mistakes.
 pub(super) fn audit<R: Kept>(
     bot: &mut dyn Bot,
     game: Game,
     table: &R::Table,
     side: Player,
+    keep: usize,
 ) -> Result<Option<SideReport>, Halt> {
     // Taken, not borrowed: a bot that audits another from inside `choose` gets its own.
     let mut buffers = R::take();
@@ -62,6 +65,7 @@ pub(super) fn audit<R: Kept>(
         multiple: Multiple::ONE,
         ends: Ends::default(),
         buffers,
+        mistakes: Collector::new(keep),
     };
     let walked = walk.run().and_then(|()| walk.backwards());
     let mut buffers = walk.buffers;
@@ -70,7 +74,11 @@ pub(super) fn audit<R: Kept>(
     buffers.places.forget(listed);
     R::keep(buffers);
     match walked {
-        Ok(()) => Ok(Some(walk.report)),
+        Ok(()) => {
+            let mut report = walk.report;
+            report.mistakes = walk.mistakes.finish::<R>(game, table, side);
+            Ok(Some(report))
+        }
         Err(Stop::Overflow) => Ok(None),
         Err(Stop::Bot(error)) => Err(Halt::Bot(error)),
         Err(Stop::OverMemory(over)) => Err(Halt::OverMemory(over)),
@@ -250,6 +258,8 @@ struct Walk<'a, R: Rules> {
     /// The chances of the games that end at this ply's positions or with its moves.
     ends: Ends,
     buffers: Buffers<R>,
+    /// Each position and move that gave value away.
+    mistakes: Collector,
 }
 
 impl<R: Kept> Walk<'_, R> {
@@ -389,13 +399,20 @@ impl<R: Kept> Walk<'_, R> {
             };
             let (cell, to) = match choice.turn {
                 Turn::Mark(cell) if empty.contains(cell) => {
+                    let mut mistake = None;
                     if !optimal.contains(cell) {
                         let before = *before.get_or_insert_with(|| board.evaluate(self.table));
                         let after = board.mark(cell, self.side).probe(self.table);
-                        self.report
-                            .judge_move(before, after, u64::from(node.histories));
+                        let histories = u64::from(node.histories);
+                        mistake = MistakeKind::of(self.report.judge_move(before, after, histories));
                     }
-                    (cell, self.reach(node, cell, chance)?)
+                    let to = self.reach(node, cell, chance)?;
+                    if let Some(kind) = mistake {
+                        let (line, histories) = (node.line.0.bits(), u64::from(node.histories));
+                        self.mistakes
+                            .note_position(kind, self.ply, line, cell, histories, to);
+                    }
+                    (cell, to)
                 }
                 ref turn => {
                     self.report.games += u64::from(node.histories);
@@ -487,8 +504,10 @@ impl<R: Kept> Walk<'_, R> {
         }
     }
 
-    /// Works out the odds that need the whole tree, from the moves the walk recorded.
+    /// Works out the odds that need the whole tree, and the games through each mistake, from
+    /// the moves the walk recorded.
     fn backwards(&mut self) -> Result<(), Stop> {
+        self.mistakes.count_games(&self.buffers.graph);
         let (empty, _) = R::empty(self.game);
         if self.report.never_loses() && empty.probe(self.table).value == Value::Draw {
             // No opponent makes it lose, and the perfect style, which never loses a drawn

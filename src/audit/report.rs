@@ -7,6 +7,7 @@ use std::fmt;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use super::mistakes::{Mistake, Mistakes};
 use super::rules::Rules;
 use super::verdict::Verdict;
 use crate::board::{Cell, Player};
@@ -169,6 +170,9 @@ pub struct SideReport {
     pub blunders: Blunders,
     /// Moves that kept a win, but not the fastest, counted the same way.
     pub slow_wins: u64,
+    /// The same moves one by one, each position and move once: how many, and the first of
+    /// them in full, as many as [`AuditOptions::mistakes`](super::AuditOptions::mistakes) asks.
+    pub mistakes: Mistakes,
     /// Games the bot forfeited by breaking the rules or panicking.
     pub illegal_games: u64,
     /// One shortest forfeited game.
@@ -225,6 +229,7 @@ impl SideReport {
             shortest_loss: None,
             blunders: Blunders::default(),
             slow_wins: 0,
+            mistakes: Mistakes::default(),
             illegal_games: 0,
             shortest_illegal: None,
             vs_random: Odds::ZERO,
@@ -238,18 +243,25 @@ impl SideReport {
 
     /// Counts, `times` over, a legal move of the bot from a position valued `before` to one
     /// whose opponent holds `after`: a blunder when it lowered the value, a slow win when it
-    /// kept a win but not the fastest.
+    /// kept a win but not the fastest; the verdict on the move.
     #[inline]
-    pub(super) fn judge_move(&mut self, before: Evaluation, after: Probe, times: u64) {
+    pub(super) fn judge_move(
+        &mut self,
+        before: Evaluation,
+        after: Probe,
+        times: u64,
+    ) -> MoveVerdict {
         let made = (-after.value, after.remoteness + 1);
         let blunders = &mut self.blunders;
-        match MoveVerdict::of((before.value, before.remoteness), made) {
+        let verdict = MoveVerdict::of((before.value, before.remoteness), made);
+        match verdict {
             MoveVerdict::WinToDraw => blunders.win_to_draw += times,
             MoveVerdict::WinToLoss => blunders.win_to_loss += times,
             MoveVerdict::DrawToLoss => blunders.draw_to_loss += times,
             MoveVerdict::SlowWin => self.slow_wins += times,
             MoveVerdict::Best | MoveVerdict::FastLoss => {}
         }
+        verdict
     }
 
     /// Whether the bot never loses on this side: no game lost on the board and none
@@ -344,7 +356,7 @@ impl Serialize for SideReport {
             win_to_loss: u64,
             draw_to_loss: u64,
         }
-        let mut s = serializer.serialize_struct("SideReport", 15)?;
+        let mut s = serializer.serialize_struct("SideReport", 16)?;
         s.serialize_field("side", &self.side)?;
         s.serialize_field("never_loses", &self.never_loses())?;
         s.serialize_field("verdict", &self.verdict())?;
@@ -364,6 +376,19 @@ impl Serialize for SideReport {
             },
         )?;
         s.serialize_field("slow_wins", &self.slow_wins)?;
+        s.serialize_field(
+            "mistakes",
+            &MistakesJson {
+                total: self.mistakes.total,
+                first: self
+                    .mistakes
+                    .list
+                    .iter()
+                    .take(Mistakes::LISTED)
+                    .map(|mistake| MistakeJson::new(self.game, mistake))
+                    .collect(),
+            },
+        )?;
         s.serialize_field("illegal_games", &self.illegal_games)?;
         s.serialize_field(
             "shortest_illegal",
@@ -380,5 +405,40 @@ impl Serialize for SideReport {
             },
         )?;
         s.end()
+    }
+}
+
+/// A side's mistakes in its report's JSON: how many, and the first [`Mistakes::LISTED`].
+#[derive(serde::Serialize)]
+struct MistakesJson<'a> {
+    total: u64,
+    first: Vec<MistakeJson<'a>>,
+}
+
+/// One mistake as JSON, in the report and in `ttt audit --mistakes`: the keys documented in
+/// `docs/commands.md`.
+#[derive(serde::Serialize)]
+pub(crate) struct MistakeJson<'a> {
+    board: crate::Position,
+    moves: &'a [Cell],
+    played: &'a crate::value::MoveValue,
+    best: &'a [crate::value::MoveValue],
+    kind: super::MistakeKind,
+    histories: u64,
+    games: u64,
+}
+
+impl MistakeJson<'_> {
+    /// `mistake`, made in `game`, as JSON.
+    pub(crate) fn new(game: Game, mistake: &Mistake) -> MistakeJson<'_> {
+        MistakeJson {
+            board: History::replay(game, &mistake.moves).position(),
+            moves: &mistake.moves,
+            played: &mistake.played,
+            best: &mistake.best,
+            kind: mistake.kind,
+            histories: mistake.histories,
+            games: mistake.games,
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! with no table.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -15,6 +15,7 @@ use clap::{Args, ValueEnum};
 use super::audit_jobs::{both_at_once, one_by_one};
 use super::audit_report::{BotAudit, NAME_IN_TABLE, Stopped, print};
 use super::losing_games::LosingGames;
+use super::mistakes::MistakesFile;
 use super::named::ExternalArgs;
 use super::style::Style;
 use super::text::fit;
@@ -71,6 +72,11 @@ pub struct AuditArgs {
     /// -o` writes (a regular file replaced atomically, and left as it was when anything fails).
     #[arg(long, value_name = "FILE")]
     losing_games: Option<PathBuf>,
+    /// Also write every mistake of the bots (each move that lowered the value, or kept a win
+    /// but not the fastest, once per position and move) to FILE, one JSON object a line, bots
+    /// in order, X before O; written as --losing-games writes, "-" as there.
+    #[arg(long, value_name = "FILE")]
+    mistakes: Option<PathBuf>,
     #[command(flatten)]
     large: super::audit_large::LargeArgs,
 }
@@ -113,14 +119,20 @@ impl Entry {
 }
 
 /// Audits `bot` playing `side` of `game`, which it plays and which has a table (both checked
-/// before any audit), within `budget`.
+/// before any audit), within `budget`, listing `mistakes` of them in its report.
 fn audit(
     bot: &mut dyn Bot,
     game: Game,
     side: Player,
     budget: AuditBudget,
+    mistakes: usize,
 ) -> Result<SideReport, AuditError> {
-    crate::audit::with_table(bot, game, side, budget)
+    let options = crate::AuditOptions {
+        budget,
+        mistakes,
+        ..crate::AuditOptions::new(game, side)
+    };
+    crate::audit::solved(bot, &options)
 }
 
 /// Audits every bot named, prints the report, and fails (exit 1, quietly: the report's last
@@ -162,8 +174,23 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         // Solved before the audits, with a note on a terminal, rather than inside the first.
         super::mnk::table_of(game)?;
     }
+    if args.losing_games.as_deref() == Some(Path::new("-"))
+        && args.mistakes.as_deref() == Some(Path::new("-"))
+    {
+        return Err(Failure::usage(
+            "--losing-games and --mistakes cannot both write to standard output (\"-\"): \
+             give one of them a FILE",
+        ));
+    }
     // Opened before the audits, so that a FILE that cannot be written is refused at once.
     let losing = LosingGames::open(args.losing_games.as_deref())?;
+    let mistakes = MistakesFile::open(args.mistakes.as_deref())?;
+    // Every mistake for the file; as many as the JSON lists, or the text draws, otherwise.
+    let keep = match (&mistakes, args.format) {
+        (Some(_), _) => usize::MAX,
+        (None, Format::Json) => crate::audit::Mistakes::LISTED,
+        (None, _) => super::mistakes::IN_TEXT,
+    };
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
         usize::from,
@@ -182,7 +209,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         let mut sides = Vec::new();
         if stopped.is_none() {
             let label = fit(&escape(&name), NAME_IN_TABLE);
-            let audit = |bot: &mut dyn Bot, side| audit(bot, game, side, budget);
+            let audit = |bot: &mut dyn Bot, side| audit(bot, game, side, budget, keep);
             let results = match &mut entry.twin {
                 Some(twin) if at_once => {
                     let stop = entry.stop_twin.as_deref();
@@ -216,10 +243,12 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             });
         }
     }
-    let printed = match &losing {
-        // Standard output holds the games alone.
-        Some(losing) if losing.to_stdout() => Ok(()),
-        _ => print(game, &audits, stopped.as_ref(), args.format),
+    let to_stdout = losing.as_ref().is_some_and(LosingGames::to_stdout)
+        || mistakes.as_ref().is_some_and(MistakesFile::to_stdout);
+    let printed = match to_stdout {
+        // Standard output holds the games, or the mistakes, alone.
+        true => Ok(()),
+        false => print(game, &audits, stopped.as_ref(), args.format),
     };
     if let Some(stopped) = stopped {
         // The error is the answer even when the report could not be written.
@@ -230,6 +259,12 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         return Err(stopped.failure);
     }
     printed?;
+    if let Some(mistakes) = mistakes {
+        let sides = audits
+            .iter()
+            .flat_map(|a| a.sides.iter().map(move |side| (a.bot.as_str(), side)));
+        mistakes.write(game, sides)?;
+    }
     if let Some(losing) = losing {
         let auditors = named
             .iter_mut()
@@ -253,6 +288,13 @@ fn run_large(args: &AuditArgs, game: crate::Game) -> Result<(), Failure> {
         return Err(Failure::usage(format!(
             "--losing-games lists the games of a tic-tac-toe audit; the audit of {game} counts \
              its games without listing them"
+        )));
+    }
+    if args.mistakes.is_some() {
+        return Err(Failure::usage(format!(
+            "--mistakes needs a table to judge each move by, and {game} has {} cells: tables \
+             stop at {MAX_TABLE_CELLS}",
+            game.cells()
         )));
     }
     let jobs = args.jobs.map_or_else(

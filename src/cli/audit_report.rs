@@ -365,6 +365,7 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
             .collect();
         lines.extend(wrap("  shortest forfeit:", "   ", &words));
     }
+    lines.extend(super::mistakes::text(s, style));
     lines
 }
 

@@ -14,6 +14,7 @@ mod generate;
 mod lines;
 mod losing_games;
 mod matchup;
+mod mistakes;
 mod mnk;
 mod named;
 mod notation;

@@ -1,0 +1,211 @@
+//! A side's mistakes for people (the first few of an audit's report, each drawn with a command
+//! that replays it), and `ttt audit --mistakes FILE`: every one, one JSON object a line,
+//! written where and as `ttt export -o` writes.
+
+use std::io;
+use std::path::Path;
+
+use crate::audit::{Mistake, MistakeJson, Mistakes};
+use crate::output::{Destination, Output};
+use crate::{Game, History, Player, SideReport, Value};
+use serde::Serialize;
+
+use super::Failure;
+use super::draw::{Square, cells, grid_of, side_by_side};
+use super::style::Style;
+use super::text::plies;
+use crate::wording::{counted, grouped};
+
+/// How many mistakes a side's details draw.
+pub(super) const IN_TEXT: usize = 3;
+
+/// The widest a line may be.
+const WIDTH: usize = 100;
+
+/// The mistakes of a side, under its details: how many, then the first [`IN_TEXT`] drawn. No
+/// line when it made none.
+pub(super) fn text(report: &SideReport, style: Style) -> Vec<String> {
+    let Mistakes { total, list } = &report.mistakes;
+    if *total == 0 {
+        return Vec::new();
+    }
+    let shown = list.len().min(IN_TEXT);
+    let total_text = grouped(total);
+    let heading = if *total as usize == shown {
+        format!("  mistakes: {total_text} (by position and move):")
+    } else {
+        format!(
+            "  mistakes: {total_text} by position and move; the first {shown} (--mistakes FILE: all):"
+        )
+    };
+    let mut lines = vec![heading];
+    for (i, mistake) in list.iter().take(IN_TEXT).enumerate() {
+        lines.extend(one(report.game, report.side, i + 1, mistake, style));
+    }
+    lines
+}
+
+/// `value in N plies`, as people read what a move leads to.
+fn worth(value: Value, remoteness: u8) -> String {
+    format!("{} in {}", value.name(), plies(remoteness.into()))
+}
+
+/// One mistake: what it was and where, the board before it, the move played and the best ones,
+/// and the command that shows every move there.
+fn one(game: Game, side: Player, n: usize, mistake: &Mistake, style: Style) -> Vec<String> {
+    let position = History::replay(game, &mistake.moves);
+    let after = match mistake.moves.len() {
+        0 => "on the empty board".to_string(),
+        _ => format!("after {}", cells(&mistake.moves)),
+    };
+    let kind = style.value(mistake.played.value, &mistake.kind.to_string());
+    let mut lines = vec![format!("    {n}. {kind} {after}")];
+    let board = position.position();
+    let squares: Vec<Square> = (0..game.cells())
+        .map(|c| match board.at(c) {
+            Some(p) => Square::new(p.to_string(), style.strong(&p.to_string())),
+            None => {
+                let number = (c + 1).to_string();
+                Square::new(number.clone(), style.faint(&number))
+            }
+        })
+        .collect();
+    let grid = grid_of(&squares, game.columns());
+    let played = &mistake.played;
+    let best = &mistake.best;
+    let best_cells: Vec<String> = best.iter().map(|m| m.cell.to_string()).collect();
+    let mut words = vec![
+        format!(
+            "{side} played {}: {}",
+            played.cell,
+            style.value(played.value, &worth(played.value, played.remoteness))
+        ),
+        match best.first() {
+            Some(first) => format!(
+                "best {}: {}",
+                best_cells.join(" "),
+                style.value(first.value, &worth(first.value, first.remoteness))
+            ),
+            None => "no move is best: the game is over".to_string(),
+        },
+        format!(
+            "met in {}, {} after the move",
+            counted(mistake.histories, "history", "histories"),
+            counted(mistake.games, "game", "games"),
+        ),
+    ];
+    let flag = match game {
+        Game::TIC_TAC_TOE => String::new(),
+        game => format!(" --game {game}"),
+    };
+    let replay = format!(
+        "replay: ttt analyze{flag} --moves \"{}\"",
+        cells(&mistake.moves)
+    );
+    // The words beside the board when they fit, under it otherwise; the replay under it.
+    let indent = "       ";
+    let grid_width = grid.first().map_or(0, |l| console_width(l));
+    let widest = words.iter().map(|w| console_width(w)).max().unwrap_or(0);
+    if indent.len() + grid_width + 4 + widest <= WIDTH {
+        words.resize(grid.len().max(words.len()), String::new());
+        let mut grid = grid;
+        grid.resize(words.len(), " ".repeat(grid_width));
+        lines.extend(
+            side_by_side(&grid, &words, 4)
+                .into_iter()
+                .map(|l| format!("{indent}{l}").trim_end().to_string()),
+        );
+    } else {
+        lines.extend(grid.into_iter().map(|l| format!("{indent}{l}")));
+        lines.extend(words.into_iter().map(|w| format!("{indent}{w}")));
+    }
+    lines.push(format!("{indent}{replay}"));
+    lines
+}
+
+/// The columns `text` takes on a terminal, its colours left out.
+fn console_width(text: &str) -> usize {
+    let mut width = 0;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // An escape sequence runs to its final letter.
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            width += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        }
+    }
+    width
+}
+
+/// Where every mistake goes, opened before the audits.
+pub(super) struct MistakesFile {
+    output: Output,
+    to_stdout: bool,
+}
+
+/// A line of the file: the keys documented in `docs/commands.md`.
+#[derive(Serialize)]
+struct Line<'a> {
+    /// The game, for any but tic-tac-toe (as in `--losing-games`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
+    bot: &'a str,
+    side: Player,
+    #[serde(flatten)]
+    mistake: MistakeJson<'a>,
+}
+
+impl MistakesFile {
+    /// Opens `path` (`-` for standard output), if one was given: a path that cannot be
+    /// written is refused (exit 2) before any bot is audited.
+    pub(super) fn open(path: Option<&Path>) -> Result<Option<MistakesFile>, Failure> {
+        let Some(path) = path else {
+            return Ok(None);
+        };
+        let destination = Destination::from_arg(path);
+        let output = destination.open()?;
+        Ok(Some(MistakesFile {
+            output,
+            to_stdout: destination == Destination::Stdout,
+        }))
+    }
+
+    /// Whether the mistakes go to standard output, which then holds nothing else.
+    pub(super) fn to_stdout(&self) -> bool {
+        self.to_stdout
+    }
+
+    /// Writes every mistake of each side of each bot, in order, and puts the file in place; a
+    /// reader that closes standard output's pipe only ends the lines early.
+    pub(super) fn write<'a>(
+        self,
+        game: Game,
+        sides: impl Iterator<Item = (&'a str, &'a SideReport)>,
+    ) -> Result<(), Failure> {
+        let name_of_game = (game != Game::TIC_TAC_TOE).then(|| game.to_string());
+        let written = self.output.write(|out| {
+            for (bot, report) in sides {
+                for mistake in &report.mistakes.list {
+                    let line = Line {
+                        game: name_of_game.clone(),
+                        bot,
+                        side: report.side,
+                        mistake: MistakeJson::new(game, mistake),
+                    };
+                    serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
+                    writeln!(out)?;
+                }
+            }
+            Ok(())
+        });
+        match written {
+            Err(error) if error.io_error().kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            written => Ok(written?),
+        }
+    }
+}
