@@ -35,7 +35,12 @@ fn without_table(
     if game.has_table() {
         return audit_tableless(bot, game, side, budget).expect("a built-in bot always answers");
     }
-    let options = AuditOptions { game, side, budget };
+    let options = AuditOptions {
+        game,
+        side,
+        budget,
+        ..AuditOptions::default()
+    };
     let report = audit(bot, &options).expect("a built-in bot always answers");
     report.searched().expect("a board without a table").clone()
 }

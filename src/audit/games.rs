@@ -101,7 +101,9 @@ pub fn losing_games<E: From<AuditError>>(
     options: &AuditOptions,
     sink: impl FnMut(LostGame) -> Result<(), E>,
 ) -> Result<(), E> {
-    let AuditOptions { game, side, budget } = *options;
+    let AuditOptions {
+        game, side, budget, ..
+    } = *options;
     bot.plays(game).map_err(AuditError::Refused)?;
     let limit = budget.states as u64;
     let name = bot.name().to_string();

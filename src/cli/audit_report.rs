@@ -135,7 +135,9 @@ fn paint_verdict(verdict: Verdict, style: Style) -> impl Fn(&str) -> String {
     let value = match verdict {
         Verdict::NeverLoses => Value::Win,
         Verdict::BreaksRules => Value::Draw,
-        Verdict::CanLose | Verdict::CanLoseAndBreaksRules => Value::Loss,
+        Verdict::CanLose | Verdict::CanLoseAndBreaksRules | Verdict::AnswersDifferently => {
+            Value::Loss
+        }
     };
     move |text| style.value(value, text)
 }
@@ -273,6 +275,7 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
         style.strong(&format!("{name} as {}:", s.side)),
         paint_verdict(verdict, style)(&verdict.to_string())
     )];
+    lines.extend(super::audit_recheck::lines(s, style));
     lines.push(format!(
         "  {} decision points, {} games explored",
         grouped(s.decision_points),

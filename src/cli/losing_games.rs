@@ -121,7 +121,12 @@ fn write_all(
     for (bot, sides) in auditors {
         let name = bot.name().to_string();
         for &side in sides {
-            let options = crate::AuditOptions { game, side, budget };
+            let options = crate::AuditOptions {
+                game,
+                side,
+                budget,
+                ..crate::AuditOptions::default()
+            };
             crate::audit::losing_games(bot, &options, |lost| {
                 write_line(out, name_of_game.as_deref(), &name, side, &lost).map_err(Stop::Write)
             })?;
