@@ -233,6 +233,9 @@ pub fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<Report, AuditE
             shortest: loss.chain(forfeit).collect(),
         };
         report.recheck = recheck::recheck(bot, &audited, recheck).map_err(AuditError::Bot)?;
+        // The games drawn asked only what the audit had asked; were a turn of them new, the
+        // process started for it stops here.
+        bot.finish().map_err(AuditError::Bot)?;
         return Ok(Report::Solved(report));
     }
     bot.plays(game).map_err(AuditError::Refused)?;

@@ -31,11 +31,16 @@ const SEED: u64 = 0x7474_745f_6167_6e21;
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::audit::Recheck;
+/// use ttt_oracle::{AuditOptions, audit, bots};
 ///
-/// let same = Recheck { games: 18, requests: 47, difference: None };
-/// assert!(same.difference.is_none());
+/// // A built-in bot cannot tell an audit from a game: it is not asked again.
+/// let mut perfect = bots::from_spec("perfect")?;
+/// let report = audit(perfect.as_mut(), &AuditOptions::default())?;
+/// assert_eq!(report.solved().unwrap().recheck, None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// An external program is, as `tests/recheck.rs` shows through `ttt audit`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Recheck {
     /// The games followed: the shortest loss and forfeit where there are some, then those
