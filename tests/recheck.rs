@@ -200,3 +200,13 @@ fn a_bot_that_breaks_the_protocol_when_asked_again_is_a_protocol_error() {
     );
     assert!(started.elapsed() < Duration::from_secs(20));
 }
+
+#[test]
+fn among_other_bots_the_last_line_names_it_before_the_rest() {
+    let (code, text, _) = audit(&aware("queue"), &["smartbot", "perfect"], "among");
+    assert_eq!(code, 1);
+    assert_eq!(
+        text.lines().last(),
+        Some("aware answers differently when asked one at a time; 1 of 3 bots can lose: smartbot")
+    );
+}

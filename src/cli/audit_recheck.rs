@@ -1,11 +1,16 @@
 //! What asking an external bot again one request at a time found, in the text report of
 //! `ttt audit`: the same answers, or the position where one differed, drawn, with both answers.
 
+use unicode_width::UnicodeWidthStr;
+
 use crate::audit::{Difference, Recheck};
-use crate::{Cell, Game, History, SideReport};
+use crate::quote::escape;
+use crate::{Cell, Game, History, Player, SideReport};
 
 use super::draw::{Square, cells, grid_of};
 use super::style::Style;
+use super::summary::NAME_IN_LIST;
+use super::text::fit;
 
 /// The lines on the re-ask of side `s`, under its heading; none when it was not asked again.
 pub(super) fn lines(s: &SideReport, style: Style) -> Vec<String> {
@@ -56,6 +61,49 @@ pub(super) fn lines(s: &SideReport, style: Style) -> Vec<String> {
         cells(moves)
     ));
     lines
+}
+
+/// The last line of the report on `bots` (each name and its sides), whose line is otherwise
+/// `verdicts`: the bots that answered differently when asked one at a time named first, as
+/// the rest describes answers they do not give in a game; then `verdicts`, when some side
+/// can lose or breaks the rules.
+pub(super) fn first(bots: &[(&str, &[SideReport])], verdicts: String) -> String {
+    let differ: Vec<(String, Vec<Player>)> = bots
+        .iter()
+        .map(|(name, sides)| {
+            let differ = sides.iter().filter(|s| s.verdict().answers_differently());
+            let name = fit(&escape(name), NAME_IN_LIST);
+            (name, differ.map(|s| s.side).collect::<Vec<_>>())
+        })
+        .filter(|(_, sides)| !sides.is_empty())
+        .collect();
+    let words = "when asked one at a time";
+    let one_bot = bots.len() == 1;
+    let differ = match differ.as_slice() {
+        [] => return verdicts,
+        [(name, sides)] => match sides.as_slice() {
+            [side] if one_bot && bots[0].1.len() > 1 => {
+                format!("{name} answers differently {words} as {side}")
+            }
+            [side] if !one_bot => format!("{name} (as {side}) answers differently {words}"),
+            _ => format!("{name} answers differently {words}"),
+        },
+        several => format!(
+            "{} of {} bots answer differently {words}",
+            several.len(),
+            bots.len()
+        ),
+    };
+    let verdict = bots.iter().flat_map(|(_, sides)| sides.iter()).map(SideReport::verdict);
+    if !verdict.clone().any(|v| v.can_lose() || v.breaks_rules()) {
+        return differ;
+    }
+    let both = format!("{differ}; {verdicts}");
+    if both.width() <= 100 {
+        both
+    } else {
+        format!("{differ}; others can lose or break the rules (above)")
+    }
 }
 
 /// The position after `moves`, each empty cell shown by its number.

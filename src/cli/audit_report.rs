@@ -388,7 +388,11 @@ fn summary(audits: &[BotAudit]) -> String {
                 .collect(),
         })
         .collect();
-    summary::summary(&audited)
+    let sides: Vec<(&str, &[SideReport])> = audits
+        .iter()
+        .map(|audit| (audit.bot.as_str(), audit.sides.as_slice()))
+        .collect();
+    super::audit_recheck::first(&sides, summary::summary(&audited))
 }
 
 /// The game of `moves`, which the caller knows are legal (a game an audit reported).
