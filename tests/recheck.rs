@@ -2,8 +2,10 @@
 //! and a real bot (`tests/bots/audit_aware.py`) that plays perfectly only when it sees its
 //! requests queued, as they are in an audit: it is caught, in text and JSON, however the audit
 //! asked; an honest bot passes; `--recheck 0` is the audit as it was; a bot that breaks the
-//! protocol when asked again is a protocol error, and no process is left behind.
+//! protocol when asked again is a protocol error, a signal then stops it, and no process is
+//! left behind.
 
+use std::os::unix::process::ExitStatusExt;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -209,4 +211,41 @@ fn among_other_bots_the_last_line_names_it_before_the_rest() {
         text.lines().last(),
         Some("aware answers differently when asked one at a time; 1 of 3 bots can lose: smartbot")
     );
+}
+
+#[test]
+fn a_signal_while_the_bot_is_asked_again_stops_it() {
+    let pids = pidfile("signal");
+    let bot = aware("hang");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+        .args([
+            "audit",
+            "--side",
+            "x",
+            "--timeout-ms",
+            "20000",
+            "--cmd",
+            &bot,
+        ])
+        .env("TTT_TEST_PIDFILE", &pids)
+        .current_dir(root())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The audit's process, then the one asked again, which hangs at its second request.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::fs::read_to_string(&pids).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(Instant::now() < deadline, "the re-ask did not start");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
+    assert_none_left(&pids);
 }
