@@ -5,6 +5,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::audit::{Difference, Recheck};
 use crate::quote::escape;
+use crate::wording::grouped;
 use crate::{Cell, Game, History, Player, SideReport};
 
 use super::draw::{Square, cells, grid_of};
@@ -23,8 +24,10 @@ pub(super) fn lines(s: &SideReport, style: Style) -> Vec<String> {
         return Vec::new();
     };
     let asked = format!(
-        "  asked again one at a time ({requests} request{}, {games} game{}):",
+        "  asked again one at a time ({} request{}, {} game{}):",
+        grouped(requests),
         plural(*requests),
+        grouped(games),
         plural(*games)
     );
     let Some(difference) = difference else {
@@ -94,7 +97,10 @@ pub(super) fn first(bots: &[(&str, &[SideReport])], verdicts: String) -> String 
             bots.len()
         ),
     };
-    let verdict = bots.iter().flat_map(|(_, sides)| sides.iter()).map(SideReport::verdict);
+    let verdict = bots
+        .iter()
+        .flat_map(|(_, sides)| sides.iter())
+        .map(SideReport::verdict);
     if !verdict.clone().any(|v| v.can_lose() || v.breaks_rules()) {
         return differ;
     }
