@@ -565,6 +565,7 @@ fn audit_json_has_the_documented_shape() {
             "losing_games",
             "mistakes",
             "never_loses",
+            "recheck",
             "shortest_illegal",
             "shortest_loss",
             "side",
@@ -586,6 +587,10 @@ fn audit_json_has_the_documented_shape() {
     assert_eq!(side["side"], "O");
     assert_eq!(side["never_loses"], false);
     assert_eq!(side["verdict"], "can_lose_and_breaks_rules");
+    assert!(
+        side["recheck"].is_null(),
+        "a built-in bot is never asked again"
+    );
     assert!(
         side["shortest_loss"]
             .as_array()

@@ -31,7 +31,7 @@ fn protocol_breaches_stop_the_audit_with_exit_code_3() {
         (
             "sleep",
             &["--timeout-ms", "300", "--startup-ms", "700"],
-            &["no reply within 1000 ms"],
+            &["no reply within 1000 ms of starting (--startup-ms 700 plus --timeout-ms 300)"],
         ),
         (
             "noflush",
@@ -161,7 +161,7 @@ fn a_bot_that_closes_its_input_is_reported_at_once() {
     .assert()
     .code(3)
     .stderr(predicate::str::contains(
-        "no reply within 500 ms: it has not read the request",
+        "no reply within 500 ms (--timeout-ms 500): it has not read the request",
     ));
     assert!(
         started.elapsed() < Duration::from_secs(3),
@@ -182,7 +182,7 @@ fn cmd_bots_among_the_names_take_the_timeouts_too() {
     .assert()
     .code(3)
     .stderr(predicate::str::contains(
-        "(500 ms for start-up plus 300 ms for the reply)",
+        "(--startup-ms 500 plus --timeout-ms 300)",
     ));
     assert!(
         started.elapsed() < Duration::from_secs(5),
@@ -279,7 +279,7 @@ fn a_bot_that_reads_one_line_then_sleeps() {
         &["--timeout-ms", "300", "--startup-ms", "2000"],
         3,
         &[
-            "no reply within 2300 ms of starting (2000 ms for start-up plus 300 ms for the reply): \
+            "no reply within 2300 ms of starting (--startup-ms 2000 plus --timeout-ms 300): \
              it read the request but printed nothing",
         ],
         Duration::from_secs(5),
@@ -326,7 +326,7 @@ fn start_up_has_an_allowance_of_its_own() {
         &["--timeout-ms", "300", "--startup-ms", "800", "--side", "x"],
         3,
         &[
-            "it did not read its first request within 1100 ms of starting (800 ms for start-up plus 300 ms for the reply)",
+            "it did not read its first request within 1100 ms of starting (--startup-ms 800 plus --timeout-ms 300)",
         ],
         Duration::from_secs(10),
     );

@@ -371,8 +371,9 @@ fn an_external_bot_is_not_asked_again_for_its_games() {
         assert!(!lines.is_empty());
         let started = fs::read_to_string(&pids).unwrap().lines().count();
         assert_eq!(
-            started, 2,
-            "--jobs {jobs}: one process a side, for the audit alone"
+            started, 4,
+            "--jobs {jobs}: two processes a side, for the audit and its re-ask one request at \
+             a time, none for the games"
         );
     }
 }

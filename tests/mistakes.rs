@@ -14,7 +14,7 @@ use common::by_histories::ByHistories;
 use common::{misbehave, names, root};
 use predicates::prelude::*;
 use serde_json::Value;
-use ttt_oracle::audit::{AuditBudget, MistakeKind, Report};
+use ttt_oracle::audit::{MistakeKind, Report};
 use ttt_oracle::{AuditOptions, Cell, Game, History, Oracle, Player, audit, bots};
 
 fn ttt() -> Command {
@@ -328,10 +328,8 @@ fn both_walks_list_the_same_mistakes_and_their_histories_add_up_to_the_counts() 
                     continue;
                 }
                 let options = AuditOptions {
-                    game,
-                    side,
-                    budget: AuditBudget::DEFAULT,
                     mistakes: usize::MAX,
+                    ..AuditOptions::new(game, side)
                 };
                 let solved = |report: Report| report.solved().unwrap().clone();
                 let fast = solved(audit(bot.as_mut(), &options).unwrap());

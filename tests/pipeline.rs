@@ -65,13 +65,15 @@ impl Drop for Logs {
 }
 
 /// The JSON report of auditing the logging bot with `extra` options, and the requests each of
-/// its processes was sent, X's first.
+/// its processes was sent, X's first: the audit's alone, without the re-ask one request at a
+/// time (`--recheck 0`), which `tests/recheck.rs` follows.
 fn logged(name: &str, extra: &[&str]) -> (String, Vec<Vec<String>>) {
     let logs = Logs::new(name);
     let pids = pidfile(name);
     let out = Command::cargo_bin("ttt")
         .unwrap()
         .args(["audit", "--format", "json", "--cmd", &misbehave("log")])
+        .args(["--recheck", "0"])
         .args(extra)
         .env("TTT_TEST_LOG", &logs.0)
         .env("TTT_TEST_PIDFILE", &pids)

@@ -9,6 +9,8 @@
 //! histories that reach it. Both give a bot that [asks ahead](Bot::asks_ahead) its questions
 //! in batches before asking them one by one (`ahead` for the walk by histories). `games`
 //! walks the histories once more to hand on, one by one, the games the bot loses or forfeits.
+//! `recheck` asks a bot that can tell an audit from a game (an external program, which sees
+//! its questions queued) again one question at a time, along a sample of the games audited.
 //! Every walk is written once over `rules`, and runs on tic-tac-toe's board and on the board of
 //! any other game with a table.
 //!
@@ -25,6 +27,7 @@ mod games;
 mod mistakes;
 mod odds;
 pub(crate) mod positions;
+mod recheck;
 mod report;
 pub(crate) mod rules;
 pub(crate) mod tableless;
@@ -44,13 +47,16 @@ pub use error::{AuditError, OverBudget};
 pub use games::{LostGame, losing_games};
 pub use mistakes::{Mistake, MistakeKind, Mistakes};
 pub(crate) use report::MistakeJson;
+pub use recheck::{Difference, RECHECK_GAMES, Recheck};
 pub use report::{Blunders, Forfeit, IllegalLine, LosingLine, Odds, SideReport, WorstCase};
 pub use tableless::{AuditBudget, Counts, Shortest, TablelessReport};
 pub use verdict::Verdict;
 
-/// What to audit: the game, the side the bot plays, and how much the walk may hold.
+/// What to audit: the game, the side the bot plays, how much the walk may hold, and how many
+/// games a bot that can tell an audit from a game is asked again one request at a time.
 ///
-/// The default is tic-tac-toe, the bot playing X, within [`AuditBudget::DEFAULT`].
+/// The default is tic-tac-toe, the bot playing X, within [`AuditBudget::DEFAULT`], asked
+/// again along [`RECHECK_GAMES`] games.
 ///
 /// # Examples
 ///
@@ -78,6 +84,12 @@ pub struct AuditOptions {
     /// mistakes were listed (listing them costs a pass over every move the walk recorded);
     /// `usize::MAX` lists them all, which on 4x4 can be millions.
     pub mistakes: usize,
+    /// On a game with a table, how many games drawn at random (besides the shortest loss and
+    /// forfeit) a bot that [can tell](Bot::one_at_a_time) an audit from a game is asked again,
+    /// one request at a time, by a fresh process; 0 asks nothing again. An answer that differs
+    /// from the audit's is the verdict [`Verdict::AnswersDifferently`]. The audit without a
+    /// table asks one request at a time already, and ignores it.
+    pub recheck: usize,
 }
 
 impl AuditOptions {
@@ -88,6 +100,7 @@ impl AuditOptions {
             side,
             budget: AuditBudget::DEFAULT,
             mistakes: 0,
+            recheck: RECHECK_GAMES,
         }
     }
 }
@@ -99,6 +112,7 @@ impl Default for AuditOptions {
             side: Player::X,
             budget: AuditBudget::DEFAULT,
             mistakes: 0,
+            recheck: RECHECK_GAMES,
         }
     }
 }
@@ -169,7 +183,9 @@ impl Report {
 /// games counted when they fit.
 ///
 /// A [memoryless](Bot::memoryless) bot is asked once per position, any other once per
-/// history, at most `options.budget.states` times.
+/// history, at most `options.budget.states` times. Then, on a game with a table, a bot that
+/// [can tell](Bot::one_at_a_time) an audit from a game is asked again one request at a time
+/// along `options.recheck` games and the shortest loss and forfeit ([`SideReport::recheck`]).
 ///
 /// # Errors
 ///
@@ -178,7 +194,7 @@ impl Report {
 /// budget; [`AuditError::OverMemory`] when the walk would hold more than the
 /// [memory limit](crate::memory::set_limit); [`AuditError::NoTable`] when a table cannot be read; [`AuditError::Bot`] when the
 /// bot cannot answer at all, or its answers cannot be trusted (an external program that broke
-/// its protocol). A forbidden move or a panic only forfeits that game.
+/// its protocol, in the audit or asked again). A forbidden move or a panic only forfeits that game.
 ///
 /// # Examples
 ///
@@ -204,7 +220,7 @@ impl Report {
 ///
 /// // 5x5 has no table: marcelo is searched, here within a small budget.
 /// let budget = AuditBudget { states: 1_000, searched: 100_000 };
-/// let options = AuditOptions { game: "5x5".parse()?, budget, ..AuditOptions::default() };
+/// let options = AuditOptions { game: "5x5".parse()?, budget, recheck: 0, ..AuditOptions::default() };
 /// let mut marcelo = bots::from_spec("marcelo")?;
 /// let report = audit(marcelo.as_mut(), &options)?;
 /// // Its shortest forfeit: two marks in one turn after 13 1 5 17 9 21.
@@ -214,10 +230,29 @@ impl Report {
 /// ```
 pub fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<Report, AuditError> {
     let AuditOptions {
-        game, side, budget, ..
+        game,
+        side,
+        budget,
+        recheck,
+        ..
     } = *options;
     if game.has_table() {
-        return solved(bot, options).map(Report::Solved);
+        let mut report = solved(bot, options)?;
+        let loss = report.shortest_loss.iter().map(|line| line.moves.clone());
+        let forfeit = report
+            .shortest_illegal
+            .iter()
+            .map(|line| line.moves.clone());
+        let audited = recheck::Audited {
+            game,
+            side,
+            shortest: loss.chain(forfeit).collect(),
+        };
+        report.recheck = recheck::recheck(bot, &audited, recheck).map_err(AuditError::Bot)?;
+        // The games drawn asked only what the audit had asked; were a turn of them new, the
+        // process started for it stops here.
+        bot.finish().map_err(AuditError::Bot)?;
+        return Ok(Report::Solved(report));
     }
     bot.plays(game).map_err(AuditError::Refused)?;
     tableless::audit_tableless(bot, game, side, budget).map(Report::Searched)
@@ -245,6 +280,7 @@ pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideRe
         side,
         budget,
         mistakes: keep,
+        ..
     } = *options;
     bot.plays(game).map_err(AuditError::Refused)?;
     if game == Game::TIC_TAC_TOE {

@@ -21,9 +21,8 @@
 //!   their order; so the first lost game met, at the shortest ply with one, is the history
 //!   walk's shortest loss, and likewise for the first forfeit.
 //!
-//! Its pieces (positions and their lines, the multiple of a ply's denominators, checked
-//! arithmetic, [`step`] from one ply to the next) also make the walk of an exact match
-//! (`crate::matchup`), which has a bot on each side instead of a random opponent on one.
+//! Its pieces (positions, lines, a ply's common denominator, checked arithmetic, [`step`])
+//! also walk an exact match (`crate::matchup`): a bot each side, not a random opponent.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

@@ -8,6 +8,7 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use super::mistakes::{Mistake, Mistakes};
+use super::recheck::Recheck;
 use super::rules::Rules;
 use super::verdict::Verdict;
 use crate::board::{Cell, Player};
@@ -184,6 +185,10 @@ pub struct SideReport {
     pub vs_perfect: Odds,
     /// The most an opponent who knows the bot can make it lose.
     pub worst_case: WorstCase,
+    /// What asking the bot again one request at a time found, for a bot that [can
+    /// tell](crate::bots::Bot::one_at_a_time) an audit from a game; `None` when it was not
+    /// asked again.
+    pub recheck: Option<Box<Recheck>>,
 }
 
 /// The highest probability with which an opponent who knows the bot (its code, and how likely
@@ -238,6 +243,7 @@ impl SideReport {
                 loss: Ratio::ZERO,
                 line: Vec::new(),
             },
+            recheck: None,
         }
     }
 
@@ -270,7 +276,9 @@ impl SideReport {
         self.verdict() == Verdict::NeverLoses
     }
 
-    /// What the audit proved: never loses, can lose on the board, breaks the rules, or both.
+    /// What the audit proved: never loses, can lose on the board, breaks the rules, or both;
+    /// or, above all, that the bot answers differently when asked one request at a time, so
+    /// that the rest describes answers it does not give in a game.
     ///
     /// # Examples
     ///
@@ -293,7 +301,13 @@ impl SideReport {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn verdict(&self) -> Verdict {
-        Verdict::from_counts(self.losing_games, self.illegal_games)
+        match self.recheck.as_deref() {
+            Some(Recheck {
+                difference: Some(_),
+                ..
+            }) => Verdict::AnswersDifferently,
+            _ => Verdict::from_counts(self.losing_games, self.illegal_games),
+        }
     }
 }
 
@@ -404,6 +418,7 @@ impl Serialize for SideReport {
                 line: &self.worst_case.line,
             },
         )?;
+        s.serialize_field("recheck", &self.recheck)?;
         s.end()
     }
 }

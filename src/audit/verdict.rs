@@ -1,5 +1,5 @@
 //! What an audit proved about one side: never loses, can lose on the board, breaks the rules,
-//! or both.
+//! or both; or that the bot answers differently when asked one request at a time.
 
 use std::fmt;
 
@@ -34,6 +34,10 @@ pub enum Verdict {
     BreaksRules,
     /// Both: some game lost on the board and some forfeited.
     CanLoseAndBreaksRules,
+    /// Asked again one request at a time after its audit, as in a game, the bot gave another
+    /// answer than the audit recorded ([`Recheck`](super::Recheck)): the audit described a
+    /// bot it does not play as, whatever it counted.
+    AnswersDifferently,
 }
 
 impl Verdict {
@@ -87,8 +91,22 @@ impl Verdict {
         matches!(self, Verdict::BreaksRules | Verdict::CanLoseAndBreaksRules)
     }
 
-    /// The stable name used in JSON: `never_loses`, `can_lose`, `breaks_rules` or
-    /// `can_lose_and_breaks_rules`.
+    /// Whether the bot answered differently when asked one request at a time.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::audit::Verdict;
+    ///
+    /// assert!(Verdict::AnswersDifferently.answers_differently());
+    /// assert!(!Verdict::AnswersDifferently.can_lose());
+    /// ```
+    pub fn answers_differently(self) -> bool {
+        self == Verdict::AnswersDifferently
+    }
+
+    /// The stable name used in JSON: `never_loses`, `can_lose`, `breaks_rules`,
+    /// `can_lose_and_breaks_rules` or `answers_differently`.
     ///
     /// # Examples
     ///
@@ -105,12 +123,14 @@ impl Verdict {
             Verdict::CanLose => "can_lose",
             Verdict::BreaksRules => "breaks_rules",
             Verdict::CanLoseAndBreaksRules => "can_lose_and_breaks_rules",
+            Verdict::AnswersDifferently => "answers_differently",
         }
     }
 }
 
-/// The verdict in words for people: "never loses", "can lose", "breaks the rules", or
-/// "can lose, breaks the rules".
+/// The verdict in words for people: "never loses", "can lose", "breaks the rules",
+/// "can lose, breaks the rules", or "answers differently" (when asked one request at a time,
+/// which a report says in full beside it).
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -118,6 +138,7 @@ impl fmt::Display for Verdict {
             Verdict::CanLose => "can lose",
             Verdict::BreaksRules => "breaks the rules",
             Verdict::CanLoseAndBreaksRules => "can lose, breaks the rules",
+            Verdict::AnswersDifferently => "answers differently",
         })
     }
 }

@@ -272,6 +272,16 @@ pub trait Bot {
         Ok(())
     }
 
+    /// For a bot that [asks ahead](Bot::asks_ahead): a fresh instance of it, which starts a
+    /// process of its own at its first question and is asked one question at a time, each
+    /// written only once the last is answered, as in a game. An audit asks it again along a
+    /// sample of the games audited and compares its answers with the ones it recorded, since a
+    /// program that sees questions queued can tell an audit from a game. `None`, the default,
+    /// for a bot that cannot tell.
+    fn one_at_a_time(&self) -> Option<Box<dyn Bot>> {
+        None
+    }
+
     /// Called when the caller is done asking, at the end of an audited side: an external
     /// program is stopped there, and anything it printed that no request asked for is an
     /// error. A bot asked again afterwards starts afresh. Built-in bots have nothing to do.

@@ -23,6 +23,10 @@
 //! - At the end the bot's standard input is closed; after a short grace period it is killed,
 //!   with everything it started (see the `child` module for how, and on which systems).
 //!
+//! After an audit, a fresh process is asked again one request at a time along a sample of the
+//! games audited ([`Bot::one_at_a_time`]): a program that sees its requests queued can tell an
+//! audit from a game.
+//!
 //! Anything else breaks the protocol: [`Bot::choose`] (or [`Bot::finish`]) returns a
 //! [`BotError`] naming the request, what came back and what was expected, and the bot is
 //! stopped at once. The bot's standard error is the caller's own, so it reaches the user and
@@ -88,6 +92,9 @@ pub struct External {
     cancel: Option<Arc<AtomicBool>>,
     /// Set by this bot when it breaks the protocol, for whoever waits on it.
     broke: Option<Arc<AtomicBool>>,
+    /// Whether this is the instance that asks again one request at a time, after an audit
+    /// ([`Bot::one_at_a_time`]): its errors say so.
+    again: bool,
 }
 
 impl External {
@@ -121,6 +128,7 @@ impl External {
             answers: HashMap::new(),
             cancel: None,
             broke: None,
+            again: false,
         }
     }
 
@@ -134,9 +142,10 @@ impl External {
     /// there: each distinct board is asked once (with the moves of the first history to reach
     /// it, which such a bot ignores), and the auditor walks positions rather than histories.
     ///
-    /// Nothing checks the claim: a bot that answers one board in two ways depending on the
-    /// moves is asked only once, so the audit describes the bot that always gives its first
-    /// answer.
+    /// The audit checks the claim only along the games it asks again one request at a time
+    /// ([`Bot::one_at_a_time`], which asks with each game's own moves): elsewhere, a bot that
+    /// answers one board in two ways depending on the moves is asked only once, so the audit
+    /// describes the bot that always gives its first answer.
     pub fn stateless(mut self) -> External {
         self.stateless = true;
         self
@@ -192,9 +201,14 @@ impl External {
         if let Some(broke) = &self.broke {
             broke.store(true, Ordering::SeqCst);
         }
+        let when = if self.again {
+            " when asked again one request at a time, after its audit"
+        } else {
+            ""
+        };
         BotError {
             message: format!(
-                "external bot {} broke the protocol: {message}",
+                "external bot {} broke the protocol{when}: {message}",
                 quote(&self.command)
             ),
         }
@@ -218,6 +232,18 @@ impl External {
         match process.exit_status(EXIT_PATIENCE) {
             Some(status) => format!("it exited ({}) {when}", describe(status)),
             None => format!("it closed its standard output {when}, but is still running"),
+        }
+    }
+
+    /// The options that set the time a request had, with their values: `--timeout-ms`, and
+    /// `--startup-ms` too for a fresh process's first request.
+    fn limits(&self, deadline: Deadline) -> String {
+        let timeout = format!("--timeout-ms {}", self.timeout.as_millis());
+        match deadline {
+            Deadline::At(_) => timeout,
+            Deadline::AfterRead { .. } => {
+                format!("--startup-ms {} plus {timeout}", self.startup.as_millis())
+            }
         }
     }
 
@@ -318,8 +344,9 @@ impl External {
                 Err(SendError::TimedOut) => {
                     return Err(format!(
                         "{to}: it stopped reading its input (the request could not be written \
-                         within {} ms)",
-                        allowance.as_millis()
+                         within {} ms, {})",
+                        allowance.as_millis(),
+                        self.limits(deadline)
                     ));
                 }
                 Err(SendError::Closed) => {
@@ -366,11 +393,9 @@ impl External {
             }
             Line::Unread => {
                 return Err(format!(
-                    "{to}: it did not read its first request within {} ms of starting \
-                     ({} ms for start-up plus {} ms for the reply)",
+                    "{to}: it did not read its first request within {} ms of starting ({})",
                     allowance.as_millis(),
-                    self.startup.as_millis(),
-                    self.timeout.as_millis()
+                    self.limits(deadline)
                 ));
             }
             Line::TimedOut(partial) => {
@@ -389,13 +414,11 @@ impl External {
                 };
                 let within = match deadline {
                     Deadline::At(_) => format!("{} ms", self.timeout.as_millis()),
-                    Deadline::AfterRead { .. } => format!(
-                        "{} ms of starting ({} ms for start-up plus {} ms for the reply)",
-                        allowance.as_millis(),
-                        self.startup.as_millis(),
-                        self.timeout.as_millis()
-                    ),
+                    Deadline::AfterRead { .. } => {
+                        format!("{} ms of starting", allowance.as_millis())
+                    }
                 };
+                let within = format!("{within} ({})", self.limits(deadline));
                 // Replies are matched to requests by their order: one missing earlier in the
                 // batch leaves the last request without its line.
                 let hint = if i > 0 && in_flight > 1 {
@@ -530,6 +553,21 @@ impl Bot for External {
 
     fn asks_ahead(&self) -> bool {
         true
+    }
+
+    /// The same program, told the same game, asked one request at a time by a process of its
+    /// own, and keeping nothing of this one's answers; it asks as a bot that is not stateless
+    /// (each distinct request once, by its moves), so that a stateless bot is asked each board
+    /// again with the moves of the game that reached it.
+    fn one_at_a_time(&self) -> Option<Box<dyn Bot>> {
+        let mut fresh = External::new(self.name.clone(), self.command.clone(), self.timeout)
+            .with_startup(self.startup)
+            .with_in_flight(1);
+        fresh.game = self.game;
+        fresh.cancel = self.cancel.clone();
+        fresh.broke = self.broke.clone();
+        fresh.again = true;
+        Some(Box::new(fresh))
     }
 
     /// Asks every game not answered yet, in order, pipelined.

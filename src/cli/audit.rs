@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use crate::audit::Report;
 use crate::bots::{self, Bot, Published};
 use crate::quote::escape;
-use crate::{AuditBudget, AuditError, Game, MAX_TABLE_CELLS, Player, SideReport};
+use crate::{AuditBudget, AuditError, AuditOptions, Game, MAX_TABLE_CELLS, Player, SideReport};
 use clap::{Args, ValueEnum};
 
 use super::audit_jobs::{both_at_once, one_by_one};
@@ -77,6 +78,12 @@ pub struct AuditArgs {
     /// in order, X before O; written as --losing-games writes, "-" as there.
     #[arg(long, value_name = "FILE")]
     mistakes: Option<PathBuf>,
+    /// After auditing an external bot on a game with a table, ask it again one request at a
+    /// time, each written once the last is answered, by a fresh process, along its shortest
+    /// loss and forfeit and N games drawn with a fixed seed; an answer that differs from the
+    /// audit's is the verdict "answers differently" (exit 1). 0 asks nothing again.
+    #[arg(long, value_name = "N", default_value_t = crate::audit::RECHECK_GAMES as u32, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    recheck: u32,
     #[command(flatten)]
     large: super::audit_large::LargeArgs,
 }
@@ -118,25 +125,18 @@ impl Entry {
     }
 }
 
-/// Audits `bot` playing `side` of `game`, which it plays and which has a table (both checked
-/// before any audit), within `budget`, listing `mistakes` of them in its report.
-fn audit(
-    bot: &mut dyn Bot,
-    game: Game,
-    side: Player,
-    budget: AuditBudget,
-    mistakes: usize,
-) -> Result<SideReport, AuditError> {
-    let options = crate::AuditOptions {
-        budget,
-        mistakes,
-        ..crate::AuditOptions::new(game, side)
-    };
-    crate::audit::solved(bot, &options)
+/// Audits `bot` as `options` say, on a game that it plays and which has a table (both checked
+/// before any audit).
+fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideReport, AuditError> {
+    match crate::audit(bot, options)? {
+        Report::Solved(report) => Ok(report),
+        Report::Searched(_) => unreachable!("{} has a table", options.game),
+    }
 }
 
 /// Audits every bot named, prints the report, and fails (exit 1, quietly: the report's last
-/// line says why) if any side can lose or breaks the rules.
+/// line says why) if any side can lose, breaks the rules or answers differently when asked
+/// again one request at a time.
 pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     if args.game.cells() > MAX_TABLE_CELLS {
         return run_large(args, args.game);
@@ -209,7 +209,15 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         let mut sides = Vec::new();
         if stopped.is_none() {
             let label = fit(&escape(&name), NAME_IN_TABLE);
-            let audit = |bot: &mut dyn Bot, side| audit(bot, game, side, budget, keep);
+            let audit = |bot: &mut dyn Bot, side| {
+                let options = AuditOptions {
+                    budget,
+                    mistakes: keep,
+                    recheck: args.recheck as usize,
+                    ..AuditOptions::new(game, side)
+                };
+                audit(bot, &options)
+            };
             let results = match &mut entry.twin {
                 Some(twin) if at_once => {
                     let stop = entry.stop_twin.as_deref();

@@ -135,7 +135,9 @@ fn paint_verdict(verdict: Verdict, style: Style) -> impl Fn(&str) -> String {
     let value = match verdict {
         Verdict::NeverLoses => Value::Win,
         Verdict::BreaksRules => Value::Draw,
-        Verdict::CanLose | Verdict::CanLoseAndBreaksRules => Value::Loss,
+        Verdict::CanLose | Verdict::CanLoseAndBreaksRules | Verdict::AnswersDifferently => {
+            Value::Loss
+        }
     };
     move |text| style.value(value, text)
 }
@@ -273,6 +275,7 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
         style.strong(&format!("{name} as {}:", s.side)),
         paint_verdict(verdict, style)(&verdict.to_string())
     )];
+    lines.extend(super::audit_recheck::lines(s, style));
     lines.push(format!(
         "  {} decision points, {} games explored",
         grouped(s.decision_points),
@@ -386,7 +389,11 @@ fn summary(audits: &[BotAudit]) -> String {
                 .collect(),
         })
         .collect();
-    summary::summary(&audited)
+    let sides: Vec<(&str, &[SideReport])> = audits
+        .iter()
+        .map(|audit| (audit.bot.as_str(), audit.sides.as_slice()))
+        .collect();
+    super::audit_recheck::first(&sides, summary::summary(&audited))
 }
 
 /// The game of `moves`, which the caller knows are legal (a game an audit reported).

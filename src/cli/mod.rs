@@ -6,6 +6,7 @@ mod analyze;
 mod audit;
 mod audit_jobs;
 mod audit_large;
+mod audit_recheck;
 mod audit_report;
 mod bots;
 mod draw;
@@ -69,7 +70,8 @@ pub(crate) struct Cli {
 /// The exit codes, the same for every command; shown at the end of every `--help`.
 pub(crate) const EXIT_CODES: &str = concat!(
     "Exit codes: 0 success; ",
-    "1 a negative answer (audit: a bot can lose or breaks the rules; verify: a difference); ",
+    "1 a negative answer (audit: a bot can lose, breaks the rules or answers differently; ",
+    "verify: a difference); ",
     "2 bad usage or input; ",
     "3 an external bot broke the protocol; ",
     "4 the table built into ttt is damaged; ",
@@ -128,8 +130,8 @@ enum Command {
     Best(PositionArgs),
     /// Audit bots against the table: every game they can face, on each side.
     ///
-    /// Exit code 0 when every audited side of every bot never loses, 1 when any can lose or
-    /// breaks the rules.
+    /// Exit code 0 when every audited side of every bot never loses, 1 when any can lose,
+    /// breaks the rules or answers differently when asked again one request at a time.
     Audit(audit::AuditArgs),
     /// Play bots against each other over every choice of both: the exact odds of each end.
     ///

@@ -31,7 +31,8 @@ pub struct ExternalArgs {
     startup_ms: u64,
     /// Declares that the external bots (--cmd and cmd:COMMAND) answer from the board alone,
     /// whatever the moves that led there: each distinct board is asked once, with the moves
-    /// of the first game to reach it. Nothing checks the claim (see docs/protocol.md).
+    /// of the first game to reach it. Only the games an audit asks again check the claim
+    /// (see docs/protocol.md).
     #[arg(long)]
     stateless: bool,
     /// How many requests an external bot may be sent ahead of the reply awaited; 1 sends each

@@ -190,6 +190,10 @@ impl Bot for Counted<'_> {
         self.bot.never_forfeits()
     }
 
+    fn one_at_a_time(&self) -> Option<Box<dyn Bot>> {
+        self.bot.one_at_a_time()
+    }
+
     fn prepare(&mut self, games: &[History]) -> Result<(), BotError> {
         let prepared = self.bot.prepare(games);
         self.prepared = true;
