@@ -6,17 +6,14 @@ use std::path::Path;
 
 use crate::bots::{Bot, BotError};
 use crate::memory::OverMemory;
-use crate::output::{Destination, Output};
 use crate::{AuditBudget, AuditError, Cell, Game, LostGame, OverBudget, Player};
 use serde::Serialize;
 
 use super::Failure;
+use super::jsonl::JsonLines;
 
 /// Where the games go, opened before the audits.
-pub struct LosingGames {
-    output: Output,
-    to_stdout: bool,
-}
+pub struct LosingGames(JsonLines);
 
 /// A line of the file: the keys documented in `docs/commands.md`.
 #[derive(Serialize)]
@@ -56,23 +53,14 @@ impl From<AuditError> for Stop {
 }
 
 impl LosingGames {
-    /// Opens `path` (`-` for standard output), if one was given: a path that cannot be
-    /// written is refused (exit 2) before any bot is audited.
+    /// Opens `path` (`-` for standard output), if one was given: see [`JsonLines::open`].
     pub fn open(path: Option<&Path>) -> Result<Option<LosingGames>, Failure> {
-        let Some(path) = path else {
-            return Ok(None);
-        };
-        let destination = Destination::from_arg(path);
-        let output = destination.open()?;
-        Ok(Some(LosingGames {
-            output,
-            to_stdout: destination == Destination::Stdout,
-        }))
+        Ok(JsonLines::open(path)?.map(LosingGames))
     }
 
     /// Whether the games go to standard output, which then holds nothing else.
     pub fn to_stdout(&self) -> bool {
-        self.to_stdout
+        self.0.to_stdout()
     }
 
     /// Writes the games of each bot on each of its sides, in order, and puts the file in
@@ -86,6 +74,7 @@ impl LosingGames {
     ) -> Result<(), Failure> {
         let mut broke = None;
         let written = self
+            .0
             .output
             .write(|out| match write_all(out, game, auditors, budget) {
                 Ok(()) => Ok(()),

@@ -6,12 +6,12 @@ use std::io;
 use std::path::Path;
 
 use crate::audit::{Mistake, MistakeJson, Mistakes};
-use crate::output::{Destination, Output};
 use crate::{Game, History, Player, SideReport, Value};
 use serde::Serialize;
 
 use super::Failure;
 use super::draw::{Square, cells, grid_of, side_by_side};
+use super::jsonl::JsonLines;
 use super::style::Style;
 use super::text::plies;
 use crate::wording::{counted, grouped};
@@ -143,10 +143,7 @@ fn console_width(text: &str) -> usize {
 }
 
 /// Where every mistake goes, opened before the audits.
-pub(super) struct MistakesFile {
-    output: Output,
-    to_stdout: bool,
-}
+pub(super) struct MistakesFile(JsonLines);
 
 /// A line of the file: the keys documented in `docs/commands.md`.
 #[derive(Serialize)]
@@ -161,34 +158,26 @@ struct Line<'a> {
 }
 
 impl MistakesFile {
-    /// Opens `path` (`-` for standard output), if one was given: a path that cannot be
-    /// written is refused (exit 2) before any bot is audited.
+    /// Opens `path` (`-` for standard output), if one was given: see [`JsonLines::open`].
     pub(super) fn open(path: Option<&Path>) -> Result<Option<MistakesFile>, Failure> {
-        let Some(path) = path else {
-            return Ok(None);
-        };
-        let destination = Destination::from_arg(path);
-        let output = destination.open()?;
-        Ok(Some(MistakesFile {
-            output,
-            to_stdout: destination == Destination::Stdout,
-        }))
+        Ok(JsonLines::open(path)?.map(MistakesFile))
     }
 
     /// Whether the mistakes go to standard output, which then holds nothing else.
     pub(super) fn to_stdout(&self) -> bool {
-        self.to_stdout
+        self.0.to_stdout()
     }
 
-    /// Writes every mistake of each side of each bot, in order, and puts the file in place; a
-    /// reader that closes standard output's pipe only ends the lines early.
+    /// Writes every mistake of each side of each bot, in order, and puts the file in place;
+    /// output that fails (exit 5, a reader that closes standard output's pipe too) leaves a
+    /// file being replaced as it was.
     pub(super) fn write<'a>(
         self,
         game: Game,
         sides: impl Iterator<Item = (&'a str, &'a SideReport)>,
     ) -> Result<(), Failure> {
         let name_of_game = (game != Game::TIC_TAC_TOE).then(|| game.to_string());
-        let written = self.output.write(|out| {
+        self.0.output.write(|out| {
             for (bot, report) in sides {
                 for mistake in &report.mistakes.list {
                     let line = Line {
@@ -202,10 +191,7 @@ impl MistakesFile {
                 }
             }
             Ok(())
-        });
-        match written {
-            Err(error) if error.io_error().kind() == io::ErrorKind::BrokenPipe => Ok(()),
-            written => Ok(written?),
-        }
+        })?;
+        Ok(())
     }
 }

@@ -12,6 +12,7 @@ mod bots;
 mod draw;
 mod export;
 mod generate;
+mod jsonl;
 mod lines;
 mod losing_games;
 mod matchup;
