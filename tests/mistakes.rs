@@ -288,7 +288,22 @@ fn a_path_that_cannot_be_written_or_a_game_without_a_table_is_refused() {
         .assert()
         .code(2)
         .stdout("");
-    assert_eq!(names(dir.path()), Vec::<String>::new());
+    // One file under two spellings, or through a link: one would replace the other.
+    std::fs::write(dir.path().join("kept"), "as it was\n").unwrap();
+    std::os::unix::fs::symlink("kept", dir.path().join("link")).unwrap();
+    for (games, mistakes) in [("new.jsonl", "./new.jsonl"), ("kept", "link")] {
+        ttt()
+            .current_dir(dir.path())
+            .args(["audit", "smartbot", "--mistakes", mistakes])
+            .args(["--losing-games", games])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("one would replace the other"));
+    }
+    let kept = std::fs::read_to_string(dir.path().join("kept")).unwrap();
+    assert_eq!(kept, "as it was\n");
+    assert_eq!(names(dir.path()), ["kept", "link"]);
 }
 
 #[test]

@@ -167,9 +167,33 @@ fn a_stateless_bot_whose_answer_depends_on_the_moves_is_caught() {
     assert_eq!(code, 0, "{stderr}");
     // Declared stateless, it is asked each board once in the audit; asked again along whole
     // games, it answers another way after another history.
-    let (code, text, _) = audit(&aware("history"), &["--stateless"], "history-stateless");
+    // A seed given, so that the games drawn are ones that show it.
+    let (code, text, _) = audit(
+        &aware("history"),
+        &["--stateless", "--recheck-seed", "1"],
+        "history-stateless",
+    );
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("answers differently"), "{text}");
+}
+
+#[test]
+fn the_games_drawn_are_fresh_each_audit_unless_a_seed_is_given() {
+    // A bot that learned one audit's sample must not meet it again: the seed is drawn afresh,
+    // and given back, so that the same games can be asked again on purpose.
+    let perl = "echo $$ >> \"$TTT_TEST_PIDFILE\"; exec perl data/bots/centre_win_block.pl";
+    let recheck = |args: &[&str]| {
+        let mut all = vec!["--format", "json", "--side", "o"];
+        all.extend_from_slice(args);
+        let (_, json, _) = audit(perl, &all, "seeded");
+        let json: Value = serde_json::from_str(&json).unwrap();
+        json["bots"][0]["sides"][0]["recheck"].clone()
+    };
+    let (first, second) = (recheck(&[]), recheck(&[]));
+    assert_ne!(first["seed"], second["seed"], "{first} {second}");
+    let seed = first["seed"].as_u64().unwrap().to_string();
+    let again = recheck(&["--recheck-seed", &seed]);
+    assert_eq!(again, first);
 }
 
 #[test]

@@ -90,6 +90,10 @@ pub struct AuditOptions {
     /// from the audit's is the verdict [`Verdict::AnswersDifferently`]. The audit without a
     /// table asks one request at a time already, and ignores it.
     pub recheck: usize,
+    /// The seed of the games drawn for the re-ask: `None`, the default, draws a fresh one for
+    /// each audit, so that a bot cannot learn the sample from one audit to the next; the seed
+    /// used is in [`Recheck::seed`], and giving it asks the same games again.
+    pub recheck_seed: Option<u64>,
 }
 
 impl AuditOptions {
@@ -101,6 +105,7 @@ impl AuditOptions {
             budget: AuditBudget::DEFAULT,
             mistakes: 0,
             recheck: RECHECK_GAMES,
+            recheck_seed: None,
         }
     }
 }
@@ -113,6 +118,7 @@ impl Default for AuditOptions {
             budget: AuditBudget::DEFAULT,
             mistakes: 0,
             recheck: RECHECK_GAMES,
+            recheck_seed: None,
         }
     }
 }
@@ -234,6 +240,7 @@ pub fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<Report, AuditE
         side,
         budget,
         recheck,
+        recheck_seed,
         ..
     } = *options;
     if game.has_table() {
@@ -248,7 +255,8 @@ pub fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<Report, AuditE
             side,
             shortest: loss.chain(forfeit).collect(),
         };
-        report.recheck = recheck::recheck(bot, &audited, recheck).map_err(AuditError::Bot)?;
+        report.recheck =
+            recheck::recheck(bot, &audited, recheck, recheck_seed).map_err(AuditError::Bot)?;
         // The games drawn asked only what the audit had asked; were a turn of them new, the
         // process started for it stops here.
         bot.finish().map_err(AuditError::Bot)?;

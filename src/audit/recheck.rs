@@ -5,7 +5,8 @@
 //! recorded is the verdict.
 //!
 //! The sample is the shortest loss and the shortest forfeit, where there are some, then a
-//! fixed number of games drawn with a fixed seed: the opponent's replies uniformly among its
+//! fixed number of games drawn with a fresh seed each audit (so that a bot cannot learn the
+//! sample from one audit to the next), or one given: the opponent's replies uniformly among its
 //! legal moves, the bot's own moves among the answers it gave the audit. Each game is asked
 //! from its start, every turn of the bot in order, with the moves so far: a bot declared
 //! stateless, asked each board once in the audit, is asked it again with the moves of the
@@ -22,9 +23,6 @@ use crate::rng::SplitMix64;
 /// How many games are drawn at random for the re-ask, besides the shortest loss and forfeit,
 /// unless told otherwise: some 50 requests on tic-tac-toe, a few milliseconds of a quick bot.
 pub const RECHECK_GAMES: usize = 16;
-
-/// The seed of the games drawn: the same bot is asked the same games every time.
-const SEED: u64 = 0x7474_745f_6167_6e21;
 
 /// What asking a bot again one request at a time found.
 ///
@@ -48,6 +46,9 @@ pub struct Recheck {
     pub games: usize,
     /// The distinct requests asked again.
     pub requests: usize,
+    /// The seed of the games drawn, fresh for each audit unless one was given
+    /// ([`AuditOptions::recheck_seed`](super::AuditOptions::recheck_seed)).
+    pub seed: u64,
     /// The first answer that differed from the audit's, where the re-ask stopped.
     pub difference: Option<Difference>,
 }
@@ -83,6 +84,7 @@ pub(super) fn recheck(
     bot: &mut dyn Bot,
     report: &Audited,
     games: usize,
+    seed: Option<u64>,
 ) -> Result<Option<Box<Recheck>>, BotError> {
     if games == 0 {
         return Ok(None);
@@ -90,11 +92,13 @@ pub(super) fn recheck(
     let Some(mut alone) = bot.one_at_a_time() else {
         return Ok(None);
     };
-    let sample = sample(bot, report, games)?;
+    let seed = seed.unwrap_or_else(|| SplitMix64::from_entropy().next_u64());
+    let sample = sample(bot, report, games, seed)?;
     let mut asked: HashSet<Vec<Cell>> = HashSet::new();
     let mut recheck = Recheck {
         games: 0,
         requests: 0,
+        seed,
         difference: None,
     };
     'games: for moves in &sample {
@@ -128,10 +132,15 @@ pub(super) fn recheck(
 }
 
 /// The games to follow: the shortest loss and forfeit of `report`, then `games` drawn.
-fn sample(bot: &mut dyn Bot, report: &Audited, games: usize) -> Result<Vec<Vec<Cell>>, BotError> {
+fn sample(
+    bot: &mut dyn Bot,
+    report: &Audited,
+    games: usize,
+    seed: u64,
+) -> Result<Vec<Vec<Cell>>, BotError> {
     let mut sample = Vec::with_capacity(games + 2);
     sample.extend(report.shortest.iter().cloned());
-    let mut rng = SplitMix64::new(SEED);
+    let mut rng = SplitMix64::new(seed);
     for _ in 0..games {
         sample.push(drawn(bot, report, &mut rng)?);
     }

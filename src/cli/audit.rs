@@ -3,7 +3,7 @@
 //! with no table.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -84,6 +84,10 @@ pub struct AuditArgs {
     /// audit's is the verdict "answers differently" (exit 1). 0 asks nothing again.
     #[arg(long, value_name = "N", default_value_t = crate::audit::RECHECK_GAMES as u32, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     recheck: u32,
+    /// The seed of the games --recheck draws; by default a fresh one each audit, so that a bot
+    /// cannot learn them from one audit to the next (the JSON gives the seed used).
+    #[arg(long, value_name = "SEED")]
+    recheck_seed: Option<u64>,
     #[command(flatten)]
     large: super::audit_large::LargeArgs,
 }
@@ -174,13 +178,17 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         // Solved before the audits, with a note on a terminal, rather than inside the first.
         super::mnk::table_of(game)?;
     }
-    if args.losing_games.as_deref() == Some(Path::new("-"))
-        && args.mistakes.as_deref() == Some(Path::new("-"))
-    {
-        return Err(Failure::usage(
-            "--losing-games and --mistakes cannot both write to standard output (\"-\"): \
-             give one of them a FILE",
-        ));
+    if let (Some(games), Some(mistakes)) = (&args.losing_games, &args.mistakes) {
+        if super::jsonl::same_file(games, mistakes) {
+            let what = match games.as_os_str() == "-" {
+                true => "standard output (\"-\")".to_string(),
+                false => crate::quote::quote(&games.display().to_string()),
+            };
+            return Err(Failure::usage(format!(
+                "--losing-games and --mistakes cannot both write to {what}: one would replace \
+                 the other; give them two files"
+            )));
+        }
     }
     // Opened before the audits, so that a FILE that cannot be written is refused at once.
     let losing = LosingGames::open(args.losing_games.as_deref())?;
@@ -214,6 +222,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
                     budget,
                     mistakes: keep,
                     recheck: args.recheck as usize,
+                    recheck_seed: args.recheck_seed,
                     ..AuditOptions::new(game, side)
                 };
                 audit(bot, &options)

@@ -18,6 +18,7 @@ pub(super) fn lines(s: &SideReport, style: Style) -> Vec<String> {
     let Some(Recheck {
         games,
         requests,
+        seed,
         difference,
     }) = s.recheck.as_deref()
     else {
@@ -62,6 +63,9 @@ pub(super) fn lines(s: &SideReport, style: Style) -> Vec<String> {
     lines.push(format!(
         "    replay: ttt analyze{game} --moves \"{}\"",
         cells(moves)
+    ));
+    lines.push(format!(
+        "    games drawn with seed {seed}: --recheck-seed {seed} asks them again"
     ));
     lines
 }
