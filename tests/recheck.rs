@@ -163,17 +163,27 @@ fn an_honest_bot_answers_the_same_and_passes() {
 #[test]
 fn a_stateless_bot_whose_answer_depends_on_the_moves_is_caught() {
     // Honest about its answers, which are all optimal: audited by histories, it never loses.
-    let (code, _, stderr) = audit(&aware("history"), &[], "history");
+    let slow = ["--timeout-ms", "20000", "--startup-ms", "20000"];
+    let (code, _, stderr) = audit(&aware("history"), &slow, "history");
     assert_eq!(code, 0, "{stderr}");
     // Declared stateless, it is asked each board once in the audit; asked again along whole
     // games, it answers another way after another history.
-    // A seed given, so that the games drawn are ones that show it.
-    let (code, text, _) = audit(
+    // A seed given, so that the games drawn are ones that show it; time to spare for a Python
+    // minimax on a loaded machine.
+    let (code, text, stderr) = audit(
         &aware("history"),
-        &["--stateless", "--recheck-seed", "1"],
+        &[
+            "--stateless",
+            "--recheck-seed",
+            "1",
+            "--timeout-ms",
+            "20000",
+            "--startup-ms",
+            "20000",
+        ],
         "history-stateless",
     );
-    assert_eq!(code, 1, "{text}");
+    assert_eq!(code, 1, "{text}{stderr}");
     assert!(text.contains("answers differently"), "{text}");
 }
 
