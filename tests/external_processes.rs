@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 
 mod common;
-use common::{assert_none_left, misbehave, pidfile, root};
+use common::{assert_none_left, misbehave, pidfile, root, wait_for_pids};
 
 /// Starts `ttt audit` on `bots`, waits until the bot processes wrote `count` pids, and
 /// returns the running child.
@@ -27,11 +27,7 @@ fn start_audit(bots: &[&str], pids: &Path, count: usize) -> std::process::Child 
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while std::fs::read_to_string(pids).map_or(0, |t| t.lines().count()) < count {
-        assert!(Instant::now() < deadline, "the bots did not start");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_pids(pids, count, Duration::from_secs(10), "the bots");
     child
 }
 
@@ -93,11 +89,7 @@ fn signals_during_play_stop_the_bot() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while std::fs::read_to_string(&pids).map_or(0, |t| t.lines().count()) < 2 {
-            assert!(Instant::now() < deadline, "the bot did not start");
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        wait_for_pids(&pids, 2, Duration::from_secs(10), "the bot");
         std::thread::sleep(Duration::from_millis(200));
         // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
         unsafe {

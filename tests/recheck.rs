@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 mod common;
-use common::{assert_none_left, audit_command, pidfile, root};
+use common::{assert_none_left, audit_command, pidfile, root, wait_for_pids};
 
 fn aware(mode: &str) -> String {
     format!(
@@ -269,11 +269,7 @@ fn a_signal_while_the_bot_is_asked_again_stops_it() {
         .spawn()
         .unwrap();
     // The audit's process, then the one asked again, which hangs at its second request.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::fs::read_to_string(&pids).map_or(0, |t| t.lines().count()) < 2 {
-        assert!(Instant::now() < deadline, "the re-ask did not start");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_pids(&pids, 2, Duration::from_secs(20), "the re-ask");
     std::thread::sleep(Duration::from_millis(300));
     // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
     unsafe {

@@ -82,6 +82,16 @@ pub fn running(pid: u32) -> bool {
     }
 }
 
+/// Waits until `count` processes have written their pid to `pids`, for at most `within`;
+/// `what` says what did not start otherwise.
+pub fn wait_for_pids(pids: &Path, count: usize, within: Duration, what: &str) {
+    let deadline = Instant::now() + within;
+    while std::fs::read_to_string(pids).map_or(0, |t| t.lines().count()) < count {
+        assert!(Instant::now() < deadline, "{what} did not start");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 pub fn assert_none_left(pids: &Path) {
     let text = std::fs::read_to_string(pids).expect("the bot wrote its pid");
     let pids: Vec<u32> = text.lines().map(|l| l.parse().unwrap()).collect();
