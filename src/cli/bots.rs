@@ -122,27 +122,14 @@ fn entry(
     Ok(())
 }
 
-/// `text` in lines of at most `width` characters, broken between words (escape codes, which
-/// take no room on screen, are not counted).
+/// `text` in lines of at most `width` columns, broken between words (escape codes, which take
+/// no room on screen, are not counted).
 fn wrap(text: &str, width: usize) -> Vec<String> {
-    let visible = |word: &str| {
-        let mut count = 0;
-        let mut in_escape = false;
-        for ch in word.chars() {
-            match ch {
-                '\x1b' => in_escape = true,
-                'm' if in_escape => in_escape = false,
-                _ if in_escape => {}
-                _ => count += 1,
-            }
-        }
-        count
-    };
     let mut lines = Vec::new();
     let mut line = String::new();
     let mut used = 0;
     for word in text.split(' ') {
-        let len = visible(word);
+        let len = super::text::shown_width(word);
         if used > 0 && used + 1 + len > width {
             lines.push(std::mem::take(&mut line));
             used = 0;

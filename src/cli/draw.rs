@@ -1,10 +1,9 @@
 //! Boards drawn for people: a 3x3 grid of short labels; and moves written for them.
 
-use unicode_width::UnicodeWidthStr;
-
 use crate::{Board, Cell};
 
 use super::style::Style;
+use super::text::shown_width;
 
 /// One square of a drawn grid: its text, and the same text with colour (if any).
 #[derive(Clone, Debug, Default)]
@@ -77,25 +76,6 @@ pub fn side_by_side(left: &[String], right: &[String], gap: usize) -> Vec<String
             format!("{l}{pad}{r}").trim_end().to_string()
         })
         .collect()
-}
-
-/// The columns a line takes on a terminal: its width without its colours' escape sequences.
-fn shown_width(line: &str) -> usize {
-    let mut plain = String::with_capacity(line.len());
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            // An SGR sequence, `ESC [ ... m`: all `Style` writes.
-            for c in chars.by_ref() {
-                if c == 'm' {
-                    break;
-                }
-            }
-        } else {
-            plain.push(c);
-        }
-    }
-    plain.width()
 }
 
 /// Cells separated by spaces, as people read a game or a line: `5 1 9`.

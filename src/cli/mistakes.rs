@@ -13,7 +13,7 @@ use super::Failure;
 use super::draw::{Square, cells, grid_of, side_by_side};
 use super::jsonl::JsonLines;
 use super::style::Style;
-use super::text::plies;
+use super::text::{plies, shown_width};
 use crate::wording::{counted, grouped};
 
 /// How many mistakes a side's details draw.
@@ -104,8 +104,8 @@ fn one(game: Game, side: Player, n: usize, mistake: &Mistake, style: Style) -> V
     );
     // The words beside the board when they fit, under it otherwise; the replay under it.
     let indent = "       ";
-    let grid_width = grid.first().map_or(0, |l| console_width(l));
-    let widest = words.iter().map(|w| console_width(w)).max().unwrap_or(0);
+    let grid_width = grid.first().map_or(0, |l| shown_width(l));
+    let widest = words.iter().map(|w| shown_width(w)).max().unwrap_or(0);
     if indent.len() + grid_width + 4 + widest <= WIDTH {
         words.resize(grid.len().max(words.len()), String::new());
         let mut grid = grid;
@@ -121,25 +121,6 @@ fn one(game: Game, side: Player, n: usize, mistake: &Mistake, style: Style) -> V
     }
     lines.push(format!("{indent}{replay}"));
     lines
-}
-
-/// The columns `text` takes on a terminal, its colours left out.
-fn console_width(text: &str) -> usize {
-    let mut width = 0;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            // An escape sequence runs to its final letter.
-            for c in chars.by_ref() {
-                if c.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            width += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        }
-    }
-    width
 }
 
 /// Where every mistake goes, opened before the audits.

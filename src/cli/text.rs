@@ -94,9 +94,36 @@ pub fn percent(r: Ratio) -> String {
     format!("{:.2}%", r.to_f64() * 100.0)
 }
 
+/// The columns `text` takes on a terminal: its display width, its colours' escape sequences
+/// (`ESC [ ... m`, all that `Style` writes) left out.
+pub fn shown_width(text: &str) -> usize {
+    let mut width = 0;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // An escape sequence runs to its final letter.
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            width += UnicodeWidthChar::width(c).unwrap_or(0);
+        }
+    }
+    width
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shown_width_leaves_colours_out_and_counts_wide_characters_twice() {
+        assert_eq!(shown_width("\u{1b}[1mX\u{1b}[0m | \u{1b}[2m.\u{1b}[0m"), 5);
+        assert_eq!(shown_width("字x"), 3);
+        assert_eq!(shown_width(""), 0);
+    }
 
     #[test]
     fn one_ply_is_singular() {
