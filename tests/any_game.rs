@@ -197,7 +197,7 @@ fn an_external_bot_answering_off_the_board_breaks_the_protocol() {
     assert!(
         error
             .message
-            .contains("\"17\" is not a cell; expected one or more cells 1..16"),
+            .contains("\"17\", which is not a cell; expected one or more cells 1..16"),
         "{error}"
     );
 }

@@ -457,7 +457,7 @@ fn a_protocol_error_stops_the_matches_with_exit_code_3_and_no_process_left() {
         (
             "garbage-o",
             &["perfect"][..],
-            "it replied \"banana\": \"banana\" is not a cell",
+            "it replied \"banana\", which is not a cell",
         ),
         ("twice", &["perfect"], "(one line a request"),
         ("late", &["perfect"], "\"bye\" when no request was waiting"),

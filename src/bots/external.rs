@@ -40,7 +40,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use self::messages::{describe, first_line, quote_head, stray};
+use self::messages::{describe, first_line, quote_head, read_reply, stray};
 use self::protocol::board_text;
 use super::{Bot, BotError, Choice, Turn};
 use crate::Game;
@@ -449,9 +449,7 @@ impl External {
                 ));
             }
         };
-        let text = String::from_utf8_lossy(&reply);
-        let cells = parse_reply_in(self.game, &text)
-            .map_err(|expected| format!("{to}: it replied {}: {expected}", quote_bytes(&reply)))?;
+        let cells = read_reply(self.game, &reply).map_err(|why| format!("{to}: {why}"))?;
         // More output with no later request written cannot be an answer; with one written,
         // it is that request's reply, checked when its turn comes.
         if process.has_unread() && batch.sent == end {

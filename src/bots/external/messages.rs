@@ -1,7 +1,9 @@
 //! How a bot that broke the protocol is described: the line it printed unasked, the start of a
 //! line cut off at the limit, and how it exited.
 
-use super::protocol::MAX_REPLY;
+use super::protocol::{MAX_REPLY, parse_reply_in};
+use crate::Game;
+use crate::board::Cell;
 use crate::quote::quote_bytes;
 
 /// The first line of `bytes`, without its newline.
@@ -46,4 +48,29 @@ pub(super) fn describe(status: std::process::ExitStatus) -> String {
             "no exit code".to_string()
         }
     }
+}
+
+/// The cells of a reply line, or what was wrong with it, quoting the line once: `it replied
+/// "banana", which is not a cell; ...`, naming the token only when the line holds more than one.
+pub(super) fn read_reply(game: Game, reply: &[u8]) -> Result<Vec<Cell>, String> {
+    let said = quote_bytes(reply);
+    let expected = format!("one or more cells 1..{} separated by spaces", game.cells());
+    let Ok(text) = std::str::from_utf8(reply) else {
+        return Err(format!(
+            "it replied {said}, which is not UTF-8 text; expected {expected}"
+        ));
+    };
+    parse_reply_in(game, text).map_err(|why| {
+        let tokens: Vec<&str> = text.split(' ').filter(|t| !t.is_empty()).collect();
+        match tokens[..] {
+            [] if text.is_empty() => {
+                format!("it replied {said}, an empty line; expected {expected}")
+            }
+            [] => format!("it replied {said}, which names no cell; expected {expected}"),
+            [only] if only == text => {
+                format!("it replied {said}, which is not a cell; expected {expected}")
+            }
+            _ => format!("it replied {said}: {why}"),
+        }
+    })
 }
