@@ -347,19 +347,29 @@ fn all_plays_every_ordered_pair_and_shows_a_cross_table_within_100_columns() {
 }
 
 #[test]
-fn a_bot_against_itself_plays_as_two() {
+fn a_bot_against_itself_plays_as_two_in_one_match() {
     let v = json(&["match", "random", "random", "--format", "json"], 0);
-    for m in v["matches"].as_array().unwrap() {
-        assert_eq!(m["games"], 255_168);
-        assert_eq!(m["exact"]["x_wins"], "737/1260");
-    }
-    ttt()
+    let matches = v["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 1, "both orders are the same match: {v}");
+    assert_eq!(matches[0]["games"], 255_168);
+    assert_eq!(matches[0]["exact"]["x_wins"], "737/1260");
+    let out = ttt()
         .args(["match", "perfect", "perfect"])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::contains(
-            "perfect (X) vs perfect (O): 3,584 games",
-        ));
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.matches("perfect (X) vs perfect (O): 3,584 games")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert!(!text.contains("Mean score"), "{text}");
+    assert!(
+        text.ends_with("0/1\n"),
+        "no blank line at the end: {text:?}"
+    );
 }
 
 #[test]

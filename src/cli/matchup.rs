@@ -10,7 +10,7 @@ use clap::Args;
 use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
-use super::named::ExternalArgs;
+use super::named::{ExternalArgs, Named};
 use super::progress::Progress;
 use super::style::Style;
 use super::text::{fit, not_done, pad, percent};
@@ -94,6 +94,9 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     }
     let pairs: Vec<(usize, usize)> = if args.all {
         (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).collect()
+    } else if same(&named[0], &named[1]) {
+        // A bot against itself plays the same match in both orders: play it once.
+        vec![(0, 1)]
     } else {
         vec![(0, 1), (1, 0)]
     };
@@ -162,6 +165,11 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     printed
 }
 
+/// Whether `a` and `b` name one bot: the same name and, for external bots, the same command.
+fn same(a: &Named, b: &Named) -> bool {
+    a.name == b.name && a.command == b.command
+}
+
 /// `x` as X against `o` as O on `game` within `budget`, with a progress line on a terminal.
 fn play(
     x: &mut dyn Bot,
@@ -225,6 +233,9 @@ fn print(
                     }
                     if let [there, back] = reports {
                         lines.extend(scores(there, back));
+                    } else if stopped.is_none() {
+                        // One match, of a bot against itself: no means to compare.
+                        lines.pop();
                     }
                     lines
                 }
