@@ -151,6 +151,23 @@ fn every_bad_input_exits_2_with_a_message() {
             "cannot be used with",
         ),
         (&["frobnicate"], "unrecognized subcommand"),
+        // A negative number is a bad value to explain, not an unknown flag.
+        (
+            &["audit", "random", "--recheck", "-1"],
+            "invalid value '-1' for '--recheck <N>'",
+        ),
+        (
+            &["--max-memory", "-5", "best"],
+            "invalid value '-5' for '--max-memory <SIZE>'",
+        ),
+        (
+            &["best", "--max-memory", "-5"],
+            "invalid value '-5' for '--max-memory <SIZE>'",
+        ),
+        (
+            &["simulate", "random", "--games", "-1"],
+            "invalid value '-1' for '--games <N>'",
+        ),
     ];
     for (args, message) in cases {
         ttt()

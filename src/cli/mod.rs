@@ -98,7 +98,9 @@ pub(crate) fn clap_command() -> clap::Command {
     let mut command = Cli::command()
         .version(version)
         .color(style::clap_choice())
-        .after_help(EXIT_CODES);
+        .after_help(EXIT_CODES)
+        // `--recheck -1` is a bad value to explain, not an unknown flag.
+        .allow_negative_numbers(true);
     let names: Vec<String> = command
         .get_subcommands()
         .map(|sub| sub.get_name().to_string())
@@ -113,7 +115,7 @@ pub(crate) fn clap_command() -> clap::Command {
                 Some(text) => format!("{text}\n\n{EXIT_CODES}"),
                 None => EXIT_CODES.to_string(),
             };
-            let sub = sub.after_help(short);
+            let sub = sub.after_help(short).allow_negative_numbers(true);
             match long {
                 Some(long) => sub.after_long_help(long),
                 None => sub,
