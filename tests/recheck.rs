@@ -279,3 +279,32 @@ fn a_signal_while_the_bot_is_asked_again_stops_it() {
     assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
     assert_none_left(&pids);
 }
+
+#[test]
+fn recheck_with_nothing_to_re_ask_is_refused_not_ignored() {
+    let pids = pidfile("refused");
+    for (args, message) in [
+        (
+            &["random", "--recheck", "3"][..],
+            "--recheck is for re-asking external bots (--cmd)",
+        ),
+        (
+            &["perfect", "--recheck-seed", "7"],
+            "--recheck-seed is for re-asking external bots (--cmd)",
+        ),
+        (
+            &["--cmd", "cat", "--game", "5x5", "--recheck", "3"],
+            "5x5 has 25 cells: tables stop at 16",
+        ),
+    ] {
+        let out = audit_command(args, &pids).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    // 0 asks nothing again: said to a built-in bot, it is not an error.
+    let out = audit_command(&["perfect", "--recheck", "0"], &pids)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -138,6 +138,17 @@ fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideReport, AuditE
     }
 }
 
+/// `--recheck N` (N > 0) or `--recheck-seed`, when the command line gives one of them.
+fn recheck_given(args: &AuditArgs) -> Option<&'static str> {
+    if super::given("recheck") && args.recheck > 0 {
+        Some("--recheck")
+    } else if super::given("recheck_seed") {
+        Some("--recheck-seed")
+    } else {
+        None
+    }
+}
+
 /// Audits every bot named, prints the report, and fails (exit 1, quietly: the report's last
 /// line says why) if any side can lose, breaks the rules or answers differently when asked
 /// again one request at a time.
@@ -151,8 +162,17 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
              --cmd COMMAND",
         ));
     }
+    let bots = args.external.named(&args.bots)?;
+    if let Some(option) = recheck_given(args) {
+        if bots.iter().all(|bot| bot.command.is_none()) {
+            return Err(Failure::usage(format!(
+                "{option} is for re-asking external bots (--cmd) one request at a time, and none is \
+                 audited here: a built-in bot's answers come from this program"
+            )));
+        }
+    }
     let mut named: Vec<Entry> = Vec::new();
-    for bot in args.external.named(&args.bots)? {
+    for bot in bots {
         let entry = match &bot.command {
             Some(command) => Entry::external(args, &bot.name, command),
             None => Entry {
@@ -311,6 +331,13 @@ fn run_large(args: &AuditArgs, game: crate::Game) -> Result<(), Failure> {
         return Err(Failure::usage(format!(
             "--mistakes needs a table to judge each move by, and {game} has {} cells: tables \
              stop at {MAX_TABLE_CELLS}",
+            game.cells()
+        )));
+    }
+    if let Some(option) = recheck_given(args) {
+        return Err(Failure::usage(format!(
+            "{option} is for re-asking an external bot along games judged by a table, and {game} has {} \
+             cells: tables stop at {MAX_TABLE_CELLS}",
             game.cells()
         )));
     }

@@ -37,6 +37,7 @@ use std::process::ExitCode;
 
 use crate::Game;
 use crate::output::{Destination, WriteError};
+use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use style::ColorChoice;
@@ -322,8 +323,16 @@ fn limit_memory(given: Option<u64>) {
     crate::memory::set_limit(given.or_else(crate::memory::default_limit));
 }
 
-/// Whether the command line gave `--budget` rather than left it at its default.
-static BUDGET_GIVEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// The options of the subcommand that the command line gave, rather than left at their
+/// defaults (by their clap ids: `budget`, `recheck`...).
+static GIVEN: once_cell::sync::OnceCell<Vec<String>> = once_cell::sync::OnceCell::new();
+
+/// Whether the command line gave the option `id` rather than left it at its default.
+pub(crate) fn given(id: &str) -> bool {
+    GIVEN
+        .get()
+        .is_some_and(|ids| ids.iter().any(|given| given == id))
+}
 
 /// What a walk holds for each history of a bot asked about each on its own, in an audit's
 /// lists and a match's (554 MB and 691 MB measured at most for 4,000,000; see
@@ -345,10 +354,7 @@ pub(crate) fn budget_fits(
     (bytes_each, unit): (u64, &str),
     at_once: u64,
 ) -> Result<(), Failure> {
-    let (Some(limit), true) = (
-        crate::memory::limit(),
-        BUDGET_GIVEN.load(std::sync::atomic::Ordering::Relaxed),
-    ) else {
+    let (Some(limit), true) = (crate::memory::limit(), given("budget")) else {
         return Ok(());
     };
     // The limit alone, not less what is held at the start (a few megabytes, within what the
@@ -434,11 +440,13 @@ pub fn main() -> ExitCode {
         Ok(parsed) => parsed,
         Err(error) => return clap_error(&error),
     };
-    let budget_given = matches.subcommand().is_some_and(|(_, sub)| {
-        sub.ids().any(|id| id == "budget")
-            && sub.value_source("budget") == Some(clap::parser::ValueSource::CommandLine)
+    let given: Vec<String> = matches.subcommand().map_or_else(Vec::new, |(_, sub)| {
+        sub.ids()
+            .filter(|id| sub.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+            .map(|id| id.to_string())
+            .collect()
     });
-    BUDGET_GIVEN.store(budget_given, std::sync::atomic::Ordering::Relaxed);
+    let _ = GIVEN.set(given);
     limit_memory(cli.max_memory);
     // Bots are stopped on every way out: here for signals; by their Drop on a normal end, an
     // error or a panic.
