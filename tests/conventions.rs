@@ -32,6 +32,7 @@ fn assert_fits(text: &str, what: &str) {
             "{what}: a line of {} columns: {line:?}",
             line.chars().count()
         );
+        assert_eq!(line, line.trim_end(), "{what}: a line ends in spaces");
     }
 }
 
