@@ -501,7 +501,10 @@ fn clap_error(error: &clap::Error) -> ExitCode {
     }
     // clap indents the blank line between two paragraphs of an option's help: no line ends
     // in spaces.
-    let shown: Vec<&str> = shown.split('\n').map(|line| line.trim_end_matches(' ')).collect();
+    let shown: Vec<&str> = shown
+        .split('\n')
+        .map(|line| line.trim_end_matches(' '))
+        .collect();
     let shown = shown.join("\n");
     if error.use_stderr() {
         let _ = io::stderr().write_all(shown.as_bytes());

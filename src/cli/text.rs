@@ -55,32 +55,62 @@ pub fn not_done(start: &str, left: &[String]) -> String {
 }
 
 /// `text` cut to `width` columns by taking out its middle, marked `…`: both ends of a name or
-/// command tell bots apart (`python3 bots/a.py` and `python3 bots/b.py`).
+/// command tell bots apart (`python3 bots/a.py` and `python3 bots/b.py`). An escape that
+/// [`escape`](crate::quote::escape) wrote (`\u{a0}`, `\xff`, `\\`) is kept whole or left out
+/// whole, never cut in half.
 pub fn fit(text: &str, width: usize) -> String {
     if text.width() <= width {
         return text.to_string();
     }
     let room = width.saturating_sub(1);
-    let take = |chars: &mut dyn Iterator<Item = char>, budget: usize| {
-        let mut taken = Vec::new();
-        let mut used = 0;
-        for ch in chars {
-            let w = ch.width().unwrap_or(0);
-            if used + w > budget {
-                break;
-            }
-            taken.push(ch);
-            used += w;
-        }
-        (taken, used)
-    };
-    let (head, used) = take(&mut text.chars(), room / 2);
-    let (mut tail, _) = take(&mut text.chars().rev(), room - used);
+    let pieces = pieces(text);
+    let (head, used) = take(pieces.iter().copied(), room / 2);
+    let (mut tail, _) = take(pieces.iter().rev().copied(), room - used);
     tail.reverse();
-    head.into_iter()
-        .chain(std::iter::once('…'))
-        .chain(tail)
-        .collect()
+    let mut fitted = head.concat();
+    fitted.push('…');
+    fitted.push_str(&tail.concat());
+    fitted
+}
+
+/// The first of `pieces` that fit in `budget` columns, and the columns they take.
+fn take<'a>(pieces: impl Iterator<Item = &'a str>, budget: usize) -> (Vec<&'a str>, usize) {
+    let mut taken = Vec::new();
+    let mut used = 0;
+    for piece in pieces {
+        let w = piece.width();
+        if used + w > budget {
+            break;
+        }
+        taken.push(piece);
+        used += w;
+    }
+    (taken, used)
+}
+
+/// `text` in the pieces `fit` keeps or leaves out whole: a character, or an escape, a
+/// backslash and what follows it (`\u{...}` to its brace, `\x` and two digits, else one
+/// character).
+fn pieces(text: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    while let Some(ch) = rest.chars().next() {
+        let mut len = ch.len_utf8();
+        if ch == '\\' {
+            let after = &rest[1..];
+            len += match after.chars().next() {
+                Some('u') if after[1..].starts_with('{') => {
+                    after.find('}').map_or(1, |end| end + 1)
+                }
+                Some('x') if after.len() >= 3 && after.is_char_boundary(3) => 3,
+                Some(next) => next.len_utf8(),
+                None => 0,
+            };
+        }
+        pieces.push(&rest[..len]);
+        rest = &rest[len..];
+    }
+    pieces
 }
 
 /// `plain` shown as `painted` (the same text, perhaps coloured), padded to `width` columns.
@@ -152,5 +182,39 @@ mod tests {
         let cut = fit("井字棋井字棋井字棋井字棋", 9);
         assert_eq!(cut, "井字…字棋");
         assert!(cut.width() <= 9);
+    }
+
+    #[test]
+    fn fit_never_cuts_an_escape_in_half() {
+        use crate::quote::escape;
+        for (name, width) in [
+            ("while read l; do printf '5\\302\\240\\n'; done", 30),
+            ("a\u{a0}\u{a0}\u{a0}\u{a0}\u{a0}\u{a0}b", 9),
+            (
+                "bot\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}\u{200b}z",
+                17,
+            ),
+        ] {
+            let escaped = escape(name);
+            for width in [width, width + 1, width + 2, width + 3] {
+                let cut = fit(&escaped, width);
+                assert!(cut.width() <= width, "{cut}");
+                let (head, tail) = cut.split_once('…').unwrap();
+                for part in [head, tail] {
+                    // Every piece of the cut is a whole piece of the escaped name.
+                    let all = pieces(&escaped);
+                    let mut parts = pieces(part).into_iter();
+                    let first = parts.next().unwrap();
+                    assert!(all.contains(&first), "{part:?} of {escaped:?} at {width}");
+                    assert!(!part.ends_with('\\') || part.ends_with("\\\\"), "{part:?}");
+                    assert!(
+                        escaped.starts_with(part) || escaped.ends_with(part),
+                        "{part:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(fit("ab\\u{a0}cdefgh", 7), "ab…efgh");
+        assert_eq!(fit("\\xffabc\\xfe", 8), "…abc\\xfe");
     }
 }
