@@ -188,3 +188,51 @@ pub fn builtin(name: &str) -> Option<Box<dyn Bot + Send>> {
         .find(|info| info.name == name)
         .map(BotInfo::make)
 }
+
+/// The built-in bots and the forms that take a parameter, as `ttt bots --format json` prints
+/// them and `ttt serve` answers `/api/bots`: `{"bots": [{"name", "summary", "source", "part",
+/// "published"}], "parameterised": [{"form", "summary"}]}`.
+#[derive(serde::Serialize)]
+pub struct Listing {
+    bots: Vec<ListedBot>,
+    parameterised: Vec<ListedForm>,
+}
+
+#[derive(serde::Serialize)]
+struct ListedBot {
+    name: &'static str,
+    summary: &'static str,
+    source: Option<Source>,
+    part: Option<&'static str>,
+    published: &'static [Published],
+}
+
+#[derive(serde::Serialize)]
+struct ListedForm {
+    form: &'static str,
+    summary: &'static str,
+}
+
+impl Listing {
+    /// Every built-in bot, then every form with a parameter; `with_commands` false leaves out
+    /// `cmd:`, the form that starts a program (for clients that may not start one).
+    pub fn new(with_commands: bool) -> Listing {
+        Listing {
+            bots: CATALOG
+                .iter()
+                .map(|bot| ListedBot {
+                    name: bot.name,
+                    summary: bot.summary,
+                    source: bot.source,
+                    part: (!bot.part.is_empty()).then_some(bot.part),
+                    published: bot.published,
+                })
+                .collect(),
+            parameterised: PARAMETERISED
+                .iter()
+                .filter(|(form, _)| with_commands || !form.starts_with("cmd:"))
+                .map(|&(form, summary)| ListedForm { form, summary })
+                .collect(),
+        }
+    }
+}

@@ -31,7 +31,7 @@ use crate::history::History;
 
 pub use bot::{Bot, BotError, DependsOn};
 pub use c_minimax::CMinimax;
-pub use catalog::{BotInfo, CATALOG, PARAMETERISED, builtin};
+pub use catalog::{BotInfo, CATALOG, Listing, PARAMETERISED, builtin};
 pub use choice::{Choice, Turn, sample};
 pub use external::External;
 pub use forkbot::Forkbot;

@@ -2,9 +2,8 @@
 
 use std::io::Write;
 
-use crate::bots::{BotInfo, CATALOG, PARAMETERISED, Published, Source};
+use crate::bots::{BotInfo, CATALOG, Listing, PARAMETERISED};
 use clap::Args;
-use serde::Serialize;
 
 use super::style::Style;
 use super::{Failure, Format};
@@ -20,47 +19,11 @@ pub struct BotsArgs {
     format: Format,
 }
 
-#[derive(Serialize)]
-struct BotJson {
-    name: &'static str,
-    summary: &'static str,
-    source: Option<Source>,
-    part: Option<&'static str>,
-    published: &'static [Published],
-}
-
-#[derive(Serialize)]
-struct FormJson {
-    form: &'static str,
-    summary: &'static str,
-}
-
-#[derive(Serialize)]
-struct BotsJson {
-    bots: Vec<BotJson>,
-    parameterised: Vec<FormJson>,
-}
-
 /// Lists every built-in bot: name, what it does, where it was published.
 pub fn run(args: &BotsArgs) -> Result<(), Failure> {
     let mut out = super::stdout();
     if args.format == Format::Json {
-        let json = BotsJson {
-            bots: CATALOG
-                .iter()
-                .map(|bot| BotJson {
-                    name: bot.name,
-                    summary: bot.summary,
-                    source: bot.source,
-                    part: (!bot.part.is_empty()).then_some(bot.part),
-                    published: bot.published,
-                })
-                .collect(),
-            parameterised: PARAMETERISED
-                .iter()
-                .map(|&(form, summary)| FormJson { form, summary })
-                .collect(),
-        };
+        let json = Listing::new(true);
         serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
         writeln!(out)?;
         return Ok(());

@@ -15,6 +15,7 @@ mod generate;
 mod jsonl;
 mod lines;
 mod losing_games;
+mod map;
 mod matchup;
 mod mistakes;
 mod mnk;
@@ -22,8 +23,8 @@ mod named;
 mod notation;
 mod play;
 mod progress;
-mod result_line;
 mod review;
+mod serve;
 mod simulate;
 mod stats;
 mod style;
@@ -155,6 +156,13 @@ enum Command {
     ///
     /// Exit code 0 whenever the review is printed, mistakes or not.
     Review(review::ReviewArgs),
+    /// Serve a web page to play, analyse and review games, and its JSON API, on 127.0.0.1.
+    ///
+    /// Ctrl-C stops it. The API is described in docs/web.md.
+    Serve(serve::ServeArgs),
+    /// Draw the map of perfect play as SVG: the perfect move on each board, every reply of
+    /// the opponent a smaller board inside it, to the end of every game (after xkcd 832).
+    Map(map::MapArgs),
     /// Count positions, outcomes, values, games and game-tree nodes.
     Stats(stats::StatsArgs),
     /// Solve the game again from scratch and compare it with the embedded table.
@@ -576,6 +584,8 @@ fn command(cli: Cli) -> Result<(), Failure> {
         Command::Export(args) => export::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Review(args) => review::run(&args),
+        Command::Serve(args) => serve::run(&args),
+        Command::Map(args) => map::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Completions(args) => generate::completions(&args),

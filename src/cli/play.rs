@@ -16,7 +16,7 @@ use super::analysis_text::outcome_squares;
 use super::draw::{board_squares, cells, grid, grid_within, pair_fits, pair_within, side_by_side};
 use super::lines::{Line, read_bounded_line};
 use super::named::Opponent;
-use super::result_line::{GameResult, ResultLine};
+use crate::result_line::{GameResult, ResultLine};
 use super::style::Style;
 use super::{Failure, mnk};
 

@@ -4,17 +4,16 @@
 use std::io::{self, BufReader, IsTerminal, Read, Write};
 
 use crate::{
-    Board, Game, History, MAX_TABLE_CELLS, MoveVerdict, Oracle, Outcome, Player, PlyReview,
+    Board, Game, History, MAX_TABLE_CELLS, MoveVerdict, Oracle, Outcome, PlyReview,
     Position, Review, Status, Table, Value, table,
 };
 use clap::Args;
-use serde::Serialize;
 
 use super::analysis_text::outcome_squares;
 use super::draw::{board_squares, cells, grid, pair_within, side_by_side};
 use super::lines::{Line, read_bounded_line};
 use super::mnk::outcome_label;
-use super::result_line::{self, FORM, GameResult};
+use crate::result_line::{self, FORM, GameResult, ReviewJson};
 use super::style::Style;
 use super::{Failure, Format, mnk};
 
@@ -77,14 +76,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
     let mut out = super::stdout();
     match args.format {
         Format::Json => {
-            let forfeit = match result {
-                Some(GameResult::Forfeit(winner)) => Some(!winner),
-                _ => None,
-            };
-            let json = ReviewJson {
-                review: &review,
-                forfeit,
-            };
+            let json = ReviewJson::new(&review, result);
             serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;
             writeln!(out)?;
         }
@@ -95,15 +87,6 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
-}
-
-/// The review as programs read it: the game's keys, then who forfeited, if the result line
-/// said a side did (the board alone cannot say it: the game stops in progress).
-#[derive(Serialize)]
-struct ReviewJson<'a> {
-    #[serde(flatten)]
-    review: &'a Review,
-    forfeit: Option<Player>,
 }
 
 /// On a terminal, standard input would wait in silence: say what it waits for.

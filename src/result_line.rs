@@ -1,13 +1,25 @@
 //! The line that ends a game of `ttt play`, `result: o_wins moves: 5 3 9 1 4 2`: `ttt play`
-//! writes it and `ttt review` reads it back, so its form is written down once, here.
+//! writes it, and `ttt review` and the review of `ttt serve` read it back, so its form is
+//! written down once, here.
 
 use std::fmt;
 
+use crate::board::{Cell, Outcome, Player, Status};
+use crate::game::Game;
+use crate::history::History;
 use crate::quote::quote;
-use crate::{Cell, Game, History, Outcome, Player, Status};
+use crate::review::Review;
 
-use super::draw::cells;
-use super::mnk::parse_game;
+/// The moves, as people type them: `5 3 9`.
+fn cells(moves: &[Cell]) -> String {
+    let numbers: Vec<String> = moves.iter().map(Cell::to_string).collect();
+    numbers.join(" ")
+}
+
+/// The game of the move list `text` on `game`, or what is wrong with it.
+fn parse_game(game: Game, text: &str) -> Result<History, String> {
+    History::parse(game, text).map_err(|error| format!("bad move list {}: {error}", quote(text)))
+}
 
 /// What starts a result line.
 pub const PREFIX: &str = "result:";
@@ -41,6 +53,27 @@ impl GameResult {
             GameResult::Forfeit(Player::X) => "x_wins_by_forfeit",
             GameResult::Forfeit(Player::O) => "o_wins_by_forfeit",
         }
+    }
+}
+
+/// A review as `ttt review --format json` prints it: the review's keys, then who forfeited,
+/// if the result line said a side did (the board alone cannot say it: the game stops in
+/// progress).
+#[derive(serde::Serialize)]
+pub struct ReviewJson<'a> {
+    #[serde(flatten)]
+    review: &'a Review,
+    forfeit: Option<Player>,
+}
+
+impl ReviewJson<'_> {
+    /// The review of a game, which ended with `result` when its result line said so.
+    pub fn new(review: &Review, result: Option<GameResult>) -> ReviewJson<'_> {
+        let forfeit = match result {
+            Some(GameResult::Forfeit(winner)) => Some(!winner),
+            _ => None,
+        };
+        ReviewJson { review, forfeit }
     }
 }
 
