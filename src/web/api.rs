@@ -38,9 +38,13 @@ pub fn answer(method: &str, name: &str, query: &str, body: &[u8]) -> Response {
                 params.only(&[]).map_err(bad)?;
                 to_json(&Listing::new(false))
             }
-            "analyze" => analyze(&params),
-            "review" => review(&params),
-            "move" => bot_move(&params),
+            "analyze" => analyze(&params.only(&["game", "moves", "board"]).map_err(bad)?),
+            "review" => review(&params.only(&["game", "moves", "text"]).map_err(bad)?),
+            "move" => bot_move(
+                &params
+                    .only(&["game", "moves", "opponent", "seed"])
+                    .map_err(bad)?,
+            ),
             _ => Err((
                 404,
                 format!(
