@@ -96,7 +96,6 @@ mod format;
 mod game;
 mod history;
 mod json;
-pub mod map;
 mod matchup;
 pub mod memory;
 mod moves;
@@ -162,6 +161,9 @@ struct ProtocolPage;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/performance.md")]
 struct PerformancePage;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/web.md")]
+struct WebPage;
 
 /// The layouts behind the front door (tic-tac-toe's dense table, the general table, the
 /// solvers), for the project's own benchmarks: not part of the API, and not built unless the

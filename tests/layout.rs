@@ -31,6 +31,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("plays", &[
         "src/bots", "src/child", "src/shutdown.rs", "src/audit", "src/matchup.rs",
         "src/review.rs", "src/simulate.rs", "src/export", "src/output",
+        "src/result_line.rs", "src/web",
     ]),
     ("cli", &["src/cli"]),
     // Everything else: the crate root (src/lib.rs) and the unit tests under src/tests.

@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 
 use assert_cmd::Command;
 use roxmltree::{Document, Node};
-use ttt_oracle::{Cell, Game, Oracle, Player, Position, map};
+use ttt_oracle::web::map;
+use ttt_oracle::{Cell, Game, Oracle, Player, Position};
 
 /// A board's square on the picture: x, y, side.
 fn square(node: Node) -> [f64; 3] {
@@ -84,13 +85,20 @@ fn check_board(oracle: &Oracle, player: Player, node: Node) -> usize {
         let drawn = mark.attribute("data-player").unwrap();
         let on_board = position.get(Cell::from_number(cell.into()).unwrap());
         if classes(*mark).contains("best") {
-            assert_eq!(on_board, None, "{moves}: the move {cell} is on a taken cell");
+            assert_eq!(
+                on_board, None,
+                "{moves}: the move {cell} is on a taken cell"
+            );
             assert_eq!(drawn, player.to_string());
         } else {
             assert_eq!(on_board.map(|p| p.to_string()).as_deref(), Some(drawn));
         }
     }
-    assert_eq!(marks.len() - best.len(), position.ply(), "{moves}: marks drawn");
+    assert_eq!(
+        marks.len() - best.len(),
+        position.ply(),
+        "{moves}: marks drawn"
+    );
     let to_play = !position.is_over() && position.to_move() == player;
     let after = if to_play {
         assert_eq!(best.len(), 1, "{moves}: the perfect move is drawn once");
@@ -112,7 +120,11 @@ fn check_board(oracle: &Oracle, player: Player, node: Node) -> usize {
         .collect();
     if after.is_over() {
         assert!(nested.is_empty(), "{moves}: boards after the end");
-        assert_ne!(after.winner(), Some(!player), "{moves}: the perfect player lost");
+        assert_ne!(
+            after.winner(),
+            Some(!player),
+            "{moves}: the perfect player lost"
+        );
         return 1;
     }
     let replies: Vec<u8> = after.legal_moves().iter().map(|c| c.number()).collect();
@@ -127,7 +139,10 @@ fn check_board(oracle: &Oracle, player: Player, node: Node) -> usize {
             expected.push(best[0].attribute("data-cell").unwrap().to_string());
         }
         expected.push(reply.to_string());
-        assert_eq!(board.attribute("data-moves"), Some(expected.join(" ").as_str()));
+        assert_eq!(
+            board.attribute("data-moves"),
+            Some(expected.join(" ").as_str())
+        );
         let [x, y, side] = square(*board);
         let cell = cell_square(here, reply);
         assert!(inside(cell, (x, y)) && inside(cell, (x + side, y + side)));
@@ -141,7 +156,10 @@ fn check_map(player: Player) -> usize {
     let document = Document::parse(&svg).expect("the map is well-formed XML");
     let root = document.root_element();
     assert_eq!(root.tag_name().name(), "svg");
-    assert_eq!(root.attribute("data-player"), Some(player.to_string().as_str()));
+    assert_eq!(
+        root.attribute("data-player"),
+        Some(player.to_string().as_str())
+    );
     let top: Vec<Node> = root
         .children()
         .filter(|n| classes(*n).contains("board"))
@@ -165,8 +183,16 @@ fn every_move_on_the_map_of_o_is_perfect_and_every_game_ends() {
 #[test]
 fn the_command_writes_the_same_bytes_each_time() {
     let run = |args: &[&str]| {
-        let out = Command::cargo_bin("ttt").unwrap().args(args).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = Command::cargo_bin("ttt")
+            .unwrap()
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         out.stdout
     };
     let first = run(&["map"]);
@@ -177,6 +203,10 @@ fn the_command_writes_the_same_bytes_each_time() {
     let file = dir.path().join("map.svg");
     run(&["map", "--as", "o", "-o", file.to_str().unwrap()]);
     assert_eq!(std::fs::read(&file).unwrap(), run(&["map", "--as", "o"]));
-    let out = Command::cargo_bin("ttt").unwrap().args(["map", "--as", "z"]).output().unwrap();
+    let out = Command::cargo_bin("ttt")
+        .unwrap()
+        .args(["map", "--as", "z"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }

@@ -32,14 +32,22 @@ impl Server {
             .split_whitespace()
             .find(|word| word.starts_with("http://"))
             .unwrap_or_else(|| panic!("no address in {line:?}"));
-        let address = url["http://".len()..].trim_end_matches('/').parse().unwrap();
-        assert!(line.starts_with("Serving ttt on http://127.0.0.1:"), "{line}");
+        let address = url["http://".len()..]
+            .trim_end_matches('/')
+            .parse()
+            .unwrap();
+        assert!(
+            line.starts_with("Serving ttt on http://127.0.0.1:"),
+            "{line}"
+        );
         Server { child, address }
     }
 
     fn connect(&self) -> TcpStream {
         let stream = TcpStream::connect(self.address).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
         stream
     }
 
@@ -51,7 +59,9 @@ impl Server {
     }
 
     fn get(&self, target: &str) -> (u16, String) {
-        self.exchange(format!("GET {target} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").as_bytes())
+        self.exchange(
+            format!("GET {target} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
     }
 
     fn post(&self, target: &str, body: &str) -> (u16, String) {
@@ -113,7 +123,10 @@ fn read_response(stream: &mut TcpStream) -> (u16, String) {
 
 fn error_of(body: &str) -> String {
     let json: serde_json::Value = serde_json::from_str(body).unwrap_or_else(|_| panic!("{body}"));
-    json["error"].as_str().unwrap_or_else(|| panic!("{body}")).to_string()
+    json["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{body}"))
+        .to_string()
 }
 
 /// Every exchange of docs/web.md: a ```http block holding a request (`METHOD TARGET`, then
@@ -127,7 +140,9 @@ fn every_exchange_in_the_docs_is_what_the_server_answers() {
     while let Some(start) = rest.find("```http\n") {
         let block = &rest[start + 8..];
         let end = block.find("\n```").unwrap();
-        let (request, answer) = block[..end].split_once("\n\n").expect("request, then answer");
+        let (request, answer) = block[..end]
+            .split_once("\n\n")
+            .expect("request, then answer");
         rest = &block[end..];
         let (line, body) = request.split_once('\n').unwrap_or((request, ""));
         let (method, target) = line.split_once(' ').unwrap();
@@ -153,12 +168,20 @@ fn the_page_and_its_assets_are_served_and_nothing_else() {
     let (status, page) = server.get("/");
     assert_eq!(status, 200);
     assert!(page.contains("<script src=\"/app.js\""));
-    assert!(!page.contains("https://"), "the page fetches nothing from elsewhere");
+    assert!(
+        !page.contains("https://"),
+        "the page fetches nothing from elsewhere"
+    );
     assert_eq!(server.get("/app.js").0, 200);
     assert_eq!(server.get("/style.css").0, 200);
     let (status, svg) = server.get("/map.svg?as=o");
     assert_eq!(status, 200);
-    assert_eq!(svg.into_bytes(), ttt_oracle::map::svg(ttt_oracle::Player::O).unwrap().into_bytes());
+    assert_eq!(
+        svg.into_bytes(),
+        ttt_oracle::web::map::svg(ttt_oracle::Player::O)
+            .unwrap()
+            .into_bytes()
+    );
     for target in [
         "/../Cargo.toml",
         "/%2e%2e/Cargo.toml",
@@ -172,9 +195,17 @@ fn the_page_and_its_assets_are_served_and_nothing_else() {
     ] {
         let (status, body) = server.get(target);
         assert!((400..500).contains(&status), "{target}: {status}");
-        assert!(!body.contains("[package]") && !body.contains("root:"), "{target}: {body}");
+        assert!(
+            !body.contains("[package]") && !body.contains("root:"),
+            "{target}: {body}"
+        );
     }
-    assert_eq!(server.exchange(b"DELETE / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").0, 405);
+    assert_eq!(
+        server
+            .exchange(b"DELETE / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            .0,
+        405
+    );
 }
 
 #[test]
@@ -185,14 +216,22 @@ fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
         ("/api/analyze?game=banana", 400, "game \"banana\""),
         ("/api/analyze?moves=5+5", 400, "already taken"),
         ("/api/analyze?moves=5&board=X........", 400, "not both"),
-        ("/api/analyze?colour=red", 400, "unknown parameter \"colour\""),
+        (
+            "/api/analyze?colour=red",
+            400,
+            "unknown parameter \"colour\"",
+        ),
         ("/api/analyze?moves=%zz", 400, "bad escape"),
         ("/api/move?opponent=deep-blue", 400, "deep-blue"),
         ("/api/move?opponent=cmd:true", 403, "never a program"),
         ("/api/move?opponent=+CMD:true", 403, "never a program"),
         ("/api/move?moves=1+4+2+5+3", 400, "over"),
         ("/api/move?game=4x4&opponent=smartbot", 400, "smartbot"),
-        ("/api/review?text=result:+x_wins+moves:+5", 400, "unfinished"),
+        (
+            "/api/review?text=result:+x_wins+moves:+5",
+            400,
+            "unfinished",
+        ),
         ("/api/review?text=hello", 400, "neither a result line"),
         ("/api/nothing", 404, "no endpoint"),
     ] {
@@ -262,7 +301,10 @@ fn oversized_bodies_and_targets_are_refused_without_being_read() {
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
     let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.is_empty() || answer.starts_with("HTTP/1.1 4"), "{answer}");
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 4"),
+        "{answer}"
+    );
     assert!(server.still_running());
     assert_eq!(server.get("/api/games").0, 200);
 }
@@ -300,7 +342,9 @@ fn a_client_that_never_reads_holds_nothing_up() {
     for _ in 0..20 {
         let mut stream = server.connect();
         let request = "GET /map.svg?as=o HTTP/1.1\r\nHost: t\r\n\r\n".repeat(8);
-        stream.set_write_timeout(Some(Duration::from_secs(2))).unwrap();
+        stream
+            .set_write_timeout(Some(Duration::from_secs(2)))
+            .unwrap();
         let _ = stream.write_all(request.as_bytes());
         stalled.push(stream);
     }
@@ -318,7 +362,8 @@ fn a_client_that_never_reads_holds_nothing_up() {
 fn a_client_that_never_finishes_its_headers_is_cut_off() {
     let server = Server::start();
     let mut slow = server.connect();
-    slow.write_all(b"GET /api/games HTTP/1.1\r\nHost: t\r\n").unwrap();
+    slow.write_all(b"GET /api/games HTTP/1.1\r\nHost: t\r\n")
+        .unwrap();
     let started = Instant::now();
     // Others are answered meanwhile.
     assert_eq!(server.get("/api/games").0, 200);
@@ -331,7 +376,8 @@ fn a_client_that_never_finishes_its_headers_is_cut_off() {
             closed = true;
             break;
         }
-        slow.set_read_timeout(Some(Duration::from_millis(10))).unwrap();
+        slow.set_read_timeout(Some(Duration::from_millis(10)))
+            .unwrap();
         let mut buffer = [0; 256];
         match slow.read(&mut buffer) {
             Ok(_) => {
@@ -365,10 +411,16 @@ fn ctrl_c_stops_the_server_at_once() {
         if let Some(status) = server.child.try_wait().unwrap() {
             break status;
         }
-        assert!(started.elapsed() < Duration::from_secs(2), "still running after SIGINT");
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "still running after SIGINT"
+        );
         std::thread::sleep(Duration::from_millis(10));
     };
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
-    assert!(TcpStream::connect(server.address).is_err(), "still listening");
+    assert!(
+        TcpStream::connect(server.address).is_err(),
+        "still listening"
+    );
 }

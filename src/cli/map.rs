@@ -1,4 +1,4 @@
-//! `ttt map`: the map of perfect play (`crate::map`), as an SVG file or on standard output.
+//! `ttt map`: the map of perfect play (`crate::web::map`), as an SVG file or on standard output.
 
 use std::path::PathBuf;
 
@@ -35,7 +35,8 @@ pub fn run(args: &MapArgs) -> Result<(), Failure> {
         Side::X => Player::X,
         Side::O => Player::O,
     };
-    let svg = crate::map::svg(player).map_err(|error| Failure::with_code(4, error.to_string()))?;
+    let svg =
+        crate::web::map::svg(player).map_err(|error| Failure::with_code(4, error.to_string()))?;
     let destination = match &args.output {
         Some(path) => Destination::from_arg(path),
         None => Destination::Stdout,

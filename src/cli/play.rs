@@ -16,9 +16,9 @@ use super::analysis_text::outcome_squares;
 use super::draw::{board_squares, cells, grid, grid_within, pair_fits, pair_within, side_by_side};
 use super::lines::{Line, read_bounded_line};
 use super::named::Opponent;
-use crate::result_line::{GameResult, ResultLine};
 use super::style::Style;
 use super::{Failure, mnk};
+use crate::result_line::{GameResult, ResultLine};
 
 /// The side the human takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

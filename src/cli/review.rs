@@ -4,8 +4,8 @@
 use std::io::{self, BufReader, IsTerminal, Read, Write};
 
 use crate::{
-    Board, Game, History, MAX_TABLE_CELLS, MoveVerdict, Oracle, Outcome, PlyReview,
-    Position, Review, Status, Table, Value, table,
+    Board, Game, History, MAX_TABLE_CELLS, MoveVerdict, Oracle, Outcome, PlyReview, Position,
+    Review, Status, Table, Value, table,
 };
 use clap::Args;
 
@@ -13,9 +13,9 @@ use super::analysis_text::outcome_squares;
 use super::draw::{board_squares, cells, grid, pair_within, side_by_side};
 use super::lines::{Line, read_bounded_line};
 use super::mnk::outcome_label;
-use crate::result_line::{self, FORM, GameResult, ReviewJson};
 use super::style::Style;
 use super::{Failure, Format, mnk};
+use crate::result_line::{self, FORM, GameResult, ReviewJson};
 
 /// Arguments of `ttt review`.
 #[derive(Debug, Args)]

@@ -131,10 +131,10 @@ fn open(url: &str) {
 /// One request: its body read within the limits, then its answer computed off the event loop.
 async fn answer(request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
     let method = request.method().as_str().to_string();
-    let target = request
-        .uri()
-        .path_and_query()
-        .map_or_else(|| request.uri().path().to_string(), |pq| pq.as_str().to_string());
+    let target = request.uri().path_and_query().map_or_else(
+        || request.uri().path().to_string(),
+        |pq| pq.as_str().to_string(),
+    );
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -158,8 +158,7 @@ async fn answer(request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Inf
             return Ok(reply(web::Response::error(408, &message), false));
         }
     };
-    let computed =
-        tokio::task::spawn_blocking(move || web::respond(&method, &target, &body)).await;
+    let computed = tokio::task::spawn_blocking(move || web::respond(&method, &target, &body)).await;
     let response = computed
         .unwrap_or_else(|_| web::Response::error(500, "the answer failed: see the server's log"));
     Ok(reply(response, true))

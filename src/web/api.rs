@@ -31,8 +31,9 @@ pub fn answer(method: &str, name: &str, query: &str, body: &[u8]) -> Response {
             return Response::error(405, &message);
         }
     };
-    let json = params.map_err(|message| (400, message)).and_then(|params| {
-        match name {
+    let json = params
+        .map_err(|message| (400, message))
+        .and_then(|params| match name {
             "games" => to_json(&games(params.only(&[]).map_err(bad)?)),
             "bots" => {
                 params.only(&[]).map_err(bad)?;
@@ -52,8 +53,7 @@ pub fn answer(method: &str, name: &str, query: &str, body: &[u8]) -> Response {
                     quote(name).trim_matches('"')
                 ),
             )),
-        }
-    });
+        });
     match json {
         Ok(body) => Response::json(200, body),
         Err((status, message)) => Response::error(status, &message),
@@ -137,10 +137,7 @@ fn review(params: &Params) -> Result<Vec<u8>, Refusal> {
 }
 
 /// The game in pasted text: its one result line, or else the whole text as a move list.
-fn pasted(
-    game: Game,
-    text: &str,
-) -> Result<(History, Option<result_line::GameResult>), Refusal> {
+fn pasted(game: Game, text: &str) -> Result<(History, Option<result_line::GameResult>), Refusal> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -187,7 +184,11 @@ fn bot_move(params: &Params) -> Result<Vec<u8>, Refusal> {
         return Err(bad(format!("the game is over ({status}): no move to make")));
     }
     let spec = params.get("opponent").unwrap_or("perfect");
-    if spec.trim_start().get(..3).is_some_and(|word| word.eq_ignore_ascii_case("cmd")) {
+    if spec
+        .trim_start()
+        .get(..3)
+        .is_some_and(|word| word.eq_ignore_ascii_case("cmd"))
+    {
         return Err((
             403,
             format!(

@@ -7,6 +7,7 @@
 //! the embedded list, and opponents are the built-in bots and styles only.
 
 mod api;
+pub mod map;
 mod params;
 
 use std::borrow::Cow;
@@ -129,7 +130,7 @@ fn map(query: &str) -> Response {
         },
     };
     let drawn = MAPS[usize::from(player == Player::O)]
-        .get_or_init(|| crate::map::svg(player).map_err(|error| error.to_string()));
+        .get_or_init(|| map::svg(player).map_err(|error| error.to_string()));
     match drawn {
         Ok(svg) => Response {
             status: 200,

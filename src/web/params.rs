@@ -108,11 +108,23 @@ mod tests {
 
     #[test]
     fn bad_parameters_say_what_is_wrong() {
-        assert!(Params::from_query("a=%2").unwrap_err().contains("bad escape"));
+        assert!(
+            Params::from_query("a=%2")
+                .unwrap_err()
+                .contains("bad escape")
+        );
         assert!(Params::from_query("a=%ff").unwrap_err().contains("UTF-8"));
         assert!(Params::from_query("a=1&a=2").unwrap_err().contains("twice"));
-        assert!(Params::from_json(b"[1]").unwrap_err().contains("JSON object"));
-        assert!(Params::from_json(br#"{"a":[1]}"#).unwrap_err().contains("string or a number"));
+        assert!(
+            Params::from_json(b"[1]")
+                .unwrap_err()
+                .contains("JSON object")
+        );
+        assert!(
+            Params::from_json(br#"{"a":[1]}"#)
+                .unwrap_err()
+                .contains("string or a number")
+        );
         let error = Params::from_query("b=1").unwrap().only(&["a"]).unwrap_err();
         assert_eq!(error, "unknown parameter \"b\": this takes a");
     }

@@ -65,7 +65,8 @@ impl Square {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Player, map};
+/// use ttt_oracle::Player;
+/// use ttt_oracle::web::map;
 ///
 /// let svg = map::svg(Player::X)?;
 /// assert!(svg.starts_with("<?xml"));
@@ -158,7 +159,14 @@ fn board(
         for reply in after.legal_moves().iter() {
             let child = after.play(reply).expect("a legal reply");
             next.push(reply);
-            board(out, oracle, player, &child, &next, square.cell(reply).inset());
+            board(
+                out,
+                oracle,
+                player,
+                &child,
+                &next,
+                square.cell(reply).inset(),
+            );
             next.pop();
         }
     }
@@ -201,7 +209,9 @@ fn draw_mark(out: &mut String, square: Square, cell: Cell, player: Player, best:
     let width = square.side * if best { 0.12 } else { 0.06 };
     let class = if best { "mark best" } else { "mark" };
     let shape = match player {
-        Player::X => format!("<path d=\"M{x0:.2} {y0:.2}L{x1:.2} {y1:.2}M{x1:.2} {y0:.2}L{x0:.2} {y1:.2}\"/>"),
+        Player::X => format!(
+            "<path d=\"M{x0:.2} {y0:.2}L{x1:.2} {y1:.2}M{x1:.2} {y0:.2}L{x0:.2} {y1:.2}\"/>"
+        ),
         Player::O => format!(
             "<circle cx=\"{:.2}\" cy=\"{:.2}\" r=\"{:.2}\"/>",
             square.x + square.side / 2.0,

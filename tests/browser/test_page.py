@@ -1,0 +1,224 @@
+"""The page of `ttt serve` in a real browser: headless Chromium (Debian's, with its driver)
+driven by Selenium. It plays a whole game against `perfect` by clicking, checking the hints
+against `ttt analyze --format json` at every turn of the player and the value history against
+`ttt review --format json`; reviews a pasted game step by step; loads the map; and takes
+screenshots, in the light and dark schemes at a phone's width, that it checks are not blank.
+
+Run by .ci/test: python -m unittest tests/browser/test_page.py, with TTT the binary to test.
+"""
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+import unittest
+import zlib
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+TTT = os.environ.get("TTT", str(ROOT / "target" / "debug" / "ttt"))
+SHOTS = ROOT / "target" / "browser"
+PHONE = (412, 915)
+
+
+def ttt_json(*args):
+    out = subprocess.run([TTT, *args, "--format", "json"], capture_output=True, check=True)
+    return json.loads(out.stdout)
+
+
+def png_pixels(data):
+    """The distinct pixels of an 8-bit RGB or RGBA PNG, and its size: enough to tell a blank
+    screenshot from a page."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width, height, kind = 8, b"", 0, 0, 0
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        tag, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        if tag == b"IHDR":
+            width, height, depth, kind = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and kind in (2, 6), f"a PNG of depth {depth}, colour type {kind}"
+        elif tag == b"IDAT":
+            idat += body
+        pos += 12 + length
+    step = 3 if kind == 2 else 4
+    raw, stride = zlib.decompress(idat), width * step
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        kind_of_filter, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for i in range(stride):
+            a = line[i - step] if i >= step else 0
+            b, c = previous[i], previous[i - step] if i >= step else 0
+            if kind_of_filter == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind_of_filter == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind_of_filter == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind_of_filter == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        previous = line
+    pixels = {row[i:i + 3] for row in rows[::4] for i in range(0, stride, step * 4)}
+    return pixels, (width, height)
+
+
+class Page(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = subprocess.Popen(
+            [TTT, "serve", "--port", "0"], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL
+        )
+        line = cls.server.stdout.readline().decode()
+        cls.url = next(word for word in line.split() if word.startswith("http://"))
+        cls.profile = tempfile.mkdtemp(prefix="ttt-chromium-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                     "--no-first-run", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync",
+                     "--disable-dev-shm-usage", f"--user-data-dir={cls.profile}",
+                     f"--window-size={PHONE[0]},{PHONE[1]}"):
+            options.add_argument(flag)
+        driver = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+        cls.browser = webdriver.Chrome(options=options, service=Service(driver))
+        cls.browser.set_page_load_timeout(30)
+        # A phone's viewport (a headless window is at least 500 pixels wide).
+        cls.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
+        SHOTS.mkdir(parents=True, exist_ok=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+        cls.server.terminate()
+        cls.server.wait(timeout=10)
+        shutil.rmtree(cls.profile, ignore_errors=True)
+
+    def wait(self, condition, what, timeout=20):
+        return WebDriverWait(self.browser, timeout).until(lambda _: condition(), message=what)
+
+    def find(self, selector):
+        return self.browser.find_element(By.CSS_SELECTOR, selector)
+
+    def board(self, selector="#board"):
+        """The marks on the board: cell -> X or O."""
+        marks = self.browser.execute_script(
+            "return [...document.querySelectorAll(arguments[0] + ' .cell[data-mark]')]"
+            ".map((c) => [c.dataset.cell, c.dataset.mark])", selector)
+        return {int(cell): mark for cell, mark in marks}
+
+    def hints(self):
+        """The hints on the board: cell -> (value, remoteness)."""
+        shown = self.browser.execute_script(
+            "return [...document.querySelectorAll('#board .cell[data-value]')]"
+            ".map((c) => [c.dataset.cell, c.dataset.value, c.dataset.remoteness])")
+        return {int(cell): (value, int(remoteness)) for cell, value, remoteness in shown}
+
+    def status(self):
+        return self.find("#status").text
+
+    def test_1_a_whole_game_against_perfect_with_hints_checked(self):
+        self.browser.get(self.url)
+        self.wait(lambda: "your turn" in self.status(), "the first turn")
+        self.find("#hints").click()
+        moves = []
+        while True:
+            self.wait(lambda: "thinking" not in self.status(), "the opponent's move")
+            on_board = self.board()
+            new = [cell for cell in on_board if cell not in moves]
+            self.assertLessEqual(len(new), 1, "one move a turn")
+            moves += new
+            if "your turn" not in self.status():
+                break
+            self.wait(self.hints, "the hints")
+            analysis = ttt_json("analyze", "--moves", " ".join(map(str, moves)))
+            shown = self.hints()
+            expected = {m["cell"]: (m["value"], m["remoteness"]) for m in analysis["moves"]}
+            self.assertEqual(shown, expected, f"hints after {moves}")
+            # The lowest free cell each time: the player errs, and the chart must say where.
+            cell = min(expected)
+            self.find(f'#board [data-cell="{cell}"]').click()
+            moves.append(cell)
+            self.wait(lambda: cell in self.board(), "the move on the board")
+        review = ttt_json("review", "--moves", " ".join(map(str, moves)))
+        self.assertNotEqual(review["status"], "in_progress")
+        self.assertEqual(self.find("#status").get_attribute("data-status"), review["status"])
+        self.assertIn("perfect wins" if review["status"] != "draw" else "Draw", self.status())
+        self.assertGreater(review["mistakes"], 0)
+        rings = self.browser.find_elements(By.CSS_SELECTOR, "#chart .mistake-ring")
+        self.assertEqual(sorted(int(r.get_attribute("data-ply")) for r in rings),
+                         [p["ply"] for p in review["plies"] if p["verdict"] in
+                          ("win_to_draw", "win_to_loss", "draw_to_loss")])
+        dots = self.browser.find_elements(By.CSS_SELECTOR, "#chart circle.dot")
+        self.assertEqual(len(dots), len(moves) + 1, "a point a position")
+        (SHOTS / "game-over.png").write_bytes(self.browser.get_screenshot_as_png())
+        # Undo goes back to the player's last turn.
+        self.find("#undo").click()
+        self.wait(lambda: "your turn" in self.status(), "the turn undone")
+        self.assertEqual(len(self.board()), len(moves) - 2 + (len(moves) % 2 == 1))
+        width, viewport = self.browser.execute_script(
+            "return [document.documentElement.scrollWidth, window.innerWidth]")
+        self.assertEqual(viewport, PHONE[0])
+        self.assertLessEqual(width, viewport, "the page fits a phone's width")
+        self.browser.execute_script("document.getElementById('status').scrollIntoView()")
+        (SHOTS / "game-undone.png").write_bytes(self.browser.get_screenshot_as_png())
+
+    def test_2_a_pasted_game_reviewed_step_by_step(self):
+        self.browser.get(self.url + "#review")
+        self.wait(lambda: "your turn" in self.status(), "the page")
+        self.find("#review-text").send_keys("You are X.\nresult: o_wins moves: 5 3 9 1 4 2\n")
+        self.find("#review-go").click()
+        self.wait(lambda: "1 mistake" in self.find("#review-status").text, "the review")
+        self.find("#review-first").click()
+        self.wait(lambda: self.find("#review-step").text.startswith("ply 0 of 6"), "ply 0")
+        for _ in range(5):
+            self.find("#review-next").click()
+        self.wait(lambda: "ply 5 of 6" in self.find("#review-step").text, "ply 5")
+        self.assertIn("X played 4, draw to loss (best 2)", self.find("#review-step").text)
+        self.wait(lambda: self.browser.find_elements(By.CSS_SELECTOR,
+                                                     '#review-board .mistake[data-cell="4"]'),
+                  "the mistake marked on the board")
+        self.assertEqual(self.board("#review-board"), {5: "X", 3: "O", 9: "X", 1: "O", 4: "X"})
+        items = self.browser.find_elements(By.CSS_SELECTOR, "#review-list li")
+        self.assertEqual([i.get_attribute("data-verdict") for i in items],
+                         ["best", "best", "best", "best", "draw_to_loss", "best"])
+        self.find("#review-text").clear()
+        self.find("#review-text").send_keys("5 5")
+        self.find("#review-go").click()
+        self.wait(lambda: "already taken" in self.find("#review-status").text, "the error")
+
+    def test_3_the_map_and_screenshots_in_both_schemes(self):
+        self.browser.get(self.url + "#map")
+        self.wait(lambda: self.browser.execute_script(
+            "const i = document.getElementById('map-image'); return i.complete && i.naturalWidth"),
+            "the map")
+        self.find("#zoom-in").click()
+        self.assertEqual(self.find("#zoom-level").text, "200%")
+        backgrounds = []
+        for scheme in ("light", "dark"):
+            self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+                "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            self.browser.get(self.url)
+            self.wait(lambda: "your turn" in self.status(), "the page")
+            shot = self.browser.get_screenshot_as_png()
+            (SHOTS / f"page-{scheme}.png").write_bytes(shot)
+            pixels, size = png_pixels(shot)
+            self.assertGreater(size[0], 300)
+            self.assertGreater(len(pixels), 20, f"the {scheme} screenshot is blank")
+            backgrounds.append(self.browser.execute_script(
+                "return getComputedStyle(document.body).backgroundColor"))
+        self.assertNotEqual(backgrounds[0], backgrounds[1], "the dark scheme is not applied")
+
+
+if __name__ == "__main__":
+    unittest.main()
