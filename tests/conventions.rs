@@ -47,6 +47,8 @@ const SUBCOMMANDS: &[&str] = &[
     "review",
     "stats",
     "verify",
+    "serve",
+    "map",
     "completions",
     "man",
 ];
