@@ -2,6 +2,8 @@
 //! perfect player's move optimal and drawn in its cell, every reply of the opponent a nested
 //! board in the cell it takes, every game drawn to its end; and the same bytes every time.
 
+mod common;
+
 use std::collections::BTreeSet;
 
 use assert_cmd::Command;
@@ -188,11 +190,7 @@ fn the_command_writes_the_same_bytes_each_time() {
             .args(args)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_success(&out);
         out.stdout
     };
     let first = run(&["map"]);

@@ -173,6 +173,12 @@ fn the_page_and_its_assets_are_served_and_nothing_else() {
         "the page fetches nothing from elsewhere"
     );
     assert_eq!(server.get("/app.js").0, 200);
+    let (status, bots) = server.get("/api/bots");
+    assert_eq!(status, 200);
+    assert!(
+        bots.contains("\"perfect\"") && !bots.contains("cmd:"),
+        "{bots}"
+    );
     assert_eq!(server.get("/style.css").0, 200);
     let (status, svg) = server.get("/map.svg?as=o");
     assert_eq!(status, 200);
