@@ -16,9 +16,17 @@ fn cells(moves: &[Cell]) -> String {
     numbers.join(" ")
 }
 
-/// The game of the move list `text` on `game`, or what is wrong with it.
-fn parse_game(game: Game, text: &str) -> Result<History, String> {
-    History::parse(game, text).map_err(|error| format!("bad move list {}: {error}", quote(text)))
+/// The game of the move list `text` on `game`, or what is wrong with it, in the words of
+/// `ttt analyze --moves` (on tic-tac-toe, the cells are single digits).
+pub(crate) fn parse_game(game: Game, text: &str) -> Result<History, String> {
+    let played = if game == Game::TIC_TAC_TOE {
+        crate::moves::parse_moves(text)
+            .and_then(|moves| History::from_moves(&moves))
+            .map_err(|error| error.to_string())
+    } else {
+        History::parse(game, text).map_err(|error| error.to_string())
+    };
+    played.map_err(|error| format!("bad move list {}: {error}", quote(text)))
 }
 
 /// What starts a result line.

@@ -238,7 +238,7 @@ fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
             400,
             "unfinished",
         ),
-        ("/api/review?text=hello", 400, "neither a result line"),
+        ("/api/review?text=hello", 400, "no result line"),
         ("/api/nothing", 404, "no endpoint"),
     ] {
         let (got, body) = server.get(target);

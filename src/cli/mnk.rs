@@ -4,12 +4,10 @@
 
 use std::io::{IsTerminal, Write};
 
-use crate::quote::quote;
-use crate::{Analysis, Game, History, Position, Table, Value};
+use crate::{Analysis, Game, Position, Table, Value};
 
 use super::Failure;
 use super::draw::Square;
-use super::notation::{self, Notation};
 use super::style::Style;
 
 /// The table of `game`, solving it first (with a note on a terminal) when none is embedded.
@@ -78,20 +76,4 @@ pub fn outcome_squares(analysis: &Analysis, style: Style) -> Vec<Square> {
             },
         )
         .collect()
-}
-
-/// Reads a move list of `game` into the game it plays; tic-tac-toe's as
-/// [`parse_game`](notation::parse_game) reads it. The error is one line that quotes at most the
-/// start of `text`, as `ttt analyze --game G --moves` gives it.
-pub fn parse_game(game: Game, text: &str) -> Result<History, String> {
-    if game == Game::TIC_TAC_TOE {
-        return notation::parse_game(text);
-    }
-    let (_, numbers) = Position::from_move_list(game, text)
-        .map_err(|error| format!("bad {} {}: {error}", Notation::Moves.noun(), quote(text)))?;
-    let mut played = History::empty(game);
-    for cell in numbers {
-        played.play(cell).expect("a move list that replays");
-    }
-    Ok(played)
 }

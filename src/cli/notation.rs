@@ -74,9 +74,7 @@ impl Notation {
 /// Reads a move list into the game it plays. The error is one line that quotes at most the
 /// start of `text`, the same wherever a move list is read (`analyze --moves`, `review`).
 pub fn parse_game(text: &str) -> Result<History, String> {
-    parse_moves(text)
-        .and_then(|moves| History::from_moves(&moves))
-        .map_err(|error| format!("bad {} {}: {error}", Notation::Moves.noun(), quote(text)))
+    crate::result_line::parse_game(Game::TIC_TAC_TOE, text)
 }
 
 /// Whether `text`, which is not a board, is a move list: cells 1 to 9 separated by spaces or

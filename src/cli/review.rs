@@ -58,7 +58,10 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
         Some(mnk::table_of(mnk)?)
     };
     let (game, result) = match &args.moves {
-        Some(list) => (mnk::parse_game(mnk, list).map_err(Failure::usage)?, None),
+        Some(list) => (
+            result_line::parse_game(mnk, list).map_err(Failure::usage)?,
+            None,
+        ),
         None => {
             let stdin = io::stdin();
             if stdin.is_terminal() {

@@ -49,8 +49,8 @@ pub fn answer(method: &str, name: &str, query: &str, body: &[u8]) -> Response {
             _ => Err((
                 404,
                 format!(
-                    "no endpoint /api/{}: there are games, bots, analyze, review and move",
-                    quote(name).trim_matches('"')
+                    "no endpoint {}: there are games, bots, analyze, review and move",
+                    quote(&format!("/api/{name}"))
                 ),
             )),
         });
@@ -103,8 +103,7 @@ fn game(params: &Params) -> Result<Game, Refusal> {
 
 /// The game of the `moves` parameter (none when absent) on `game`.
 fn history(game: Game, params: &Params) -> Result<History, Refusal> {
-    let moves = params.get("moves").unwrap_or("");
-    History::parse(game, moves).map_err(|error| bad(format!("moves {}: {error}", quote(moves))))
+    result_line::parse_game(game, params.get("moves").unwrap_or("")).map_err(bad)
 }
 
 fn oracle(game: Game) -> Result<Oracle, Refusal> {
@@ -143,12 +142,11 @@ fn pasted(game: Game, text: &str) -> Result<(History, Option<result_line::GameRe
         .enumerate()
         .filter(|(_, line)| result_line::is_result_line(line));
     match (lines.next(), lines.next()) {
-        (None, _) => History::parse(game, text.trim())
+        (None, _) => result_line::parse_game(game, text.trim())
             .map(|played| (played, None))
             .map_err(|error| {
                 bad(format!(
-                    "text {}: neither a result line (\"{}\") nor a move list: {error}",
-                    quote(text.trim()),
+                    "no result line (\"{}\"), and not a move list: {error}",
                     result_line::FORM
                 ))
             }),
