@@ -173,7 +173,19 @@ class Page(unittest.TestCase):
         self.browser.execute_script("document.getElementById('status').scrollIntoView()")
         (SHOTS / "game-undone.png").write_bytes(self.browser.get_screenshot_as_png())
 
-    def test_2_a_pasted_game_reviewed_step_by_step(self):
+    def test_2_keys_play_and_undo(self):
+        self.browser.get(self.url)
+        self.wait(lambda: "your turn" in self.status(), "the first turn")
+        body = self.find("body")
+        body.send_keys("5")
+        self.wait(lambda: len(self.board()) == 2 and "your turn" in self.status(), "a reply")
+        self.assertEqual(self.board()[5], "X")
+        body.send_keys("u")
+        self.wait(lambda: self.board() == {}, "the move undone")
+        body.send_keys("h")
+        self.wait(lambda: len(self.hints()) == 9, "the hints")
+
+    def test_3_a_pasted_game_reviewed_step_by_step(self):
         self.browser.get(self.url + "#review")
         self.wait(lambda: "your turn" in self.status(), "the page")
         self.find("#review-text").send_keys("You are X.\nresult: o_wins moves: 5 3 9 1 4 2\n")
@@ -192,12 +204,15 @@ class Page(unittest.TestCase):
         items = self.browser.find_elements(By.CSS_SELECTOR, "#review-list li")
         self.assertEqual([i.get_attribute("data-verdict") for i in items],
                          ["best", "best", "best", "best", "draw_to_loss", "best"])
+        self.browser.execute_script(
+            "document.getElementById('review-chart').scrollIntoView()")
+        (SHOTS / "review.png").write_bytes(self.browser.get_screenshot_as_png())
         self.find("#review-text").clear()
         self.find("#review-text").send_keys("5 5")
         self.find("#review-go").click()
         self.wait(lambda: "already taken" in self.find("#review-status").text, "the error")
 
-    def test_3_the_map_and_screenshots_in_both_schemes(self):
+    def test_4_the_map_and_screenshots_in_both_schemes(self):
         self.browser.get(self.url + "#map")
         self.wait(lambda: self.browser.execute_script(
             "const i = document.getElementById('map-image'); return i.complete && i.naturalWidth"),
