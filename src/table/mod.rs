@@ -329,6 +329,7 @@ impl Table {
         self.unpacked.get().is_some()
     }
 
+    #[inline]
     fn check(&self, board: &Position) {
         assert_eq!(board.game(), self.game, "a board of another game");
     }
@@ -373,6 +374,12 @@ impl Table {
     fn entry(&self, x: u64, o: u64) -> (Value, u8) {
         let (code, _) = self.codes.canonical(x, o);
         unentry(self.record(code).entry).expect("a checked table holds only entries")
+    }
+
+    /// The value and remoteness of the board `x`, `o`, a legal board in play.
+    #[inline]
+    pub(crate) fn value_in_play(&self, x: u64, o: u64) -> (Value, u8) {
+        self.entry(x, o)
     }
 
     /// Whether the game on the board `x`, `o` goes on: the last mover made no line and a cell
@@ -421,10 +428,54 @@ impl Table {
         Cells::from_bits(self.codes.turn_mask(self.undo[turn], best.into()).into())
     }
 
-    #[cfg(any(test, feature = "internals"))]
-    /// The lowest of [`best_moves`](Table::best_moves); `None` when the game is over.
+    /// The lowest of [`best_moves`](Table::best_moves); `None` when the game is over. Once
+    /// the table is unpacked, read from a half byte per base-3 code, with no symmetry worked
+    /// out.
+    ///
+    /// # Panics
+    ///
+    /// If `board` belongs to another game.
+    #[inline]
     pub fn best_move(&self, board: &Position) -> Option<Cell> {
-        self.best_moves(board).first()
+        self.check(board);
+        match self.unpacked.get() {
+            Some(unpacked) => {
+                let (x, o) = narrow(board);
+                unpacked.best_move(x, o)
+            }
+            None => self.best_moves(board).first(),
+        }
+    }
+
+    /// The lowest optimal move on the board `x`, `o` (bit `i` is cell `i + 1`) when the table
+    /// is unpacked and the board is legal and in play: as many O as X or one fewer, no line,
+    /// an empty cell. `None` otherwise, for the caller to read the board the general way,
+    /// which says what is wrong with it (batch mode's fast path).
+    #[inline]
+    pub(crate) fn quick_best_move(&self, x: u64, o: u64) -> Option<Cell> {
+        let unpacked = self.unpacked.get()?;
+        let (xs, os) = (x.count_ones(), o.count_ones());
+        let over = unpacked.has_line(x) || unpacked.has_line(o);
+        if x & o != 0 || (xs != os && xs != os + 1) || over {
+            return None;
+        }
+        unpacked.best_move(x, o)
+    }
+
+    /// Unpacks the table now, if it is not yet, for a caller about to ask many questions
+    /// (batch mode): every lookup after this one reads memory.
+    ///
+    /// # Panics
+    ///
+    /// If the table turns out damaged in a way its checksum let through.
+    pub fn unpack(&self) {
+        if let Some(packed) = &self.packed {
+            self.unpacked.get_or_init(|| {
+                Unpacked::new(packed.positions(), self.stored, &self.codes).unwrap_or_else(
+                    |error| panic!("the table of {} is damaged: {error}", self.game),
+                )
+            });
+        }
     }
 
     /// Every legal move with its value and remoteness, by cell. Empty when the game is over.
@@ -498,6 +549,15 @@ struct Record {
 struct Unpacked {
     words: Box<[Word]>,
     records: Box<[Record]>,
+    /// The lowest optimal move of every position in play, a half byte per base-3 code (low
+    /// half first), every image of each stored position written out: 21.5 MB for 4x4, where a
+    /// query then reads one byte and works out no symmetry.
+    moves: Box<[u8]>,
+    /// Whether each mask of cells holds a line, a bit per mask.
+    lines: Box<[u64]>,
+    /// The base-3 code of a mask's low byte, then of its high byte, as X's marks.
+    ternary: Box<[[u32; 256]; 2]>,
+    full: u64,
 }
 
 /// 64 consecutive codes: which are stored, and how many are stored below the first.
@@ -516,11 +576,16 @@ impl Unpacked {
         count: usize,
         codes: &Codes,
     ) -> Result<Unpacked, MnkFormatError> {
-        let cells = codes.geometry().game().cells();
+        let geometry = codes.geometry();
+        let cells = geometry.game().cells();
         let len = 3usize.pow(cells as u32).div_ceil(64);
         let mut words: Vec<Word> = huge(len);
         words.resize(len, Word::default());
         let mut records: Vec<Record> = huge(count);
+        let half_bytes = 3usize.pow(cells as u32).div_ceil(2);
+        let mut moves: Vec<u8> = huge(half_bytes);
+        moves.resize(half_bytes, 0);
+        let turns = geometry.turns().len();
         let digits = Digits::new();
         let mut last = None;
         for position in positions {
@@ -529,8 +594,21 @@ impl Unpacked {
                 return Err(MnkFormatError::Invalid("board codes out of order"));
             }
             last = Some(code);
+            if best == 0 {
+                return Err(MnkFormatError::Invalid("a board in play with no best move"));
+            }
             let (x, o) = digits.marks(code);
-            if codes.canonical(x, o).0 != code {
+            // Every image of the board gets its lowest optimal move; the least of their
+            // codes must be the board's own.
+            let mut least = code;
+            for turn in 0..turns {
+                let image = codes.turned_code(turn, x, o);
+                least = least.min(image);
+                let first = codes.turn_mask(turn, best.into()).trailing_zeros() as u8;
+                let (byte, shift) = (image as usize / 2, image % 2 * 4);
+                moves[byte] = moves[byte] & !(0xf << shift) | first << shift;
+            }
+            if least != code {
                 return Err(MnkFormatError::Invalid(
                     "a stored board that is not canonical",
                 ));
@@ -543,10 +621,56 @@ impl Unpacked {
             word.below = below;
             below += word.bits.count_ones();
         }
+        let lines = (0..(1usize << cells).div_ceil(64))
+            .map(|word| {
+                (0..64).fold(0u64, |bits, bit| {
+                    let mask = (word * 64 + bit) as u64;
+                    bits | u64::from(mask >> cells == 0 && codes.has_line(mask)) << bit
+                })
+            })
+            .collect();
+        let mut ternary = Box::new([[0u32; 256]; 2]);
+        for (byte, table) in ternary.iter_mut().enumerate() {
+            for mask in 1..256usize {
+                let cell = byte * 8 + mask.trailing_zeros() as usize;
+                let weight = if cell < cells {
+                    3u32.pow(cell as u32)
+                } else {
+                    0
+                };
+                table[mask] = table[mask & (mask - 1)] + weight;
+            }
+        }
         Ok(Unpacked {
             words: words.into_boxed_slice(),
             records: records.into_boxed_slice(),
+            moves: moves.into_boxed_slice(),
+            lines,
+            ternary,
+            full: codes.full(),
         })
+    }
+
+    /// Whether `marks` hold a line.
+    #[inline]
+    fn has_line(&self, marks: u64) -> bool {
+        self.lines
+            .get((marks / 64) as usize)
+            .is_some_and(|word| word >> (marks % 64) & 1 != 0)
+    }
+
+    /// The lowest optimal move on the board `x`, `o`, a board of the game; `None` when the
+    /// game is over.
+    #[inline]
+    fn best_move(&self, x: u64, o: u64) -> Option<Cell> {
+        if self.has_line(last_mover(x, o)) || x | o == self.full {
+            return None;
+        }
+        let [low, high] = &*self.ternary;
+        let code = |m: u64| low[(m & 0xff) as usize] + high[(m >> 8 & 0xff) as usize];
+        let code = (code(x) + 2 * code(o)) as usize;
+        let nibble = self.moves[code / 2] >> (code % 2 * 4) & 0xf;
+        Some(Cell::from_bit(nibble.into()))
     }
 
     /// The record of the position with code `code`, if stored.
