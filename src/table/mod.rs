@@ -450,19 +450,29 @@ impl Table {
         }
     }
 
-    /// The lowest optimal move on the board `x`, `o` (bit `i` is cell `i + 1`) when the table
-    /// is unpacked and the board is legal and in play: as many O as X or one fewer, no line,
-    /// an empty cell. `None` otherwise, for the caller to read the board the general way,
-    /// which says what is wrong with it (batch mode's fast path).
+    /// The base-3 code of the board `x`, `o` (bit `i` is cell `i + 1`) when the table is
+    /// unpacked and the board is legal and in play: as many O as X or one fewer, no line, an
+    /// empty cell. `None` otherwise, for the caller to read the board the general way, which
+    /// says what is wrong with it (batch mode's fast path, with [`best_move_at`]).
+    ///
+    /// [`best_move_at`]: Table::best_move_at
     #[inline]
-    pub(crate) fn quick_best_move(&self, x: u64, o: u64) -> Option<Cell> {
+    pub(crate) fn quick_code(&self, x: u64, o: u64) -> Option<usize> {
         let unpacked = self.unpacked.get()?;
         let (xs, os) = (x.count_ones(), o.count_ones());
-        let over = unpacked.has_line(x) || unpacked.has_line(o);
+        let over = unpacked.has_line(x) || unpacked.has_line(o) || x | o == self.codes.full();
         if x & o != 0 || (xs != os && xs != os + 1) || over {
             return None;
         }
-        unpacked.best_move(&self.codes, x, o)
+        Some(unpacked.code(x, o))
+    }
+
+    /// The lowest optimal move of the board with base-3 code `code`, one that
+    /// [`quick_code`](Table::quick_code) gave.
+    #[inline]
+    pub(crate) fn best_move_at(&self, code: usize) -> Cell {
+        let unpacked = self.unpacked.get().expect("a code from quick_code");
+        unpacked.best_move_at(&self.codes, code)
     }
 
     /// Unpacks the table now, if it is not yet, for a caller about to ask many questions

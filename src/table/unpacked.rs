@@ -151,15 +151,26 @@ impl Unpacked {
         if self.has_line(last_mover(x, o)) || x | o == self.full {
             return None;
         }
+        Some(self.best_move_at(codes, self.code(x, o)))
+    }
+
+    /// The base-3 code of the board `x`, `o`.
+    #[inline]
+    pub(crate) fn code(&self, x: u64, o: u64) -> usize {
         let [low, high] = &*self.ternary;
         let code = |m: u64| low[(m & 0xff) as usize] + high[(m >> 8 & 0xff) as usize];
-        let code = (code(x) + 2 * code(o)) as usize;
+        (code(x) + 2 * code(o)) as usize
+    }
+
+    /// The lowest optimal move of the position in play with base-3 code `code`.
+    #[inline]
+    pub(crate) fn best_move_at(&self, codes: &Codes, code: usize) -> Cell {
         let moves = match self.moves.get() {
             Some(moves) => moves,
             None => self.moves(codes),
         };
         let nibble = moves[code / 2] >> (code % 2 * 4) & 0xf;
-        Some(Cell::from_bit(nibble.into()))
+        Cell::from_bit(nibble.into())
     }
 
     /// The record of the position with code `code`, if stored.
