@@ -143,24 +143,21 @@ impl FastBest {
     /// anything else.
     #[inline]
     fn marks(&self, board: &[u8]) -> Option<(u64, u64)> {
-        let (mut x, mut o) = (0u64, 0u64);
+        let (mut x, mut o, mut bad) = (0u64, 0u64, false);
         let mut cell = 0;
-        for (i, &byte) in board.iter().enumerate() {
-            if (i + 1) % (self.columns + 1) == 0 {
-                if byte != b'/' {
-                    return None;
-                }
-                continue;
+        // A row and the slash after it; the last row has none (the length was checked).
+        for row in board.chunks(self.columns + 1) {
+            let (marks, slash) = row.split_at(self.columns.min(row.len()));
+            bad |= slash.first().is_some_and(|&byte| byte != b'/');
+            for &byte in marks {
+                let digit = DIGITS[usize::from(byte)];
+                x |= u64::from(digit == 1) << cell;
+                o |= u64::from(digit == 2) << cell;
+                bad |= digit > 2;
+                cell += 1;
             }
-            match DIGITS[usize::from(byte)] {
-                0 => {}
-                1 => x |= 1 << cell,
-                2 => o |= 1 << cell,
-                _ => return None,
-            }
-            cell += 1;
         }
-        Some((x, o))
+        (!bad).then_some((x, o))
     }
 
     /// Appends the answer to `board`, the text of a line of tic-tac-toe; false, with nothing
