@@ -224,6 +224,14 @@ fn load(c: &mut Criterion) {
             assert_eq!(table.probe(&Position::empty(game)).value, Value::Draw);
         })
     });
+    // The same, then the first best move, which writes the half byte of every position.
+    let board4 = Position::parse(game, "X.../.O../..../....").unwrap();
+    group.bench_function("4x4_unpack_and_best_moves", |b| {
+        b.iter(|| {
+            let table = Table::from_bytes(black_box(bytes)).unwrap();
+            assert_eq!(table.best_move(&board4).map(|cell| cell.number()), Some(2));
+        })
+    });
     // What a new process does for its first query: open the table in place (checksum, header,
     // index) and read one position and its optimal moves.
     let board = Position::parse(game, "X.../.O../..../....").unwrap();

@@ -78,6 +78,7 @@ impl Dense {
     pub fn from_bytes(bytes: &[u8]) -> Result<Dense, FormatError> {
         let (solution, checksum) = format::decode(bytes)?;
         let mut dense = vec![0u16; CODES].into_boxed_slice();
+        let mut first = Box::new([NO_MOVE; CODES]);
         let mut covered = 0;
         for (canonical, evaluation) in solution.entries() {
             for symmetry in Symmetry::ALL {
@@ -91,16 +92,14 @@ impl Dense {
                     ..*evaluation
                 };
                 *slot = PRESENT | format::pack(moved);
+                first[image.code()] = moved
+                    .best
+                    .first()
+                    .map_or(NO_MOVE, |cell| cell.index() as u8);
             }
         }
         if covered != 5478 {
             return Err(FormatError::Incomplete { covered });
-        }
-        let mut first = Box::new([NO_MOVE; CODES]);
-        for (byte, &word) in first.iter_mut().zip(dense.iter()) {
-            if word & 0x1ff != 0 {
-                *byte = (word & 0x1ff).trailing_zeros() as u8;
-            }
         }
         Ok(Dense {
             dense,
