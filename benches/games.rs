@@ -52,9 +52,9 @@ fn peer_positions(boards: &[Position]) -> Vec<ai_tictactoe::Position> {
         .iter()
         .map(|board| {
             let cells = |player| board.marks(player).iter().map(|cell: Cell| cell.index());
-            let (mut xs, mut os) = (cells(Player::X), cells(Player::O));
+            let (xs, mut os) = (cells(Player::X), cells(Player::O));
             let mut moves = Vec::new();
-            while let Some(x) = xs.next() {
+            for x in xs {
                 moves.push(x);
                 moves.extend(os.next());
             }
@@ -101,7 +101,7 @@ fn peers(c: &mut Criterion, three: &[Position], oracle3: Oracle) {
     };
     let mut floor = vec![0u8; 19_683];
     for board in three {
-        floor[code(board)] = oracle3.best_move(board).unwrap().number() as u8;
+        floor[code(board)] = oracle3.best_move(board).unwrap().number();
     }
     let mut group = c.benchmark_group("peers_3x3_best_move");
     group.throughput(Throughput::Elements(three.len() as u64));
