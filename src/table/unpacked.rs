@@ -117,6 +117,18 @@ impl Unpacked {
             let turns = codes.geometry().turns().len();
             let digits = Digits::new();
             let mut records = self.records.iter();
+            // The writes of a few hundred images are worked out first, then made in a loop of
+            // a few instructions each, so that many of their misses of the caches overlap.
+            const BATCH: usize = 256;
+            // A word's 64 codes of 8 images each may come on top of a batch not yet full.
+            let mut pending: Vec<(u32, u8)> = Vec::with_capacity(BATCH + 64 * 8);
+            let mut write = |pending: &mut Vec<(u32, u8)>| {
+                for &(image, first) in pending.iter() {
+                    let (byte, shift) = (image as usize / 2, image % 2 * 4);
+                    moves[byte] = moves[byte] & !(0xf << shift) | first << shift;
+                }
+                pending.clear();
+            };
             for (index, word) in self.words.iter().enumerate() {
                 let mut bits = word.bits;
                 while bits != 0 {
@@ -127,11 +139,14 @@ impl Unpacked {
                     for turn in 0..turns {
                         let image = codes.turned_code(turn, x, o);
                         let first = codes.turn_mask(turn, best.into()).trailing_zeros() as u8;
-                        let (byte, shift) = (image as usize / 2, image % 2 * 4);
-                        moves[byte] = moves[byte] & !(0xf << shift) | first << shift;
+                        pending.push((image, first));
                     }
                 }
+                if pending.len() >= BATCH {
+                    write(&mut pending);
+                }
             }
+            write(&mut pending);
             moves.into_boxed_slice()
         })
     }
