@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ttt_oracle::internals::{Table, embedded_bytes, solve_game, unentry};
-use ttt_oracle::{Game, Oracle, Position, SplitMix64, Value};
+use ttt_oracle::{Cell, Game, Oracle, Player, Position, SplitMix64, Value};
 
 /// 4,520 legal 4x4 positions still in play, most not canonical: random games from a fixed
 /// seed, cut at a random ply.
@@ -39,8 +39,99 @@ fn four_by_four() -> Vec<Position> {
     boards
 }
 
+/// One number to assert per pass: a sum, one addition a query, so that the chain of
+/// additions does not hide the cost of the queries (a multiply a query took about 1 ns).
 fn digest(values: impl Iterator<Item = u64>) -> u64 {
-    values.fold(0, |sum, v| sum.wrapping_mul(31).wrapping_add(v))
+    values.fold(0, u64::wrapping_add)
+}
+
+/// `boards` as the `ai-tictactoe` crate holds them, each reached by its marks in turn (a board
+/// in play has no line, so no earlier one does either).
+fn peer_positions(boards: &[Position]) -> Vec<ai_tictactoe::Position> {
+    boards
+        .iter()
+        .map(|board| {
+            let cells = |player| board.marks(player).iter().map(|cell: Cell| cell.index());
+            let (xs, mut os) = (cells(Player::X), cells(Player::O));
+            let mut moves = Vec::new();
+            for x in xs {
+                moves.push(x);
+                moves.extend(os.next());
+            }
+            let moves: Vec<_> = moves
+                .into_iter()
+                .map(|i| ai_tictactoe::Move::new(ai_tictactoe::Square::new(i as u8)))
+                .collect();
+            ai_tictactoe::Position::from_moves(&moves).unwrap()
+        })
+        .collect()
+}
+
+/// Tic-tac-toe's best move from our table, beside the `ai-tictactoe` crate's tablebase and the
+/// floor: the same code worked out from the marks and one byte read from a 19.7 KB array.
+fn peers(c: &mut Criterion, three: &[Position], oracle3: Oracle) {
+    let peer = ai_tictactoe::Tablebase::build();
+    let theirs = peer_positions(three);
+    let answers: Vec<usize> = theirs
+        .iter()
+        .map(|p| peer.best_move(*p).unwrap().square().index())
+        .collect();
+    // Their move is one of ours: both tables play perfectly.
+    for (board, &answer) in three.iter().zip(&answers) {
+        let ours = oracle3.best_moves(board);
+        assert!(ours.iter().any(|cell| cell.index() == answer), "{board}");
+    }
+    let expected_theirs = digest(answers.iter().map(|&i| i as u64 + 1));
+    let expected_ours = digest(
+        three
+            .iter()
+            .map(|b| u64::from(oracle3.best_move(b).unwrap().number())),
+    );
+    let ternary: Vec<usize> = (0..512usize)
+        .map(|mask| {
+            (0..9)
+                .filter(|i| mask >> i & 1 != 0)
+                .map(|i| 3usize.pow(i))
+                .sum()
+        })
+        .collect();
+    let code = |b: &Position| {
+        let bits = |player| b.marks(player).bits() as usize & 0x1ff;
+        ternary[bits(Player::X)] + 2 * ternary[bits(Player::O)]
+    };
+    let mut floor = vec![0u8; 19_683];
+    for board in three {
+        floor[code(board)] = oracle3.best_move(board).unwrap().number();
+    }
+    let mut group = c.benchmark_group("peers_3x3_best_move");
+    group.throughput(Throughput::Elements(three.len() as u64));
+    group.bench_function("ttt_oracle", |b| {
+        b.iter(|| {
+            let d = digest(
+                black_box(three)
+                    .iter()
+                    .map(|b| u64::from(oracle3.best_move(b).unwrap().number())),
+            );
+            assert_eq!(d, expected_ours);
+        })
+    });
+    group.bench_function("ai_tictactoe", |b| {
+        b.iter(|| {
+            let d = digest(
+                black_box(&theirs)
+                    .iter()
+                    .map(|p| peer.best_move(*p).unwrap().square().index() as u64 + 1),
+            );
+            assert_eq!(d, expected_theirs);
+        })
+    });
+    group.bench_function("floor_one_byte", |b| {
+        b.iter(|| {
+            let d = digest(black_box(three).iter().map(|b| u64::from(floor[code(b)])));
+            assert_eq!(d, expected_ours);
+        })
+    });
+    group.finish();
 }
 
 fn queries(c: &mut Criterion) {
@@ -109,6 +200,7 @@ fn queries(c: &mut Criterion) {
         })
     });
     group.finish();
+    peers(c, &three, oracle3);
     let mut group = c.benchmark_group("games_query_in_place");
     group.throughput(Throughput::Elements(4520));
     group.sample_size(10);
@@ -130,6 +222,14 @@ fn load(c: &mut Criterion) {
         b.iter(|| {
             let table = Table::from_bytes(black_box(bytes)).unwrap();
             assert_eq!(table.probe(&Position::empty(game)).value, Value::Draw);
+        })
+    });
+    // The same, then the first best move, which writes the half byte of every position.
+    let board4 = Position::parse(game, "X.../.O../..../....").unwrap();
+    group.bench_function("4x4_unpack_and_best_moves", |b| {
+        b.iter(|| {
+            let table = Table::from_bytes(black_box(bytes)).unwrap();
+            assert_eq!(table.best_move(&board4).map(|cell| cell.number()), Some(2));
         })
     });
     // What a new process does for its first query: open the table in place (checksum, header,

@@ -102,6 +102,7 @@ impl Cell {
 
     /// The cell with index `index` on a board of any game (0..128, the largest board a
     /// [`Cells`](crate::cells::Cells) holds), if there is one.
+    #[inline]
     pub const fn new(index: usize) -> Option<Cell> {
         if index < MAX_CELLS {
             Some(Cell(index as u8))
@@ -112,6 +113,7 @@ impl Cell {
 
     /// The cell of bit `bit` of a [`Mask`]; the caller guarantees that `bit` is below
     /// [`MAX_CELLS`], as every set bit of a mask is.
+    #[inline]
     pub(crate) const fn from_bit(bit: u32) -> Cell {
         Cell(bit as u8)
     }

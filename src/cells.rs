@@ -29,11 +29,13 @@ impl Cells {
     pub const ALL: Cells = Cells(0x1ff);
 
     /// The set whose mask is `bits`: bit `i` is the cell with index `i`.
+    #[inline]
     pub const fn from_bits(bits: Mask) -> Cells {
         Cells(bits)
     }
 
     /// The mask of this set: bit `i` is the cell with index `i`.
+    #[inline]
     pub const fn bits(self) -> Mask {
         self.0
     }
@@ -78,6 +80,7 @@ impl Cells {
     }
 
     /// The lowest-numbered cell of the set.
+    #[inline]
     pub const fn first(self) -> Option<Cell> {
         if self.0 == 0 {
             None

@@ -203,6 +203,7 @@ impl Game {
     }
 
     /// Whether this is tic-tac-toe (3,3,3).
+    #[inline]
     pub fn is_tic_tac_toe(&self) -> bool {
         *self == Game::TIC_TAC_TOE
     }
@@ -465,6 +466,7 @@ impl Geometry {
     }
 
     /// The game this describes.
+    #[inline]
     pub fn game(&self) -> Game {
         self.game
     }

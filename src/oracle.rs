@@ -179,7 +179,10 @@ impl Oracle {
     /// ```
     #[inline]
     pub fn best_move(&self, position: &Position) -> Option<Cell> {
-        self.best_moves(position).first()
+        match self.layout {
+            Layout::TicTacToe(dense) => dense.best_move(&position.tic_tac_toe()),
+            Layout::Any(table) => table.best_move(position),
+        }
     }
 
     /// Every legal move with its value and remoteness from the view of the player making it,

@@ -260,6 +260,7 @@ impl Position {
     }
 
     /// The game this board belongs to.
+    #[inline]
     pub fn game(&self) -> Game {
         self.geometry.game()
     }

@@ -1,13 +1,14 @@
 //! `ttt analyze` and `ttt best`: one position given on the command line, or batch mode (`-`),
 //! where a program sends one position a line on standard input and reads each answer back.
 
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 
 use crate::{Analysis, Cell, Game, Oracle, Player, Position, Value, table};
 use clap::Args;
 use serde::Serialize;
 
 use super::analysis_text::text;
+use super::best_batch::{FastBest, Layout};
 use super::lines::{Line, read_bounded_line};
 use super::mnk::table_of;
 use super::style::Style;
@@ -80,13 +81,27 @@ pub fn best(args: &PositionArgs) -> Result<(), Failure> {
 fn answer(position: &PositionArgs, query: Query) -> Result<(), Failure> {
     let style = Style::for_stdout();
     let game = position.game;
-    let oracle = if game == Game::TIC_TAC_TOE {
-        Oracle::of_dense(table())
+    let layout = if game == Game::TIC_TAC_TOE {
+        Layout::TicTacToe(table())
     } else {
-        Oracle::of_table(table_of(game)?)
+        Layout::Any(table_of(game)?)
+    };
+    let oracle = match layout {
+        Layout::TicTacToe(dense) => Oracle::of_dense(dense),
+        Layout::Any(table) => Oracle::of_table(table),
     };
     if let Some(notation) = position.batch() {
-        return batch(notation, query, position.format, style, oracle);
+        let fast = (query == Query::Best && notation == Notation::Board)
+            .then(|| FastBest::new(layout, position.format));
+        let batch = Batch {
+            notation,
+            query,
+            format: position.format,
+            style,
+            oracle,
+            fast,
+        };
+        return batch.answer_all();
     }
     let (notation, text) = position.given();
     let answer = answer_text(notation, text, false, query, oracle).map_err(Failure::usage)?;
@@ -166,6 +181,8 @@ struct Batch {
     style: Style,
     /// The game's table.
     oracle: Oracle,
+    /// `ttt best -` on boards: the lines it reads, answered without the general path.
+    fast: Option<FastBest>,
 }
 
 /// Lines read, and those that got an error instead of an answer.
@@ -184,54 +201,41 @@ enum Stopped {
     Write(io::Error),
 }
 
-/// Batch mode on standard input and output. Exit code 2 when any line got an error, and
-/// standard error says how many and where the first was.
-fn batch(
-    notation: Notation,
-    query: Query,
-    format: Format,
-    style: Style,
-    oracle: Oracle,
-) -> Result<(), Failure> {
-    let batch = Batch {
-        notation,
-        query,
-        format,
-        style,
-        oracle,
-    };
-    let mut input = BufReader::with_capacity(INPUT_BUFFER, io::stdin());
-    let mut out = BufWriter::new(super::stdout());
-    let mut tally = Tally::default();
-    match batch.run(&mut input, &mut out, &mut tally) {
-        Ok(()) => {}
-        // A reader that went away too: the answers did not all arrive.
-        Err(Stopped::Write(error)) => return Err(error.into()),
-        Err(Stopped::Read(error)) => {
-            // The reader's error says what it could not read; say after which line.
-            let error = error
-                .get_ref()
-                .and_then(|inner| inner.downcast_ref::<super::lines::ReadingInput>())
-                .map_or_else(|| error.to_string(), |reading| reading.0.to_string());
-            return Err(Failure::usage(format!(
-                "cannot read standard input after line {}: {error}",
-                tally.lines
-            )));
-        }
-    }
-    if tally.bad == 0 {
-        return Ok(());
-    }
-    Err(Failure::usage(format!(
-        "{} of {} {} got an error instead of an answer, the first at line {}",
-        tally.bad,
-        tally.lines,
-        if tally.lines == 1 { "line" } else { "lines" },
-        tally.first_bad
-    )))
-}
-
 impl Batch {
+    /// Batch mode on standard input and output. Exit code 2 when any line got an error, and
+    /// standard error says how many and where the first was.
+    fn answer_all(&self) -> Result<(), Failure> {
+        let mut input = BufReader::with_capacity(INPUT_BUFFER, io::stdin());
+        let mut out = BufWriter::with_capacity(INPUT_BUFFER, super::stdout());
+        let mut tally = Tally::default();
+        match self.run(&mut input, &mut out, &mut tally) {
+            Ok(()) => {}
+            // A reader that went away too: the answers did not all arrive.
+            Err(Stopped::Write(error)) => return Err(error.into()),
+            Err(Stopped::Read(error)) => {
+                // The reader's error says what it could not read; say after which line.
+                let error = error
+                    .get_ref()
+                    .and_then(|inner| inner.downcast_ref::<super::lines::ReadingInput>())
+                    .map_or_else(|| error.to_string(), |reading| reading.0.to_string());
+                return Err(Failure::usage(format!(
+                    "cannot read standard input after line {}: {error}",
+                    tally.lines
+                )));
+            }
+        }
+        if tally.bad == 0 {
+            return Ok(());
+        }
+        Err(Failure::usage(format!(
+            "{} of {} {} got an error instead of an answer, the first at line {}",
+            tally.bad,
+            tally.lines,
+            if tally.lines == 1 { "line" } else { "lines" },
+            tally.first_bad
+        )))
+    }
+
     /// Answers every line of `input` on `out`, in order, until the input ends.
     fn run<R: io::Read>(
         &self,
@@ -239,12 +243,23 @@ impl Batch {
         out: &mut impl Write,
         tally: &mut Tally,
     ) -> Result<(), Stopped> {
+        let mut answers = Vec::new();
         loop {
             // Answers are buffered only while the next line is already here: before anything
             // can wait for input, every answer so far goes out, since a client may be waiting
             // for one before it writes its next line.
             if !input.buffer().contains(&b'\n') {
                 out.flush().map_err(Stopped::Write)?;
+            }
+            if let Some(fast) = &self.fast {
+                answers.clear();
+                let (used, lines) = fast.answer_lines(input.buffer(), &mut answers);
+                if lines > 0 {
+                    tally.lines += lines;
+                    input.consume(used);
+                    out.write_all(&answers).map_err(Stopped::Write)?;
+                    continue;
+                }
             }
             let line = match read_bounded_line(input, LINE_LIMIT) {
                 Ok(Some(line)) => line,
@@ -325,6 +340,7 @@ mod tests {
             format,
             style: Style::plain(),
             oracle: Oracle::of_dense(table()),
+            fast: None,
         };
         let mut input = BufReader::new(Cursor::new(input.as_bytes().to_vec()));
         let mut out = Vec::new();
@@ -362,5 +378,108 @@ mod tests {
             )
         );
         assert_eq!((tally.lines, tally.bad), (2, 1));
+    }
+
+    /// Batch mode's output and tally for `input` on `layout`'s game, with the fast path or
+    /// without, reading through a buffer of `capacity` bytes.
+    fn run_best(
+        layout: Layout,
+        format: Format,
+        fast: bool,
+        capacity: usize,
+        input: &str,
+    ) -> (String, u64, u64) {
+        let oracle = match layout {
+            Layout::TicTacToe(dense) => Oracle::of_dense(dense),
+            Layout::Any(table) => Oracle::of_table(table),
+        };
+        let batch = Batch {
+            notation: Notation::Board,
+            query: Query::Best,
+            format,
+            style: Style::plain(),
+            oracle,
+            fast: fast.then(|| FastBest::new(layout, format)),
+        };
+        let mut input = BufReader::with_capacity(capacity, Cursor::new(input.as_bytes().to_vec()));
+        let mut out = Vec::new();
+        let mut tally = Tally::default();
+        batch.run(&mut input, &mut out, &mut tally).unwrap();
+        (String::from_utf8(out).unwrap(), tally.lines, tally.bad)
+    }
+
+    /// Every line both ways, in both formats and through buffers small and large: the fast
+    /// path must write what the general path writes, byte for byte.
+    fn fast_path_agrees(layout: impl Fn() -> Layout, input: &str, lines: u64, in_play: u64) {
+        for format in [Format::Text, Format::Json] {
+            // The fast path itself answers every board in play, line by line.
+            let fast = FastBest::new(layout(), format);
+            let answered: u64 = input
+                .split_inclusive('\n')
+                .map(|line| fast.answer_lines(line.as_bytes(), &mut Vec::new()).1)
+                .sum();
+            assert_eq!(answered, in_play);
+            let general = run_best(layout(), format, false, INPUT_BUFFER, input);
+            assert_eq!(general.1, lines);
+            for capacity in [7, 64, INPUT_BUFFER] {
+                assert_eq!(
+                    run_best(layout(), format, true, capacity, input),
+                    general,
+                    "{format:?}"
+                );
+            }
+        }
+    }
+
+    /// Lines the fast path leaves to the general path, among boards it answers.
+    const ODD_LINES: &str = "x........\n\nX........\r\nXX.......\nXO\nXXXOO....\n\u{e9}........\n";
+
+    #[test]
+    fn the_fast_path_answers_every_tic_tac_toe_board_as_the_general_path_does() {
+        let mut input = String::new();
+        for position in Position::reachable(Game::TIC_TAC_TOE) {
+            input.push_str(&format!("{position}\n"));
+        }
+        input.push_str(ODD_LINES);
+        // Every board again after the odd lines, and a last line without its newline.
+        input.push_str(&input.clone());
+        input.push_str("X...O....");
+        fast_path_agrees(
+            || Layout::TicTacToe(table()),
+            &input,
+            2 * (5478 + 7) + 1,
+            2 * 4520,
+        );
+    }
+
+    #[test]
+    fn the_fast_path_answers_4x4_boards_as_the_general_path_does() {
+        let game: Game = "4x4".parse().unwrap();
+        let table = crate::table::of(game).unwrap();
+        table.unpack();
+        // Random games, every position of each, finished ones included.
+        let mut rng = crate::SplitMix64::new(29);
+        let mut input = String::new();
+        let (mut lines, mut in_play) = (0, 0);
+        for _ in 0..400 {
+            let mut position = Position::empty(game);
+            loop {
+                input.push_str(&format!("{position}\n"));
+                lines += 1;
+                let moves = position.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                in_play += 1;
+                let pick = rng.next_u64() % moves.len() as u64;
+                position = position
+                    .play(moves.iter().nth(pick as usize).unwrap())
+                    .unwrap();
+            }
+        }
+        // Illegal boards: too many O, both with a line, a slash misplaced, another game's.
+        input.push_str("OO../..../..../....\nXXXX/OOOO/..../....\nXX.../..../..../...\n");
+        input.push_str(ODD_LINES);
+        fast_path_agrees(|| Layout::Any(table), &input, lines + 3 + 7, in_play);
     }
 }

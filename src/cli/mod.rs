@@ -8,6 +8,7 @@ mod audit_jobs;
 mod audit_large;
 mod audit_recheck;
 mod audit_report;
+mod best_batch;
 mod bots;
 mod draw;
 mod export;

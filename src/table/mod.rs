@@ -10,6 +10,7 @@
 //! in order, so that a record is two reads.
 
 pub mod tic_tac_toe;
+mod unpacked;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -21,8 +22,10 @@ use crate::format::{MnkFormatError, Packed, StoredPosition};
 use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::memory::OverMemory;
 use crate::position::Position;
-use crate::solve::{Codes, Digits, Entry, MnkSolution, solve_game, unentry};
+use crate::solve::{Codes, Entry, MnkSolution, solve_game, unentry};
+
 use crate::value::{MoveValue, Probe, Value};
+use unpacked::Unpacked;
 
 /// The tables `build.rs` wrote, by game, as embedded in this binary.
 static EMBEDDED: [(Game, &[u8]); 4] = [
@@ -329,6 +332,7 @@ impl Table {
         self.unpacked.get().is_some()
     }
 
+    #[inline]
     fn check(&self, board: &Position) {
         assert_eq!(board.game(), self.game, "a board of another game");
     }
@@ -373,6 +377,12 @@ impl Table {
     fn entry(&self, x: u64, o: u64) -> (Value, u8) {
         let (code, _) = self.codes.canonical(x, o);
         unentry(self.record(code).entry).expect("a checked table holds only entries")
+    }
+
+    /// The value and remoteness of the board `x`, `o`, a legal board in play.
+    #[inline]
+    pub(crate) fn value_in_play(&self, x: u64, o: u64) -> (Value, u8) {
+        self.entry(x, o)
     }
 
     /// Whether the game on the board `x`, `o` goes on: the last mover made no line and a cell
@@ -421,10 +431,64 @@ impl Table {
         Cells::from_bits(self.codes.turn_mask(self.undo[turn], best.into()).into())
     }
 
-    #[cfg(any(test, feature = "internals"))]
-    /// The lowest of [`best_moves`](Table::best_moves); `None` when the game is over.
+    /// The lowest of [`best_moves`](Table::best_moves); `None` when the game is over. Once
+    /// the table is unpacked, read from a half byte per base-3 code, with no symmetry worked
+    /// out.
+    ///
+    /// # Panics
+    ///
+    /// If `board` belongs to another game.
+    #[inline]
     pub fn best_move(&self, board: &Position) -> Option<Cell> {
-        self.best_moves(board).first()
+        self.check(board);
+        match self.unpacked.get() {
+            Some(unpacked) => {
+                let (x, o) = narrow(board);
+                unpacked.best_move(&self.codes, x, o)
+            }
+            None => self.best_moves(board).first(),
+        }
+    }
+
+    /// The base-3 code of the board `x`, `o` (bit `i` is cell `i + 1`) when the table is
+    /// unpacked and the board is legal and in play: as many O as X or one fewer, no line, an
+    /// empty cell. `None` otherwise, for the caller to read the board the general way, which
+    /// says what is wrong with it (batch mode's fast path, with [`best_move_at`]).
+    ///
+    /// [`best_move_at`]: Table::best_move_at
+    #[inline]
+    pub(crate) fn quick_code(&self, x: u64, o: u64) -> Option<usize> {
+        let unpacked = self.unpacked.get()?;
+        let (xs, os) = (x.count_ones(), o.count_ones());
+        let over = unpacked.has_line(x) || unpacked.has_line(o) || x | o == self.codes.full();
+        if x & o != 0 || (xs != os && xs != os + 1) || over {
+            return None;
+        }
+        Some(unpacked.code(x, o))
+    }
+
+    /// The lowest optimal move of the board with base-3 code `code`, one that
+    /// [`quick_code`](Table::quick_code) gave.
+    #[inline]
+    pub(crate) fn best_move_at(&self, code: usize) -> Cell {
+        let unpacked = self.unpacked.get().expect("a code from quick_code");
+        unpacked.best_move_at(&self.codes, code)
+    }
+
+    /// Unpacks the table now, if it is not yet, for a caller about to ask many questions
+    /// (batch mode): every lookup after this one reads memory.
+    ///
+    /// # Panics
+    ///
+    /// If the table turns out damaged in a way its checksum let through.
+    pub fn unpack(&self) {
+        if let Some(packed) = &self.packed {
+            self.unpacked.get_or_init(|| {
+                Unpacked::new(packed.positions(), self.stored, &self.codes).unwrap_or_else(
+                    |error| panic!("the table of {} is damaged: {error}", self.game),
+                )
+            });
+        }
     }
 
     /// Every legal move with its value and remoteness, by cell. Empty when the game is over.
@@ -474,7 +538,7 @@ fn narrow(board: &Position) -> (u64, u64) {
 
 /// The marks of the player who moved last on the board `x`, `o`: X when X has more.
 #[inline]
-fn last_mover(x: u64, o: u64) -> u64 {
+pub(crate) fn last_mover(x: u64, o: u64) -> u64 {
     if x.count_ones() > o.count_ones() {
         x
     } else {
@@ -484,99 +548,9 @@ fn last_mover(x: u64, o: u64) -> u64 {
 
 /// What a table holds of a canonical position in play.
 #[derive(Clone, Copy, Debug)]
-struct Record {
+pub(crate) struct Record {
     /// Value and remoteness.
-    entry: Entry,
+    pub(crate) entry: Entry,
     /// The optimal moves, as a mask (bit `i` is cell `i + 1`).
-    best: u16,
-}
-
-/// A table in memory: which base-3 codes are stored, a bit each, and a record per stored
-/// position in the order of their codes. A position's record is found by counting the stored
-/// codes below its own: the count at the start of its word of 64 codes, plus the bits below it
-/// in the word. For 4x4, 10.8 MB of words and 4.5 MB of records.
-struct Unpacked {
-    words: Box<[Word]>,
-    records: Box<[Record]>,
-}
-
-/// 64 consecutive codes: which are stored, and how many are stored below the first.
-#[derive(Clone, Copy, Default)]
-#[repr(align(16))]
-struct Word {
-    bits: u64,
-    below: u32,
-}
-
-impl Unpacked {
-    /// Unpacks `count` positions, checking that they come in order of their codes and that
-    /// each is canonical.
-    fn new(
-        positions: impl Iterator<Item = Result<StoredPosition, MnkFormatError>>,
-        count: usize,
-        codes: &Codes,
-    ) -> Result<Unpacked, MnkFormatError> {
-        let cells = codes.geometry().game().cells();
-        let len = 3usize.pow(cells as u32).div_ceil(64);
-        let mut words: Vec<Word> = huge(len);
-        words.resize(len, Word::default());
-        let mut records: Vec<Record> = huge(count);
-        let digits = Digits::new();
-        let mut last = None;
-        for position in positions {
-            let StoredPosition { code, entry, best } = position?;
-            if last.is_some_and(|last| code <= last) {
-                return Err(MnkFormatError::Invalid("board codes out of order"));
-            }
-            last = Some(code);
-            let (x, o) = digits.marks(code);
-            if codes.canonical(x, o).0 != code {
-                return Err(MnkFormatError::Invalid(
-                    "a stored board that is not canonical",
-                ));
-            }
-            words[code as usize / 64].bits |= 1 << (code % 64);
-            records.push(Record { entry, best });
-        }
-        let mut below = 0;
-        for word in &mut words {
-            word.below = below;
-            below += word.bits.count_ones();
-        }
-        Ok(Unpacked {
-            words: words.into_boxed_slice(),
-            records: records.into_boxed_slice(),
-        })
-    }
-
-    /// The record of the position with code `code`, if stored.
-    #[inline]
-    fn find(&self, code: u32) -> Option<Record> {
-        let word = self.words[code as usize / 64];
-        let bit = 1u64 << (code % 64);
-        (word.bits & bit != 0)
-            .then(|| self.records[(word.below + (word.bits & (bit - 1)).count_ones()) as usize])
-    }
-}
-
-/// An empty vector with room for `len` items, backed by huge pages where the system allows:
-/// the 10.8 MB of 4x4's words, read at random, then need 6 entries of the processor's address
-/// cache, not 2,600.
-fn huge<T>(len: usize) -> Vec<T> {
-    let items: Vec<T> = Vec::with_capacity(len);
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = items.as_ptr() as usize;
-        let bytes = len * size_of::<T>();
-        let (begin, end) = (start.next_multiple_of(HUGE), (start + bytes) / HUGE * HUGE);
-        if end > begin {
-            // SAFETY: [begin, end) lies inside the allocation just made and not yet touched;
-            // the advice only changes how the kernel backs those pages, never their contents.
-            unsafe {
-                libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    items
+    pub(crate) best: u16,
 }

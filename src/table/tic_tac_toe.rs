@@ -44,6 +44,9 @@ pub fn table() -> &'static Dense {
     }
 }
 
+/// The byte of [`Dense::first`] for a position with no move to make.
+const NO_MOVE: u8 = u8::MAX;
+
 /// Marks a filled slot of the dense array; the other 15 bits are [`format::pack`]ed.
 const PRESENT: u16 = 1 << 15;
 
@@ -53,6 +56,10 @@ const PRESENT: u16 = 1 << 15;
 /// with two array reads and reads the word, so no symmetry is tried and nothing is searched.
 pub struct Dense {
     dense: Box<[u16]>,
+    /// The lowest optimal move of each code, [`NO_MOVE`] where the game is over: the
+    /// 19.7 KB that [`best_move`](Dense::best_move) reads stay in the first-level cache, where
+    /// the 39 KB of the words would not.
+    first: Box<[u8; CODES]>,
     solution: Solution,
     checksum: u64,
     size: usize,
@@ -71,6 +78,7 @@ impl Dense {
     pub fn from_bytes(bytes: &[u8]) -> Result<Dense, FormatError> {
         let (solution, checksum) = format::decode(bytes)?;
         let mut dense = vec![0u16; CODES].into_boxed_slice();
+        let mut first = Box::new([NO_MOVE; CODES]);
         let mut covered = 0;
         for (canonical, evaluation) in solution.entries() {
             for symmetry in Symmetry::ALL {
@@ -84,6 +92,10 @@ impl Dense {
                     ..*evaluation
                 };
                 *slot = PRESENT | format::pack(moved);
+                first[image.code()] = moved
+                    .best
+                    .first()
+                    .map_or(NO_MOVE, |cell| cell.index() as u8);
             }
         }
         if covered != 5478 {
@@ -91,6 +103,7 @@ impl Dense {
         }
         Ok(Dense {
             dense,
+            first,
             solution,
             checksum,
             size: bytes.len(),
@@ -124,6 +137,17 @@ impl Dense {
         format::unpack(word & !PRESENT).expect("the table holds only valid words")
     }
 
+    /// Value, remoteness and optimal moves of the board with base-3 code `code`, if it is a
+    /// legal board (every legal board is in the table); `None` for any other code.
+    #[inline]
+    pub(crate) fn evaluate_code(&self, code: usize) -> Option<Evaluation> {
+        let word = *self.dense.get(code)?;
+        if word & PRESENT == 0 {
+            return None;
+        }
+        format::unpack(word & !PRESENT)
+    }
+
     /// Value and remoteness of `board`, for the side to move.
     pub fn probe(&self, board: &Board) -> Probe {
         let evaluation = self.evaluate(board);
@@ -142,11 +166,12 @@ impl Dense {
         Cells::from_bits((word & 0x1ff) as Mask)
     }
 
-    #[cfg(any(test, feature = "internals"))]
     /// One optimal move, chosen deterministically: the fastest win, else the slowest loss, and
     /// among equals the lowest cell. `None` when the game is over.
+    #[inline]
     pub fn best_move(&self, board: &Board) -> Option<Cell> {
-        self.best_moves(board).first()
+        // One byte read from a 19.7 KB array: the whole query is the code and this load.
+        Cell::new(usize::from(self.first[board.code()]))
     }
 
     /// Every legal move with its value and remoteness from the view of the player making it,
