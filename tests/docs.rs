@@ -16,7 +16,7 @@
 //!     build alone;
 //!   - Rust blocks run as doctests (`src/lib.rs` includes every page) and need no comment;
 //!   - so do Python sessions (`pycon` blocks), run as doctests by the Python package's tests
-//!   (`python/tests/test_docs.py`, part of the test command).
+//!     (`python/tests/test_docs.py`, part of the test command).
 //!
 //! Commands run with `sh -c` in a scratch folder that holds links to everything at the
 //! repository's root, the built `ttt` first on the `PATH`. A line `...` on the page stands for

@@ -176,7 +176,7 @@ pub fn choices(game: Game, answer: &Bound<'_, PyAny>) -> Result<Vec<Choice>, Str
             if p == Ratio::ZERO {
                 continue;
             }
-            total = total + p;
+            total += p;
             choices.push(Choice {
                 turn: Turn::Mark(cell),
                 probability: p,

@@ -1,22 +1,33 @@
-"""The Python sessions of docs/python.md, run as doctests: the one place that runs them."""
+"""The Python sessions (`pycon` blocks) of the README and of every page of docs/, run as
+doctests: the one place that runs them (tests/docs.rs leaves them here)."""
 
 import doctest
+import glob
 import os
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PAGES = ["README.md"] + sorted(
+    os.path.relpath(page, ROOT) for page in glob.glob(os.path.join(ROOT, "docs", "*.md"))
+)
 
 
-def test_docs_python_md():
-    page = os.path.join(ROOT, "docs", "python.md")
-    with open(page, encoding="utf-8") as file:
+def sessions(name):
+    with open(os.path.join(ROOT, name), encoding="utf-8") as file:
         text = file.read()
-    sessions = []
-    for block in text.split("```pycon\n")[1:]:
-        sessions.append(block.split("```", 1)[0])
-    assert sessions, "no Python sessions on the page"
+    return [block.split("```", 1)[0] for block in text.split("```pycon\n")[1:]]
+
+
+def test_the_pages_have_sessions():
+    assert sessions("docs/python.md") and sessions("README.md")
+
+
+@pytest.mark.parametrize("name", [page for page in PAGES if sessions(page)])
+def test_python_sessions(name):
     parser = doctest.DocTestParser()
-    test = parser.get_doctest("\n".join(sessions), {}, "docs/python.md", page, 0)
+    test = parser.get_doctest("\n".join(sessions(name)), {}, name, name, 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     failed, attempted = runner.summarize(verbose=False)
-    assert attempted > 10 and failed == 0
+    assert attempted > 0 and failed == 0

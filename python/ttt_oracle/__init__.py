@@ -20,11 +20,9 @@ from ._native import (
     best_moves,
     bots,
     export,
+    match,
     review,
 )
-from ._native import match as _match
-
-match = _match
 
 
 def export_frame(game="3x3", *, canonical=False):
