@@ -225,7 +225,8 @@ fn timeout_of(seconds: Option<f64>) -> PyResult<Duration> {
     }
 }
 
-/// What an audit found: the bot's sides, each a `SideReport`.
+/// What an audit found: the verdict, the shortest loss and forfeit over the sides, and each
+/// side audited as a `SideReport`; `to_dict()` is what `ttt audit --format json` prints.
 #[pyclass(module = "ttt_oracle", frozen)]
 struct AuditReport {
     game: Game,
@@ -377,6 +378,7 @@ impl SideReport {
         Some(words.to_string())
     }
 
+    /// Whether the side never loses, on the board or by a forfeit.
     #[getter]
     fn never_loses(&self) -> bool {
         self.json["never_loses"] == Json::Bool(true)
@@ -406,11 +408,13 @@ impl SideReport {
         self.json["games"].as_u64()
     }
 
+    /// The games lost on the board.
     #[getter]
     fn losing_games(&self) -> Option<u64> {
         self.json["losing_games"].as_u64()
     }
 
+    /// The games forfeited (a taken cell).
     #[getter]
     fn forfeited_games(&self) -> Option<u64> {
         self.json["illegal_games"].as_u64()
@@ -520,10 +524,12 @@ struct MatchReport {
 
 #[pymethods]
 impl MatchReport {
+    /// The name of the bot playing X.
     #[getter]
     fn x(&self) -> &str {
         &self.report.x
     }
+    /// The name of the bot playing O.
     #[getter]
     fn o(&self) -> &str {
         &self.report.o
@@ -533,22 +539,27 @@ impl MatchReport {
     fn games(&self) -> u64 {
         self.report.games
     }
+    /// The chance that X wins, exact.
     #[getter]
     fn x_wins<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         fraction(py, &self.report.x_wins.to_string())
     }
+    /// The chance of a draw, exact.
     #[getter]
     fn draws<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         fraction(py, &self.report.draws.to_string())
     }
+    /// The chance that O wins, exact.
     #[getter]
     fn o_wins<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         fraction(py, &self.report.o_wins.to_string())
     }
+    /// The chance that X forfeits (a taken cell), exact.
     #[getter]
     fn x_forfeits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         fraction(py, &self.report.x_forfeits.to_string())
     }
+    /// The chance that O forfeits, exact.
     #[getter]
     fn o_forfeits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         fraction(py, &self.report.o_forfeits.to_string())

@@ -23,6 +23,7 @@ struct Export {
 
 #[pymethods]
 impl Export {
+    /// The iterator itself.
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
         slf
     }

@@ -165,6 +165,18 @@ def test_bots_lists_the_catalogue():
 
 
 def test_help_shows_docstrings():
-    assert "best move" in t.Oracle.best_move.__doc__
-    assert "to_dict" in t.AuditReport.to_dict.__name__
-    assert t.audit.__doc__ and "callable" in t.audit.__doc__
+    import pydoc
+
+    def shown(thing):
+        return pydoc.render_doc(thing, renderer=pydoc.plaintext)
+
+    assert "best move" in shown(t.Oracle)
+    assert "audit(bot, game='3x3', side='both', *, name=None, stateless=False" in shown(t.audit)
+    assert "callable `f(board, to_move)`" in shown(t.audit)
+    assert "ttt audit --format json" in shown(t.AuditReport)
+    for name in t.__all__:
+        thing = getattr(t, name)
+        assert thing.__doc__, f"{name} has no docstring"
+        for attribute, value in vars(thing).items() if isinstance(thing, type) else []:
+            if not attribute.startswith("_") and not isinstance(value, type):
+                assert value.__doc__, f"{name}.{attribute} has no docstring"
