@@ -8,7 +8,7 @@ mod data;
 mod pybot;
 
 use pyo3::prelude::*;
-use ttt_oracle::{Game, Oracle as Solved, Position};
+use ttt_oracle::{Oracle as Solved, Position};
 
 use convert::{game_of, position_of, value_error};
 
@@ -83,34 +83,18 @@ impl Oracle {
     }
 }
 
-/// The oracle of `game`, made once per game and process.
-fn oracle_of(py: Python<'_>, game: &str) -> PyResult<Solved> {
-    let game: Game = game_of(game)?;
-    py.detach(|| Solved::of(game)).map_err(value_error)
-}
-
 /// The best move (a cell number) in `position` of `game`, or None when the game is over.
 #[pyfunction]
 #[pyo3(signature = (position, game = "3x3"))]
 fn best_move(py: Python<'_>, position: &Bound<'_, PyAny>, game: &str) -> PyResult<Option<u32>> {
-    let oracle = oracle_of(py, game)?;
-    let position = position_of(oracle.game(), position)?;
-    Ok(oracle
-        .best_move(&position)
-        .map(|cell| u32::from(cell.number())))
+    Oracle::new(py, game)?.best_move(position)
 }
 
 /// Every optimal move in `position` of `game`, lowest cell first.
 #[pyfunction]
 #[pyo3(signature = (position, game = "3x3"))]
 fn best_moves(py: Python<'_>, position: &Bound<'_, PyAny>, game: &str) -> PyResult<Vec<u32>> {
-    let oracle = oracle_of(py, game)?;
-    let position = position_of(oracle.game(), position)?;
-    Ok(oracle
-        .best_moves(&position)
-        .iter()
-        .map(|c| u32::from(c.number()))
-        .collect())
+    Oracle::new(py, game)?.best_moves(position)
 }
 
 /// `position` of `game` analysed: see `Oracle.analyze`.
@@ -121,9 +105,7 @@ fn analyze<'py>(
     position: &Bound<'py, PyAny>,
     game: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let oracle = oracle_of(py, game)?;
-    let position = position_of(oracle.game(), position)?;
-    convert::to_python(py, &oracle.analyze(&position))
+    Oracle::new(py, game)?.analyze(py, position)
 }
 
 #[pymodule]
