@@ -41,6 +41,8 @@ def main():
     moves = timeit.repeat("best(moves)", globals={"best": oracle.best_move, "moves": [5, 1]},
                           number=number, repeat=9)
     moves_ns = statistics.median(moves) / number * 1e9
+    builtin = timeit.repeat("len(board)", globals={"board": board}, number=number, repeat=9)
+    builtin_ns = statistics.median(builtin) / number * 1e9
 
     def in_process():
         report = ttt_oracle.audit(perfect, stateless=True)
@@ -61,6 +63,7 @@ def main():
     cmd_ms = median_seconds(through_cmd, 7) * 1e3
     histories_ms = median_seconds(by_histories, 7) * 1e3
     print(f"Oracle.best_move(board)        {best_ns:8.0f} ns a call (median of 9 x {number:,})")
+    print(f"len(board), the baseline      {builtin_ns:8.0f} ns a call (median of 9 x {number:,})")
     print(f"Oracle.best_move([5, 1])       {moves_ns:8.0f} ns a call (median of 9 x {number:,})")
     print(f"audit(perfect, stateless=True) {audit_ms:8.1f} ms (median of 21), both sides")
     print(f"ttt audit --cmd ... --stateless{cmd_ms:8.1f} ms (median of 7), both sides")

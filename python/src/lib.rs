@@ -1,11 +1,13 @@
 //! `ttt_oracle._native`: the Rust side of the Python package `ttt_oracle`, a thin layer of PyO3
-//! wrappers over the library (every rule lives there). Errors become Python exceptions here, in
-//! `error`; games and positions are read from what Python passes in `position`.
+//! wrappers over the library (every rule lives there). `convert` reads what Python passes (games,
+//! positions) and turns errors into exceptions; `pybot` is a Python callable as a bot; `audit`
+//! and `data` are the functions; `quick` the one method called the quickest way.
 
 mod audit;
 mod convert;
 mod data;
 mod pybot;
+mod quick;
 
 use pyo3::prelude::*;
 use ttt_oracle::{Oracle as Solved, Position};
@@ -39,16 +41,6 @@ impl Oracle {
         self.oracle.game().to_string()
     }
 
-    /// The best move (a cell number) for the side to move, or None when the game is over.
-    /// Ties go to the lowest cell, as `ttt best` prints.
-    fn best_move(&self, position: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
-        let position = self.position(position)?;
-        Ok(self
-            .oracle
-            .best_move(&position)
-            .map(|cell| u32::from(cell.number())))
-    }
-
     /// Every optimal move, lowest cell first; empty when the game is over.
     fn best_moves(&self, position: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
         let position = self.position(position)?;
@@ -78,6 +70,15 @@ impl Oracle {
 }
 
 impl Oracle {
+    /// `Oracle.best_move`, which Python calls through `quick`.
+    fn best_move(&self, position: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        let position = self.position(position)?;
+        Ok(self
+            .oracle
+            .best_move(&position)
+            .map(|cell| u32::from(cell.number())))
+    }
+
     fn position(&self, position: &Bound<'_, PyAny>) -> PyResult<Position> {
         position_of(self.oracle.game(), position)
     }
@@ -111,6 +112,7 @@ fn analyze<'py>(
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Oracle>()?;
+    quick::install(m)?;
     m.add_function(wrap_pyfunction!(best_move, m)?)?;
     m.add_function(wrap_pyfunction!(best_moves, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
