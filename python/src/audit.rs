@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use serde_json::Value as Json;
-use ttt_oracle::audit::{AuditJson, Mistakes, Report};
+use ttt_oracle::audit::{AuditJson, Mistakes, Report, Verdict};
 use ttt_oracle::bots::external::DEFAULT_TIMEOUT;
 use ttt_oracle::bots::{self, Bot, Choice, DependsOn, Turn};
 use ttt_oracle::{
@@ -212,7 +212,13 @@ fn audit(
         }
     }
     .map_err(value_error)?;
-    Ok(AuditReport { game, name, json })
+    let verdicts = reports.iter().map(Report::verdict).collect();
+    Ok(AuditReport {
+        game,
+        name,
+        json,
+        verdicts,
+    })
 }
 
 fn timeout_of(seconds: Option<f64>) -> PyResult<Duration> {
@@ -233,6 +239,8 @@ struct AuditReport {
     name: String,
     /// The whole document, as `ttt audit --format json` prints it.
     json: Json,
+    /// Each side's verdict, as its JSON has it.
+    verdicts: Vec<Option<Verdict>>,
 }
 
 #[pymethods]
@@ -254,7 +262,11 @@ impl AuditReport {
     fn sides(&self) -> Vec<SideReport> {
         self.side_jsons()
             .iter()
-            .map(|json| SideReport { json: json.clone() })
+            .zip(&self.verdicts)
+            .map(|(json, &verdict)| SideReport {
+                json: json.clone(),
+                verdict,
+            })
             .collect()
     }
 
@@ -263,29 +275,21 @@ impl AuditReport {
     /// `"breaks the rules"`), or None when a search without a table did not settle it.
     #[getter]
     fn verdict(&self) -> Option<String> {
-        const GRAVEST_FIRST: [&str; 5] = [
-            "answers_differently",
-            "can_lose_and_breaks_rules",
-            "can_lose",
-            "breaks_rules",
-            "never_loses",
+        const GRAVEST_FIRST: [Verdict; 5] = [
+            Verdict::AnswersDifferently,
+            Verdict::CanLoseAndBreaksRules,
+            Verdict::CanLose,
+            Verdict::BreaksRules,
+            Verdict::NeverLoses,
         ];
-        let verdicts: Vec<Option<&str>> = self
-            .side_jsons()
-            .iter()
-            .map(|side| side["verdict"].as_str())
-            .collect();
+        let verdicts = &self.verdicts;
         if verdicts.contains(&None) {
             return None;
         }
         GRAVEST_FIRST
             .iter()
-            .find(|v| verdicts.contains(&Some(v)))
-            .map(|v| {
-                v.replace("_and_", ", ")
-                    .replace('_', " ")
-                    .replace("breaks rules", "breaks the rules")
-            })
+            .find(|v| verdicts.contains(&Some(**v)))
+            .map(Verdict::to_string)
     }
 
     /// Whether every side audited never loses (on the board or by a forfeit).
@@ -354,6 +358,7 @@ fn moves(json: &Json) -> Option<Vec<u32>> {
 #[pyclass(module = "ttt_oracle", frozen)]
 struct SideReport {
     json: Json,
+    verdict: Option<Verdict>,
 }
 
 #[pymethods]
@@ -368,14 +373,7 @@ impl SideReport {
     /// `"answers differently"`; None when a search without a table did not settle it.
     #[getter]
     fn verdict(&self) -> Option<String> {
-        let words = match self.json["verdict"].as_str()? {
-            "never_loses" => "never loses",
-            "can_lose" => "can lose",
-            "breaks_rules" => "breaks the rules",
-            "can_lose_and_breaks_rules" => "can lose, breaks the rules",
-            _ => "answers differently",
-        };
-        Some(words.to_string())
+        self.verdict.map(|verdict| verdict.to_string())
     }
 
     /// Whether the side never loses, on the board or by a forfeit.
