@@ -16,9 +16,9 @@
 //!
 //! Here are the options, the call and what it returns; `report` holds what an audit found on one
 //! side of a game with a table (and its JSON), `json` the JSON document of a whole audit,
-//! `mistakes` the moves that gave value away one by
-//! one (which `collector` gathers), `verdict` what it proved, `error` why an audit stops, and
-//! `tableless` the audit of a board too large for a table.
+//! `mistakes` the moves that gave value away one by one (which `collector` gathers), `verdict`
+//! what it proved, `error` why an audit stops, and `tableless` the audit of a board too large
+//! for a table.
 
 mod ahead;
 mod collector;
