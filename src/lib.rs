@@ -81,6 +81,9 @@
 //! and files are described in `docs/architecture.md`.
 
 #![warn(missing_docs)]
+// Without the `cli` feature, the crate-internal helpers only the command line calls (its
+// output files, signals, crate-root names) are unused: that is the point of the feature.
+#![cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
 
 mod analysis;
 pub mod audit;
@@ -89,6 +92,7 @@ pub mod bots;
 mod cell;
 mod cells;
 mod child;
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;
 pub mod export;
@@ -181,8 +185,8 @@ pub mod internals {
 // Crate-internal names at the root, for the command line: the layouts behind the front door.
 pub(crate) use audit::tableless::odds_tableless;
 pub(crate) use audit::{
-    AuditBudget, Forfeit, LostGame, Odds, OverBudget, Shortest, SideReport, TablelessReport,
-    Verdict, WorstCase,
+    AuditBudget, Forfeit, LostGame, OverBudget, Shortest, SideReport, TablelessReport, Verdict,
+    WorstCase,
 };
 pub(crate) use board::Board;
 pub(crate) use game::MAX_TABLE_CELLS;

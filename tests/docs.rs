@@ -14,7 +14,9 @@
 //!     of this test alone (`cargo test --release --test docs`, part of the test command), as a
 //!     debug build would take minutes; REASON says why. Every other example runs in the debug
 //!     build alone;
-//!   - Rust blocks run as doctests (`src/lib.rs` includes every page) and need no comment.
+//!   - Rust blocks run as doctests (`src/lib.rs` includes every page) and need no comment;
+//!   - so do Python sessions (`pycon` blocks), run as doctests by the Python package's tests
+//!     (`python/tests/test_docs.py`, part of the test command).
 //!
 //! Commands run with `sh -c` in a scratch folder that holds links to everything at the
 //! repository's root, the built `ttt` first on the `PATH`. A line `...` on the page stands for
@@ -156,9 +158,10 @@ fn examples(block: &Block) -> Vec<Example> {
     examples
 }
 
-/// Whether a block is a doctest's: Rust, run by `cargo test --doc`.
-fn is_rust(block: &Block) -> bool {
-    block.language.split(',').next() == Some("rust")
+/// Whether a block is a doctest's: Rust, run by `cargo test --doc`, or a Python session, run by
+/// `python/tests/test_docs.py`.
+fn is_doctest(block: &Block) -> bool {
+    matches!(block.language.split(',').next(), Some("rust" | "pycon"))
 }
 
 fn has_commands(block: &Block) -> bool {
@@ -257,7 +260,7 @@ fn every_example_in_the_docs_prints_what_the_page_shows() {
                 Some(Marker::OutputOf(_)) => debug,
                 Some(Marker::ReleaseOnly(_)) => !debug,
                 Some(_) => false,
-                None => debug && !is_rust(&block) && has_commands(&block),
+                None => debug && !is_doctest(&block) && has_commands(&block),
             };
             if !runs {
                 continue;
@@ -314,7 +317,7 @@ fn every_block_is_run_or_says_why_not() {
                 Some(Marker::ReleaseOnly(reason)) => !reason.is_empty() && has_commands(&block),
                 Some(Marker::OutputOf(command)) => !command.is_empty() && !has_commands(&block),
                 Some(Marker::File(file)) => !file.is_empty() && !file.contains('/'),
-                None => is_rust(&block) || has_commands(&block),
+                None => is_doctest(&block) || has_commands(&block),
             };
             if !checked {
                 unsaid.push(format!("  {} (```{})", block.place, block.language));

@@ -15,15 +15,17 @@
 //! any other game with a table.
 //!
 //! Here are the options, the call and what it returns; `report` holds what an audit found on one
-//! side of a game with a table (and its JSON), `mistakes` the moves that gave value away one by
-//! one (which `collector` gathers), `verdict` what it proved, `error` why an audit stops, and
-//! `tableless` the audit of a board too large for a table.
+//! side of a game with a table (and its JSON), `json` the JSON document of a whole audit,
+//! `mistakes` the moves that gave value away one by one (which `collector` gathers), `verdict`
+//! what it proved, `error` why an audit stops, and `tableless` the audit of a board too large
+//! for a table.
 
 mod ahead;
 mod collector;
 mod error;
 mod explore;
 mod games;
+mod json;
 mod mistakes;
 mod odds;
 pub(crate) mod positions;
@@ -45,6 +47,7 @@ use report::panic_message;
 pub(crate) use error::Halt;
 pub use error::{AuditError, OverBudget};
 pub use games::{LostGame, losing_games};
+pub use json::AuditJson;
 pub use mistakes::{Mistake, MistakeKind, Mistakes};
 pub use recheck::{Difference, RECHECK_GAMES, Recheck};
 pub(crate) use report::MistakeJson;

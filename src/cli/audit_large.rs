@@ -3,15 +3,14 @@
 
 use std::io::Write;
 
+use crate::audit::AuditJson;
 use crate::bots::{Bot, BotError, Turn};
 use crate::quote::escape;
 use crate::wording::grouped;
 use crate::{
-    AuditBudget, AuditError, Cell, Forfeit, Game, Odds, Player, Ratio, Shortest, TablelessReport,
-    Verdict,
+    AuditBudget, AuditError, Cell, Forfeit, Game, Player, Ratio, Shortest, TablelessReport, Verdict,
 };
 use clap::Args;
-use serde::Serialize;
 
 use super::audit_jobs::{both_at_once, one_by_one};
 use super::draw::cells;
@@ -156,19 +155,12 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
     let mut out = super::stdout();
     match format {
         Format::Json => {
-            #[derive(Serialize)]
-            struct AuditJson {
-                game: String,
-                bots: Vec<BotJson>,
-                error: Option<String>,
-            }
-            let json = AuditJson {
-                game: game.to_string(),
-                bots: audits.iter().map(bot_json).collect(),
-                error: stopped
-                    .as_ref()
-                    .map(|(failure, _)| failure.message().to_string()),
-            };
+            let error = stopped.as_ref().map(|(failure, _)| failure.message());
+            let bots = audits
+                .iter()
+                .map(|audit| (audit.name.as_str(), &audit.sides[..]))
+                .collect();
+            let json = AuditJson::new(game, bots, error);
             serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
@@ -205,85 +197,6 @@ fn not_audited<'a>(name: &'a str, sides: &'a [Player]) -> impl Iterator<Item = S
     sides
         .iter()
         .map(move |side| format!("{} as {side}", fit(&escape(name), 30)))
-}
-
-/// A shortest line as JSON: its cells, or `null`; and, when the search ran out of budget,
-/// how many plies it covered.
-fn shortest_json<T>(
-    shortest: &Shortest<T>,
-    moves: impl Fn(&T) -> &[Cell],
-) -> (Option<Vec<Cell>>, Option<usize>) {
-    match shortest {
-        Shortest::Line(line) => (Some(moves(line).to_vec()), None),
-        Shortest::Never => (None, None),
-        Shortest::Unsettled { plies } => (None, Some(*plies)),
-    }
-}
-
-/// One side as JSON: the keys of a tic-tac-toe audit's side, in its order, `null` for the
-/// figures that need a table (or a walk that outgrew its budget), and three more.
-#[derive(Serialize)]
-struct SideJson {
-    side: Player,
-    never_loses: bool,
-    verdict: Option<Verdict>,
-    decision_points: Option<u64>,
-    games: Option<u64>,
-    losing_games: Option<u64>,
-    shortest_loss: Option<Vec<Cell>>,
-    blunders: Option<()>,
-    slow_wins: Option<()>,
-    illegal_games: Option<u64>,
-    shortest_illegal: Option<Vec<Cell>>,
-    vs_random: Option<Odds>,
-    vs_perfect: Option<()>,
-    worst_case: Option<()>,
-    loss_searched_plies: Option<usize>,
-    illegal_searched_plies: Option<usize>,
-    states: usize,
-}
-
-#[derive(Serialize)]
-struct BotJson {
-    bot: String,
-    sides: Vec<SideJson>,
-}
-
-fn bot_json(audit: &BotAudit) -> BotJson {
-    let sides: Vec<SideJson> = audit
-        .sides
-        .iter()
-        .map(|s| {
-            let (shortest_loss, loss_searched_plies) =
-                shortest_json(&s.shortest_loss, |l| &l.moves);
-            let (shortest_illegal, illegal_searched_plies) =
-                shortest_json(&s.shortest_illegal, |l| &l.moves);
-            let counts = s.counts;
-            SideJson {
-                side: s.side,
-                never_loses: s.verdict() == Some(Verdict::NeverLoses),
-                verdict: s.verdict(),
-                decision_points: counts.map(|c| c.decision_points),
-                games: counts.map(|c| c.games),
-                losing_games: counts.map(|c| c.losing_games),
-                shortest_loss,
-                blunders: None,
-                slow_wins: None,
-                illegal_games: counts.map(|c| c.illegal_games),
-                shortest_illegal,
-                vs_random: s.vs_random,
-                vs_perfect: None,
-                worst_case: None,
-                loss_searched_plies,
-                illegal_searched_plies,
-                states: s.states,
-            }
-        })
-        .collect();
-    BotJson {
-        bot: audit.name.clone(),
-        sides,
-    }
 }
 
 /// The verdict in words, or what is not settled.

@@ -3,13 +3,13 @@
 
 use std::io::{self, Write};
 
+use crate::audit::AuditJson;
 use crate::bots::{BotError, Published};
 use crate::quote::escape;
 use crate::wording::grouped;
 use crate::{
     AuditError, Cell, Game, History, Player, Ratio, SideReport, Status, Value, Verdict, WorstCase,
 };
-use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
 use super::draw::{Square, cells, grid_of, side_by_side};
@@ -33,22 +33,10 @@ pub(super) const NAME_IN_TABLE: usize = 28;
 const NAME_IN_DETAILS: usize = 44;
 
 /// One bot's audit.
-#[derive(Serialize)]
 pub(super) struct BotAudit {
     pub(super) bot: String,
     pub(super) sides: Vec<SideReport>,
-    #[serde(skip)]
     pub(super) published: &'static [Published],
-}
-
-#[derive(Serialize)]
-struct AuditJson<'a> {
-    /// The game, for any but tic-tac-toe (whose report is as it was before other games).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    game: Option<String>,
-    bots: &'a [BotAudit],
-    /// The protocol error that stopped the audit, if one did.
-    error: Option<&'a str>,
 }
 
 /// What stopped the audits: the failure to end with, and the sides left unaudited.
@@ -100,11 +88,11 @@ pub(super) fn print(
     match format {
         Format::Json => {
             let error = stopped.map(|stopped| stopped.failure.message());
-            let json = AuditJson {
-                game: (game != Game::TIC_TAC_TOE).then(|| game.to_string()),
-                bots: audits,
-                error,
-            };
+            let bots = audits
+                .iter()
+                .map(|audit| (audit.bot.as_str(), &audit.sides[..]))
+                .collect();
+            let json = AuditJson::new(game, bots, error);
             serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;
             writeln!(out)?;
         }

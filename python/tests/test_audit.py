@@ -1,0 +1,212 @@
+"""Audits of built-in specs and of Python functions, well and badly behaved."""
+
+import fractions
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import ttt_oracle as t
+from test_api import ttt
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "bots"))
+from perfect import perfect  # noqa: E402
+
+
+def test_a_built_in_spec():
+    report = t.audit("smartbot", side="x")
+    assert report.verdict == "can lose"
+    side = report.sides[0]
+    assert side.side == "X"
+    assert side.shortest_loss == [1, 3, 2, 4, 7, 6, 5, 9]
+    assert side.losing_games == 38
+    assert side.shortest_forfeit is None
+    assert sum(side.vs_random.values()) == 1
+    assert all(isinstance(v, fractions.Fraction) for v in side.vs_random.values())
+    loss, line = side.worst_case
+    assert isinstance(loss, fractions.Fraction) and line
+
+
+@pytest.mark.parametrize("side", ["x", "o", "both"])
+@pytest.mark.parametrize("bot", ["smartbot", "marcelo", "casual:0.3"])
+def test_to_dict_is_the_command_lines_json(bot, side):
+    cli = ttt("audit", bot, "--side", side, "--format", "json")
+    assert t.audit(bot, side=side).to_dict() == json.loads(cli.stdout)
+
+
+def test_to_dict_on_another_game():
+    cli = ttt("audit", "perfect", "--game", "3x4", "--side", "o", "--format", "json")
+    assert t.audit("perfect", game="3x4", side="o").to_dict() == json.loads(cli.stdout)
+
+
+def test_to_dict_of_a_python_bot_is_that_of_the_same_program():
+    command = f"{sys.executable} {os.path.join(HERE, 'bots', 'perfect.py')}"
+    cli = ttt("audit", "--cmd", command, "--name", "perfect.py", "--stateless",
+              "--recheck-seed", "7", "--format", "json")
+    mine = t.audit(perfect, name="perfect.py", stateless=True, recheck_seed=7)
+    assert mine.to_dict() == json.loads(cli.stdout)
+    assert mine.verdict == "never loses" and mine.never_loses
+
+
+def test_a_python_bot_that_remembers_is_audited_by_history():
+    seen = []
+
+    def first_free(board, to_move):
+        seen.append(board)
+        return board.index(".") + 1
+
+    assert t.audit(first_free, side="o").verdict == "can lose"
+    by_history = len(seen)
+    seen.clear()
+    assert t.audit(first_free, side="o", stateless=True, recheck_seed=1).verdict == "can lose"
+    assert len(seen) < by_history
+
+
+def test_equally_likely_and_weighted_choices():
+    uniform = t.audit(lambda board, mark: [i + 1 for i, c in enumerate(board) if c == "."])
+    weighted = t.audit(
+        lambda board, mark: {i + 1: fractions.Fraction(1, board.count(".")) for i, c in
+                             enumerate(board) if c == "."},
+        stateless=True,
+    )
+    random = t.audit("random")
+    assert uniform.sides[0].to_dict()["vs_random"] == random.sides[0].to_dict()["vs_random"]
+    assert weighted.sides[1].vs_perfect == random.sides[1].vs_perfect
+
+
+def test_a_declared_stateless_bot_that_is_not_is_caught():
+    calls = []
+
+    def moody(board, to_move):
+        calls.append(board)
+        free = [i + 1 for i, c in enumerate(board) if c == "."]
+        return free[len(calls) % len(free)]
+
+    report = t.audit(moody, stateless=True, side="x", recheck_seed=1)
+    assert report.verdict == "answers differently"
+
+
+def test_a_taken_cell_is_a_forfeit():
+    report = t.audit(lambda board, mark: 5, side="x")
+    assert report.verdict == "breaks the rules"
+    assert report.shortest_forfeit == [5, 1]
+
+
+BAD = {
+    "raises": (lambda b, m: 1 / 0, "ZeroDivisionError"),
+    "string": (lambda b, m: "5", "'5' (str) is not a cell"),
+    "none": (lambda b, m: None, "None (NoneType) is not a cell"),
+    "float": (lambda b, m: 5.0, "5.0 (float) is not a cell"),
+    "bool": (lambda b, m: True, "True (bool) is not a cell"),
+    "off the board": (lambda b, m: 10, "10 (int) is not a cell"),
+    "empty list": (lambda b, m: [], "an empty list"),
+    "sum": (lambda b, m: {1: 0.5, 2: 0.25}, "add up to 3/4, not 1"),
+    "nan": (lambda b, m: {1: float("nan")}, "nan (float)"),
+    "negative": (lambda b, m: {1: -1, 2: 2}, "-1 (int)"),
+}
+
+
+@pytest.mark.parametrize("name", BAD)
+def test_a_bad_answer_is_an_error_naming_the_bot_and_request(name):
+    bot, says = BAD[name]
+    with pytest.raises(t.BotError) as error:
+        t.audit(bot, name="bad", side="x")
+    message = str(error.value)
+    assert 'Python bot "bad"' in message
+    assert 'request "......... X"' in message
+    assert says in message
+
+
+def test_a_raising_bot_is_reported_with_its_traceback():
+    def deep(board, to_move):
+        raise RuntimeError("no idea")
+
+    with pytest.raises(t.BotError) as error:
+        t.audit(deep, side="o")
+    assert "Traceback (most recent call last)" in str(error.value)
+    assert "in deep" in str(error.value) and "RuntimeError: no idea" in str(error.value)
+
+
+def test_a_bad_bot_changes_no_other_verdict():
+    before = t.audit("smartbot").to_dict()
+    with pytest.raises(t.BotError):
+        t.audit(lambda b, m: None)
+    assert t.audit("smartbot").to_dict() == before
+
+
+def test_a_bot_that_never_returns_times_out():
+    def spin(board, to_move):
+        while True:
+            pass
+
+    started = time.monotonic()
+    with pytest.raises(t.BotError, match="no answer within 200 ms"):
+        t.audit(spin, side="x", timeout=0.2)
+    assert time.monotonic() - started < 2
+
+
+def test_a_bot_that_swallows_exceptions_still_times_out():
+    def stubborn(board, to_move):
+        while True:
+            try:
+                while True:
+                    pass
+            except Exception:
+                pass
+
+    with pytest.raises(t.BotError, match="no answer within"):
+        t.audit(stubborn, side="x", timeout=0.1)
+
+
+def test_a_call_blocked_in_c_is_seen_late():
+    with pytest.raises(t.BotError, match="no answer within 100 ms"):
+        t.audit(lambda b, m: time.sleep(0.3) or 5, side="x", timeout=0.1)
+
+
+def test_the_default_timeout_is_the_command_lines():
+    cli = ttt("audit", "--help")
+    assert "2000" in cli.stdout
+    slow_but_in_time = t.audit(lambda b, m: time.sleep(0.25) or perfect(b, m) if b == "." * 9
+                               else perfect(b, m), side="x", stateless=True)
+    assert slow_but_in_time.never_loses
+
+
+SCRIPT = textwrap.dedent(
+    """
+    import sys, time, ttt_oracle
+    oracle = ttt_oracle.Oracle()
+    def slow(board, to_move):
+        time.sleep(0.01)
+        return oracle.best_move(board)
+    print("ready", flush=True)
+    if sys.argv[1] == "python":
+        ttt_oracle.audit(slow)
+    else:
+        ttt_oracle.audit("casual:0.3", game="4x4", side="x")
+    print("finished", flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize("bot", ["python", "builtin"])
+def test_ctrl_c_stops_an_audit_at_once(bot):
+    process = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, bot], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout.readline() == "ready\n"
+    time.sleep(1.0)
+    assert process.poll() is None, "the audit ended before the signal"
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=10)
+    took = time.monotonic() - sent
+    assert "KeyboardInterrupt" in err, err
+    assert "finished" not in out
+    assert took < 0.5, f"{took:.2f} s after Ctrl-C"
