@@ -73,7 +73,12 @@ fn review<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let history = history_of(game_of(game)?, moves)?;
     let review = py.detach(|| Review::new(&history)).map_err(value_error)?;
-    to_python(py, &review)
+    let json = to_python(py, &review)?;
+    // `ttt review` names a side that forfeited when its result line says so; a move list
+    // cannot, so the key is always None here, as the command prints it for a move list.
+    json.cast::<pyo3::types::PyDict>()?
+        .set_item("forfeit", py.None())?;
+    Ok(json)
 }
 
 /// The built-in bots: each a dict of `name`, `summary` and `source` (where it was
