@@ -119,6 +119,7 @@ mod solve;
 pub mod stats;
 mod symmetry;
 mod table;
+mod tiers;
 #[cfg(test)]
 mod tests;
 mod value;

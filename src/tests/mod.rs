@@ -7,3 +7,4 @@ mod dense_table;
 mod geometry;
 mod solver;
 mod table;
+mod tiers;

@@ -1,0 +1,321 @@
+//! Positions of a game past 16 cells, laid out by tier for a parallel solve: tier `t` holds
+//! every board with `t` marks (X has `ceil(t/2)`, O `floor(t/2)`), so a tier depends only on
+//! the next one, and a tier is a dense array of entries ([`Entry`], value and remoteness in a
+//! byte) indexed by combinatorial rank.
+//!
+//! The cells X holds are taken up to the board's symmetries: only one set of each orbit (its
+//! representative, the smallest mask among its images) has a block, and a block holds every
+//! way of placing O's marks on the cells X left empty, by colex rank. So tier `t` holds
+//! `orbits(x) * C(N - x, o)` entries, about a quarter of the boards on a rectangle and an
+//! eighth on a square. A board is found by turning it so that X's cells are their
+//! representative, then ranking O's cells among the empty ones: O(1) with no search.
+//!
+//! Pure: no I/O. [`solve`] solves one tier from the next with rayon.
+
+pub mod solve;
+
+use crate::game::Game;
+use crate::solve::Entry;
+
+/// The most cells a tiered solve takes: the class of every set of cells is a table of
+/// `2^N` words (128 MiB at 25 cells), and a remoteness must fit 5 bits.
+pub const MAX_TIER_CELLS: usize = 25;
+
+/// The most marks one side has on a board of [`MAX_TIER_CELLS`], plus one for a child's rank.
+const MAX_RANKED: usize = MAX_TIER_CELLS / 2 + 2;
+
+/// A game's tiers: the representatives of X's cells, the class of every set of cells, and the
+/// tables that rank O's cells.
+pub struct Tiers {
+    game: Game,
+    cells: usize,
+    full: u32,
+    /// By mask of X's cells: the index of its representative among those of its size, times
+    /// 8, plus the turn that makes the mask its representative.
+    class: Vec<u32>,
+    /// By number of cells: the representatives, by ascending mask.
+    reps: Vec<Vec<u32>>,
+    /// Per turn, per byte of a mask: the image of that byte's cells.
+    images: Vec<[[u32; 256]; 4]>,
+    /// A bit per mask: whether it holds a whole line.
+    lines: Vec<u64>,
+    /// `binomial[n][k]`.
+    binomial: Vec<Vec<u64>>,
+    /// Per byte of a compressed mask, per byte value, per count of set bits below the byte:
+    /// that byte's share of the colex rank.
+    colex: Vec<u32>,
+    sizes: Vec<u64>,
+}
+
+impl Tiers {
+    /// The layout of `game`, of at most [`MAX_TIER_CELLS`] cells. Holds `4 * 2^N` bytes for
+    /// the classes and `2^N / 8` for the lines: 4.1 MiB for 20 cells.
+    ///
+    /// # Panics
+    ///
+    /// If the game has more than [`MAX_TIER_CELLS`] cells.
+    pub fn new(game: Game) -> Tiers {
+        let cells = game.cells();
+        assert!(cells <= MAX_TIER_CELLS, "a tiered solve takes at most 25 cells");
+        let geometry = game.geometry();
+        let full = ((1u64 << cells) - 1) as u32;
+        let images: Vec<[[u32; 256]; 4]> = (0..geometry.turns().len())
+            .map(|t| {
+                let mut tables = [[0u32; 256]; 4];
+                for (byte, table) in tables.iter_mut().enumerate() {
+                    for mask in 1..256usize {
+                        let cell = byte * 8 + mask.trailing_zeros() as usize;
+                        let bit = if cell < cells {
+                            1 << geometry.turn_cell(t, cell)
+                        } else {
+                            0
+                        };
+                        table[mask] = table[mask & (mask - 1)] | bit;
+                    }
+                }
+                tables
+            })
+            .collect();
+        let lines_of: Vec<u32> = geometry.lines().iter().map(|&l| l as u32).collect();
+        let masks = 1usize << cells;
+        let mut lines = vec![0u64; masks.div_ceil(64)];
+        for (word, bits) in lines.iter_mut().enumerate() {
+            for bit in 0..64 {
+                let mask = (word * 64 + bit) as u32;
+                if lines_of.iter().any(|&line| line & !mask == 0) {
+                    *bits |= 1 << bit;
+                }
+            }
+        }
+        let binomial = binomials(cells);
+        let mut colex = vec![0u32; 4 * 256 * MAX_RANKED];
+        for byte in 0..4 {
+            for value in 0..256usize {
+                for below in 0..MAX_RANKED {
+                    let mut rank = 0u64;
+                    let mut i = below;
+                    for bit in 0..8 {
+                        if value >> bit & 1 == 1 {
+                            i += 1;
+                            let p = byte * 8 + bit;
+                            rank += binomial.get(p).and_then(|row| row.get(i)).unwrap_or(&0);
+                        }
+                    }
+                    colex[(byte * 256 + value) * MAX_RANKED + below] = rank as u32;
+                }
+            }
+        }
+        let mut tiers = Tiers {
+            game,
+            cells,
+            full,
+            class: vec![0; masks],
+            reps: vec![Vec::new(); cells + 1],
+            images,
+            lines,
+            binomial,
+            colex,
+            sizes: Vec::new(),
+        };
+        for mask in 0..masks as u32 {
+            let (rep, turn) = tiers.representative(mask);
+            let size = mask.count_ones() as usize;
+            let index = if rep == mask {
+                tiers.reps[size].push(mask);
+                tiers.reps[size].len() - 1
+            } else {
+                // The representative is smaller, so it was met first.
+                (tiers.class[rep as usize] >> 3) as usize
+            };
+            tiers.class[mask as usize] = (index as u32) << 3 | turn as u32;
+        }
+        tiers.sizes = (0..=cells)
+            .map(|t| {
+                let (x, o) = marks_of_tier(t);
+                tiers.reps[x].len() as u64 * tiers.binomial[cells - x][o]
+            })
+            .collect();
+        tiers
+    }
+
+    /// The game laid out.
+    pub fn game(&self) -> Game {
+        self.game
+    }
+
+    /// The number of cells.
+    pub fn cells(&self) -> usize {
+        self.cells
+    }
+
+    /// The entries of each tier, from the empty board (tier 0) to the full one.
+    pub fn sizes(&self) -> &[u64] {
+        &self.sizes
+    }
+
+    /// The smallest image of `mask` and the first turn that gives it.
+    fn representative(&self, mask: u32) -> (u32, usize) {
+        (0..self.images.len())
+            .map(|t| (self.turn(t, mask), t))
+            .min()
+            .expect("identity is a turn")
+    }
+
+    /// The image of `mask` under the `t`-th turn of the geometry.
+    #[inline]
+    pub fn turn(&self, t: usize, mask: u32) -> u32 {
+        let tables = &self.images[t];
+        tables[0][(mask & 0xff) as usize]
+            | tables[1][(mask >> 8 & 0xff) as usize]
+            | tables[2][(mask >> 16 & 0xff) as usize]
+            | tables[3][(mask >> 24) as usize]
+    }
+
+    /// Whether `mask` holds a whole line.
+    #[inline]
+    pub fn has_line(&self, mask: u32) -> bool {
+        self.lines[(mask >> 6) as usize] >> (mask & 63) & 1 == 1
+    }
+
+    /// `C(n, k)`.
+    #[inline]
+    pub fn binomial(&self, n: usize, k: usize) -> u64 {
+        self.binomial[n][k]
+    }
+
+    /// The colex rank of the set bits of `mask` (of at most 32 bits) among sets of as many.
+    #[inline]
+    pub fn colex(&self, mask: u32) -> u64 {
+        let mut rank = 0u64;
+        let mut below = 0usize;
+        for byte in 0..4 {
+            let value = (mask >> (8 * byte) & 0xff) as usize;
+            if value != 0 {
+                rank += u64::from(self.colex[(byte * 256 + value) * MAX_RANKED + below]);
+                below += value.count_ones() as usize;
+            }
+        }
+        rank
+    }
+
+    /// Where the board `x`, `o` (masks of the cells each holds, bit `i` for cell `i + 1`)
+    /// is: its tier and its index in the tier. The board must have as many X as O, or one X
+    /// more.
+    #[inline]
+    pub fn locate(&self, x: u32, o: u32) -> (usize, u64) {
+        let (xs, os) = (x.count_ones() as usize, o.count_ones() as usize);
+        let class = self.class[x as usize];
+        let (rep, turn) = ((class >> 3) as usize, (class & 7) as usize);
+        let free = !self.reps[xs][rep] & self.full;
+        let compressed = compress(self.turn(turn, o), free);
+        let block = self.binomial[self.cells - xs][os];
+        (xs + os, rep as u64 * block + self.colex(compressed))
+    }
+
+    /// The entries of tier `t`: the largest of the tiered solve's arrays per tier.
+    pub fn size(&self, t: usize) -> u64 {
+        self.sizes[t]
+    }
+}
+
+/// How many marks X and O have in tier `t`: X moves first.
+pub const fn marks_of_tier(t: usize) -> (usize, usize) {
+    (t.div_ceil(2), t / 2)
+}
+
+/// The set bits of `mask` that lie in `free`, packed down to the low bits in order.
+#[inline]
+pub fn compress(mask: u32, free: u32) -> u32 {
+    let mut packed = 0;
+    let mut free = free;
+    let mut bit = 0;
+    while free != 0 {
+        let low = free & free.wrapping_neg();
+        if mask & low != 0 {
+            packed |= 1 << bit;
+        }
+        bit += 1;
+        free &= free - 1;
+    }
+    packed
+}
+
+fn binomials(n: usize) -> Vec<Vec<u64>> {
+    let mut rows = vec![vec![0u64; n + 2]; n + 2];
+    for i in 0..n + 2 {
+        rows[i][0] = 1;
+        for k in 1..=i {
+            rows[i][k] = rows[i - 1][k - 1] + rows[i - 1][k];
+        }
+    }
+    rows
+}
+
+/// The entries of each tier of `game`, from the empty board to the full one, counted without
+/// laying anything out (Burnside's lemma over the board's symmetries for the orbits of X's
+/// cells): what a tiered solve of any size would hold, for planning.
+pub fn tier_sizes(game: Game) -> Vec<u128> {
+    let cells = game.cells();
+    let geometry = game.geometry();
+    let turns = geometry.turns().len();
+    // For each turn, the lengths of its cycles on the cells.
+    let cycles: Vec<Vec<usize>> = (0..turns)
+        .map(|t| {
+            let mut seen = vec![false; cells];
+            let mut lengths = Vec::new();
+            for start in 0..cells {
+                let mut length = 0;
+                let mut cell = start;
+                while !seen[cell] {
+                    seen[cell] = true;
+                    length += 1;
+                    cell = geometry.turn_cell(t, cell);
+                }
+                if length > 0 {
+                    lengths.push(length);
+                }
+            }
+            lengths
+        })
+        .collect();
+    // The sets of each size each turn fixes: unions of its cycles.
+    let fixed: Vec<Vec<u128>> = cycles
+        .iter()
+        .map(|lengths| {
+            let mut ways = vec![0u128; cells + 1];
+            ways[0] = 1;
+            for &length in lengths {
+                for size in (length..=cells).rev() {
+                    ways[size] += ways[size - length];
+                }
+            }
+            ways
+        })
+        .collect();
+    let binomial = |n: usize, k: usize| -> u128 {
+        (0..k).fold(1u128, |acc, i| acc * (n - i) as u128 / (i + 1) as u128)
+    };
+    (0..=cells)
+        .map(|t| {
+            let (x, o) = marks_of_tier(t);
+            let orbits = fixed.iter().map(|ways| ways[x]).sum::<u128>() / turns as u128;
+            orbits * binomial(cells - x, o)
+        })
+        .collect()
+}
+
+/// Every tier of `tiers` solved in memory, from the empty board to the full one: for tests
+/// and small games (the command line keeps only two tiers at a time, and the rest on disk).
+pub fn solve_in_memory(tiers: &Tiers) -> Vec<Vec<Entry>> {
+    let mut solved: Vec<Vec<Entry>> = Vec::with_capacity(tiers.cells() + 1);
+    for t in (0..=tiers.cells()).rev() {
+        let mut out = vec![0; tiers.size(t) as usize];
+        solve::solve_tier(tiers, t, solved.last().map_or(&[][..], Vec::as_slice), &mut out);
+        solved.push(out);
+    }
+    solved.reverse();
+    solved
+}
+
+/// The entry every board of a finished game gets: lost, 0 plies, for the side to move.
+pub const LOST: Entry = crate::solve::entry(crate::value::Value::Loss, 0);

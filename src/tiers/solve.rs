@@ -1,0 +1,183 @@
+//! One tier solved from the next, in parallel over the blocks of X's representatives.
+//!
+//! A block's boards share X's cells, so their children fall in at most `N - x` blocks of the
+//! next tier, a few kilobytes each: the reads stay in cache, and a child is found by a few
+//! table lookups. Every board is solved, reachable or not: a board whose last mover has a line
+//! is lost at 0 plies, a full board is drawn at 0, any other is one ply of minimax over its
+//! children, the winner taking the fastest win and the loser the slowest loss.
+
+use rayon::prelude::*;
+
+use super::{LOST, Tiers, marks_of_tier};
+use crate::solve::{Entry, entry};
+use crate::value::Value;
+
+/// How good a child's entry is for the parent that moves to it: higher is better. A lost child
+/// is a win, the sooner the better (96 to 127); a drawn child 64; a won child a loss, the
+/// later the better (1 to 32); 0 for no entry.
+const SCORES: [u8; 256] = {
+    let mut scores = [0u8; 256];
+    let mut remoteness = 0;
+    while remoteness < 32 {
+        scores[1 + remoteness] = 127 - remoteness as u8;
+        scores[1 + 32 + remoteness] = 64;
+        scores[1 + 64 + remoteness] = 1 + remoteness as u8;
+        remoteness += 1;
+    }
+    scores
+};
+
+/// The score of the best move there is: a child lost at once.
+const BEST: u8 = 127;
+
+/// The parent's entry for its best child's score; `drawn` for a draw, whose remoteness is the
+/// empty cells left, whatever the moves.
+#[inline]
+fn parent_entry(score: u8, drawn: Entry) -> Entry {
+    match score {
+        96.. => entry(Value::Win, 128 - score),
+        64 => drawn,
+        _ => entry(Value::Loss, score),
+    }
+}
+
+/// Solves tier `t` of `tiers` into `out` (its [`size`](Tiers::size) entries) from `next`, the
+/// solved tier `t + 1` (empty for the last tier), on the current rayon pool.
+///
+/// # Panics
+///
+/// If `out` or `next` has the wrong length.
+pub fn solve_tier(tiers: &Tiers, t: usize, next: &[Entry], out: &mut [Entry]) {
+    assert_eq!(out.len() as u64, tiers.size(t), "tier {t} has the wrong length");
+    if t < tiers.cells() {
+        assert_eq!(next.len() as u64, tiers.size(t + 1), "tier {} has the wrong length", t + 1);
+    }
+    let (x, o) = marks_of_tier(t);
+    let block = tiers.binomial(tiers.cells() - x, o) as usize;
+    out.par_chunks_mut(block)
+        .enumerate()
+        .for_each_init(Scratch::default, |scratch, (rep, chunk)| {
+            solve_block(tiers, t, rep, next, chunk, scratch);
+        });
+}
+
+/// What a block's solve builds before its boards: reused across the blocks of a thread.
+#[derive(Default)]
+struct Scratch {
+    /// By compressed byte of O's cells: O's cells on the board.
+    expand: Vec<[u32; 256]>,
+    /// Per free cell X may take: per compressed byte, O's cells compressed in the child's block.
+    moves: Vec<[u32; 256]>,
+    /// Per free cell X may take: where the child's block starts in the next tier.
+    bases: Vec<u64>,
+}
+
+fn solve_block(
+    tiers: &Tiers,
+    t: usize,
+    rep: usize,
+    next: &[Entry],
+    out: &mut [Entry],
+    scratch: &mut Scratch,
+) {
+    let cells = tiers.cells();
+    let (x, o) = marks_of_tier(t);
+    let xs = tiers.reps[x][rep];
+    let x_moves = x == o;
+    if !x_moves && tiers.has_line(xs) {
+        out.fill(LOST);
+        return;
+    }
+    let free_mask = !xs & tiers.full;
+    let free: Vec<u32> = (0..cells as u32).filter(|&c| free_mask >> c & 1 == 1).collect();
+    let m = free.len();
+    let bytes = m.div_ceil(8).max(1);
+    let drawn = entry(Value::Draw, (cells - t) as u8);
+    let Scratch {
+        expand,
+        moves,
+        bases,
+    } = scratch;
+    fill_bytes(expand, bytes, m, |position| free[position]);
+    if x_moves && t < cells {
+        moves.clear();
+        bases.clear();
+        moves.resize(m * bytes, [0; 256]);
+        for (j, &cell) in free.iter().enumerate() {
+            let child = xs | 1 << cell;
+            let class = tiers.class[child as usize];
+            let (child_rep, turn) = ((class >> 3) as usize, (class & 7) as usize);
+            let child_free = !tiers.reps[x + 1][child_rep] & tiers.full;
+            let position = |p: usize| {
+                let image = tiers.turn(turn, 1 << free[p]);
+                1u32 << (child_free & (image - 1)).count_ones()
+            };
+            fill_bytes_into(&mut moves[j * bytes..(j + 1) * bytes], position, m);
+            bases.push(child_rep as u64 * tiers.binomial(cells - x - 1, o));
+        }
+    }
+    let own_base = rep as u64 * tiers.binomial(m, o + 1);
+    let empty_all = if m == 32 { u32::MAX } else { (1u32 << m) - 1 };
+    // The compressed sets of O's cells in colex order: Gosper's next set of as many bits.
+    let mut compressed: u32 = if o == 0 { 0 } else { (1u32 << o) - 1 };
+    for slot in out.iter_mut() {
+        let os = expand_mask(expand, bytes, compressed);
+        *slot = if x_moves && t > 0 && tiers.has_line(os) {
+            LOST
+        } else if t == cells {
+            drawn
+        } else {
+            let mut best = 0u8;
+            let mut empty = !compressed & empty_all;
+            while empty != 0 && best != BEST {
+                let j = empty.trailing_zeros() as usize;
+                empty &= empty - 1;
+                let index = if x_moves {
+                    let child = expand_mask(&moves[j * bytes..(j + 1) * bytes], bytes, compressed);
+                    bases[j] + tiers.colex(child)
+                } else {
+                    own_base + tiers.colex(compressed | 1 << j)
+                };
+                best = best.max(SCORES[usize::from(next[index as usize])]);
+            }
+            parent_entry(best, drawn)
+        };
+        if compressed != 0 {
+            let low = compressed & compressed.wrapping_neg();
+            let ripple = compressed.wrapping_add(low);
+            compressed = ripple | (((compressed ^ ripple) >> 2) / low);
+        }
+    }
+}
+
+/// Fills `tables` with `bytes` lookups: for each byte of a compressed mask, the OR of `bit(p)`
+/// over its set positions `p`.
+fn fill_bytes(
+    tables: &mut Vec<[u32; 256]>,
+    bytes: usize,
+    positions: usize,
+    cell: impl Fn(usize) -> u32,
+) {
+    tables.clear();
+    tables.resize(bytes, [0; 256]);
+    fill_bytes_into(tables, |p| 1u32 << cell(p), positions);
+}
+
+fn fill_bytes_into(tables: &mut [[u32; 256]], bit: impl Fn(usize) -> u32, positions: usize) {
+    for (byte, table) in tables.iter_mut().enumerate() {
+        for value in 1..256usize {
+            let p = byte * 8 + value.trailing_zeros() as usize;
+            let add = if p < positions { bit(p) } else { 0 };
+            table[value] = table[value & (value - 1)] | add;
+        }
+    }
+}
+
+#[inline]
+fn expand_mask(tables: &[[u32; 256]], bytes: usize, mask: u32) -> u32 {
+    let mut out = 0;
+    for (byte, table) in tables.iter().enumerate().take(bytes) {
+        out |= table[(mask >> (8 * byte) & 0xff) as usize];
+    }
+    out
+}
