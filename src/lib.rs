@@ -88,6 +88,7 @@
 mod analysis;
 pub mod audit;
 mod board;
+mod cache;
 pub mod bots;
 mod cell;
 mod cells;

@@ -8,6 +8,7 @@ use crate::board::{Cell, Cells};
 use crate::game::Game;
 use crate::position::Position;
 use crate::stats::Stats;
+use crate::table::disk::DiskTable;
 use crate::table::tic_tac_toe::Dense;
 use crate::table::{Table, TableError};
 use crate::value::{MoveValue, Probe};
@@ -42,6 +43,7 @@ pub struct Oracle {
 enum Layout {
     TicTacToe(&'static Dense),
     Any(&'static Table),
+    Disk(&'static DiskTable),
 }
 
 impl fmt::Debug for Oracle {
@@ -73,6 +75,8 @@ impl Oracle {
     pub fn of(game: Game) -> Result<Oracle, TableError> {
         let layout = if game == Game::TIC_TAC_TOE {
             Layout::TicTacToe(crate::table::tic_tac_toe()?)
+        } else if !game.has_table() && game.cells() <= crate::tiers::MAX_TIER_CELLS {
+            Layout::Disk(crate::table::disk::solved(game)?)
         } else {
             Layout::Any(crate::table::of(game)?)
         };
@@ -98,6 +102,7 @@ impl Oracle {
         match self.layout {
             Layout::TicTacToe(_) => Game::TIC_TAC_TOE,
             Layout::Any(table) => table.game(),
+            Layout::Disk(table) => table.game(),
         }
     }
 
@@ -106,6 +111,7 @@ impl Oracle {
         match self.layout {
             Layout::TicTacToe(dense) => dense.size_bytes(),
             Layout::Any(table) => table.size_bytes(),
+            Layout::Disk(table) => table.size_bytes(),
         }
     }
 
@@ -131,6 +137,7 @@ impl Oracle {
         match self.layout {
             Layout::TicTacToe(dense) => dense.probe(&position.tic_tac_toe()),
             Layout::Any(table) => table.probe(position),
+            Layout::Disk(table) => table.probe(position),
         }
     }
 
@@ -156,6 +163,7 @@ impl Oracle {
         match self.layout {
             Layout::TicTacToe(dense) => dense.best_moves(&position.tic_tac_toe()),
             Layout::Any(table) => table.best_moves(position),
+            Layout::Disk(table) => table.best_moves(position),
         }
     }
 
@@ -207,6 +215,7 @@ impl Oracle {
         match self.layout {
             Layout::TicTacToe(dense) => dense.analyze(&position.tic_tac_toe()),
             Layout::Any(table) => table.analyze(position),
+            Layout::Disk(table) => table.analyze(position),
         }
     }
 
@@ -274,6 +283,10 @@ impl Oracle {
     /// Counts over every reachable position of the game: by value, by outcome, canonical
     /// positions, and the table's size (what `ttt stats` prints).
     ///
+    /// # Panics
+    ///
+    /// For a game past 16 cells (a table solved by `ttt solve`): its counts are not made yet.
+    ///
     /// # Examples
     ///
     /// ```
@@ -288,6 +301,11 @@ impl Oracle {
         match self.layout {
             Layout::TicTacToe(dense) => crate::stats::stats(dense),
             Layout::Any(table) => crate::stats::of_game(table.game()),
+            // Counting a cached table's games needs a pass over it that is not written yet.
+            Layout::Disk(table) => panic!(
+                "counts are made for games of at most 16 cells, not {}",
+                table.game()
+            ),
         }
     }
 
@@ -312,6 +330,7 @@ impl Oracle {
         match self.layout {
             Layout::TicTacToe(dense) => Ok(crate::verify::verify(dense)),
             Layout::Any(table) => crate::verify::verify_game(table.game()),
+            Layout::Disk(table) => Err(TableError::NotEmbedded { game: table.game() }),
         }
     }
 }

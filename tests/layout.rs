@@ -23,14 +23,14 @@ const LAYERS: &[(&str, &[&str])] = &[
         "src/wording.rs",
         "src/memory.rs",
     ]),
-    ("solver", &["src/solve"]),
+    ("solver", &["src/solve", "src/tiers"]),
     ("table", &[
         "src/table", "src/format", "src/oracle.rs", "src/analysis.rs", "src/stats.rs",
         "src/verify.rs", "src/json.rs",
     ]),
     ("plays", &[
         "src/bots", "src/child", "src/shutdown.rs", "src/audit", "src/matchup.rs",
-        "src/review.rs", "src/simulate.rs", "src/export", "src/output",
+        "src/review.rs", "src/simulate.rs", "src/export", "src/output", "src/cache.rs",
         "src/result_line.rs", "src/web",
     ]),
     ("cli", &["src/cli"]),

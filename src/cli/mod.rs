@@ -27,6 +27,7 @@ mod progress;
 mod review;
 mod serve;
 mod simulate;
+mod solve;
 mod stats;
 mod style;
 mod summary;
@@ -69,6 +70,10 @@ pub(crate) struct Cli {
     /// room, MemAvailable and `ulimit -v`). Past it, the command stops with exit code 6.
     #[arg(long, global = true, value_name = "SIZE", value_parser = crate::memory::parse_size)]
     max_memory: Option<u64>,
+    /// The folder of tables solved by `ttt solve`: by default $XDG_CACHE_HOME/ttt-oracle, or
+    /// ~/.cache/ttt-oracle.
+    #[arg(long, global = true, value_name = "DIR")]
+    cache_dir: Option<std::path::PathBuf>,
 }
 
 /// The exit codes, the same for every command; shown at the end of every `--help`.
@@ -166,6 +171,9 @@ enum Command {
     Map(map::MapArgs),
     /// Count positions, outcomes, values, games and game-tree nodes.
     Stats(stats::StatsArgs),
+    /// Solve a game of 17 to 25 cells into the cache folder, where every --game command
+    /// finds it: tier by tier on every core, going on where a stopped solve left off.
+    Solve(solve::SolveArgs),
     /// Solve the game again from scratch and compare it with the embedded table.
     Verify(verify::VerifyArgs),
     /// Print a completion script for a shell (its help says where to put it).
@@ -409,6 +417,7 @@ impl From<crate::TableError> for Failure {
             crate::TableError::Damaged { .. } => {
                 Failure::with_code(4, format!("{error}; rebuild ttt"))
             }
+            crate::TableError::DamagedFile { .. } => Failure::with_code(4, error.to_string()),
             crate::TableError::OverMemory { game, needs, over } => Failure::memory(
                 over,
                 &format!(
@@ -457,6 +466,9 @@ pub fn main() -> ExitCode {
     });
     let _ = GIVEN.set(given);
     limit_memory(cli.max_memory);
+    if let Some(dir) = &cli.cache_dir {
+        crate::table::disk::set_cache_dir(dir.clone());
+    }
     // Bots are stopped on every way out: here for signals; by their Drop on a normal end, an
     // error or a panic.
     if let Err(error) = crate::shutdown::install() {
@@ -588,6 +600,7 @@ fn command(cli: Cli) -> Result<(), Failure> {
         Command::Serve(args) => serve::run(&args),
         Command::Map(args) => map::run(&args),
         Command::Stats(args) => stats::run(&args),
+        Command::Solve(args) => solve::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Completions(args) => generate::completions(&args),
         Command::Man => generate::man(),

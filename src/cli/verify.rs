@@ -60,10 +60,14 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
             TableError::Damaged { detail, .. } => Failure::negative(format!(
                 "game {game}: the embedded table is damaged: {detail}; rebuild ttt"
             )),
-            TableError::NotEmbedded { .. } | TableError::TooLarge { .. } => {
+            TableError::NotEmbedded { .. }
+            | TableError::TooLarge { .. }
+            | TableError::NotSolved { .. } => {
                 Failure::usage(error.to_string())
             }
-            over @ TableError::OverMemory { .. } => Failure::from(over),
+            other @ (TableError::OverMemory { .. } | TableError::DamagedFile { .. }) => {
+                Failure::from(other)
+            }
         })?
     };
     let mismatches = found

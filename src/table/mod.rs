@@ -9,6 +9,7 @@
 //! per base-3 code, set for the stored positions, with a count every 64 codes, and the records
 //! in order, so that a record is two reads.
 
+pub mod disk;
 pub mod tic_tac_toe;
 mod unpacked;
 
@@ -83,6 +84,22 @@ pub enum TableError {
         /// What is wrong with the bytes.
         detail: String,
     },
+    /// A game past 16 cells with no table solved for it in the cache folder yet (`ttt solve`
+    /// makes one).
+    NotSolved {
+        /// The game.
+        game: Game,
+        /// Where its table would be.
+        path: String,
+    },
+    /// The table of a game past 16 cells in the cache folder is damaged (or of another
+    /// version): it is not read.
+    DamagedFile {
+        /// The game.
+        game: Game,
+        /// The file and what is wrong with it.
+        detail: String,
+    },
     /// Solving the game would hold more than the [memory limit](crate::memory::set_limit).
     OverMemory {
         /// The game.
@@ -108,6 +125,17 @@ impl fmt::Display for TableError {
                 "ttt embeds no table for game {game}: it is solved when used, so there is nothing \
                  to compare (embedded: 3x3, {})",
                 Game::EMBEDDED.map(|game| game.to_string()).join(", ")
+            ),
+            TableError::NotSolved { game, path } => write!(
+                f,
+                "game {game} has {} cells and no table solved yet ({path}); make one with \
+                 `ttt solve --game {game}`",
+                game.cells()
+            ),
+            TableError::DamagedFile { game, detail } => write!(
+                f,
+                "the table of game {game} is damaged: {detail}; solve it again with \
+                 `ttt solve --game {game}`"
             ),
             TableError::Damaged { game, detail } => {
                 write!(f, "the embedded table of game {game} is damaged: {detail}")

@@ -1,0 +1,333 @@
+//! `ttt solve`: a game past 16 cells solved tier by tier into the cache folder, where
+//! [`Oracle::of`](crate::Oracle::of) finds it (see `table/disk.rs` for the file).
+//!
+//! Each tier, once solved, is written as its own checked file in `GAME.tiers/` beside the
+//! table, replacing nothing until it is whole (`output.rs` writes it to an unnamed temporary
+//! file first). A solve stopped by Ctrl-C or a kill starts again from the lowest tier it
+//! finished. When tier 0 is done the tiers are copied, checked again, into `GAME.table`, put
+//! in place the same way, and the tier files removed. Nothing half-written is ever read.
+
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::game::{Game, MAX_TABLE_CELLS};
+use crate::memory::Size;
+use crate::output::{Destination, WriteError};
+use crate::solve::Entry;
+use crate::table::disk::{self, HEADER_BYTES, Header, checksum};
+use crate::tiers::{MAX_TIER_CELLS, Tiers, solve::solve_tier, tier_sizes};
+
+/// What a solve of a game holds: memory at its peak and disk at its end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The game.
+    pub game: Game,
+    /// Entries (bytes) per tier, from the empty board.
+    pub tiers: Vec<u64>,
+    /// The table's size in bytes.
+    pub table_bytes: u64,
+    /// Memory at the peak: the layout's lookups and two tiers.
+    pub memory_bytes: u64,
+    /// Disk at the peak, while the tiers are copied into the table: both.
+    pub disk_bytes: u64,
+}
+
+impl Plan {
+    /// What solving `game` takes.
+    pub fn of(game: Game) -> Plan {
+        let tiers: Vec<u64> = tier_sizes(game)
+            .into_iter()
+            .map(|n| u64::try_from(n).unwrap_or(u64::MAX))
+            .collect();
+        let table_bytes = tiers.iter().sum::<u64>() + HEADER_BYTES as u64;
+        let pairs = tiers.windows(2).map(|w| w[0] + w[1]).max().unwrap_or(tiers[0]);
+        let layout = 4u64 << game.cells() | 1u64 << game.cells() >> 3;
+        let tier_files = (tiers.len() * HEADER_BYTES) as u64 + table_bytes;
+        Plan {
+            game,
+            tiers,
+            table_bytes,
+            memory_bytes: layout + pairs,
+            disk_bytes: table_bytes + tier_files,
+        }
+    }
+}
+
+/// Why a solve did not happen or did not finish.
+#[derive(Debug)]
+pub enum SolveError {
+    /// A game of at most 16 cells has its table already (embedded or solved when used), or
+    /// the game is past what a tiered solve takes.
+    NotForThisGame(Game),
+    /// The solve would pass the memory limit: refused before it starts.
+    OverMemory {
+        /// What it needs.
+        plan: Plan,
+        /// The limit, or the memory available.
+        limit: u64,
+    },
+    /// The cache folder's file system has too little room: refused before it starts.
+    OverDisk {
+        /// What it needs.
+        plan: Plan,
+        /// The bytes free there.
+        free: u64,
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// A file could not be written.
+    Write(WriteError),
+    /// The cache folder could not be made or read.
+    Folder(PathBuf, io::Error),
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::NotForThisGame(game) if game.cells() <= MAX_TABLE_CELLS => write!(
+                f,
+                "game {game} has {} cells: its table is embedded or solved when used; \
+                 `ttt solve` is for games of 17 to {MAX_TIER_CELLS} cells",
+                game.cells()
+            ),
+            SolveError::NotForThisGame(game) => write!(
+                f,
+                "game {game} has {} cells; `ttt solve` takes games of at most \
+                 {MAX_TIER_CELLS} cells",
+                game.cells()
+            ),
+            SolveError::OverMemory { plan, limit } => write!(
+                f,
+                "solving game {} holds {} at its peak (two tiers of its {} table), over the \
+                 {} allowed; raise --max-memory if the machine has more",
+                plan.game,
+                Size(plan.memory_bytes),
+                Size(plan.table_bytes),
+                Size(*limit)
+            ),
+            SolveError::OverDisk { plan, free, dir } => write!(
+                f,
+                "solving game {} writes up to {} (a {} table and its tiers) but {} has {} \
+                 free; use --cache-dir for a folder with room",
+                plan.game,
+                Size(plan.disk_bytes),
+                Size(plan.table_bytes),
+                dir.display(),
+                Size(*free)
+            ),
+            SolveError::Write(error) => error.fmt(f),
+            SolveError::Folder(dir, error) => {
+                write!(f, "cannot use the cache folder {}: {error}", dir.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+impl From<WriteError> for SolveError {
+    fn from(error: WriteError) -> SolveError {
+        SolveError::Write(error)
+    }
+}
+
+/// Where a solve stands, for a progress line: after each tier.
+#[derive(Clone, Copy, Debug)]
+pub struct Step {
+    /// The tier just finished (found on disk when resuming).
+    pub tier: usize,
+    /// Entries solved so far, these tiers included.
+    pub done: u64,
+    /// Entries of the whole table.
+    pub total: u64,
+}
+
+/// How a solve ended.
+#[derive(Clone, Debug)]
+pub struct Solved {
+    /// The table.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// The lowest tier found solved from an earlier run, if the solve went on from one.
+    pub resumed_at: Option<usize>,
+    /// Whether the table was there already, checked, and nothing was solved.
+    pub already: bool,
+}
+
+/// Solves `game` into `dir` (made if missing), calling `step` after every tier; goes on from
+/// the tiers an earlier run finished. A table there already, checked, is kept; a damaged one
+/// is solved again.
+///
+/// # Errors
+///
+/// [`SolveError`]: the game is not for a tiered solve; memory or disk cannot hold it
+/// (refused before anything is written); a file cannot be written.
+pub fn solve_into(dir: &Path, game: Game, step: &dyn Fn(Step)) -> Result<Solved, SolveError> {
+    if game.cells() <= MAX_TABLE_CELLS || game.cells() > MAX_TIER_CELLS {
+        return Err(SolveError::NotForThisGame(game));
+    }
+    let path = disk::table_path(dir, game);
+    if let Ok(table) = disk::DiskTable::open(&path, game) {
+        return Ok(Solved {
+            bytes: table.size_bytes() as u64,
+            path,
+            resumed_at: None,
+            already: true,
+        });
+    }
+    let plan = Plan::of(game);
+    room_for(&plan, dir)?;
+    let folder = dir.join(format!("{game}.tiers"));
+    fs::create_dir_all(&folder).map_err(|e| SolveError::Folder(folder.clone(), e))?;
+    let tiers = Tiers::new(game);
+    let total: u64 = plan.tiers.iter().sum();
+    let cells = game.cells();
+    let (mut next, resumed_at) = match resume(&folder, game, &plan.tiers) {
+        Some((t, entries)) => (entries, Some(t)),
+        None => (Vec::new(), None),
+    };
+    let first = resumed_at.unwrap_or(cells + 1);
+    let mut done: u64 = plan.tiers[first.min(cells + 1)..].iter().sum();
+    if let Some(tier) = resumed_at {
+        step(Step { tier, done, total });
+    }
+    for t in (0..first).rev() {
+        let mut out = vec![0 as Entry; plan.tiers[t] as usize];
+        solve_tier(&tiers, t, &next, &mut out);
+        write_tier(&folder, game, t, &out)?;
+        done += plan.tiers[t];
+        next = out;
+        step(Step { tier: t, done, total });
+    }
+    drop(next);
+    assemble(&folder, &path, game, &plan)?;
+    let _ = fs::remove_dir_all(&folder);
+    Ok(Solved {
+        bytes: plan.table_bytes,
+        path,
+        resumed_at,
+        already: false,
+    })
+}
+
+/// Refuses a solve that memory or the disk cannot hold.
+fn room_for(plan: &Plan, dir: &Path) -> Result<(), SolveError> {
+    let limit = crate::memory::limit().or_else(crate::memory::available);
+    if let Some(limit) = limit
+        && crate::memory::in_use().saturating_add(plan.memory_bytes) > limit
+    {
+        return Err(SolveError::OverMemory {
+            plan: plan.clone(),
+            limit,
+        });
+    }
+    // The nearest folder that exists says which file system the table goes to.
+    let existing = dir.ancestors().find(|d| d.exists()).unwrap_or(dir);
+    if let Some(free) = free_bytes(existing)
+        && free < plan.disk_bytes
+    {
+        return Err(SolveError::OverDisk {
+            plan: plan.clone(),
+            free,
+            dir: dir.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+/// The bytes an unprivileged process may still write on the file system of `dir`.
+fn free_bytes(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: a NUL-terminated path and a struct statvfs to fill.
+    if unsafe { libc::statvfs(name.as_ptr(), &mut stats) } != 0 {
+        return None;
+    }
+    Some(stats.f_bavail as u64 * stats.f_frsize as u64)
+}
+
+fn tier_path(folder: &Path, t: usize) -> PathBuf {
+    folder.join(format!("tier-{t:02}.bin"))
+}
+
+fn write_tier(folder: &Path, game: Game, t: usize, entries: &[Entry]) -> Result<(), SolveError> {
+    let header = Header {
+        game,
+        first: t,
+        tiers: vec![(entries.len() as u64, checksum(entries))],
+    };
+    Destination::Path(tier_path(folder, t))
+        .open()?
+        .write(|out| {
+            out.write_all(&header.encode())?;
+            out.write_all(entries)
+        })
+        .map_err(SolveError::from)
+}
+
+/// Tier `t` read back from its file and checked; `None` when it is missing or damaged.
+fn read_tier(folder: &Path, game: Game, t: usize, size: u64) -> Option<Vec<Entry>> {
+    let mut bytes = fs::read(tier_path(folder, t)).ok()?;
+    let header = Header::decode(&bytes).ok()?;
+    let expected = Header {
+        game,
+        first: t,
+        tiers: vec![(size, header.tiers.first()?.1)],
+    };
+    let entries = bytes.get(HEADER_BYTES..)?;
+    if header != expected || entries.len() as u64 != size || checksum(entries) != expected.tiers[0].1
+    {
+        return None;
+    }
+    bytes.drain(..HEADER_BYTES);
+    Some(bytes)
+}
+
+/// The lowest tier an earlier run finished, with every tier above it there too, read back
+/// and checked. The tiers above are checked again when the table is assembled.
+fn resume(folder: &Path, game: Game, sizes: &[u64]) -> Option<(usize, Vec<Entry>)> {
+    let cells = game.cells();
+    let present = |t: usize| tier_path(folder, t).is_file();
+    let mut lowest = cells + 1;
+    while lowest > 0 && present(lowest - 1) {
+        lowest -= 1;
+    }
+    // A damaged file (it cannot be half-written, but a disk can fail) is solved again.
+    (lowest..=cells).find_map(|t| read_tier(folder, game, t, sizes[t]).map(|e| (t, e)))
+}
+
+/// Copies the tiers into the table, checking each again, and puts it in place.
+fn assemble(folder: &Path, path: &Path, game: Game, plan: &Plan) -> Result<(), SolveError> {
+    let sums: Vec<(u64, u64)> = plan
+        .tiers
+        .iter()
+        .enumerate()
+        .map(|(t, &size)| {
+            let entries = read_tier(folder, game, t, size).ok_or_else(|| {
+                let error = io::Error::other(format!("tier {t} is missing or damaged"));
+                SolveError::Folder(folder.to_path_buf(), error)
+            })?;
+            Ok((size, checksum(&entries)))
+        })
+        .collect::<Result<_, SolveError>>()?;
+    let header = Header {
+        game,
+        first: 0,
+        tiers: sums.clone(),
+    };
+    Destination::Path(path.to_path_buf()).open()?.write(|out| {
+        out.write_all(&header.encode())?;
+        for (t, &(size, sum)) in sums.iter().enumerate() {
+            let entries = read_tier(folder, game, t, size)
+                .filter(|entries| checksum(entries) == sum)
+                .ok_or_else(|| io::Error::other(format!("tier {t} changed while copied")))?;
+            out.write_all(&entries)?;
+        }
+        Ok(())
+    })?;
+    Ok(())
+}

@@ -1,0 +1,338 @@
+//! Tables of games past 16 cells, solved by `ttt solve` into a cache folder and read back
+//! memory-mapped: a probe is one read at an offset the board's rank gives.
+//!
+//! A file is a header of [`HEADER_BYTES`] then the tiers' entries, each tier starting where
+//! the last ended. The header holds the magic bytes, the format version, the game, and per
+//! tier its length and checksum; its own checksum ends it. The whole file is checked once,
+//! the first time a process opens it; a file that fails is damaged, never read.
+//!
+//! The same header, with one tier, makes the files of tiers solved so far, which let a solve
+//! stopped half-way go on where it stopped.
+
+use std::fmt;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use memmap2::Mmap;
+
+use crate::board::{Cell, Cells};
+use crate::game::Game;
+use crate::position::Position;
+use crate::solve::unentry;
+use crate::tiers::Tiers;
+use crate::value::{MoveValue, Probe, Value, move_rank};
+
+/// The bytes before the first entry.
+pub const HEADER_BYTES: usize = 4096;
+
+/// What a table file starts with.
+pub const MAGIC: &[u8; 8] = b"TTTTIERS";
+
+/// The layout version: a file of another is not read (solve the game again).
+pub const VERSION: u32 = 1;
+
+/// A table's header: the game, and each tier's length and checksum, from `first`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The game solved.
+    pub game: Game,
+    /// The first tier the file holds: 0 for a whole table.
+    pub first: usize,
+    /// Per tier held, its entries and their [`checksum`].
+    pub tiers: Vec<(u64, u64)>,
+}
+
+impl Header {
+    /// The header as stored: [`HEADER_BYTES`] bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(HEADER_BYTES);
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        let game = &self.game;
+        bytes.extend_from_slice(&[game.rows() as u8, game.columns() as u8, game.k() as u8]);
+        bytes.push(self.first as u8);
+        bytes.extend_from_slice(&(self.tiers.len() as u32).to_le_bytes());
+        for (len, sum) in &self.tiers {
+            bytes.extend_from_slice(&len.to_le_bytes());
+            bytes.extend_from_slice(&sum.to_le_bytes());
+        }
+        let sum = checksum(&bytes);
+        bytes.extend_from_slice(&sum.to_le_bytes());
+        bytes.resize(HEADER_BYTES, 0);
+        bytes
+    }
+
+    /// The header at the start of `bytes`, checked.
+    ///
+    /// # Errors
+    ///
+    /// What is wrong, in words: too short, not a table, another version, a checksum that
+    /// does not match.
+    pub fn decode(bytes: &[u8]) -> Result<Header, String> {
+        if bytes.len() < HEADER_BYTES {
+            return Err(format!("{} bytes, shorter than a header", bytes.len()));
+        }
+        if &bytes[..8] != MAGIC {
+            return Err("not a ttt table (wrong magic bytes)".to_string());
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let version = word(8);
+        if version != VERSION {
+            return Err(format!("format version {version}, this ttt reads {VERSION}"));
+        }
+        let count = word(16) as usize;
+        let end = 20 + 16 * count;
+        if end + 8 > HEADER_BYTES {
+            return Err(format!("{count} tiers, more than a header holds"));
+        }
+        if long(end) != checksum(&bytes[..end]) {
+            return Err("the header's checksum does not match".to_string());
+        }
+        let (rows, columns, k) = (bytes[12], bytes[13], bytes[14]);
+        let game = Game::new(rows.into(), columns.into(), k.into())
+            .map_err(|error| format!("the header names no game: {error}"))?;
+        let tiers = (0..count)
+            .map(|i| (long(20 + 16 * i), long(28 + 16 * i)))
+            .collect();
+        Ok(Header {
+            game,
+            first: bytes[15].into(),
+            tiers,
+        })
+    }
+}
+
+/// A 64-bit checksum of `bytes`: four lanes of multiply-rotate over 8-byte words, folded.
+/// Not cryptographic: it finds a damaged or truncated file, not a forged one.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    const PRIME: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut lanes = [1u64, 2, 3, 4];
+    let mut chunks = bytes.chunks_exact(32);
+    for chunk in &mut chunks {
+        for (lane, word) in lanes.iter_mut().zip(chunk.chunks_exact(8)) {
+            let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+            *lane = (*lane ^ word).wrapping_mul(PRIME).rotate_left(29);
+        }
+    }
+    let mut sum = bytes.len() as u64;
+    for lane in lanes {
+        sum = (sum ^ lane).wrapping_mul(PRIME).rotate_left(31);
+    }
+    for &byte in chunks.remainder() {
+        sum = (sum ^ u64::from(byte)).wrapping_mul(PRIME);
+    }
+    sum
+}
+
+/// The folder tables are cached in: `--cache-dir` when given (see [`set_cache_dir`]), else
+/// `$XDG_CACHE_HOME/ttt-oracle`, else `~/.cache/ttt-oracle`; `None` with none of them.
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = chosen().lock().unwrap_or_else(|p| p.into_inner()).clone() {
+        return Some(dir);
+    }
+    let xdg = std::env::var_os("XDG_CACHE_HOME").filter(|dir| Path::new(dir).is_absolute());
+    match xdg {
+        Some(dir) => Some(PathBuf::from(dir).join("ttt-oracle")),
+        None => std::env::var_os("HOME")
+            .filter(|home| !home.is_empty())
+            .map(|home| PathBuf::from(home).join(".cache").join("ttt-oracle")),
+    }
+}
+
+fn chosen() -> &'static Mutex<Option<PathBuf>> {
+    static CHOSEN: OnceLock<Mutex<Option<PathBuf>>> = OnceLock::new();
+    CHOSEN.get_or_init(Mutex::default)
+}
+
+/// Sets the folder [`cache_dir`] gives (`--cache-dir`), for the rest of the process.
+pub fn set_cache_dir(dir: PathBuf) {
+    *chosen().lock().unwrap_or_else(|p| p.into_inner()) = Some(dir);
+}
+
+/// Where `game`'s table is in `dir`.
+pub fn table_path(dir: &Path, game: Game) -> PathBuf {
+    dir.join(format!("{game}.table"))
+}
+
+/// Why a cached table cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CacheError {
+    /// There is no table file.
+    Missing(PathBuf),
+    /// There is one, but it is damaged, truncated, of another version or another game.
+    Damaged(PathBuf, String),
+}
+
+impl fmt::Display for CacheError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CacheError::Missing(path) => write!(f, "no table at {}", path.display()),
+            CacheError::Damaged(path, detail) => write!(f, "{}: {detail}", path.display()),
+        }
+    }
+}
+
+/// A table read from the cache: the file mapped into memory, checked.
+pub struct DiskTable {
+    tiers: Tiers,
+    map: Mmap,
+    /// Where each tier's entries start in the file.
+    starts: Vec<usize>,
+}
+
+impl fmt::Debug for DiskTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DiskTable({})", self.tiers.game())
+    }
+}
+
+impl DiskTable {
+    /// Maps the table at `path` and checks it whole: header, lengths and every checksum.
+    ///
+    /// # Errors
+    ///
+    /// [`CacheError::Missing`] when there is no file, [`CacheError::Damaged`] when it fails a
+    /// check or cannot be read.
+    pub fn open(path: &Path, game: Game) -> Result<DiskTable, CacheError> {
+        let damaged = |detail: String| CacheError::Damaged(path.to_path_buf(), detail);
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Err(CacheError::Missing(path.to_path_buf()));
+            }
+            Err(error) => return Err(damaged(format!("cannot be read: {error}"))),
+        };
+        // SAFETY: the file is only ever replaced by a rename, never written in place, so
+        // the mapping's bytes do not change under it while the process reads them.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| damaged(format!("cannot map: {e}")))?;
+        let header = Header::decode(&map).map_err(damaged)?;
+        if header.game != game || header.first != 0 {
+            return Err(damaged(format!("it holds game {}, not {game}", header.game)));
+        }
+        let tiers = Tiers::new(game);
+        if header.tiers.len() != tiers.sizes().len() {
+            return Err(damaged(format!("{} tiers, not {}", header.tiers.len(), game.cells() + 1)));
+        }
+        let mut starts = Vec::with_capacity(header.tiers.len());
+        let mut at = HEADER_BYTES;
+        for (t, ((len, sum), &size)) in header.tiers.iter().zip(tiers.sizes()).enumerate() {
+            if *len != size {
+                return Err(damaged(format!("tier {t} holds {len} entries, not {size}")));
+            }
+            let end = at.saturating_add(*len as usize);
+            let Some(bytes) = map.get(at..end) else {
+                return Err(damaged(format!("truncated in tier {t}")));
+            };
+            if checksum(bytes) != *sum {
+                return Err(damaged(format!("tier {t}'s checksum does not match")));
+            }
+            starts.push(at);
+            at = end;
+        }
+        if at != map.len() {
+            return Err(damaged(format!("{} bytes after the last tier", map.len() - at)));
+        }
+        Ok(DiskTable { tiers, map, starts })
+    }
+
+    /// The game solved.
+    pub fn game(&self) -> Game {
+        self.tiers.game()
+    }
+
+    /// The file's size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.map.len()
+    }
+
+    /// The value and remoteness of the board `x`, `o`, for the side to move.
+    #[inline]
+    fn entry(&self, x: u32, o: u32) -> (Value, u8) {
+        let (tier, index) = self.tiers.locate(x, o);
+        let entry = self.map[self.starts[tier] + index as usize];
+        // Every entry of a checked file is one a solve writes.
+        unentry(entry).unwrap_or((Value::Draw, 0))
+    }
+
+    /// Value and remoteness of `board` for the side to move; a finished game's at 0.
+    pub fn probe(&self, board: &Position) -> Probe {
+        let (value, remoteness) = self.entry(marks(board, crate::Player::X), marks(board, crate::Player::O));
+        Probe { value, remoteness }
+    }
+
+    /// Every legal move with its value and remoteness for the player making it, by cell.
+    pub fn analyze(&self, board: &Position) -> Vec<MoveValue> {
+        if board.is_over() {
+            return Vec::new();
+        }
+        let empty = !(board.marks(crate::Player::X).bits() | board.marks(crate::Player::O).bits());
+        (0..self.game().cells())
+            .filter(|&cell| empty >> cell & 1 == 1)
+            .map(|cell| {
+                let child = board.play_unchecked(cell);
+                let probe = self.probe(&child);
+                MoveValue {
+                    cell: Cell::new(cell).expect("a table's cells are cells"),
+                    value: -probe.value,
+                    remoteness: probe.remoteness + 1,
+                }
+            })
+            .collect()
+    }
+
+    /// The optimal moves: the best value, then the fastest win or the slowest loss.
+    pub fn best_moves(&self, board: &Position) -> Cells {
+        let moves = self.analyze(board);
+        let best = moves.iter().map(|m| move_rank(m.value, m.remoteness)).max();
+        moves
+            .iter()
+            .filter(|m| Some(move_rank(m.value, m.remoteness)) == best)
+            .fold(Cells::EMPTY, |cells, m| cells.with(m.cell))
+    }
+}
+
+fn marks(board: &Position, player: crate::Player) -> u32 {
+    board.marks(player).bits() as u32
+}
+
+/// The cached table of `game`, opened and checked once per process and kept.
+///
+/// # Errors
+///
+/// [`CacheError`] when there is none in the cache folder, or it is damaged. A missing
+/// table is looked for again on the next call (a solve may have made it since).
+pub fn cached(game: Game) -> Result<&'static DiskTable, CacheError> {
+    static OPENED: OnceLock<Mutex<Vec<(Game, &'static DiskTable)>>> = OnceLock::new();
+    let mut opened = OPENED.get_or_init(Mutex::default).lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, table)) = opened.iter().find(|(g, _)| *g == game) {
+        return Ok(table);
+    }
+    let dir = cache_dir().ok_or_else(|| {
+        CacheError::Missing(PathBuf::from("(no cache folder: set XDG_CACHE_HOME or HOME)"))
+    })?;
+    let table: &'static DiskTable = Box::leak(Box::new(DiskTable::open(&table_path(&dir, game), game)?));
+    opened.push((game, table));
+    Ok(table)
+}
+
+/// [`cached`], with its errors as every other table reports them: how to make a missing
+/// table, and a damaged one as damaged.
+///
+/// # Errors
+///
+/// [`TableError::NotSolved`](super::TableError::NotSolved) or
+/// [`TableError::DamagedFile`](super::TableError::DamagedFile).
+pub fn solved(game: Game) -> Result<&'static DiskTable, super::TableError> {
+    cached(game).map_err(|error| match error {
+        CacheError::Missing(path) => super::TableError::NotSolved {
+            game,
+            path: format!("none at {}", path.display()),
+        },
+        CacheError::Damaged(..) => super::TableError::DamagedFile {
+            game,
+            detail: error.to_string(),
+        },
+    })
+}
