@@ -42,7 +42,11 @@ impl Plan {
             .map(|n| u64::try_from(n).unwrap_or(u64::MAX))
             .collect();
         let table_bytes = tiers.iter().sum::<u64>() + HEADER_BYTES as u64;
-        let pairs = tiers.windows(2).map(|w| w[0] + w[1]).max().unwrap_or(tiers[0]);
+        let pairs = tiers
+            .windows(2)
+            .map(|w| w[0] + w[1])
+            .max()
+            .unwrap_or(tiers[0]);
         let layout = 4u64 << game.cells() | 1u64 << game.cells() >> 3;
         let tier_files = (tiers.len() * HEADER_BYTES) as u64 + table_bytes;
         Plan {
@@ -200,7 +204,11 @@ pub fn solve_into(dir: &Path, game: Game, step: &dyn Fn(Step)) -> Result<Solved,
         write_tier(&folder, game, t, &out)?;
         done += plan.tiers[t];
         next = out;
-        step(Step { tier: t, done, total });
+        step(Step {
+            tier: t,
+            done,
+            total,
+        });
     }
     drop(next);
     assemble(&folder, &path, game, &plan)?;
@@ -279,7 +287,9 @@ fn read_tier(folder: &Path, game: Game, t: usize, size: u64) -> Option<Vec<Entry
         tiers: vec![(size, header.tiers.first()?.1)],
     };
     let entries = bytes.get(HEADER_BYTES..)?;
-    if header != expected || entries.len() as u64 != size || checksum(entries) != expected.tiers[0].1
+    if header != expected
+        || entries.len() as u64 != size
+        || checksum(entries) != expected.tiers[0].1
     {
         return None;
     }

@@ -88,8 +88,8 @@
 mod analysis;
 pub mod audit;
 mod board;
-mod cache;
 pub mod bots;
+mod cache;
 mod cell;
 mod cells;
 mod child;
@@ -120,9 +120,9 @@ mod solve;
 pub mod stats;
 mod symmetry;
 mod table;
-mod tiers;
 #[cfg(test)]
 mod tests;
+mod tiers;
 mod value;
 mod verify;
 pub mod web;
@@ -180,6 +180,7 @@ pub mod internals {
     pub use crate::audit::tableless::audit_tableless;
     pub use crate::solve::tic_tac_toe::solve;
     pub use crate::solve::{solve_game, unentry};
+    pub use crate::table::disk::set_cache_dir;
     pub use crate::table::tic_tac_toe::{Dense, table};
     pub use crate::table::{Table, embedded_bytes};
 }

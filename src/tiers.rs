@@ -56,7 +56,10 @@ impl Tiers {
     /// If the game has more than [`MAX_TIER_CELLS`] cells.
     pub fn new(game: Game) -> Tiers {
         let cells = game.cells();
-        assert!(cells <= MAX_TIER_CELLS, "a tiered solve takes at most 25 cells");
+        assert!(
+            cells <= MAX_TIER_CELLS,
+            "a tiered solve takes at most 25 cells"
+        );
         let geometry = game.geometry();
         let full = ((1u64 << cells) - 1) as u32;
         let images: Vec<[[u32; 256]; 4]> = (0..geometry.turns().len())
@@ -306,11 +309,17 @@ pub fn tier_sizes(game: Game) -> Vec<u128> {
 
 /// Every tier of `tiers` solved in memory, from the empty board to the full one: for tests
 /// and small games (the command line keeps only two tiers at a time, and the rest on disk).
+#[cfg(test)]
 pub fn solve_in_memory(tiers: &Tiers) -> Vec<Vec<Entry>> {
     let mut solved: Vec<Vec<Entry>> = Vec::with_capacity(tiers.cells() + 1);
     for t in (0..=tiers.cells()).rev() {
         let mut out = vec![0; tiers.size(t) as usize];
-        solve::solve_tier(tiers, t, solved.last().map_or(&[][..], Vec::as_slice), &mut out);
+        solve::solve_tier(
+            tiers,
+            t,
+            solved.last().map_or(&[][..], Vec::as_slice),
+            &mut out,
+        );
         solved.push(out);
     }
     solved.reverse();

@@ -81,18 +81,23 @@ pub fn best(args: &PositionArgs) -> Result<(), Failure> {
 fn answer(position: &PositionArgs, query: Query) -> Result<(), Failure> {
     let style = Style::for_stdout();
     let game = position.game;
+    // A game past 16 cells reads the table `ttt solve` cached, with no fast path for batches.
     let layout = if game == Game::TIC_TAC_TOE {
-        Layout::TicTacToe(table())
+        Some(Layout::TicTacToe(table()))
+    } else if game.has_table() {
+        Some(Layout::Any(table_of(game)?))
     } else {
-        Layout::Any(table_of(game)?)
+        None
     };
     let oracle = match layout {
-        Layout::TicTacToe(dense) => Oracle::of_dense(dense),
-        Layout::Any(table) => Oracle::of_table(table),
+        Some(Layout::TicTacToe(dense)) => Oracle::of_dense(dense),
+        Some(Layout::Any(table)) => Oracle::of_table(table),
+        None => Oracle::of(game)?,
     };
     if let Some(notation) = position.batch() {
-        let fast = (query == Query::Best && notation == Notation::Board)
-            .then(|| FastBest::new(layout, position.format));
+        let fast = layout
+            .filter(|_| query == Query::Best && notation == Notation::Board)
+            .map(|layout| FastBest::new(layout, position.format));
         let batch = Batch {
             notation,
             query,

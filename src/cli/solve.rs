@@ -38,10 +38,19 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         let plan = Plan::of(game);
         writeln!(out, "game {game}: {} tiers", plan.tiers.len())?;
         for (t, size) in plan.tiers.iter().enumerate() {
-            writeln!(out, "  tier {t:>2}: {:>19} positions", crate::wording::grouped(*size))?;
+            writeln!(
+                out,
+                "  tier {t:>2}: {:>19} positions",
+                crate::wording::grouped(*size)
+            )?;
         }
-        writeln!(out, "table {}, memory at the peak {}, disk at the peak {}",
-            Size(plan.table_bytes), Size(plan.memory_bytes), Size(plan.disk_bytes))?;
+        writeln!(
+            out,
+            "table {}, memory at the peak {}, disk at the peak {}",
+            Size(plan.table_bytes),
+            Size(plan.memory_bytes),
+            Size(plan.disk_bytes)
+        )?;
         return Ok(());
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -70,7 +79,11 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     })?;
     let path = solved.path.display();
     if solved.already {
-        writeln!(out, "game {game}: solved already, {} at {path}", Size(solved.bytes))?;
+        writeln!(
+            out,
+            "game {game}: solved already, {} at {path}",
+            Size(solved.bytes)
+        )?;
         return Ok(());
     }
     let resumed = match solved.resumed_at {

@@ -62,9 +62,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
             )),
             TableError::NotEmbedded { .. }
             | TableError::TooLarge { .. }
-            | TableError::NotSolved { .. } => {
-                Failure::usage(error.to_string())
-            }
+            | TableError::NotSolved { .. } => Failure::usage(error.to_string()),
             other @ (TableError::OverMemory { .. } | TableError::DamagedFile { .. }) => {
                 Failure::from(other)
             }

@@ -80,7 +80,9 @@ impl Header {
         let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
         let version = word(8);
         if version != VERSION {
-            return Err(format!("format version {version}, this ttt reads {VERSION}"));
+            return Err(format!(
+                "format version {version}, this ttt reads {VERSION}"
+            ));
         }
         let count = word(16) as usize;
         let end = 20 + 16 * count;
@@ -209,11 +211,18 @@ impl DiskTable {
         let map = unsafe { Mmap::map(&file) }.map_err(|e| damaged(format!("cannot map: {e}")))?;
         let header = Header::decode(&map).map_err(damaged)?;
         if header.game != game || header.first != 0 {
-            return Err(damaged(format!("it holds game {}, not {game}", header.game)));
+            return Err(damaged(format!(
+                "it holds game {}, not {game}",
+                header.game
+            )));
         }
         let tiers = Tiers::new(game);
         if header.tiers.len() != tiers.sizes().len() {
-            return Err(damaged(format!("{} tiers, not {}", header.tiers.len(), game.cells() + 1)));
+            return Err(damaged(format!(
+                "{} tiers, not {}",
+                header.tiers.len(),
+                game.cells() + 1
+            )));
         }
         let mut starts = Vec::with_capacity(header.tiers.len());
         let mut at = HEADER_BYTES;
@@ -232,7 +241,10 @@ impl DiskTable {
             at = end;
         }
         if at != map.len() {
-            return Err(damaged(format!("{} bytes after the last tier", map.len() - at)));
+            return Err(damaged(format!(
+                "{} bytes after the last tier",
+                map.len() - at
+            )));
         }
         Ok(DiskTable { tiers, map, starts })
     }
@@ -258,7 +270,10 @@ impl DiskTable {
 
     /// Value and remoteness of `board` for the side to move; a finished game's at 0.
     pub fn probe(&self, board: &Position) -> Probe {
-        let (value, remoteness) = self.entry(marks(board, crate::Player::X), marks(board, crate::Player::O));
+        let (value, remoteness) = self.entry(
+            marks(board, crate::Player::X),
+            marks(board, crate::Player::O),
+        );
         Probe { value, remoteness }
     }
 
@@ -305,14 +320,20 @@ fn marks(board: &Position, player: crate::Player) -> u32 {
 /// table is looked for again on the next call (a solve may have made it since).
 pub fn cached(game: Game) -> Result<&'static DiskTable, CacheError> {
     static OPENED: OnceLock<Mutex<Vec<(Game, &'static DiskTable)>>> = OnceLock::new();
-    let mut opened = OPENED.get_or_init(Mutex::default).lock().unwrap_or_else(|p| p.into_inner());
+    let mut opened = OPENED
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
     if let Some((_, table)) = opened.iter().find(|(g, _)| *g == game) {
         return Ok(table);
     }
     let dir = cache_dir().ok_or_else(|| {
-        CacheError::Missing(PathBuf::from("(no cache folder: set XDG_CACHE_HOME or HOME)"))
+        CacheError::Missing(PathBuf::from(
+            "(no cache folder: set XDG_CACHE_HOME or HOME)",
+        ))
     })?;
-    let table: &'static DiskTable = Box::leak(Box::new(DiskTable::open(&table_path(&dir, game), game)?));
+    let table: &'static DiskTable =
+        Box::leak(Box::new(DiskTable::open(&table_path(&dir, game), game)?));
     opened.push((game, table));
     Ok(table)
 }

@@ -69,6 +69,10 @@ fn time_tiers() {
         let laid = start.elapsed();
         let solved = solve_in_memory(&tiers);
         let total: u64 = tiers.sizes().iter().sum();
-        eprintln!("{game}: layout {laid:?}, total {:?}, {total} entries, empty {}", start.elapsed(), solved[0][0]);
+        eprintln!(
+            "{game}: layout {laid:?}, total {:?}, {total} entries, empty {}",
+            start.elapsed(),
+            solved[0][0]
+        );
     }
 }

@@ -48,17 +48,27 @@ fn parent_entry(score: u8, drawn: Entry) -> Entry {
 ///
 /// If `out` or `next` has the wrong length.
 pub fn solve_tier(tiers: &Tiers, t: usize, next: &[Entry], out: &mut [Entry]) {
-    assert_eq!(out.len() as u64, tiers.size(t), "tier {t} has the wrong length");
+    assert_eq!(
+        out.len() as u64,
+        tiers.size(t),
+        "tier {t} has the wrong length"
+    );
     if t < tiers.cells() {
-        assert_eq!(next.len() as u64, tiers.size(t + 1), "tier {} has the wrong length", t + 1);
+        assert_eq!(
+            next.len() as u64,
+            tiers.size(t + 1),
+            "tier {} has the wrong length",
+            t + 1
+        );
     }
     let (x, o) = marks_of_tier(t);
     let block = tiers.binomial(tiers.cells() - x, o) as usize;
-    out.par_chunks_mut(block)
-        .enumerate()
-        .for_each_init(Scratch::default, |scratch, (rep, chunk)| {
+    out.par_chunks_mut(block).enumerate().for_each_init(
+        Scratch::default,
+        |scratch, (rep, chunk)| {
             solve_block(tiers, t, rep, next, chunk, scratch);
-        });
+        },
+    );
 }
 
 /// What a block's solve builds before its boards: reused across the blocks of a thread.
@@ -89,7 +99,9 @@ fn solve_block(
         return;
     }
     let free_mask = !xs & tiers.full;
-    let free: Vec<u32> = (0..cells as u32).filter(|&c| free_mask >> c & 1 == 1).collect();
+    let free: Vec<u32> = (0..cells as u32)
+        .filter(|&c| free_mask >> c & 1 == 1)
+        .collect();
     let m = free.len();
     let bytes = m.div_ceil(8).max(1);
     let drawn = entry(Value::Draw, (cells - t) as u8);
