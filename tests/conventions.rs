@@ -49,6 +49,7 @@ const SUBCOMMANDS: &[&str] = &[
     "verify",
     "serve",
     "map",
+    "solve",
     "completions",
     "man",
 ];
@@ -373,6 +374,7 @@ fn text_for_people_reads_in_one_style_across_commands() {
         &["simulate", "random", "--games", "20000"],
         &["review", "--moves", "5 3 9 1 4 2"],
         &["review", "--game", "4x4", "--moves", "1 5 2 6 3 7 4"],
+        &["solve", "--plan", "--game", "5x5k4"],
     ];
     for args in commands {
         let out = ttt()

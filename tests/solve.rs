@@ -77,7 +77,7 @@ impl Plain {
     }
 
     fn won(&self, marks: u32) -> bool {
-        self.lines.iter().any(|&line| marks & line == line)
+        self.lines.iter().any(|&line| line & !marks == 0)
     }
 
     /// Value (1 win, 0 draw, -1 loss) and remoteness for the side to move, whose marks are

@@ -16,7 +16,6 @@ fn agrees(game: Game) {
     let mut compared = 0u64;
     for code in 0..3u32.pow(game.cells() as u32) {
         let (x, o) = code_marks(code as usize, game.cells());
-        let (x, o) = (x as u64, o as u64);
         let (xs, os) = (x.count_ones(), o.count_ones());
         if xs != os && xs != os + 1 {
             continue;
