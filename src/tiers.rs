@@ -309,7 +309,7 @@ pub fn tier_sizes(game: Game) -> Vec<u128> {
 
 /// Every tier of `tiers` solved in memory, from the empty board to the full one: for tests
 /// and small games (the command line keeps only two tiers at a time, and the rest on disk).
-#[cfg(test)]
+#[cfg(any(test, feature = "internals"))]
 pub fn solve_in_memory(tiers: &Tiers) -> Vec<Vec<Entry>> {
     let mut solved: Vec<Vec<Entry>> = Vec::with_capacity(tiers.cells() + 1);
     for t in (0..=tiers.cells()).rev() {
