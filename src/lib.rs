@@ -181,9 +181,9 @@ pub mod internals {
     pub use crate::solve::tic_tac_toe::solve;
     pub use crate::solve::{solve_game, unentry};
     pub use crate::table::disk::set_cache_dir;
-    pub use crate::tiers::{Tiers, solve_in_memory};
     pub use crate::table::tic_tac_toe::{Dense, table};
     pub use crate::table::{Table, embedded_bytes};
+    pub use crate::tiers::{Tiers, solve_in_memory};
 }
 
 // Crate-internal names at the root, for the command line: the layouts behind the front door.

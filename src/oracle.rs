@@ -15,7 +15,8 @@ use crate::value::{MoveValue, Probe};
 use crate::verify::Verification;
 
 /// A solved game, ready for questions: tic-tac-toe, the other embedded games (3x4, 4x3, 4x4,
-/// 4x4k3), or any game of at most 16 cells, solved on first use.
+/// 4x4k3), any game of at most 16 cells, solved on first use, or a game of 17 to 25 cells
+/// that `ttt solve` cached.
 ///
 /// Every answer takes constant time and searches nothing. An `Oracle` is a small `Copy`
 /// handle to a table that lives as long as the process.
@@ -29,7 +30,7 @@ use crate::verify::Verification;
 /// let position = Position::parse(oracle.game(), "XX../OO../..../....")?;
 /// assert_eq!(oracle.probe(&position).value, Value::Win);
 /// assert_eq!(oracle.best_move(&position).map(|cell| cell.number()), Some(3));
-/// assert!(Oracle::of("5x5".parse()?).is_err()); // 25 cells: no table
+/// assert!(Oracle::of("6x6".parse()?).is_err()); // 36 cells: no table
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy)]
@@ -55,12 +56,14 @@ impl fmt::Debug for Oracle {
 impl Oracle {
     /// The solved table of `game`: decoded from the binary on first use for an embedded game,
     /// solved on first use for any other game of at most 16 cells (a 16-cell solve takes about
-    /// a third of a second), then kept for the life of the process.
+    /// a third of a second), mapped from the cache folder for a game of 17 to 25 cells that
+    /// `ttt solve` solved (checked whole on first use), then kept for the life of the process.
     ///
     /// # Errors
     ///
-    /// [`TableError::TooLarge`] for a game of more than 16 cells; [`TableError::Damaged`] when
-    /// the embedded bytes are damaged.
+    /// [`TableError::NotSolved`] for a game of 17 to 25 cells with no table in the cache
+    /// folder, [`TableError::TooLarge`] past 25 cells; [`TableError::Damaged`] when the
+    /// embedded bytes are damaged, [`TableError::DamagedFile`] when the cached file is.
     ///
     /// # Examples
     ///

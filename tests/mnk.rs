@@ -240,7 +240,7 @@ fn bad_games_and_boards_are_usage_errors() {
     for (args, says) in [
         (
             vec!["best", "--game", "5x5", "X"],
-            "game 5x5 has 25 cells; tables exist for games of at most 16 cells",
+            "game 5x5 has 25 cells and no table solved yet",
         ),
         (
             vec!["best", "--game", "4x4q", "X"],

@@ -201,7 +201,8 @@ pub(crate) struct PositionArgs {
     #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
-    /// up to 16 cells. 3x4, 4x3, 4x4 and 4x4k3 are embedded; others are solved first.
+    /// up to 16 cells. 3x4, 4x3, 4x4 and 4x4k3 are embedded; others are solved first. Games
+    /// of 17 to 25 cells once `ttt solve --game G` has cached their table.
     #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = values::GameValues, hide_possible_values = true)]
     game: Game,
 }

@@ -269,7 +269,12 @@ impl DiskTable {
     }
 
     /// Value and remoteness of `board` for the side to move; a finished game's at 0.
+    ///
+    /// # Panics
+    ///
+    /// If `board` belongs to another game.
     pub fn probe(&self, board: &Position) -> Probe {
+        assert_eq!(board.game(), self.game(), "a position of another game");
         let (value, remoteness) = self.entry(
             marks(board, crate::Player::X),
             marks(board, crate::Player::O),

@@ -55,11 +55,11 @@ static EMBEDDED: [(Game, &[u8]); 4] = [
 /// ```
 /// use ttt_oracle::{Oracle, TableError};
 ///
-/// let error = Oracle::of("5x5".parse()?).unwrap_err();
+/// let error = Oracle::of("6x6".parse()?).unwrap_err();
 /// assert!(matches!(error, TableError::TooLarge { .. }));
 /// assert_eq!(
 ///     error.to_string(),
-///     "game 5x5 has 25 cells; tables exist for games of at most 16 cells"
+///     "game 6x6 has 36 cells; tables exist for games of at most 16 cells"
 /// );
 /// # Ok::<(), ttt_oracle::GameError>(())
 /// ```
