@@ -47,7 +47,7 @@ impl Plan {
             .map(|w| w[0] + w[1])
             .max()
             .unwrap_or(tiers[0]);
-        let layout = 4u64 << game.cells() | 1u64 << game.cells() >> 3;
+        let layout = (4u64 << game.cells()) + ((1u64 << game.cells()) >> 3);
         let tier_files = (tiers.len() * HEADER_BYTES) as u64 + table_bytes;
         Plan {
             game,
