@@ -5,11 +5,14 @@
 //!
 //! `cargo bench --bench games`; `python3 benches/report.py games` prints the medians.
 
+#[path = "common/c_solver.rs"]
+mod c_solver;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use c_solver::c_solver;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ttt_oracle::internals::{Table, embedded_bytes, solve_game, unentry};
 use ttt_oracle::{Cell, Game, Oracle, Player, Position, SplitMix64, Value};
@@ -244,19 +247,6 @@ fn load(c: &mut Criterion) {
     group.finish();
 }
 
-/// Builds benches/mnk_solver.c with `cc -O2`; `None` when there is no C compiler.
-fn c_solver() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let out = root.join("target").join("mnk_solver");
-    let built = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&out)
-        .arg(root.join("benches/mnk_solver.c"))
-        .status()
-        .ok()?;
-    built.success().then_some(out)
-}
-
 fn solve(c: &mut Criterion) {
     let mut group = c.benchmark_group("games_solve");
     group.sample_size(10);
@@ -270,7 +260,7 @@ fn solve(c: &mut Criterion) {
             }
         })
     });
-    if let Some(solver) = c_solver() {
+    if let Some(solver) = c_solver("mnk_solver") {
         group.bench_function("c_memoised_4x4_values", |b| {
             b.iter(|| {
                 let out = Command::new(&solver).output().unwrap();

@@ -3,27 +3,17 @@
 //! as a process) and the memoised solve of the build (value, remoteness and optimal moves), all
 //! in one run. The 20-cell games, too long for criterion, are timed by `benches/solve.py`.
 
+#[path = "common/c_solver.rs"]
+mod c_solver;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use c_solver::c_solver;
 use criterion::{Criterion, criterion_group, criterion_main};
 use ttt_oracle::Game;
 use ttt_oracle::internals::{Tiers, solve_game, solve_in_memory};
-
-/// Builds benches/mnk_solver.c with `cc -O2`; `None` when there is no C compiler.
-fn c_solver() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let out = root.join("target").join("mnk_solver_tiers");
-    let built = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&out)
-        .arg(root.join("benches/mnk_solver.c"))
-        .status()
-        .ok()?;
-    built.success().then_some(out)
-}
 
 fn solve(c: &mut Criterion) {
     let game: Game = "4x4".parse().unwrap();
@@ -49,7 +39,7 @@ fn solve(c: &mut Criterion) {
     group.bench_function("memoised_with_best_moves", |b| {
         b.iter(|| solve_game(black_box(game)))
     });
-    if let Some(solver) = c_solver() {
+    if let Some(solver) = c_solver("mnk_solver_tiers") {
         group.bench_function("c_memoised_8_symmetries", |b| {
             b.iter(|| {
                 let out = Command::new(&solver)
