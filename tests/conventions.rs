@@ -67,7 +67,7 @@ fn every_help_fits_in_100_columns_and_lists_the_exit_codes() {
             let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
             assert!(
                 flat.contains(
-                    "3 an external bot broke the protocol; 4 the table built into ttt is damaged"
+                    "3 an external bot broke the protocol; 4 a table is damaged (built into ttt, or cached"
                 ),
                 "{args:?}: {help}"
             );

@@ -83,7 +83,7 @@ pub(crate) const EXIT_CODES: &str = concat!(
     "verify: a difference); ",
     "2 bad usage or input; ",
     "3 an external bot broke the protocol; ",
-    "4 the table built into ttt is damaged; ",
+    "4 a table is damaged (built into ttt, or cached by ttt solve); ",
     "5 output could not be written; ",
     "6 a memory limit was reached.",
 );

@@ -38,11 +38,9 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         let plan = Plan::of(game);
         writeln!(out, "game {game}: {} tiers", plan.tiers.len())?;
         for (t, size) in plan.tiers.iter().enumerate() {
-            writeln!(
-                out,
-                "  tier {t:>2}: {:>19} positions",
-                crate::wording::grouped(*size)
-            )?;
+            let noun = if *size == 1 { "position" } else { "positions" };
+            let count = crate::wording::grouped(*size);
+            writeln!(out, "  tier {t:>2}: {count:>19} {noun}")?;
         }
         writeln!(
             out,
