@@ -57,21 +57,3 @@ fn tier_sizes_counted_by_burnside_match_the_layout() {
         assert_eq!(counted, tiers.sizes(), "game {game}");
     }
 }
-
-#[test]
-#[ignore = "timing, by hand"]
-fn time_tiers() {
-    for game in ["4x4", "4x5k4"] {
-        let game: Game = game.parse().unwrap();
-        let start = std::time::Instant::now();
-        let tiers = Tiers::new(game);
-        let laid = start.elapsed();
-        let solved = solve_in_memory(&tiers);
-        let total: u64 = tiers.sizes().iter().sum();
-        eprintln!(
-            "{game}: layout {laid:?}, total {:?}, {total} entries, empty {}",
-            start.elapsed(),
-            solved[0][0]
-        );
-    }
-}
