@@ -193,6 +193,7 @@ impl Oracle {
         match self.layout {
             Layout::TicTacToe(dense) => dense.best_move(&position.tic_tac_toe()),
             Layout::Any(table) => table.best_move(position),
+            Layout::Disk(table) => table.best_moves(position).first(),
         }
     }
 

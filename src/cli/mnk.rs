@@ -30,21 +30,6 @@ pub fn table_of(game: Game) -> Result<&'static Table, Failure> {
     Ok(table?)
 }
 
-/// The oracle of `game`: tic-tac-toe's dense table, the table of a game of at most 16 cells
-/// ([`table_of`]), or the table `ttt solve` cached for a larger one.
-///
-/// # Errors
-///
-/// A usage error for a game with no table (saying how to make one); exit code 4 for a
-/// damaged table.
-pub fn oracle_of(game: Game) -> Result<crate::Oracle, Failure> {
-    if game.has_table() && game != Game::TIC_TAC_TOE {
-        Ok(crate::Oracle::of_table(table_of(game)?))
-    } else {
-        Ok(crate::Oracle::of(game)?)
-    }
-}
-
 /// `W3`, `D7`, `L2`: a value and the plies to the end, as people read a move's outcome.
 pub fn outcome_label(value: Value, remoteness: u8) -> String {
     let letter = match value {
