@@ -34,6 +34,7 @@ fn agrees(game: Game) {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "exhaustive; .ci/test runs it in release")]
 fn every_embedded_game_agrees_with_the_memoised_solve() {
     agrees(Game::TIC_TAC_TOE);
     for game in Game::EMBEDDED {
@@ -42,6 +43,7 @@ fn every_embedded_game_agrees_with_the_memoised_solve() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "exhaustive; .ci/test runs it in release")]
 fn other_shapes_agree_with_the_memoised_solve() {
     for game in ["2x5k2", "3x5k3", "1x9k3", "2x7k3"] {
         agrees(game.parse().unwrap());
