@@ -287,29 +287,27 @@ impl Oracle {
     /// Counts over every reachable position of the game: by value, by outcome, canonical
     /// positions, and the table's size (what `ttt stats` prints).
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// For a game past 16 cells (a table solved by `ttt solve`): its counts are not made yet.
+    /// [`TableError::NotCounted`] for a game past 16 cells (a table solved by `ttt solve`):
+    /// its counts are not made yet.
     ///
     /// # Examples
     ///
     /// ```
     /// use ttt_oracle::{Game, Oracle};
     ///
-    /// let stats = Oracle::of(Game::TIC_TAC_TOE)?.stats();
+    /// let stats = Oracle::of(Game::TIC_TAC_TOE)?.stats()?;
     /// assert_eq!((stats.reachable_positions, stats.canonical_positions), (5_478, 765));
     /// assert_eq!(stats.games.total, 255_168);
     /// # Ok::<(), ttt_oracle::TableError>(())
     /// ```
-    pub fn stats(&self) -> Stats {
+    pub fn stats(&self) -> Result<Stats, TableError> {
         match self.layout {
-            Layout::TicTacToe(dense) => crate::stats::stats(dense),
-            Layout::Any(table) => crate::stats::of_game(table.game()),
+            Layout::TicTacToe(dense) => Ok(crate::stats::stats(dense)),
+            Layout::Any(table) => Ok(crate::stats::of_game(table.game())),
             // Counting a cached table's games needs a pass over it that is not written yet.
-            Layout::Disk(table) => panic!(
-                "counts are made for games of at most 16 cells, not {}",
-                table.game()
-            ),
+            Layout::Disk(table) => Err(TableError::NotCounted { game: table.game() }),
         }
     }
 

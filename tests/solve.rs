@@ -178,6 +178,11 @@ fn solve_and_check(game: &str, dir: &Path, plies: std::ops::Range<usize>, per_pl
             );
         }
     }
+    // Its counts are not made: an error to handle, not a panic.
+    assert_eq!(
+        oracle.stats().unwrap_err(),
+        ttt_oracle::TableError::NotCounted { game }
+    );
 }
 
 #[test]

@@ -62,6 +62,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
             )),
             TableError::NotEmbedded { .. }
             | TableError::TooLarge { .. }
+            | TableError::NotCounted { .. }
             | TableError::NotSolved { .. } => Failure::usage(error.to_string()),
             other @ (TableError::OverMemory { .. } | TableError::DamagedFile { .. }) => {
                 Failure::from(other)

@@ -65,6 +65,12 @@ static EMBEDDED: [(Game, &[u8]); 4] = [
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableError {
+    /// A table solved by `ttt solve` answers positions; the counts of `ttt stats` are made for
+    /// games of at most 16 cells.
+    NotCounted {
+        /// The game.
+        game: Game,
+    },
     /// More cells than a table can hold.
     TooLarge {
         /// The game.
@@ -119,6 +125,11 @@ impl fmt::Display for TableError {
                 "game {game} has {} cells; tables exist for games of at most {MAX_TABLE_CELLS} \
                  cells",
                 game.cells(),
+            ),
+            TableError::NotCounted { game } => write!(
+                f,
+                "the counts of game {game} are not made: they are made for games of at most \
+                 {MAX_TABLE_CELLS} cells, and its table, solved by `ttt solve`, answers positions"
             ),
             TableError::NotEmbedded { game } => write!(
                 f,

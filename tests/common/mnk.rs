@@ -292,7 +292,7 @@ pub fn check_mnk(oracle: &Oracle, record: &Record) {
 /// `.` < `O` < `X`, on tic-tac-toe), each agreeing with the oracle.
 pub fn check_all_mnk(game: Game, records: &[Record], canonical: bool) {
     let oracle = Oracle::of(game).unwrap();
-    let stats = oracle.stats();
+    let stats = oracle.stats().unwrap();
     let expected = if canonical {
         stats.canonical_positions
     } else {
