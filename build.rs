@@ -75,6 +75,8 @@ fn main() {
     let bytes = format::tic_tac_toe::encode(&solution);
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     fs::write(out.join("table.bin"), &bytes).expect("write OUT_DIR/table.bin");
+    fs::write(out.join("expanded.rs"), expanded_source(&solution))
+        .expect("write OUT_DIR/expanded.rs");
 
     // The larger games, each on its own thread: 4x4 takes most of the time, and build
     // machines have more than one core.
@@ -92,4 +94,28 @@ fn main() {
         let name = format!("mnk-{game}.bin");
         fs::write(out.join(&name), &bytes).unwrap_or_else(|e| panic!("write OUT_DIR/{name}: {e}"));
     }
+}
+
+/// Tic-tac-toe's table expanded over its symmetries, as Rust statics, so that a process answers
+/// from them without decoding the serialized table (about a million instructions at every
+/// start); the serialized table stays what is exported and verified, and a process checks that
+/// the two agree through their checksums.
+fn expanded_source(solution: &solve::tic_tac_toe::Solution) -> String {
+    use format::tic_tac_toe as ttt;
+    let expanded = ttt::expand(solution).expect("the solve covers every position");
+    let list = |values: Vec<String>| values.join(",");
+    format!(
+        "/// The checksum of the serialized table these arrays were expanded from.\n\
+         pub(super) const TABLE_CHECKSUM: u64 = {table:#018x};\n\
+         /// [`expanded_checksum`](crate::format::tic_tac_toe::expanded_checksum) of the arrays.\n\
+         pub(super) const EXPANDED_CHECKSUM: u64 = {expanded:#018x};\n\
+         /// The words, by base-3 code.\n\
+         pub(super) static WORDS: [u16; CODES] = [{words}];\n\
+         /// The lowest optimal moves, by base-3 code.\n\
+         pub(super) static FIRST: [u8; CODES] = [{first}];\n",
+        table = ttt::solution_checksum(solution),
+        expanded = ttt::expanded_checksum(&expanded.words, &expanded.first[..]),
+        words = list(expanded.words.iter().map(u16::to_string).collect()),
+        first = list(expanded.first.iter().map(u8::to_string).collect()),
+    )
 }

@@ -49,8 +49,22 @@ impl Verification {
 /// Decodes a serialized tic-tac-toe table and, if it decodes, verifies it as [`verify`]
 /// does: `ttt verify` runs it on the embedded bytes so that damage is reported, not met with a
 /// panic.
+#[cfg(test)]
 pub(crate) fn verify_bytes(bytes: &[u8]) -> Result<Verification, FormatError> {
     Dense::from_bytes(bytes).map(|table| verify(&table))
+}
+
+/// Verifies the table embedded in this binary: its serialized bytes decoded and solved again as
+/// [`verify_bytes`] does, and the expanded arrays that queries read checked to answer every
+/// code as the decoded table does.
+pub(crate) fn verify_embedded() -> Result<Verification, FormatError> {
+    let decoded = Dense::from_bytes(Dense::embedded_bytes())?;
+    if !crate::table::tic_tac_toe::try_table()?.same_answers(&decoded) {
+        return Err(FormatError::Expanded {
+            reason: "does not answer as the serialized table does".to_string(),
+        });
+    }
+    Ok(verify(&decoded))
 }
 
 /// Solves tic-tac-toe again from scratch and compares every entry and the checksum with `table`.

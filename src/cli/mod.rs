@@ -88,6 +88,39 @@ pub(crate) const EXIT_CODES: &str = concat!(
     "6 a memory limit was reached.",
 );
 
+/// `ttt best` given no flag (`ttt best BOARD`, a process a move for some game programs),
+/// parsed with the tree of `best` alone: building the whole tree, every subcommand and flag,
+/// was about half the instructions of the process. Anything else, or anything this tree
+/// refuses, goes to the whole tree, which gives help, versions and errors as always; what is
+/// parsed here is what the whole tree parses (a test compares them).
+fn quick_best() -> Option<(Cli, clap::ArgMatches)> {
+    let args: Vec<String> = std::env::args_os()
+        .map(|arg| arg.into_string().ok())
+        .collect::<Option<_>>()?;
+    if args.get(1).map(String::as_str) != Some("best")
+        || args[2..].iter().any(|arg| arg.starts_with('-'))
+    {
+        return None;
+    }
+    quick_best_from(&args)
+}
+
+/// [`quick_best`] on the arguments given, program name first.
+fn quick_best_from(args: &[String]) -> Option<(Cli, clap::ArgMatches)> {
+    let best = PositionArgs::augment_args(clap::Command::new("best"));
+    let matches = clap::Command::new("ttt")
+        .subcommand(best)
+        .try_get_matches_from(args)
+        .ok()?;
+    let (_, sub) = matches.subcommand()?;
+    let cli = Cli {
+        command: Command::Best(PositionArgs::from_arg_matches(sub).ok()?),
+        color: ColorChoice::Auto,
+        max_memory: None,
+    };
+    Some((cli, matches))
+}
+
 /// The clap tree as `ttt` runs it: colour as settled, the exit codes under every help, and the
 /// version with the embedded table's checksum.
 pub(crate) fn clap_command() -> clap::Command {
@@ -109,27 +142,23 @@ pub(crate) fn clap_command() -> clap::Command {
         .after_help(EXIT_CODES)
         // `--recheck -1` is a bad value to explain, not an unknown flag.
         .allow_negative_numbers(true);
-    let names: Vec<String> = command
-        .get_subcommands()
-        .map(|sub| sub.get_name().to_string())
-        .collect();
-    for name in names {
-        command = command.mut_subcommand(name, |sub| {
-            // `--help` shows `after_long_help` instead of `after_help`: the codes go under both.
-            let long = sub
-                .get_after_long_help()
-                .map(|text| format!("{text}\n\n{EXIT_CODES}"));
-            let short = match sub.get_after_help() {
-                Some(text) => format!("{text}\n\n{EXIT_CODES}"),
-                None => EXIT_CODES.to_string(),
-            };
-            let sub = sub.after_help(short).allow_negative_numbers(true);
-            match long {
-                Some(long) => sub.after_long_help(long),
-                None => sub,
-            }
-        });
-    }
+    // One pass over the subcommands: `mut_subcommand` by name moves the whole tree once a
+    // subcommand, a sixth of the instructions of `ttt best BOARD` before.
+    command = command.mut_subcommands(|sub| {
+        // `--help` shows `after_long_help` instead of `after_help`: the codes go under both.
+        let long = sub
+            .get_after_long_help()
+            .map(|text| format!("{text}\n\n{EXIT_CODES}"));
+        let short = match sub.get_after_help() {
+            Some(text) => format!("{text}\n\n{EXIT_CODES}"),
+            None => EXIT_CODES.to_string(),
+        };
+        let sub = sub.after_help(short).allow_negative_numbers(true);
+        match long {
+            Some(long) => sub.after_long_help(long),
+            None => sub,
+        }
+    });
     command
 }
 
@@ -452,10 +481,13 @@ pub fn main() -> ExitCode {
     crate::shutdown::ignore_file_size_signal();
     // The colour is settled before clap parses, so that its help and errors follow it too.
     style::init(style::scan(std::env::args_os()).unwrap_or_default());
-    let (cli, matches) = match clap_command()
-        .try_get_matches()
-        .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, matches)))
-    {
+    let parsed = match quick_best() {
+        Some(parsed) => Ok(parsed),
+        None => clap_command()
+            .try_get_matches()
+            .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, matches))),
+    };
+    let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
         Err(error) => return clap_error(&error),
     };
@@ -612,6 +644,29 @@ fn command(cli: Cli) -> Result<(), Failure> {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn the_quick_parse_of_best_is_the_whole_trees() {
+        for line in [
+            "best",
+            "best X........",
+            "best XO.......",
+            "best 5",
+            "best X2X4O6O8X",
+        ] {
+            let args: Vec<String> = ["ttt"]
+                .iter()
+                .chain(&line.split(' ').collect::<Vec<_>>())
+                .map(|arg| arg.to_string())
+                .collect();
+            let (quick, _) = quick_best_from(&args).expect("parsed");
+            let whole = Cli::from_arg_matches(&clap_command().get_matches_from(&args)).unwrap();
+            assert_eq!(format!("{quick:?}"), format!("{whole:?}"), "{line}");
+        }
+        // Two boards: the whole tree says what is wrong.
+        let args = ["ttt", "best", "X........", "O........"].map(String::from);
+        assert!(quick_best_from(&args).is_none());
+    }
 
     #[test]
     fn clap_tree_is_consistent() {

@@ -4,8 +4,7 @@ use std::io::Write;
 
 use crate::board::Cells;
 use crate::table::TableError;
-use crate::table::tic_tac_toe::Dense;
-use crate::verify::{verify_bytes, verify_game};
+use crate::verify::{verify_embedded, verify_game};
 use crate::{Game, Value};
 use clap::Args;
 use serde::Serialize;
@@ -48,7 +47,7 @@ fn show(entry: Option<(Value, u8, Cells)>) -> Option<String> {
 pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
     let game = args.game;
     let found = if game == Game::TIC_TAC_TOE {
-        verify_bytes(Dense::embedded_bytes()).map_err(|error| {
+        verify_embedded().map_err(|error| {
             Failure::negative(format!(
                 "the embedded table is damaged: {error}; rebuild ttt"
             ))

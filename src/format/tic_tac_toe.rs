@@ -20,10 +20,10 @@ use bincode::config::{Configuration, Fixint, Limit, LittleEndian};
 use bincode::error::DecodeError;
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, Cells};
+use crate::board::{Board, CODES, Cells};
 use crate::game::Mask;
 use crate::solve::tic_tac_toe::{Evaluation, Solution};
-use crate::symmetry::Canonical;
+use crate::symmetry::{Canonical, Symmetry};
 use crate::value::Value;
 
 /// The first eight bytes of a table.
@@ -115,6 +115,127 @@ fn packed_entries(solution: &Solution) -> Vec<PackedEntry> {
 /// The checksum [`encode`] stores for `solution`.
 pub fn solution_checksum(solution: &Solution) -> u64 {
     checksum(&packed_entries(solution))
+}
+
+/// The byte of the expanded table's first moves for a position with no move to make.
+pub const NO_MOVE: u8 = u8::MAX;
+
+/// Marks a filled slot of the expanded words; the other 15 bits are [`pack`]ed.
+pub const PRESENT: u16 = 1 << 15;
+
+/// The table ready for queries: a word for each of the 3^9 base-3 codes ([`PRESENT`] and the
+/// [`pack`]ed evaluation, 0 for a code that is no legal board) and the lowest optimal move of
+/// each code ([`NO_MOVE`] where there is none).
+pub struct Expanded {
+    /// The words, by code.
+    pub words: Box<[u16]>,
+    /// The lowest optimal moves, by code.
+    pub first: Box<[u8; CODES]>,
+}
+
+/// Expands a solution over all eight symmetries of each canonical position: what `build.rs`
+/// embeds beside the serialized table, and what a table read from bytes is turned into.
+///
+/// # Errors
+///
+/// [`FormatError::Incomplete`] unless the positions cover every reachable board.
+pub fn expand(solution: &Solution) -> Result<Expanded, FormatError> {
+    let mut words = vec![0u16; CODES].into_boxed_slice();
+    let mut first = Box::new([NO_MOVE; CODES]);
+    let mut covered = 0;
+    for (canonical, evaluation) in solution.entries() {
+        for symmetry in Symmetry::ALL {
+            let image = symmetry.apply(canonical.board());
+            let slot = &mut words[image.code()];
+            if *slot == 0 {
+                covered += 1;
+            }
+            let moved = Evaluation {
+                best: symmetry.apply_cells(evaluation.best),
+                ..*evaluation
+            };
+            *slot = PRESENT | pack(moved);
+            first[image.code()] = moved
+                .best
+                .first()
+                .map_or(NO_MOVE, |cell| cell.index() as u8);
+        }
+    }
+    if covered != 5478 {
+        return Err(FormatError::Incomplete { covered });
+    }
+    Ok(Expanded { words, first })
+}
+
+/// A checksum of the expanded arrays, eight bytes at a time (an FNV-1a step on words, so that
+/// checking the 59 KB at start costs a few thousand steps): any one changed word changes it.
+pub fn expanded_checksum(words: &[u16], first: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut step = |word: u64| hash = (hash ^ word).wrapping_mul(0x0100_0000_01b3);
+    let mut chunks = words.chunks_exact(4);
+    for chunk in &mut chunks {
+        step(
+            chunk
+                .iter()
+                .fold(0, |word, &half| word << 16 | u64::from(half)),
+        );
+    }
+    chunks
+        .remainder()
+        .iter()
+        .for_each(|&half| step(u64::from(half)));
+    let mut chunks = first.chunks_exact(8);
+    for chunk in &mut chunks {
+        step(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+    }
+    chunks
+        .remainder()
+        .iter()
+        .for_each(|&byte| step(u64::from(byte)));
+    hash
+}
+
+/// Checks the serialized table's frame and checksum without reading its entries: what a
+/// process checks of the embedded bytes when it answers from the expanded arrays, a few
+/// thousand steps where decoding and expanding took about a million instructions.
+///
+/// Returns the stored checksum.
+///
+/// # Errors
+///
+/// [`FormatError`] for the same damage to the frame or the entries' bytes that [`decode`]
+/// reports (it also checks each entry).
+pub fn check_frame(bytes: &[u8]) -> Result<u64, FormatError> {
+    const ENTRIES: usize = 28;
+    let truncated = FormatError::Truncated {
+        length: bytes.len(),
+    };
+    let header = bytes.get(..ENTRIES).ok_or(truncated.clone())?;
+    let u64_at = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
+    let magic: [u8; 8] = header[..8].try_into().expect("8 bytes");
+    if magic != MAGIC {
+        return Err(FormatError::Magic { found: magic });
+    }
+    let version = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(FormatError::Version { found: version });
+    }
+    let entries = &bytes[ENTRIES..];
+    let length = usize::try_from(u64_at(20))
+        .ok()
+        .and_then(|count| count.checked_mul(4))
+        .filter(|&length| length <= entries.len())
+        .ok_or(truncated)?;
+    if length < entries.len() {
+        return Err(FormatError::Trailing {
+            bytes: entries.len() - length,
+        });
+    }
+    let (stored, computed) = (u64_at(12), fnv1a64(entries.iter().copied()));
+    if computed != stored {
+        return Err(FormatError::Checksum { stored, computed });
+    }
+    Ok(stored)
 }
 
 /// Serializes a solution.
@@ -253,6 +374,12 @@ pub enum FormatError {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// The expanded arrays embedded beside the serialized table do not match the checksum the
+    /// build gave them, or were built from another table.
+    Expanded {
+        /// What is wrong.
+        reason: String,
+    },
     /// The entries do not cover every reachable position.
     Incomplete {
         /// How many positions they cover, of 5,478.
@@ -286,6 +413,7 @@ impl fmt::Display for FormatError {
                 "checksum mismatch: stored {stored:016x}, entries give {computed:016x}"
             ),
             FormatError::Entry { index, reason } => write!(f, "entry {index}: {reason}"),
+            FormatError::Expanded { reason } => write!(f, "the expanded table {reason}"),
             FormatError::Incomplete { covered } => {
                 write!(
                     f,

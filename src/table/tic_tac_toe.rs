@@ -1,26 +1,45 @@
-//! The embedded table: decoded once into a dense array, then any legal position answered in O(1).
+//! The embedded table: any legal position answered in O(1) from arrays by base-3 code, which
+//! `build.rs` expands and embeds beside the serialized table, so that no process decodes it.
+
+use std::sync::OnceLock;
 
 use once_cell::sync::Lazy;
 
 use crate::board::{Board, CODES, Cell, Cells};
-use crate::format::tic_tac_toe::{self as format, FormatError};
+use crate::format::tic_tac_toe::{self as format, FormatError, PRESENT};
 use crate::game::Mask;
 use crate::solve::tic_tac_toe::{Evaluation, Solution};
-use crate::symmetry::Symmetry;
+use crate::symmetry::Canonical;
 use crate::value::{MoveValue, Probe};
 
 /// The table `build.rs` wrote, as embedded in this binary.
 static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/table.bin"));
 
-/// The embedded table, decoded on first use; the error, kept for every later call, if the bytes
-/// are damaged.
-static TABLE: Lazy<Result<Dense, FormatError>> = Lazy::new(|| Dense::from_bytes(EMBEDDED));
+/// The same table expanded by `build.rs`: `TABLE_CHECKSUM`, `EXPANDED_CHECKSUM`, `WORDS` and
+/// `FIRST`.
+mod expanded {
+    use crate::board::CODES;
+    include!(concat!(env!("OUT_DIR"), "/expanded.rs"));
+}
 
-/// The process-wide table, decoded from the embedded bytes on first use, or why it cannot be.
+/// The embedded table, checked on first use; the error, kept for every later call, if the bytes
+/// are damaged.
+static TABLE: Lazy<Result<Dense, FormatError>> = Lazy::new(|| {
+    Dense::from_expanded(
+        EMBEDDED,
+        &expanded::WORDS,
+        &expanded::FIRST,
+        expanded::TABLE_CHECKSUM,
+        expanded::EXPANDED_CHECKSUM,
+    )
+});
+
+/// The process-wide table, checked on first use, or why it cannot be used.
 ///
-/// The bytes are decoded and checked once; every call after the first returns the same table
-/// (or the same error) without decoding again. A program that must not panic calls this before
-/// anything that uses [`table()`], which then cannot fail.
+/// The embedded bytes are checked once (the serialized table's frame and checksum, the expanded
+/// arrays' checksum, and that both are the same table); every call after the first returns the
+/// same table (or the same error). A program that must not panic calls this before anything
+/// that uses [`table()`], which then cannot fail.
 ///
 /// # Errors
 ///
@@ -30,7 +49,7 @@ pub fn try_table() -> Result<&'static Dense, FormatError> {
     TABLE.as_ref().map_err(FormatError::clone)
 }
 
-/// The process-wide table, decoded from the embedded bytes on first use.
+/// The process-wide table, checked on first use.
 ///
 /// # Panics
 ///
@@ -44,23 +63,19 @@ pub fn table() -> &'static Dense {
     }
 }
 
-/// The byte of [`Dense::first`] for a position with no move to make.
-const NO_MOVE: u8 = u8::MAX;
-
-/// Marks a filled slot of the dense array; the other 15 bits are [`format::pack`]ed.
-const PRESENT: u16 = 1 << 15;
-
 /// The solved game, ready for queries.
 ///
 /// Holds one 16-bit word for each of the 3^9 base-3 codes of a board: a query computes the code
 /// with two array reads and reads the word, so no symmetry is tried and nothing is searched.
 pub struct Dense {
     dense: Box<[u16]>,
-    /// The lowest optimal move of each code, [`NO_MOVE`] where the game is over: the
+    /// The lowest optimal move of each code, [`NO_MOVE`](format::NO_MOVE) where the game is over: the
     /// 19.7 KB that [`best_move`](Dense::best_move) reads stay in the first-level cache, where
     /// the 39 KB of the words would not.
     first: Box<[u8; CODES]>,
-    solution: Solution,
+    /// The canonical entries: decoded with the table from bytes, gathered from the words on
+    /// first use for the embedded table.
+    solution: OnceLock<Solution>,
     checksum: u64,
     size: usize,
 }
@@ -77,37 +92,60 @@ impl Dense {
     /// [`FormatError`] when the bytes are not a complete, undamaged table.
     pub fn from_bytes(bytes: &[u8]) -> Result<Dense, FormatError> {
         let (solution, checksum) = format::decode(bytes)?;
-        let mut dense = vec![0u16; CODES].into_boxed_slice();
-        let mut first = Box::new([NO_MOVE; CODES]);
-        let mut covered = 0;
-        for (canonical, evaluation) in solution.entries() {
-            for symmetry in Symmetry::ALL {
-                let image = symmetry.apply(canonical.board());
-                let slot = &mut dense[image.code()];
-                if *slot == 0 {
-                    covered += 1;
-                }
-                let moved = Evaluation {
-                    best: symmetry.apply_cells(evaluation.best),
-                    ..*evaluation
-                };
-                *slot = PRESENT | format::pack(moved);
-                first[image.code()] = moved
-                    .best
-                    .first()
-                    .map_or(NO_MOVE, |cell| cell.index() as u8);
-            }
-        }
-        if covered != 5478 {
-            return Err(FormatError::Incomplete { covered });
-        }
+        let expanded = format::expand(&solution)?;
         Ok(Dense {
-            dense,
-            first,
-            solution,
+            dense: expanded.words,
+            first: expanded.first,
+            solution: OnceLock::from(solution),
             checksum,
             size: bytes.len(),
         })
+    }
+
+    /// The table from arrays `build.rs` expanded, once the serialized `bytes` pass their
+    /// frame and checksum, the arrays theirs (`expanded_checksum`), and both come from the same
+    /// table (`table_checksum`, the one the arrays were expanded from).
+    ///
+    /// # Errors
+    ///
+    /// [`FormatError`] naming the first check that fails.
+    pub(crate) fn from_expanded(
+        bytes: &[u8],
+        words: &[u16; CODES],
+        first: &[u8; CODES],
+        table_checksum: u64,
+        expanded_checksum: u64,
+    ) -> Result<Dense, FormatError> {
+        let checksum = format::check_frame(bytes)?;
+        let computed = format::expanded_checksum(words, first);
+        if computed != expanded_checksum {
+            return Err(FormatError::Expanded {
+                reason: format!(
+                    "does not match its checksum: stored {expanded_checksum:016x}, \
+                     its arrays give {computed:016x}"
+                ),
+            });
+        }
+        if checksum != table_checksum {
+            return Err(FormatError::Expanded {
+                reason: format!(
+                    "was expanded from the table of checksum {table_checksum:016x}, \
+                     not {checksum:016x}"
+                ),
+            });
+        }
+        Ok(Dense {
+            dense: Box::from(&words[..]),
+            first: Box::new(*first),
+            solution: OnceLock::new(),
+            checksum,
+            size: bytes.len(),
+        })
+    }
+
+    /// Whether `other` answers every code as this table does.
+    pub(crate) fn same_answers(&self, other: &Dense) -> bool {
+        self.dense == other.dense && self.first == other.first
     }
 
     /// The bytes embedded in this binary.
@@ -125,9 +163,18 @@ impl Dense {
         self.checksum
     }
 
-    /// The canonical entries, as decoded.
+    /// The canonical entries, as decoded (for the embedded table, gathered from its words on
+    /// first use).
     pub fn solution(&self) -> &Solution {
-        &self.solution
+        self.solution.get_or_init(|| {
+            let entries = (0..CODES)
+                .filter_map(|code| {
+                    let canonical = Canonical::new(Board::from_code(code)?)?;
+                    Some((canonical, self.evaluate_code(code)?))
+                })
+                .collect();
+            Solution::new(entries)
+        })
     }
 
     /// Value, remoteness and optimal moves of `board`, for the side to move.

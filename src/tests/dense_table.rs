@@ -296,3 +296,89 @@ proptest! {
         let _ = Dense::from_bytes(&bytes);
     }
 }
+
+/// The embedded table as a process opens it: from the arrays `build.rs` expanded, checked
+/// against their checksum and against the serialized bytes, which are not decoded.
+mod expanded {
+    use super::*;
+    use crate::board::CODES;
+    use crate::format::tic_tac_toe::{expand, expanded_checksum};
+
+    fn arrays() -> (Box<[u16; CODES]>, Box<[u8; CODES]>, u64, u64) {
+        let decoded = Dense::from_bytes(Dense::embedded_bytes()).unwrap();
+        let expanded = expand(decoded.solution()).unwrap();
+        let words: Box<[u16; CODES]> = expanded.words.try_into().unwrap();
+        let sum = expanded_checksum(&words[..], &expanded.first[..]);
+        (words, expanded.first, decoded.checksum(), sum)
+    }
+
+    fn opened(
+        bytes: &[u8],
+        words: &[u16; CODES],
+        first: &[u8; CODES],
+    ) -> Result<Dense, FormatError> {
+        let (_, _, table_sum, sum) = arrays();
+        Dense::from_expanded(bytes, words, first, table_sum, sum)
+    }
+
+    #[test]
+    fn the_embedded_arrays_answer_as_the_decoded_table() {
+        let decoded = Dense::from_bytes(Dense::embedded_bytes()).unwrap();
+        assert!(table().same_answers(&decoded));
+        assert_eq!(table().checksum(), decoded.checksum());
+        // Gathered from the words, the canonical entries are the decoded ones.
+        assert_eq!(table().solution(), decoded.solution());
+        let (words, first, _, _) = arrays();
+        assert!(opened(Dense::embedded_bytes(), &words, &first).is_ok());
+    }
+
+    #[test]
+    fn a_changed_word_or_move_is_refused() {
+        let (mut words, first, _, _) = arrays();
+        words[4321] ^= 0x0004;
+        let error = opened(Dense::embedded_bytes(), &words, &first)
+            .err()
+            .unwrap();
+        assert!(matches!(error, FormatError::Expanded { .. }), "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("the expanded table does not match its checksum")
+        );
+        let (words, mut first, _, _) = arrays();
+        first[19_682] ^= 0x01;
+        assert!(matches!(
+            opened(Dense::embedded_bytes(), &words, &first),
+            Err(FormatError::Expanded { .. })
+        ));
+    }
+
+    #[test]
+    fn damaged_bytes_are_refused_though_the_arrays_are_whole() {
+        let (words, first, _, _) = arrays();
+        let mut bytes = embedded();
+        bytes[1000] ^= 0x04;
+        assert!(matches!(
+            opened(&bytes, &words, &first),
+            Err(FormatError::Checksum { .. })
+        ));
+        // Mended, the checksum is no longer the one the arrays were expanded from.
+        reseal(&mut bytes);
+        let error = opened(&bytes, &words, &first).err().unwrap();
+        assert!(
+            error
+                .to_string()
+                .contains("was expanded from the table of checksum"),
+            "{error}"
+        );
+        bytes.push(0);
+        assert!(matches!(
+            opened(&bytes, &words, &first),
+            Err(FormatError::Trailing { bytes: 1 })
+        ));
+        assert!(matches!(
+            opened(&bytes[..20], &words, &first),
+            Err(FormatError::Truncated { length: 20 })
+        ));
+    }
+}
