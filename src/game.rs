@@ -371,8 +371,8 @@ pub struct Geometry {
     turns: Vec<Symmetry>,
     /// Per turn, where each cell goes.
     targets: Vec<Vec<u8>>,
-    /// Per turn and per byte of a mask, the image of that byte's cells, made on first use.
-    images: OnceLock<Vec<Vec<[Mask; 256]>>>,
+    /// Per turn and per byte of a mask, the image of that byte's cells.
+    images: Vec<Vec<[Mask; 256]>>,
 }
 
 impl fmt::Debug for Geometry {
@@ -436,6 +436,24 @@ impl Geometry {
                     .collect()
             })
             .collect();
+        let bytes = cells.div_ceil(8);
+        let images = targets
+            .iter()
+            .map(|target| {
+                (0..bytes)
+                    .map(|byte| {
+                        // Each mask's image is its lowest cell's added to the rest's.
+                        let mut table = [0 as Mask; 256];
+                        for mask in 1..256 {
+                            let cell = byte * 8 + (mask as u32).trailing_zeros() as usize;
+                            let image = if cell < cells { 1 << target[cell] } else { 0 };
+                            table[mask] = table[mask & (mask - 1)] | image;
+                        }
+                        table
+                    })
+                    .collect()
+            })
+            .collect();
         Geometry {
             game,
             full,
@@ -443,35 +461,8 @@ impl Geometry {
             through,
             turns,
             targets,
-            images: OnceLock::new(),
+            images,
         }
-    }
-
-    /// Per turn and per byte of a mask, the image of that byte's cells: made on the first
-    /// [`turn_mask`](Geometry::turn_mask), since a process that reads one board (`ttt best
-    /// BOARD`) turns none, and making them for tic-tac-toe cost 0.2 million instructions.
-    fn images(&self) -> &[Vec<[Mask; 256]>] {
-        self.images.get_or_init(|| {
-            let cells = self.game.cells();
-            let bytes = cells.div_ceil(8);
-            self.targets
-                .iter()
-                .map(|target| {
-                    (0..bytes)
-                        .map(|byte| {
-                            // Each mask's image is its lowest cell's added to the rest's.
-                            let mut table = [0 as Mask; 256];
-                            for mask in 1..256 {
-                                let cell = byte * 8 + (mask as u32).trailing_zeros() as usize;
-                                let image = if cell < cells { 1 << target[cell] } else { 0 };
-                                table[mask] = table[mask & (mask - 1)] | image;
-                            }
-                            table
-                        })
-                        .collect()
-                })
-                .collect()
-        })
     }
 
     /// The game this describes.
@@ -532,7 +523,7 @@ impl Geometry {
     #[inline]
     pub fn turn_mask(&self, t: usize, mask: Mask) -> Mask {
         let mut image = 0;
-        for (byte, table) in self.images()[t].iter().enumerate() {
+        for (byte, table) in self.images[t].iter().enumerate() {
             image |= table[(mask >> (8 * byte) & 0xff) as usize];
         }
         image
