@@ -89,6 +89,8 @@ fn a_damaged_binary_says_so_instead_of_panicking() {
         &["play"],
         &["analyze", "X........"],
         &["best", "--moves", "5"],
+        // Without a flag, `best` is parsed apart from the other commands.
+        &["best", "X........"],
         &["stats"],
         &["audit", "perfect"],
         &["export", "--format", "csv"],
@@ -107,5 +109,11 @@ fn a_damaged_binary_says_so_instead_of_panicking() {
             .stderr(predicate::function(|s: &str| s.lines().count() == 1));
     }
     ttt().arg("bots").assert().code(0);
+    // The version says so too, though it no longer decodes the table to show its checksum.
+    ttt()
+        .arg("--version")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::ends_with("(the embedded table is damaged)\n"));
     std::fs::remove_file(&path).unwrap();
 }
