@@ -114,6 +114,8 @@ fn a_damaged_binary_says_so_instead_of_panicking() {
         .arg("--version")
         .assert()
         .code(0)
-        .stdout(predicate::str::ends_with("(the embedded table is damaged)\n"));
+        .stdout(predicate::str::ends_with(
+            "(the embedded table is damaged)\n",
+        ));
     std::fs::remove_file(&path).unwrap();
 }
