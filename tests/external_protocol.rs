@@ -209,7 +209,9 @@ fn a_bots_standard_error_is_relayed_escaped_and_cannot_change_the_verdict() {
     // the bot through a broken pipe and turn "never loses" into a protocol error.
     let pids = pidfile("chatty");
     let script = format!(
-        "\"$TTT\" audit --cmd '{}' 2>&1 >/dev/null | head -1 >/dev/null; exit ${{PIPESTATUS[0]}}",
+        // Time to spare for a Python bot on a loaded machine: the test is of the pipe.
+        "\"$TTT\" audit --timeout-ms 20000 --startup-ms 20000 --cmd '{}' 2>&1 >/dev/null \
+         | head -1 >/dev/null; exit ${{PIPESTATUS[0]}}",
         misbehave("chatty")
     );
     for _ in 0..3 {
