@@ -304,6 +304,14 @@ fn a_solve_killed_half_way_goes_on_from_its_last_tier() {
 #[test]
 fn a_game_with_no_table_says_how_to_make_one() {
     let dir = scratch("none");
+    // Counts are not made for a game ttt solve takes, table or not: said so, exit 2.
+    let stats = ttt(&dir, &["stats", "--game", "3x6k4"]);
+    assert_eq!(stats.status.code(), Some(2));
+    assert!(
+        text(&stats.stderr).contains("the counts of game 3x6k4 are not made"),
+        "{}",
+        text(&stats.stderr)
+    );
     let out = ttt(&dir, &["best", "--game", "3x6k4"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
