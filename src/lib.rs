@@ -180,7 +180,7 @@ pub mod internals {
     pub use crate::audit::tableless::audit_tableless;
     pub use crate::solve::tic_tac_toe::solve;
     pub use crate::solve::{solve_game, unentry};
-    pub use crate::table::disk::set_cache_dir;
+    pub use crate::table::disk::{HEADER_BYTES, Header, checksum, set_cache_dir};
     pub use crate::table::tic_tac_toe::{Dense, table};
     pub use crate::table::{Table, embedded_bytes};
     pub use crate::tiers::{Tiers, solve_in_memory};

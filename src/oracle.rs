@@ -311,13 +311,15 @@ impl Oracle {
         }
     }
 
-    /// The embedded table checked, position by position, against a fresh solve (what
-    /// `ttt verify` prints).
+    /// The table checked, position by position, against a fresh solve (what `ttt verify`
+    /// prints): the embedded table of a game of at most 16 cells, or the table `ttt solve`
+    /// cached for a larger game, whose tiers' checksums are checked first.
     ///
     /// # Errors
     ///
-    /// [`TableError`] when the game has no table embedded in this binary to check, or its
-    /// bytes cannot be read.
+    /// [`TableError`] when the game has no table embedded in this binary to check, its bytes
+    /// cannot be read, a cached tier no longer matches its checksum, or the fresh solve would
+    /// pass the memory limit.
     ///
     /// # Examples
     ///
@@ -332,7 +334,7 @@ impl Oracle {
         match self.layout {
             Layout::TicTacToe(dense) => Ok(crate::verify::verify(dense)),
             Layout::Any(table) => crate::verify::verify_game(table.game()),
-            Layout::Disk(table) => Err(TableError::NotEmbedded { game: table.game() }),
+            Layout::Disk(table) => crate::verify::verify_disk(table),
         }
     }
 }

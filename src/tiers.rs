@@ -215,6 +215,37 @@ impl Tiers {
         (xs + os, rep as u64 * block + self.colex(compressed))
     }
 
+    /// The board at `index` of tier `t`, as the masks of X's and O's cells: the inverse of
+    /// [`locate`](Tiers::locate), X's cells being their representative.
+    ///
+    /// # Panics
+    ///
+    /// If `index` is past the tier's end.
+    pub fn board(&self, t: usize, index: u64) -> (u32, u32) {
+        assert!(index < self.sizes[t], "index {index} is past tier {t}");
+        let (xs, os) = marks_of_tier(t);
+        let block = self.binomial[self.cells - xs][os];
+        let x = self.reps[xs][(index / block) as usize];
+        // The colex unrank: the highest position first, the largest that fits the rank left.
+        let (mut rank, mut compressed) = (index % block, 0u32);
+        for i in (1..=os).rev() {
+            let mut p = i - 1;
+            while self.binomial[p + 1][i] <= rank {
+                p += 1;
+            }
+            compressed |= 1 << p;
+            rank -= self.binomial[p][i];
+        }
+        let free = !x & self.full;
+        let mut o = 0;
+        for (bit, cell) in (0..self.cells).filter(|&c| free >> c & 1 == 1).enumerate() {
+            if compressed >> bit & 1 == 1 {
+                o |= 1 << cell;
+            }
+        }
+        (x, o)
+    }
+
     /// The entries of tier `t`: the largest of the tiered solve's arrays per tier.
     pub fn size(&self, t: usize) -> u64 {
         self.sizes[t]

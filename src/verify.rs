@@ -6,9 +6,10 @@ use crate::format::{self as mnk_format};
 use crate::game::Game;
 use crate::position::Position;
 use crate::solve::tic_tac_toe::{Evaluation, solve};
-use crate::solve::{Digits, solve_game, unentry};
+use crate::solve::{Digits, Entry, solve_game, unentry};
 use crate::symmetry::Canonical;
 use crate::table::TableError;
+use crate::table::disk::{DiskTable, checksum as tier_checksum};
 use crate::table::tic_tac_toe::Dense;
 use crate::value::Value;
 
@@ -31,8 +32,11 @@ pub struct Verification {
     pub game: Game,
     /// Canonical positions compared.
     pub compared: usize,
-    /// Positions where the two disagree.
+    /// Positions where the two disagree: all of them for an embedded table, the first
+    /// [`MAX_LISTED`] for a cached one.
     pub mismatches: Vec<Mismatch>,
+    /// How many positions disagree, listed or not.
+    pub differing: usize,
     /// The checksum stored in the embedded table.
     pub table_checksum: u64,
     /// The checksum of the fresh solve, serialized the way `build.rs` does.
@@ -42,7 +46,7 @@ pub struct Verification {
 impl Verification {
     /// Whether every entry and the checksum agree.
     pub fn is_ok(&self) -> bool {
-        self.mismatches.is_empty() && self.table_checksum == self.fresh_checksum
+        self.differing == 0 && self.table_checksum == self.fresh_checksum
     }
 }
 
@@ -79,7 +83,7 @@ pub(crate) fn verify(table: &Dense) -> Verification {
         .collect();
     keys.sort();
     keys.dedup();
-    let mismatches = keys
+    let mismatches: Vec<Mismatch> = keys
         .iter()
         .filter_map(|&board| {
             let (ours, theirs) = (table.solution().get(board), fresh.get(board));
@@ -94,6 +98,7 @@ pub(crate) fn verify(table: &Dense) -> Verification {
     Verification {
         game: Game::TIC_TAC_TOE,
         compared: keys.len(),
+        differing: mismatches.len(),
         mismatches,
         table_checksum: table.checksum(),
         fresh_checksum,
@@ -162,8 +167,87 @@ pub(crate) fn verify_game(game: Game) -> Result<Verification, TableError> {
     Ok(Verification {
         game,
         compared,
+        differing: mismatches.len(),
         mismatches,
         table_checksum: checksum(bytes),
         fresh_checksum: checksum(&fresh_bytes),
+    })
+}
+
+/// The most differing positions a check of a cached table lists: the count goes on past them.
+pub const MAX_LISTED: usize = 1_000;
+
+/// A table solved by `ttt solve` checked twice: each tier's entries against the checksum its
+/// header stores, then every entry against a fresh tiered solve, tier by tier from the full
+/// board down, holding two tiers at a time. A position's moves are not stored in such a table,
+/// so a difference names value and remoteness only. The checksums compared are of the tiers'
+/// checksums, in order.
+///
+/// # Errors
+///
+/// [`TableError::DamagedFile`] when a tier no longer matches its checksum,
+/// [`TableError::OverMemory`] when two tiers and the layout would pass the memory limit.
+pub(crate) fn verify_disk(table: &DiskTable) -> Result<Verification, TableError> {
+    let tiers = table.tiers();
+    let game = tiers.game();
+    let stored = table.stored_checksums();
+    for (t, &sum) in stored.iter().enumerate() {
+        if tier_checksum(table.tier(t)) != sum {
+            return Err(TableError::DamagedFile {
+                game,
+                detail: format!("tier {t}'s checksum does not match"),
+            });
+        }
+    }
+    let sizes = tiers.sizes();
+    let pairs = sizes
+        .windows(2)
+        .map(|w| w[0] + w[1])
+        .max()
+        .unwrap_or(sizes[0]);
+    crate::memory::room_for(pairs).map_err(|over| TableError::OverMemory {
+        game,
+        needs: pairs,
+        over,
+    })?;
+    let geometry = game.geometry();
+    let said =
+        |entry: Entry| unentry(entry).map(|(value, remoteness)| (value, remoteness, Cells::EMPTY));
+    let (mut mismatches, mut differing, mut compared) = (Vec::new(), 0, 0);
+    let mut fresh_sums = vec![0; sizes.len()];
+    let mut next: Vec<Entry> = Vec::new();
+    for t in (0..sizes.len()).rev() {
+        let mut fresh = vec![0; sizes[t] as usize];
+        crate::tiers::solve::solve_tier(tiers, t, &next, &mut fresh);
+        let ours = table.tier(t);
+        for (index, (&a, &b)) in ours.iter().zip(&fresh).enumerate() {
+            if a == b {
+                continue;
+            }
+            differing += 1;
+            if mismatches.len() < MAX_LISTED {
+                let (x, o) = tiers.board(t, index as u64);
+                mismatches.push(Mismatch {
+                    position: Position::from_marks_unchecked(geometry, x.into(), o.into()),
+                    table: said(a),
+                    fresh: said(b),
+                });
+            }
+        }
+        compared += fresh.len();
+        fresh_sums[t] = tier_checksum(&fresh);
+        next = fresh;
+    }
+    let fold = |sums: &[u64]| {
+        let bytes: Vec<u8> = sums.iter().flat_map(|s| s.to_le_bytes()).collect();
+        tier_checksum(&bytes)
+    };
+    Ok(Verification {
+        game,
+        compared,
+        mismatches,
+        differing,
+        table_checksum: fold(&stored),
+        fresh_checksum: fold(&fresh_sums),
     })
 }

@@ -267,7 +267,7 @@ fn bad_games_and_boards_are_usage_errors() {
         ),
         (
             vec!["stats", "--game", "5x4"],
-            "game 5x4 has 20 cells; counts are made for games of at most 16 cells",
+            "the counts of game 5x4 are not made: they are made for games of at most 16 cells",
         ),
         (
             vec!["verify", "--game", "2x2k2"],

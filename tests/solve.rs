@@ -304,6 +304,14 @@ fn a_solve_killed_half_way_goes_on_from_its_last_tier() {
 #[test]
 fn a_game_with_no_table_says_how_to_make_one() {
     let dir = scratch("none");
+    // Counts are not made for a game ttt solve takes, table or not: said so, exit 2.
+    let stats = ttt(&dir, &["stats", "--game", "3x6k4"]);
+    assert_eq!(stats.status.code(), Some(2));
+    assert!(
+        text(&stats.stderr).contains("the counts of game 3x6k4 are not made"),
+        "{}",
+        text(&stats.stderr)
+    );
     let out = ttt(&dir, &["best", "--game", "3x6k4"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -374,5 +382,208 @@ fn a_folder_that_cannot_hold_the_table_is_exit_5() {
     fs::write(&file, "").unwrap();
     let out = ttt(&file, &["solve", "--game", "1x17k5"]);
     assert_eq!(out.status.code(), Some(5), "{}", text(&out.stderr));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Rewrites the table at `path` with `edit` applied to its entries, its checksums made to
+/// match: a table that passes every check of its file but not a fresh solve.
+fn rewrite_checked(path: &Path, edit: impl Fn(&mut [u8])) {
+    use ttt_oracle::internals::{HEADER_BYTES, Header, checksum};
+    let mut bytes = fs::read(path).unwrap();
+    let mut header = Header::decode(&bytes).unwrap();
+    edit(&mut bytes[HEADER_BYTES..]);
+    let mut at = HEADER_BYTES;
+    for tier in &mut header.tiers {
+        let end = at + tier.0 as usize;
+        tier.1 = checksum(&bytes[at..end]);
+        at = end;
+    }
+    bytes[..HEADER_BYTES].copy_from_slice(&header.encode());
+    fs::write(path, bytes).unwrap();
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "solves an 18-cell game; .ci/test runs it in release"
+)]
+fn verify_checks_a_cached_table_against_its_checksums_and_a_fresh_solve() {
+    let dir = scratch("verify");
+    let solved = ttt(&dir, &["solve", "--game", "3x6k4"]);
+    assert!(solved.status.success(), "{}", text(&solved.stderr));
+    let out = ttt(&dir, &["verify", "--game", "3x6k4"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("compared 22,167,401 positions;")
+            && said.contains("ok: every tier of the cached table of 3x6k4 matches its checksum"),
+        "{said}"
+    );
+    let json = ttt(&dir, &["verify", "--game", "3x6k4", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["table_checksum"], json["fresh_checksum"]);
+    // An entry changed, its checksums made to match: only the fresh solve finds it, and
+    // names the position, what the table says and what the solve says. Exit 1.
+    let table = dir.join("3x6k4.table");
+    let whole = fs::read(&table).unwrap();
+    // The empty board, tier 0, is the first entry: a draw in 18, said to be a win in 1.
+    let empty = ttt_oracle::internals::unentry(whole[ttt_oracle::internals::HEADER_BYTES]);
+    assert_eq!(empty, Some((Value::Draw, 18)));
+    rewrite_checked(&table, |entries| entries[0] = 1 + 64 + 1);
+    let out = ttt(&dir, &["verify", "--game", "3x6k4"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("mismatch at ....../....../......: table Win in 1, fresh solve Draw in 18"),
+        "{said}"
+    );
+    assert!(
+        text(&out.stderr).contains("(1 positions differ)"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A byte flipped with the checksums left alone: damaged, also exit 1 (other commands
+    // stop with 4), nothing solved.
+    let mut bytes = whole.clone();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x10;
+    fs::write(&table, &bytes).unwrap();
+    let out = ttt(&dir, &["verify", "--game", "3x6k4"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("damaged"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+    // No table: says how to make one.
+    fs::remove_file(&table).unwrap();
+    let out = ttt(&dir, &["verify", "--game", "3x6k4"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The first `lines` lines `ttt export ARGS` writes, read as it writes them, and the most
+/// memory it had held by then; the export is then stopped.
+fn export_head(dir: &Path, args: &[&str], lines: usize) -> (Vec<String>, u64) {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(ttt_path())
+        .arg("export")
+        .args(args)
+        .arg("--cache-dir")
+        .arg(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let reader = BufReader::new(child.stdout.take().unwrap());
+    let read: Vec<String> = reader.lines().take(lines).map(Result::unwrap).collect();
+    let status = fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .map_or(0, |kib| kib.parse().unwrap());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    (read, peak_kib << 10)
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "solves an 18-cell game; .ci/test runs it in release"
+)]
+fn export_streams_a_cached_table_in_bounded_memory() {
+    let dir = scratch("export");
+    let none = ttt(&dir, &["export", "--game", "3x6k4"]);
+    assert_eq!(none.status.code(), Some(2), "{}", text(&none.stderr));
+    assert!(
+        text(&none.stderr).contains("ttt solve --game 3x6k4"),
+        "{}",
+        text(&none.stderr)
+    );
+    let solved = ttt(&dir, &["solve", "--game", "3x6k4"]);
+    assert!(solved.status.success(), "{}", text(&solved.stderr));
+    let game: Game = "3x6k4".parse().unwrap();
+    ttt_oracle::internals::set_cache_dir(dir.clone());
+    let oracle = Oracle::of(game).unwrap();
+    // 200,000 canonical positions, past ply 5, while the export goes on: each as the table
+    // says, canonical, in the order of the ≤16-cell exports (ply, then base-3 code).
+    let (lines, peak) = export_head(&dir, &["--game", "3x6k4", "--canonical"], 200_000);
+    assert_eq!(lines.len(), 200_000);
+    let mut last = (0u64, 0u64);
+    let mut by_ply = [0usize; 19];
+    for line in &lines {
+        let record: ttt_oracle::export::Record = serde_json::from_str(line).unwrap();
+        let probe = oracle.probe(&record.board);
+        assert_eq!(
+            (record.value, record.remoteness),
+            (probe.value, probe.remoteness)
+        );
+        assert_eq!(record.best, oracle.best_moves(&record.board), "{line}");
+        assert_eq!(record.canonical, record.board, "{line}");
+        let code = record
+            .board
+            .to_string()
+            .chars()
+            .filter(|&c| c != '/')
+            .rev()
+            .fold(0u64, |code, c| {
+                code * 3
+                    + match c {
+                        'X' => 1,
+                        'O' => 2,
+                        _ => 0,
+                    }
+            });
+        let key = (u64::from(record.ply), code);
+        assert!(key > last || key == (0, 0), "{line} after {last:?}");
+        last = key;
+        by_ply[usize::from(record.ply)] += 1;
+    }
+    // The first move up to the board's 4 symmetries: 6 cells; the empty board once.
+    assert_eq!(by_ply[..2], [1, 6]);
+    assert!(by_ply[5] > 0, "{by_ply:?}");
+    // The table is mapped, its pages counted as they are read: well under the 21 MiB file
+    // plus what a process holds, whatever the length of the export.
+    assert!(peak < 64 << 20, "{peak} bytes at the peak");
+    // CSV: the header, then the same first positions, every one of the 18 cells a column.
+    let (csv, _) = export_head(&dir, &["--game", "3x6k4", "--format", "csv"], 3);
+    assert!(
+        csv[0].starts_with("game,board,") && csv[0].ends_with(",remoteness_18"),
+        "{}",
+        csv[0]
+    );
+    assert!(
+        csv[1].starts_with("3x6k4,....../....../......,X,0,in_progress,draw,18,"),
+        "{}",
+        csv[1]
+    );
+    assert!(
+        csv[2].starts_with("3x6k4,X...../....../......,O,1,"),
+        "{}",
+        csv[2]
+    );
+    // A damaged table: exit 4, nothing written.
+    let table = dir.join("3x6k4.table");
+    let mut bytes = fs::read(&table).unwrap();
+    let last_byte = bytes.len() - 1;
+    bytes[last_byte] ^= 1;
+    fs::write(&table, &bytes).unwrap();
+    let out_file = dir.join("out.jsonl");
+    let damaged = ttt(
+        &dir,
+        &[
+            "export",
+            "--game",
+            "3x6k4",
+            "-o",
+            out_file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(damaged.status.code(), Some(4), "{}", text(&damaged.stderr));
+    assert!(!out_file.exists());
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -33,9 +33,9 @@ pub struct ExportArgs {
     /// Only the canonical positions (765 of tic-tac-toe's 5,478).
     #[arg(long)]
     canonical: bool,
-    /// The game: 3x3 (tic-tac-toe), MxN or MxNkK, up to 16 cells (see `ttt best --help`).
-    /// Other games than 3x3 have a `game` key or column and are written as they are made: 4x4
-    /// is 9,722,011 positions.
+    /// The game: 3x3 (tic-tac-toe), MxN or MxNkK (see `ttt best --help`); past 16 cells, the
+    /// table `ttt solve` cached. Other games than 3x3 have a `game` key or column and are
+    /// written as they are made: 4x4 is 9,722,011 positions.
     #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
     /// Write to FILE instead of standard output ("-" is standard output). A regular file is
@@ -74,7 +74,8 @@ pub fn run(args: &ExportArgs) -> Result<(), Failure> {
         None => Destination::Stdout,
     };
     // The game's table first: a game too large for one is refused before any file is made.
-    if args.game != Game::TIC_TAC_TOE {
+    // A game past 16 cells reads the table `ttt solve` cached, checked as it is opened.
+    if args.game != Game::TIC_TAC_TOE && args.game.has_table() {
         super::mnk::table_of(args.game)?;
     }
     let records = export::records(args.game, args.canonical)?;

@@ -30,6 +30,11 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
         // The counts come from a fresh solve, which must fit in the memory limit.
         crate::table::room_to_solve(game)?;
         of_game(game)
+    } else if game.cells() <= crate::tiers::MAX_TIER_CELLS {
+        // A game `ttt solve` takes: the library's refusal, which says what its table answers.
+        return Err(Failure::usage(
+            crate::TableError::NotCounted { game }.to_string(),
+        ));
     } else {
         return Err(Failure::usage(format!(
             "game {game} has {} cells; counts are made for games of at most {} cells",

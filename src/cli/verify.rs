@@ -41,7 +41,11 @@ struct VerifyJson {
 
 /// An entry as people and programs read it: `Win in 3, best 1 5`.
 fn show(entry: Option<(Value, u8, Cells)>) -> Option<String> {
-    entry.map(|(value, remoteness, best)| format!("{value:?} in {remoteness}, best {best}"))
+    // A cached table stores no moves: its entries say value and remoteness only.
+    entry.map(|(value, remoteness, best)| match best.is_empty() {
+        true => format!("{value:?} in {remoteness}"),
+        false => format!("{value:?} in {remoteness}, best {best}"),
+    })
 }
 
 pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
@@ -52,6 +56,14 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
                 "the embedded table is damaged: {error}; rebuild ttt"
             ))
         })?
+    } else if game.cells() > crate::MAX_TABLE_CELLS {
+        // A table `ttt solve` cached: damaged is a negative answer here too, not exit 4.
+        crate::Oracle::of(game)
+            .and_then(|oracle| oracle.verify())
+            .map_err(|error| match error {
+                TableError::DamagedFile { .. } => Failure::negative(error.to_string()),
+                other => Failure::from(other),
+            })?
     } else {
         verify_game(game).map_err(|error| match error {
             // As for tic-tac-toe's table: `verify` answers "damaged" with exit code 1, where
@@ -82,6 +94,11 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
             "canonical positions".to_string(),
             "the embedded table".to_string(),
         )
+    } else if game.cells() > crate::MAX_TABLE_CELLS {
+        (
+            "positions".to_string(),
+            format!("every tier of the cached table of {game} matches its checksum and"),
+        )
     } else {
         (
             format!("canonical positions in play of {game}"),
@@ -93,6 +110,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
         Report {
             ok: found.is_ok(),
             compared: found.compared,
+            differing: found.differing,
             table_checksum: found.table_checksum,
             fresh_checksum: found.fresh_checksum,
             mismatches,
@@ -105,6 +123,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
 struct Report {
     ok: bool,
     compared: usize,
+    differing: usize,
     table_checksum: u64,
     fresh_checksum: u64,
     mismatches: Vec<MismatchJson>,
@@ -114,7 +133,7 @@ struct Report {
 /// names what was compared, `what` the table checked.
 fn report(format: Format, found: Report, compared: &str, what: &str) -> Result<(), Failure> {
     let mut out = super::stdout();
-    let differ = found.mismatches.len();
+    let differ = found.differing;
     let (table_checksum, fresh_checksum) = (
         format!("{:016x}", found.table_checksum),
         format!("{:016x}", found.fresh_checksum),
@@ -144,7 +163,7 @@ fn report(format: Format, found: Report, compared: &str, what: &str) -> Result<(
             writeln!(
                 out,
                 "compared {} {compared}; table checksum {table_checksum}, fresh solve {fresh_checksum}",
-                found.compared
+                crate::wording::grouped(found.compared)
             )?;
             if found.ok {
                 writeln!(out, "ok: {what} equals a fresh solve")?;

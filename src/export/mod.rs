@@ -4,7 +4,8 @@
 //! Every format holds the same [`Record`]s, one per position, in one stable order: by ply,
 //! then by the board's text (`.` < `O` < `X`) for tic-tac-toe, by base-3 code for the other
 //! games. Output is byte-identical from run to run. Records are made and written one at a
-//! time, so even 4x4's 9,722,011 positions are written in constant memory.
+//! time, so even 4x4's 9,722,011 positions are written in constant memory, and so are the
+//! games of 17 to 25 cells whose table `ttt solve` cached, read from the mapped file.
 
 mod bincode;
 mod rows;
@@ -22,6 +23,7 @@ use crate::position::Position;
 use crate::reachable::Reachable;
 use crate::solve::Codes;
 use crate::symmetry::canonicalize;
+use crate::table::disk::DiskTable;
 use crate::table::{Table, TableError};
 use crate::value::{MoveValue, Value, move_rank};
 
@@ -126,12 +128,18 @@ pub enum ExportFormat {
 ///
 /// # Errors
 ///
-/// [`TableError`] when the game has no table (more than 16 cells), or its embedded table is
-/// damaged.
+/// [`TableError`] when the game has no table (none embedded, none cached by `ttt solve` for
+/// a game past 16 cells, or too large for either), or its table is damaged.
 pub fn records(game: Game, canonical_only: bool) -> Result<Records, TableError> {
     if game.is_tic_tac_toe() {
         return Ok(Records {
             walk: Walk::TicTacToe(Board::reachable().into_iter(), Oracle::of(game)?),
+            canonical_only,
+        });
+    }
+    if !game.has_table() && game.cells() <= crate::tiers::MAX_TIER_CELLS {
+        return Ok(Records {
+            walk: Walk::Disk(crate::table::disk::solved(game)?, Position::reachable(game)),
             canonical_only,
         });
     }
@@ -154,6 +162,8 @@ enum Walk {
     TicTacToe(vec::IntoIter<Board>, Oracle),
     /// Any other game, by base-3 code.
     Table(&'static Table, Reachable, Box<Codes>),
+    /// A game past 16 cells, from the table `ttt solve` cached, by base-3 code.
+    Disk(&'static DiskTable, Reachable),
 }
 
 impl Iterator for Records {
@@ -193,30 +203,70 @@ impl Iterator for Records {
                         continue;
                     }
                     let probe = table.probe(&board);
-                    // The optimal moves are those of the best rank, read off the moves rather
-                    // than asking the table again.
-                    let moves = table.analyze(&board);
-                    let rank = |m: &MoveValue| move_rank(m.value, m.remoteness);
-                    let top = moves.iter().map(rank).max();
-                    let best = moves.iter().filter(|m| Some(rank(m)) == top);
-                    return Some(Record {
-                        game: board.game(),
-                        board,
-                        to_move: board.to_move(),
-                        ply: board.ply() as u8,
-                        status: board.status(),
-                        value: probe.value,
-                        remoteness: probe.remoteness,
-                        best: best.map(|m| m.cell).collect(),
-                        moves,
-                        canonical: board.turned(turn),
-                        symmetry: board.geometry().turns()[turn],
-                    });
+                    return Some(record(board, probe, table.analyze(&board), turn));
+                }
+                None
+            }
+            Walk::Disk(table, boards) => {
+                for board in boards.by_ref() {
+                    let turn = canonical_turn(&board);
+                    if self.canonical_only && turn != 0 {
+                        continue;
+                    }
+                    let probe = table.probe(&board);
+                    return Some(record(board, probe, table.analyze(&board), turn));
                 }
                 None
             }
         }
     }
+}
+
+/// The record of `board` of a game other than tic-tac-toe, its moves valued, canonical
+/// under the `turn`-th of its geometry's turns.
+fn record(
+    board: Position,
+    probe: crate::value::Probe,
+    moves: Vec<MoveValue>,
+    turn: usize,
+) -> Record {
+    // The optimal moves are those of the best rank, read off the moves rather than asking the
+    // table again.
+    let rank = |m: &MoveValue| move_rank(m.value, m.remoteness);
+    let top = moves.iter().map(rank).max();
+    let best = moves
+        .iter()
+        .filter(|m| Some(rank(m)) == top)
+        .map(|m| m.cell)
+        .collect();
+    Record {
+        game: board.game(),
+        board,
+        to_move: board.to_move(),
+        ply: board.ply() as u8,
+        status: board.status(),
+        value: probe.value,
+        remoteness: probe.remoteness,
+        best,
+        moves,
+        canonical: board.turned(turn),
+        symmetry: board.geometry().turns()[turn],
+    }
+}
+
+/// The first of the geometry's turns that gives `board` its smallest base-3 code, on a board
+/// of up to 40 cells (the code fits a `u64`): what [`Codes::canonical`] finds for a game of at
+/// most 16 cells.
+fn canonical_turn(board: &Position) -> usize {
+    let code = |turned: Position| {
+        let (x, o) = (turned.mask(Player::X), turned.mask(Player::O));
+        (0..board.game().cells()).rev().fold(0u64, |code, cell| {
+            code * 3 + (x >> cell & 1) as u64 + 2 * (o >> cell & 1) as u64
+        })
+    };
+    (0..board.geometry().turns().len())
+        .min_by_key(|&t| code(board.turned(t)))
+        .unwrap_or(0)
 }
 
 /// The CSV header of `game`'s export: every column, in order.

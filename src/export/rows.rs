@@ -3,7 +3,8 @@
 use std::io::{self, Write};
 
 use super::{ExportFormat, Record};
-use crate::game::{MAX_CELLS, MAX_TABLE_CELLS};
+use crate::game::MAX_CELLS;
+use crate::tiers::MAX_TIER_CELLS;
 use crate::value::Value;
 
 /// The CSV columns: `first` (what identifies the game, if anything), the record's fields, then
@@ -29,7 +30,8 @@ pub(super) fn csv_columns(first: &[&str], cells: usize) -> String {
 /// Appends the CSV columns of each cell's move, `value_1..` then `remoteness_1..`, each after
 /// a comma; empty for a cell with no move. `moves` gives (cell number, value, remoteness).
 fn csv_moves(out: &mut Vec<u8>, cells: usize, moves: impl Iterator<Item = (usize, Value, u8)>) {
-    let mut by_cell = [None; MAX_TABLE_CELLS];
+    // A game with a table, embedded or cached, has at most as many cells as a tiered solve.
+    let mut by_cell = [None; MAX_TIER_CELLS];
     for (number, value, remoteness) in moves {
         by_cell[number - 1] = Some((value, remoteness));
     }

@@ -254,6 +254,23 @@ impl DiskTable {
         self.tiers.game()
     }
 
+    /// The layout of the game's tiers.
+    pub fn tiers(&self) -> &Tiers {
+        &self.tiers
+    }
+
+    /// The entries of tier `t` as stored.
+    pub fn tier(&self, t: usize) -> &[u8] {
+        &self.map[self.starts[t]..self.starts[t] + self.tiers.size(t) as usize]
+    }
+
+    /// The checksum the header stores for each tier.
+    pub fn stored_checksums(&self) -> Vec<u64> {
+        Header::decode(&self.map)
+            .map(|header| header.tiers.iter().map(|&(_, sum)| sum).collect())
+            .unwrap_or_default()
+    }
+
     /// The file's size in bytes.
     pub fn size_bytes(&self) -> usize {
         self.map.len()

@@ -59,3 +59,17 @@ fn tier_sizes_counted_by_burnside_match_the_layout() {
         assert_eq!(counted, tiers.sizes(), "game {game}");
     }
 }
+
+#[test]
+fn every_index_of_every_tier_is_the_board_found_there() {
+    for game in ["3x3", "2x5k2", "1x9k3"] {
+        let tiers = Tiers::new(game.parse().unwrap());
+        for t in 0..tiers.sizes().len() {
+            for index in 0..tiers.size(t) {
+                let (x, o) = tiers.board(t, index);
+                assert_eq!(x & o, 0, "game {game}, tier {t}, index {index}");
+                assert_eq!(tiers.locate(x, o), (t, index), "game {game}");
+            }
+        }
+    }
+}
