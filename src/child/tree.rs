@@ -6,8 +6,8 @@
 use std::collections::{HashMap, HashSet};
 use std::io;
 use std::process::{Child, Command};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -118,11 +118,55 @@ pub(super) fn spawn(shell: &mut Command) -> io::Result<Child> {
     let Some(list) = running.as_mut() else {
         return Err(io::Error::other("the program is ending"));
     };
-    let child = shell.spawn()?;
+    let child = if cfg!(target_os = "linux") && IN_CHARGE.load(Ordering::SeqCst) {
+        spawn_on_a_lasting_thread(shell)?
+    } else {
+        shell.spawn()?
+    };
     STARTED.store(true, Ordering::SeqCst);
     list.push(child.id());
     drop(running);
     Ok(child)
+}
+
+/// Starts `shell` from one thread that lasts as long as the program. `PR_SET_PDEATHSIG` fires
+/// when the *thread* that started a child ends, not the process: a bot started by an audit's
+/// thread for one side, or for a second pass, and still asked after that thread ended, was
+/// killed by signal 9 in the middle of its audit.
+fn spawn_on_a_lasting_thread(shell: &mut Command) -> io::Result<Child> {
+    type Job = (Command, mpsc::Sender<(Command, io::Result<Child>)>);
+    static SPAWNER: OnceLock<Option<Mutex<mpsc::Sender<Job>>>> = OnceLock::new();
+    let spawner = SPAWNER.get_or_init(|| {
+        let (jobs, incoming) = mpsc::channel::<Job>();
+        thread::Builder::new()
+            .name("ttt-spawner".into())
+            .spawn(move || {
+                for (mut command, reply) in incoming {
+                    let child = command.spawn();
+                    let _ = reply.send((command, child));
+                }
+            })
+            .ok()
+            .map(|_| Mutex::new(jobs))
+    });
+    let Some(spawner) = spawner else {
+        return shell.spawn();
+    };
+    let (reply, answer) = mpsc::channel();
+    let command = std::mem::replace(shell, Command::new(""));
+    let sent = spawner
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .send((command, reply));
+    if let Err(mpsc::SendError((command, _))) = sent {
+        *shell = command;
+        return shell.spawn();
+    }
+    let (command, child) = answer
+        .recv()
+        .map_err(|_| io::Error::other("the thread that starts bots stopped"))?;
+    *shell = command;
+    child
 }
 
 /// Takes the bot led by `leader` off the list of bots running, once it is stopped.
