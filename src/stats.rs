@@ -1,4 +1,8 @@
 //! Counts over the whole game: positions, outcomes, values, games and game-tree nodes.
+//! Games of at most 16 cells are counted here from a fresh solve; larger ones from the tiers
+//! of their cached table, in [`tiered`].
+
+pub(crate) mod tiered;
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -11,6 +15,8 @@ use crate::solve::{Codes, Digits, solve_game, unentry};
 use crate::symmetry::{Canonical, canonicalize};
 use crate::table::tic_tac_toe::Dense;
 use crate::value::Value;
+
+pub(crate) use tiered::of_disk;
 
 /// Positions or games split by how they end.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

@@ -439,7 +439,7 @@ fn verify_checks_a_cached_table_against_its_checksums_and_a_fresh_solve() {
         "{said}"
     );
     assert!(
-        text(&out.stderr).contains("(1 positions differ)"),
+        text(&out.stderr).contains("(1 position differs)"),
         "{}",
         text(&out.stderr)
     );
