@@ -100,7 +100,8 @@ pub struct Stats {
     pub games_up_to_symmetry: u64,
     /// Nodes of the full game tree: every move sequence, finished or not, the empty one included.
     pub game_tree_nodes: u64,
-    /// Size of the embedded table in bytes.
+    /// Size of the table in bytes: the embedded one, or the file `ttt solve` cached for a
+    /// game past 16 cells; 0 for a game solved when used.
     pub table_bytes: u64,
 }
 
