@@ -129,7 +129,8 @@ fn count_block(
             }
         };
         *slot = paths;
-        let canonical = tiers.locate_orbit(xs, os).1 == first + i as u64;
+        // Only a turn that fixes X's cells can map a stored board onto another of the block.
+        let canonical = fixing == 1 || tiers.locate_orbit(xs, os).2 == first + i as u64;
         let (value, remoteness) = unentry(entry).unwrap_or((Value::Draw, 0));
         let winner = if x_moved_last { Player::X } else { Player::O };
         let outcome = if won {
@@ -178,9 +179,9 @@ fn parents(tiers: &Tiers, xs: u32, os: u32, x_moved_last: bool, before: &[Paths]
         } else {
             (xs, taken_back)
         };
-        let parent = before[tiers.locate(px, po).1 as usize];
+        let (_, at, orbit) = tiers.locate_orbit(px, po);
+        let parent = before[at as usize];
         paths.all = paths.all.checked_add(parent.all)?;
-        let orbit = tiers.locate_orbit(px, po).1;
         if !seen[..distinct].contains(&orbit) {
             seen[distinct] = orbit;
             distinct += 1;
