@@ -131,28 +131,23 @@ impl Plain {
     /// Every cell's image under each symmetry of the rectangle, as per-byte lookups.
     fn symmetries(&self) -> Vec<[[u32; 256]; 3]> {
         let (rows, columns) = (self.rows, self.columns);
-        let mut maps: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> = vec![
-            Box::new(|r, c| (r, c)),
-            Box::new(move |r, c| (rows - 1 - r, c)),
-            Box::new(move |r, c| (r, columns - 1 - c)),
-            Box::new(move |r, c| (rows - 1 - r, columns - 1 - c)),
-        ];
-        if rows == columns {
-            maps.push(Box::new(|r, c| (c, r)));
-            maps.push(Box::new(move |r, c| (columns - 1 - c, r)));
-            maps.push(Box::new(move |r, c| (c, rows - 1 - r)));
-            maps.push(Box::new(move |r, c| (columns - 1 - c, rows - 1 - r)));
-        }
-        maps.iter()
-            .map(|map| {
+        // Flip the rows or not, the columns or not, and on a square transpose or not.
+        let turns = if rows == columns { 8 } else { 4 };
+        (0..turns)
+            .map(|turn| {
+                let map = |r: usize, c: usize| {
+                    let r = if turn & 1 == 1 { rows - 1 - r } else { r };
+                    let c = if turn & 2 == 2 { columns - 1 - c } else { c };
+                    if turn & 4 == 4 { (c, r) } else { (r, c) }
+                };
                 let mut tables = [[0u32; 256]; 3];
                 for (byte, table) in tables.iter_mut().enumerate() {
-                    for value in 0..256usize {
+                    for (value, image) in table.iter_mut().enumerate() {
                         for bit in 0..8 {
                             let cell = byte * 8 + bit;
                             if value >> bit & 1 == 1 && cell < rows * columns {
                                 let (r, c) = map(cell / columns, cell % columns);
-                                table[value] |= 1 << (r * columns + c);
+                                *image |= 1 << (r * columns + c);
                             }
                         }
                     }
