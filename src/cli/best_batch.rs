@@ -73,8 +73,10 @@ impl FastBest {
     /// answers to `out`; returns how many bytes of `input` and how many lines it answered. It
     /// stops at the first line it leaves to the general path, or at a line not yet whole.
     pub(super) fn answer_lines(&self, input: &[u8], out: &mut Vec<u8>) -> (usize, u64) {
+        // JSON gives values too, read from the unpacked table; text only best moves, which 4x4
+        // answers at once from its embedded half bytes.
         if let Layout::Any(table) = self.layout
-            && !table.is_unpacked()
+            && !(table.is_unpacked() || !self.json && table.answers_at_once())
         {
             if input.len() < BULK * (self.length + 1) {
                 return (0, 0);
