@@ -75,14 +75,20 @@ impl FirstMoves {
 
     fn around(codes: &Codes, moves: Moves) -> FirstMoves {
         let cells = codes.geometry().game().cells();
-        let lines = (0..(1usize << cells).div_ceil(64))
-            .map(|word| {
-                (0..64).fold(0u64, |bits, bit| {
-                    let mask = (word * 64 + bit) as u64;
-                    bits | u64::from(mask >> cells == 0 && codes.has_line(mask)) << bit
-                })
-            })
-            .collect();
+        // Every superset of each line, met by counting up through the cells outside it.
+        let mut lines = vec![0u64; (1usize << cells).div_ceil(64)].into_boxed_slice();
+        let full = codes.full();
+        for &line in codes.geometry().lines() {
+            let line = line as u64;
+            let mut marks = line;
+            loop {
+                lines[(marks / 64) as usize] |= 1 << (marks % 64);
+                if marks == full {
+                    break;
+                }
+                marks = (marks + 1) | line;
+            }
+        }
         let mut ternary = Box::new([[0u32; 256]; 2]);
         for (byte, table) in ternary.iter_mut().enumerate() {
             for mask in 1..256usize {

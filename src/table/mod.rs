@@ -220,12 +220,7 @@ pub fn of(game: Game) -> Result<&'static Table, TableError> {
         return known.clone();
     }
     let table = match embedded_bytes(game) {
-        Some(bytes) => {
-            let damaged = |detail: String| TableError::Damaged { game, detail };
-            Table::compressed(bytes, UNPACK_AFTER)
-                .map_err(|error| damaged(error.to_string()))
-                .and_then(|table| table.with_embedded_first_moves().map_err(damaged))
-        }
+        Some(_) => Table::embedded(game),
         None => {
             // Over the limit is not remembered: memory may have been freed by the next time.
             room_to_solve(game)?;
@@ -411,6 +406,22 @@ impl Table {
             first_moves::write(&self.codes, unpacked.stored(), &mut moves);
             FirstMoves::made(&self.codes, moves.into_boxed_slice())
         }))
+    }
+
+    /// The embedded table of `game` as [`of`] opens it (read in place, unpacking after
+    /// [`UNPACK_AFTER`] lookups, with 4x4's best moves embedded), made anew.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::NotEmbedded`] for a game whose table is not embedded,
+    /// [`TableError::Damaged`] when its bytes are damaged.
+    pub fn embedded(game: Game) -> Result<Table, TableError> {
+        let bytes = embedded_bytes(game).ok_or(TableError::NotEmbedded { game })?;
+        let damaged = |detail: String| TableError::Damaged { game, detail };
+        Table::compressed(bytes, UNPACK_AFTER)
+            .map_err(|error| damaged(error.to_string()))?
+            .with_embedded_first_moves()
+            .map_err(damaged)
     }
 
     /// The table of a solution made in this process, unpacked.
