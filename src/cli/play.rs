@@ -136,8 +136,9 @@ enum Oracle {
     /// Another game's: of at most 16 cells, embedded or solved before the game; of 17 to 25,
     /// the table `ttt solve` cached.
     Game(crate::Oracle),
-    /// None, and why: the game has more cells than a table holds, or no table cached yet.
-    Nothing(String),
+    /// None: the game has more cells than a table holds, or no table cached yet. Why, in full
+    /// for an error, and short enough for a line of the game (no path).
+    Nothing { why: String, short: String },
 }
 
 impl Oracle {
@@ -152,13 +153,17 @@ impl Oracle {
             match crate::Oracle::of(game) {
                 Ok(oracle) => Ok(Oracle::Game(oracle)),
                 // Play goes on without hints; asking for them says how to make the table.
-                Err(error @ crate::TableError::NotSolved { .. }) => {
-                    Ok(Oracle::Nothing(error.to_string()))
-                }
+                Err(error @ crate::TableError::NotSolved { .. }) => Ok(Oracle::Nothing {
+                    why: error.to_string(),
+                    short: format!("no table solved yet; make one with `ttt solve --game {game}`"),
+                }),
                 Err(error) => Err(error.into()),
             }
         } else {
-            Ok(Oracle::Nothing(no_hints(game)))
+            Ok(Oracle::Nothing {
+                why: no_hints(game),
+                short: no_hints(game),
+            })
         }
     }
 }
@@ -197,7 +202,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     // panic there and the game would be scored as a forfeit.
     let oracle = Oracle::of(game)?;
     if args.hints
-        && let Oracle::Nothing(why) = &oracle
+        && let Oracle::Nothing { why, .. } = &oracle
     {
         return Err(Failure::usage(format!(
             "--hints: no hints on {game}: {why}; play without --hints"
@@ -307,7 +312,7 @@ impl Session<'_> {
                 }
                 pair_within(&left, &right, columns, 5, WIDTH - 2)
             }
-            Oracle::Game(_) | Oracle::Nothing(_) => {
+            Oracle::Game(_) | Oracle::Nothing { .. } => {
                 let squares = mnk::board_squares(&game.position(), self.style);
                 grid_within(&squares, self.game.columns(), WIDTH - 2)
             }
@@ -407,8 +412,8 @@ impl Session<'_> {
                     return Ok(Ending::Quit);
                 }
                 "hint" | "h" | "?" => match &self.oracle {
-                    Oracle::Nothing(why) => {
-                        writeln!(self.out, "No hints on {}: {why}.", self.game)?;
+                    Oracle::Nothing { short, .. } => {
+                        writeln!(self.out, "No hints on {}: {short}.", self.game)?;
                     }
                     _ => self.show(&game, true)?,
                 },
