@@ -133,11 +133,9 @@ impl fmt::Display for Score {
 enum Oracle {
     /// Tic-tac-toe's.
     TicTacToe(&'static Dense),
-    /// Another game's: of at most 16 cells, embedded or solved before the game; of 17 to 25,
-    /// the table `ttt solve` cached.
+    /// Another game's: embedded, solved before the game, or cached by `ttt solve` (17 to 25).
     Game(crate::Oracle),
-    /// None: the game has more cells than a table holds, or no table cached yet. Why, in full
-    /// for an error, and short enough for a line of the game (no path).
+    /// None (too many cells, or none cached): why, in full and short for a line (no path).
     Nothing { why: String, short: String },
 }
 
@@ -160,21 +158,16 @@ impl Oracle {
                 Err(error) => Err(error.into()),
             }
         } else {
+            let (cells, most) = (game.cells(), crate::tiers::MAX_TIER_CELLS);
+            let why = format!(
+                "hints come from a solved table, and {game} has {cells} cells; tables stop at {most}"
+            );
             Ok(Oracle::Nothing {
-                why: no_hints(game),
-                short: no_hints(game),
+                short: why.clone(),
+                why,
             })
         }
     }
-}
-
-/// Why there are no hints on `game`, a game too large for a table.
-fn no_hints(game: Game) -> String {
-    format!(
-        "hints come from a solved table, and {game} has {} cells; tables stop at {}",
-        game.cells(),
-        crate::tiers::MAX_TIER_CELLS
-    )
 }
 
 struct Session<'a> {
