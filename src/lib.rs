@@ -145,6 +145,9 @@ pub use review::{MoveVerdict, PlyReview, Review};
 pub use rng::SplitMix64;
 pub use simulate::{SimulateOptions, Tally, simulate};
 pub use table::TableError;
+/// The tiered solve split across MPI ranks: only with the `mpi` feature (docs/scale.md).
+#[cfg(feature = "mpi")]
+pub use tiers::distributed;
 pub use value::{MoveValue, Probe, Value};
 pub use verify::{Mismatch, Verification};
 
