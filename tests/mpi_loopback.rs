@@ -75,13 +75,15 @@ fn wait_within(mut child: Child, limit: Duration) -> Output {
 
 /// Solves `game` on `ranks` ranks, then checks that the slices each rank wrote, put together
 /// in rank order, are every tier of the single-process solve; returns what rank 0 printed.
-fn solves_as_one_process(game: &str, ranks: usize) -> String {
+fn solves_as_one_process(game: &str, ranks: usize, more: &[&str]) -> String {
     let scratch = tempfile::Builder::new()
         .prefix("ttt-mpi")
         .tempdir()
         .unwrap();
     let out = scratch.path().join("slices");
-    let output = mpirun(ranks, &["--game", game, "--out", out.to_str().unwrap()]);
+    let mut args = vec!["--game", game, "--out", out.to_str().unwrap()];
+    args.extend(more);
+    let output = mpirun(ranks, &args);
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
@@ -120,7 +122,7 @@ fn read(path: &Path) -> Vec<u8> {
 
 #[test]
 fn two_ranks_solve_a_square_as_one_process_does() {
-    let printed = solves_as_one_process("4x4k3", 2);
+    let printed = solves_as_one_process("4x4k3", 2, &[]);
     assert!(
         printed.starts_with("game 4x4k3 on 2 ranks: 17 tiers\n"),
         "{printed}"
@@ -143,8 +145,16 @@ fn two_ranks_solve_a_square_as_one_process_does() {
 #[test]
 fn three_ranks_split_a_rectangle_unevenly_and_agree() {
     // 3x4 has 4 symmetries and few blocks in its small tiers: some ranks own none of them.
-    solves_as_one_process("3x4k3", 3);
-    solves_as_one_process("2x7k3", 2);
+    solves_as_one_process("3x4k3", 3, &[]);
+    solves_as_one_process("2x7k3", 2, &[]);
+}
+
+#[test]
+fn slices_sent_in_pieces_of_a_few_bytes_arrive_whole() {
+    // Pieces of 1 GiB carry the tiers of 5x5 past the 2^31 - 1 of an MPI count; pieces of
+    // 7 bytes cut every slice here, and not at block boundaries.
+    solves_as_one_process("3x4k3", 2, &["--piece", "7"]);
+    solves_as_one_process("3x4k3", 1, &["--piece", "7"]);
 }
 
 #[test]
@@ -193,4 +203,19 @@ fn group(n: u64) -> String {
         out.push(digit);
     }
     out
+}
+
+#[test]
+fn an_output_folder_that_cannot_be_made_stops_every_rank() {
+    let scratch = tempfile::Builder::new()
+        .prefix("ttt-mpi")
+        .tempdir()
+        .unwrap();
+    let file = scratch.path().join("a-file");
+    fs::write(&file, "").unwrap();
+    let out = file.join("slices");
+    let output = mpirun(2, &["--game", "3x4k3", "--out", out.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("cannot create"), "{stderr}");
 }

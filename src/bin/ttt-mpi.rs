@@ -3,7 +3,8 @@
 //! `OUT/tier-TT.rank-R`; the slices of a tier in rank order are the tier. Rank 0 prints, per
 //! tier, the entries, the bytes the ranks received from each other and the slowest rank's time.
 //!
-//! `mpirun -np 2 ttt-mpi --game 4x4k3 --out DIR`
+//! `mpirun -np 2 ttt-mpi --game 4x4k3 --out DIR`; `--piece BYTES` bounds a message of the
+//! exchange (1 GiB unless told).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,18 +14,20 @@ use std::time::Instant;
 use mpi::collective::SystemOperation;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 use ttt_oracle::Game;
-use ttt_oracle::distributed::{AcrossError, TierSlice, solve_across};
+use ttt_oracle::distributed::{AcrossError, PIECE, TierSlice, solve_across};
 
-const USAGE: &str = "usage: mpirun -np P ttt-mpi --game G --out DIR";
+const USAGE: &str = "usage: mpirun -np P ttt-mpi --game G --out DIR [--piece BYTES]";
 
 /// What the command line asks for.
 struct Args {
     game: Game,
     out: PathBuf,
+    /// The bytes a message of the exchange holds at most.
+    piece: usize,
 }
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
-    let (mut game, mut out) = (None, None);
+    let (mut game, mut out, mut piece) = (None, None, PIECE);
     let mut args = args;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
@@ -37,12 +40,21 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
                 game = Some(parsed);
             }
             "--out" => out = Some(PathBuf::from(value("--out")?)),
+            "--piece" => {
+                let text = value("--piece")?;
+                piece = text
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&bytes| bytes > 0)
+                    .ok_or_else(|| format!("--piece {text}: not a positive whole number"))?;
+            }
             other => return Err(format!("unexpected argument '{other}'")),
         }
     }
     Ok(Args {
         game: game.ok_or("--game is required")?,
         out: out.ok_or("--out is required")?,
+        piece,
     })
 }
 
@@ -70,7 +82,8 @@ fn main() -> ExitCode {
     }
     if rank == 0 {
         let (game, ranks) = (args.game, world.size());
-        println!("game {game} on {ranks} ranks: {} tiers", game.cells() + 1);
+        let noun = if ranks == 1 { "rank" } else { "ranks" };
+        println!("game {game} on {ranks} {noun}: {} tiers", game.cells() + 1);
     }
     let start = Instant::now();
     let (mut exchanged, mut entries) = (0u64, 0u64);
@@ -95,7 +108,7 @@ fn main() -> ExitCode {
         }
         Ok(())
     };
-    match solve_across(args.game, &world, each) {
+    match solve_across(args.game, &world, args.piece, each) {
         Ok(()) => {}
         Err(AcrossError::Each(error)) => {
             eprintln!("ttt-mpi: rank {rank}: {error}");

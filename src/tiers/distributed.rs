@@ -6,22 +6,26 @@
 //! Where O moves (odd tiers) a child keeps X's cells, so it lies in the block of the same
 //! representative one tier up; both tiers have as many X marks, so the same split, and every
 //! child is on the rank of its parent: no message. Where X moves (even tiers) a child's
-//! representative can be any block, so every rank first gathers the whole of the tier above
-//! (`MPI_Allgatherv` of the slices). A rank holds its slice of the tier it solves and the one
-//! it reads, or the whole tier read where X moves: two tiers, as the single-process solve.
+//! representative can be any block, so every rank first gathers the whole of the tier above:
+//! each rank's slice is broadcast to the others in pieces of at most a given size, as an MPI
+//! count is a C `int` and a tier of 5x5 holds 3.3 billion entries (one `MPI_Allgatherv` would
+//! carry at most 2^31 - 1). A rank holds its slice of the tier it solves and the one it reads,
+//! or the whole tier read where X moves: two tiers, as the single-process solve.
 
 use std::fmt;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use mpi::Count;
-use mpi::datatype::PartitionMut;
-use mpi::traits::{Communicator, CommunicatorCollectives};
+use mpi::traits::{Communicator, Root};
 
 use super::solve::solve_slice;
 use super::{MAX_TIER_CELLS, Tiers};
 use crate::game::Game;
 use crate::solve::Entry;
+
+/// The bytes a message of the exchange holds at most, unless told otherwise: 1 GiB.
+pub const PIECE: usize = 1 << 30;
 
 /// One rank's slice of one tier, solved.
 pub struct TierSlice<'a> {
@@ -43,14 +47,8 @@ pub struct TierSlice<'a> {
 pub enum AcrossError<E> {
     /// The game cannot be solved by tiers: more cells than [`MAX_TIER_CELLS`].
     TooManyCells(Game),
-    /// A tier has more entries than one MPI message counts (`2^31 - 1`), as counts are C
-    /// `int`s: such a tier would be sent in pieces, which is not written.
-    TierTooLarge {
-        /// The tier.
-        tier: usize,
-        /// Its entries.
-        entries: u64,
-    },
+    /// A piece of the exchange must hold between 1 and `2^31 - 1` bytes (an MPI count).
+    BadPiece(usize),
     /// What the caller did with a slice failed.
     Each(E),
 }
@@ -63,10 +61,9 @@ impl<E: fmt::Display> fmt::Display for AcrossError<E> {
                 "game {game} has {} cells; a tiered solve takes at most {MAX_TIER_CELLS}",
                 game.cells()
             ),
-            AcrossError::TierTooLarge { tier, entries } => write!(
+            AcrossError::BadPiece(bytes) => write!(
                 f,
-                "tier {tier} has {entries} entries, more than one MPI message counts \
-                 ({}): sending a tier in pieces is not written",
+                "a piece of {bytes} bytes: pieces hold 1 to {} bytes (an MPI count)",
                 Count::MAX
             ),
             AcrossError::Each(error) => error.fmt(f),
@@ -76,34 +73,27 @@ impl<E: fmt::Display> fmt::Display for AcrossError<E> {
 
 impl<E: fmt::Debug + fmt::Display> std::error::Error for AcrossError<E> {}
 
-/// The blocks of a tier of `blocks` representatives that rank `rank` of `ranks` owns.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::distributed::owned;
-///
-/// assert_eq!(owned(5, 0, 2), 0..2);
-/// assert_eq!(owned(5, 1, 2), 2..5);
-/// assert_eq!(owned(1, 0, 2), 0..0);
-/// ```
+/// The blocks of a tier of `blocks` representatives that rank `rank` of `ranks` owns: as many
+/// as the others give or take one, and none when the tier has fewer blocks than ranks.
 pub fn owned(blocks: usize, rank: usize, ranks: usize) -> Range<usize> {
     rank * blocks / ranks..(rank + 1) * blocks / ranks
 }
 
 /// Solves `game` by tiers across the ranks of `world`, from the full board down to the empty
-/// one, and hands this rank's slice of each tier to `each` as soon as it is solved. Every rank
-/// of `world` must call it with the same game. The slices of a tier, in rank order, are the
+/// one, and hands this rank's slice of each tier to `each` as soon as it is solved; slices
+/// travel in messages of at most `piece` bytes. Every rank of `world` must call it with the
+/// same game and piece. The slices of a tier, in rank order, are the
 /// tier; the tiers, from the empty board, are the table `ttt solve` writes.
 ///
 /// # Errors
 ///
-/// On every rank alike, before any message, if the game or a tier is too large
-/// ([`AcrossError`]); else the first error of `each`, on its rank only: the caller must then
+/// On every rank alike, before any message, if the game is too large for tiers or `piece` is
+/// no MPI count ([`AcrossError`]); else the first error of `each`, on its rank only: the caller must then
 /// stop the others (`MPI_Abort`), which would wait for it at the next exchange.
 pub fn solve_across<C, E>(
     game: Game,
     world: &C,
+    piece: usize,
     mut each: impl FnMut(TierSlice<'_>) -> Result<(), E>,
 ) -> Result<(), AcrossError<E>>
 where
@@ -112,12 +102,11 @@ where
     if game.cells() > MAX_TIER_CELLS {
         return Err(AcrossError::TooManyCells(game));
     }
+    if piece == 0 || piece > Count::MAX as usize {
+        return Err(AcrossError::BadPiece(piece));
+    }
     let tiers = Tiers::new(game);
     let cells = tiers.cells();
-    if let Some(tier) = (0..=cells).find(|&t| tiers.size(t) > Count::MAX as u64) {
-        let entries = tiers.size(tier);
-        return Err(AcrossError::TierTooLarge { tier, entries });
-    }
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
     // This rank's slice of the tier above the one being solved.
     let mut above: Vec<Entry> = Vec::new();
@@ -126,7 +115,7 @@ where
         let reps = owned(tiers.representatives(t), rank, ranks);
         let x_moves = t % 2 == 0;
         let whole = if x_moves && t < cells {
-            Some(gather(&tiers, t + 1, &above, world))
+            Some(gather(&tiers, t + 1, &above, world, piece))
         } else {
             None
         };
@@ -154,22 +143,27 @@ where
     Ok(())
 }
 
-/// The whole of tier `t`, from every rank's slice of it (`own` this rank's).
-fn gather<C: Communicator>(tiers: &Tiers, t: usize, own: &[Entry], world: &C) -> Vec<Entry> {
-    let ranks = world.size() as usize;
-    let (blocks, block) = (tiers.representatives(t), tiers.block(t));
-    // Within a Count: solve_across checked every tier's size.
-    let slices: Vec<Range<usize>> = (0..ranks).map(|r| owned(blocks, r, ranks)).collect();
-    let counts: Vec<Count> = slices
-        .iter()
-        .map(|s| (s.len() as u64 * block) as Count)
-        .collect();
-    let displs: Vec<Count> = slices
-        .iter()
-        .map(|s| (s.start as u64 * block) as Count)
-        .collect();
+/// The whole of tier `t`, from every rank's slice of it (`own` this rank's): each rank
+/// broadcasts its slice in turn, in pieces of at most `piece` bytes.
+fn gather<C: Communicator>(
+    tiers: &Tiers,
+    t: usize,
+    own: &[Entry],
+    world: &C,
+    piece: usize,
+) -> Vec<Entry> {
+    let (rank, ranks) = (world.rank() as usize, world.size() as usize);
+    let (blocks, block) = (tiers.representatives(t), tiers.block(t) as usize);
     let mut whole = vec![0 as Entry; tiers.size(t) as usize];
-    let mut partition = PartitionMut::new(&mut whole[..], counts, displs);
-    world.all_gather_varcount_into(own, &mut partition);
+    for root in 0..ranks {
+        let slice = owned(blocks, root, ranks);
+        let (start, end) = (slice.start * block, slice.end * block);
+        if root == rank {
+            whole[start..end].copy_from_slice(own);
+        }
+        for chunk in whole[start..end].chunks_mut(piece) {
+            world.process_at_rank(root as i32).broadcast_into(chunk);
+        }
+    }
     whole
 }
