@@ -114,22 +114,19 @@ where
         let start = Instant::now();
         let reps = owned(tiers.representatives(t), rank, ranks);
         let x_moves = t % 2 == 0;
-        let whole = if x_moves && t < cells {
-            Some(gather(&tiers, t + 1, &above, world, piece))
+        // Where X moves, this rank's slice of the tier above is freed once gathered.
+        let own = std::mem::take(&mut above);
+        let (reads, received) = if x_moves && t < cells {
+            let whole = gather(&tiers, t + 1, &own, world, piece);
+            let received = (whole.len() - own.len()) as u64;
+            (whole, received)
         } else {
-            None
+            (own, 0)
         };
-        let received = whole.as_ref().map_or(0, |w| (w.len() - above.len()) as u64);
         let mut out = vec![0 as Entry; reps.len() * tiers.block(t) as usize];
         let first = reps.start as u64 * tiers.block(t);
-        solve_slice(
-            &tiers,
-            t,
-            reps,
-            whole.as_deref().unwrap_or(&above),
-            &mut out,
-        );
-        drop(whole);
+        solve_slice(&tiers, t, reps, &reads, &mut out);
+        drop(reads);
         each(TierSlice {
             tier: t,
             first,
