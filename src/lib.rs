@@ -145,9 +145,6 @@ pub use review::{MoveVerdict, PlyReview, Review};
 pub use rng::SplitMix64;
 pub use simulate::{SimulateOptions, Tally, simulate};
 pub use table::TableError;
-/// The tiered solve split across MPI ranks: only with the `mpi` feature (docs/scale.md).
-#[cfg(feature = "mpi")]
-pub use tiers::distributed;
 pub use value::{MoveValue, Probe, Value};
 pub use verify::{Mismatch, Verification};
 
@@ -176,7 +173,8 @@ struct WebPage;
 
 /// The layouts behind the front door (tic-tac-toe's dense table, the general table, the
 /// solvers), for the project's own benchmarks: not part of the API, and not built unless the
-/// `internals` feature is on, which only the crate's own tests and benchmarks turn on.
+/// `internals` feature is on, which only the crate's own tests and benchmarks turn on, and the
+/// `mpi` feature for `ttt-mpi`.
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals {
@@ -186,6 +184,9 @@ pub mod internals {
     pub use crate::table::disk::{HEADER_BYTES, Header, checksum, set_cache_dir};
     pub use crate::table::tic_tac_toe::{Dense, table};
     pub use crate::table::{Table, embedded_bytes};
+    /// The tiered solve split across MPI ranks, for `ttt-mpi` (docs/scale.md).
+    #[cfg(feature = "mpi")]
+    pub use crate::tiers::distributed;
     pub use crate::tiers::{Tiers, solve_in_memory};
 }
 

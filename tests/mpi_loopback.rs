@@ -18,9 +18,9 @@ use ttt_oracle::internals::{Tiers, solve_in_memory};
 const TIME_LIMIT: Duration = Duration::from_secs(300);
 
 /// `mpirun -np RANKS ttt-mpi ARGS`, on this machine alone, stopped with everything it started
-/// if it outlives [`TIME_LIMIT`]. The flags make it run anywhere a test runs: as root (CI),
-/// with more ranks than cores, and over shared memory without the single-copy mechanism,
-/// which containers often forbid.
+/// if it outlives [`TIME_LIMIT`]. The ranks talk TCP over the loopback interface, as ranks on
+/// a cluster's machines talk over its network, rather than through shared memory; the other
+/// flags make it run wherever a test runs: as root (CI), and with more ranks than cores.
 fn mpirun(ranks: usize, args: &[&str]) -> Output {
     let child = Command::new("mpirun")
         .args([
@@ -29,8 +29,15 @@ fn mpirun(ranks: usize, args: &[&str]) -> Output {
             "--host",
             "localhost",
         ])
-        .args(["--mca", "btl", "self,vader"])
-        .args(["--mca", "btl_vader_single_copy_mechanism", "none"])
+        .args([
+            "--mca",
+            "btl",
+            "self,tcp",
+            "--mca",
+            "btl_tcp_if_include",
+            "lo",
+        ])
+        .args(["--mca", "oob_tcp_if_include", "lo"])
         .args(["-np", &ranks.to_string(), "-x", "RAYON_NUM_THREADS=1"])
         .arg(env!("CARGO_BIN_EXE_ttt-mpi"))
         .args(args)

@@ -14,7 +14,7 @@ use std::time::Instant;
 use mpi::collective::SystemOperation;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 use ttt_oracle::Game;
-use ttt_oracle::distributed::{AcrossError, PIECE, TierSlice, solve_across};
+use ttt_oracle::internals::distributed::{AcrossError, PIECE, TierSlice, solve_across};
 
 const USAGE: &str = "usage: mpirun -np P ttt-mpi --game G --out DIR [--piece BYTES]";
 
