@@ -116,11 +116,11 @@ fn main() -> ExitCode {
             world.abort(1);
         }
         Err(error) => {
-            // Refused up front on every rank alike: one says so.
+            // A game or piece refused up front, on every rank alike: one says so.
             if rank == 0 {
                 eprintln!("ttt-mpi: {error}");
             }
-            return ExitCode::FAILURE;
+            return ExitCode::from(2);
         }
     }
     if rank == 0 {

@@ -74,7 +74,8 @@ impl<E: fmt::Display> fmt::Display for AcrossError<E> {
 impl<E: fmt::Debug + fmt::Display> std::error::Error for AcrossError<E> {}
 
 /// The blocks of a tier of `blocks` representatives that rank `rank` of `ranks` owns: as many
-/// as the others give or take one, and none when the tier has fewer blocks than ranks.
+/// as any other rank, give or take one, so none for some ranks when the tier has fewer blocks
+/// than ranks.
 pub fn owned(blocks: usize, rank: usize, ranks: usize) -> Range<usize> {
     rank * blocks / ranks..(rank + 1) * blocks / ranks
 }
