@@ -12,6 +12,8 @@
 //!
 //! Pure: no I/O. [`solve`] solves one tier from the next with rayon.
 
+#[cfg(feature = "mpi")]
+pub mod distributed;
 pub mod solve;
 
 use crate::game::Game;
@@ -285,6 +287,17 @@ impl Tiers {
     /// The entries of tier `t`: the largest of the tiered solve's arrays per tier.
     pub fn size(&self, t: usize) -> u64 {
         self.sizes[t]
+    }
+
+    /// The blocks of tier `t`: the representatives of X's cells in it.
+    pub fn representatives(&self, t: usize) -> usize {
+        self.reps[marks_of_tier(t).0].len()
+    }
+
+    /// The entries of a block of tier `t`: every way to place O's marks on the cells X left.
+    pub fn block(&self, t: usize) -> u64 {
+        let (x, o) = marks_of_tier(t);
+        self.binomial[self.cells - x][o]
     }
 }
 

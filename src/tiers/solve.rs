@@ -6,6 +6,8 @@
 //! is lost at 0 plies, a full board is drawn at 0, any other is one ply of minimax over its
 //! children, the winner taking the fastest win and the loser the slowest loss.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 use super::{LOST, Tiers, marks_of_tier};
@@ -48,27 +50,54 @@ fn parent_entry(score: u8, drawn: Entry) -> Entry {
 ///
 /// If `out` or `next` has the wrong length.
 pub fn solve_tier(tiers: &Tiers, t: usize, next: &[Entry], out: &mut [Entry]) {
+    solve_slice(tiers, t, 0..tiers.representatives(t), next, out);
+}
+
+/// Solves the blocks `reps` of tier `t` (X's representatives by index, ascending mask) into
+/// `out`, on the current rayon pool: what one process does of a tier split by representative
+/// (`tiers::distributed`, with the `mpi` feature; one process's tier is one slice).
+///
+/// `next` is what tier `t + 1` the slice reads (empty for the last tier). Where X moves (even
+/// `t`) a child's X cells can have any representative, so `next` is the whole tier. Where O
+/// moves (odd `t`) a child keeps X's cells, so its block is the one of the same representative
+/// one tier up: `next` is only the blocks `reps` of tier `t + 1`.
+///
+/// # Panics
+///
+/// If `reps` runs past the tier's blocks, or `out` or `next` has the wrong length.
+pub fn solve_slice(tiers: &Tiers, t: usize, reps: Range<usize>, next: &[Entry], out: &mut [Entry]) {
+    let block = tiers.block(t) as usize;
+    assert!(
+        reps.end <= tiers.representatives(t),
+        "tier {t} has {} blocks, not {}",
+        tiers.representatives(t),
+        reps.end
+    );
     assert_eq!(
-        out.len() as u64,
-        tiers.size(t),
-        "tier {t} has the wrong length"
+        out.len(),
+        reps.len() * block,
+        "tier {t}'s slice has the wrong length"
     );
     if t < tiers.cells() {
+        let x_moves = t % 2 == 0;
+        let expected = if x_moves {
+            tiers.size(t + 1)
+        } else {
+            reps.len() as u64 * tiers.block(t + 1)
+        };
         assert_eq!(
             next.len() as u64,
-            tiers.size(t + 1),
+            expected,
             "tier {} has the wrong length",
             t + 1
         );
     }
-    let (x, o) = marks_of_tier(t);
-    let block = tiers.binomial(tiers.cells() - x, o) as usize;
-    out.par_chunks_mut(block).enumerate().for_each_init(
-        Scratch::default,
-        |scratch, (rep, chunk)| {
-            solve_block(tiers, t, rep, next, chunk, scratch);
-        },
-    );
+    out.par_chunks_mut(block)
+        .enumerate()
+        .for_each_init(Scratch::default, |scratch, (i, chunk)| {
+            let rep = reps.start + i;
+            solve_block(tiers, t, rep, i, next, chunk, scratch);
+        });
 }
 
 /// What a block's solve builds before its boards: reused across the blocks of a thread.
@@ -82,10 +111,13 @@ struct Scratch {
     bases: Vec<u64>,
 }
 
+/// Solves the block of representative `rep` of tier `t`, the `slot`-th block of its slice
+/// (where an O move's child block lies in `next`).
 fn solve_block(
     tiers: &Tiers,
     t: usize,
     rep: usize,
+    slot: usize,
     next: &[Entry],
     out: &mut [Entry],
     scratch: &mut Scratch,
@@ -128,7 +160,7 @@ fn solve_block(
             bases.push(child_rep as u64 * tiers.binomial(cells - x - 1, o));
         }
     }
-    let own_base = rep as u64 * tiers.binomial(m, o + 1);
+    let own_base = slot as u64 * tiers.binomial(m, o + 1);
     let empty_all = if m == 32 { u32::MAX } else { (1u32 << m) - 1 };
     // The compressed sets of O's cells in colex order: Gosper's next set of as many bits.
     let mut compressed: u32 = if o == 0 { 0 } else { (1u32 << o) - 1 };
