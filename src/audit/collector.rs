@@ -12,17 +12,17 @@ use std::collections::HashMap;
 
 use super::mistakes::{Mistake, MistakeKind, Mistakes};
 use super::odds::{Graph, To};
-use super::rules::Rules;
+use super::rules::{Bits, Rules, WIDE};
 use crate::board::{Cell, Player};
 use crate::game::Game;
 use crate::history::History;
 use crate::value::MoveValue;
 
-/// A mistake noted by a walk, before it is listed: 32 bytes.
+/// A mistake noted by a walk, before it is listed: 48 bytes.
 #[derive(Clone, Copy)]
 struct Noted {
-    /// The moves to the position, 4 bits each, the first in the lowest.
-    line: u64,
+    /// The moves to the position, [`WIDE`] bits each, the first in the lowest.
+    line: u128,
     histories: u64,
     games: u64,
     /// Where the move leads (the walk by positions, which counts its games afterwards).
@@ -35,7 +35,7 @@ struct Noted {
 impl Noted {
     fn moves(&self) -> Vec<Cell> {
         (0..usize::from(self.ply))
-            .map(|i| Cell::new((self.line >> (4 * i) & 15) as usize).expect("4 bits hold a cell"))
+            .map(|i| self.line.get(i))
             .collect()
     }
 
@@ -45,14 +45,12 @@ impl Noted {
             .cmp(&other.ply)
             .then(other.games.cmp(&self.games))
             .then_with(|| {
-                // Moves compared from the first: the first nibble where the lines differ.
-                let differ = self.line ^ other.line;
-                let at = if differ == 0 {
-                    0
-                } else {
-                    differ.trailing_zeros() / 4 * 4
-                };
-                (self.line >> at & 15).cmp(&(other.line >> at & 15))
+                // Moves compared from the first: the first where the lines differ.
+                let at = self.line.first_difference(other.line);
+                match at < usize::from(self.ply) {
+                    true => self.line.get(at).cmp(&other.line.get(at)),
+                    false => Ordering::Equal,
+                }
             })
             .then(self.cell.cmp(&other.cell))
     }
@@ -78,7 +76,7 @@ pub(super) struct Collector {
     seen: HashMap<(u128, Cell), (usize, usize)>,
     /// For the walk by positions: the position being noted (its ply and line), and the cells
     /// noted there, as a bot may offer one cell twice.
-    here: (u8, u64, u32),
+    here: (u8, u128, u32),
 }
 
 impl Collector {
@@ -100,7 +98,7 @@ impl Collector {
         &mut self,
         kind: MistakeKind,
         ply: usize,
-        line: u64,
+        line: u128,
         cell: Cell,
         histories: u64,
         to: To,
@@ -157,10 +155,9 @@ impl Collector {
         let tier_of = usize::from(!kind.is_blunder());
         let (tier, at) = *self.seen.entry((key, cell)).or_insert_with(|| {
             let tier = &mut self.tiers[tier_of];
-            let line = moves
-                .iter()
-                .enumerate()
-                .fold(0, |line, (i, c)| line | (c.index() as u64) << (4 * i));
+            let line = moves.iter().enumerate().fold(0, |line, (i, c)| {
+                line | (c.index() as u128) << (WIDE as usize * i)
+            });
             tier.noted.push(Noted {
                 line,
                 histories: 0,

@@ -26,9 +26,9 @@ const WIDTH: usize = 96;
 /// The options of `ttt audit` for other games.
 #[derive(Debug, Args)]
 pub struct LargeArgs {
-    /// For a game without a table (more than 16 cells): how many distinct states each walk may
-    /// hold before it stops (the counts and exact odds need the whole walk; the verdict and
-    /// shortest lines are then searched within as many). On a game with a table other than
+    /// For a game without a table (past 16 cells, none cached): how many distinct states each
+    /// walk may hold before it stops (the counts and exact odds need the whole walk; the
+    /// verdict and shortest lines are then searched within as many). On a game with a table other than
     /// 3x3: how many histories a bot that does not say it answers from the board alone may be
     /// asked about (each is asked on its own); the audit stops (exit 2) rather than go past it.
     #[arg(long, value_name = "STATES", default_value_t = AuditBudget::DEFAULT.states as u32, value_parser = clap::value_parser!(u32).range(1..=1_000_000_000))]
