@@ -167,6 +167,35 @@ fn an_external_bot_is_judged_by_the_cached_table() {
     assert!(x["recheck"]["games"].as_u64().unwrap() > 0, "{x}");
     assert_eq!(x["recheck"]["difference"], Json::Null, "{x}");
     assert_eq!(code, 0);
+    // As O it loses, and --losing-games lists every game it loses, each one the table's loss.
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("audit-cached-first-o.jsonl");
+    let file_arg = file.to_str().unwrap();
+    let args = [
+        "--cmd",
+        bot,
+        "--name",
+        "first",
+        "--side",
+        "o",
+        "--losing-games",
+        file_arg,
+    ];
+    let (json, code) = audit_json(&args);
+    let o = &sides(&json)[0];
+    assert_eq!(code, 1);
+    let lines = fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        lines.lines().count() as u64,
+        o["losing_games"].as_u64().unwrap(),
+        "{o}"
+    );
+    let oracle = oracle();
+    for line in lines.lines() {
+        let game: Json = serde_json::from_str(line).unwrap();
+        let end = oracle.analyze(&position(&moves(&game["moves"])));
+        assert_eq!((end.to_move, end.value), (Player::O, Value::Loss), "{line}");
+    }
+    fs::remove_file(&file).unwrap();
 }
 
 #[test]
@@ -216,13 +245,13 @@ fn without_a_cached_table_the_audit_searches_and_says_how_to_make_one() {
         &dir,
         &["audit", "random", "--game", GAME, "--budget", "1000"],
     );
-    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    let stdout = text(&out.stdout);
     assert!(stdout.contains("audited without a table"), "{stdout}");
     assert!(
-        stderr.contains("no table solved yet") && stderr.contains("`ttt solve --game 1x17k2`"),
-        "{stderr}"
+        stdout.contains("(`ttt solve --game 1x17k2` makes one, and the audit then judges"),
+        "{stdout}"
     );
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     for args in [
         &["audit", "perfect", "--game", GAME][..],
         &["match", "random", "random", "--game", GAME],

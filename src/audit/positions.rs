@@ -114,9 +114,12 @@ impl<R: Rules> Default for Buffers<R> {
 }
 
 /// Where a walk's memory comes from, and goes back to.
+/// Fresh memory for each walk unless a board says otherwise.
 pub(super) trait Kept: Rules {
-    fn take() -> Buffers<Self>;
-    fn keep(buffers: Buffers<Self>);
+    fn take() -> Buffers<Self> {
+        Buffers::default()
+    }
+    fn keep(_: Buffers<Self>) {}
 }
 
 thread_local! {
@@ -135,21 +138,11 @@ impl Kept for Board {
     }
 }
 
-/// A larger game's walk (here and on a cached table) takes long enough that fresh memory costs nothing to speak of, and
+/// A larger game's walk takes long enough that fresh memory costs nothing to speak of, and
 /// what it held (hundreds of megabytes on 4x4) goes back at once.
-impl Kept for Position {
-    fn take() -> Buffers<Position> {
-        Buffers::default()
-    }
-    fn keep(_: Buffers<Position>) {}
-}
+impl Kept for Position {}
 
-impl Kept for Cached {
-    fn take() -> Buffers<Cached> {
-        Buffers::default()
-    }
-    fn keep(_: Buffers<Cached>) {}
-}
+impl Kept for Cached {}
 
 /// Why the walk stopped before the end.
 enum Stop {

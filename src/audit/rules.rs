@@ -1,8 +1,10 @@
 //! What the walks need of a board and of the table that judges it, for each kind of board:
-//! tic-tac-toe's own 4-byte [`Board`] with its dense table, and the [`Position`] of any game
-//! with a table. The walks are written once, over [`Rules`], and compiled for each; tic-tac-toe
-//! keeps its layouts (a base-3 code carried from move to move, a dense array of places), the
-//! other games trade them for a hash map.
+//! tic-tac-toe's own 4-byte [`Board`] with its dense table, the [`Position`] of any other game
+//! of at most 16 cells with its table in memory, and [`Cached`], the position of a game of 17
+//! to 25 cells with the table `ttt solve` cached (mapped from disk). The walks are written
+//! once, over [`Rules`], and compiled for each; tic-tac-toe keeps its layouts (a base-3 code
+//! carried from move to move, a dense array of places), the other games trade them for a hash
+//! map.
 //!
 //! The table is what every walk judges moves by. A walk for games without one (issue #15)
 //! would give the walks an optional table here, and skip the judging where it is missing.
@@ -28,7 +30,7 @@ pub(crate) trait Rules: Copy + 'static {
     /// What the walk by positions carries from a board to the next to find its place cheaply:
     /// tic-tac-toe's base-3 code; nothing on other boards, found by their marks.
     type Code: Copy;
-    /// The moves of a game in progress, 4 bits a move.
+    /// The moves of a game in progress: 4 bits a move, 5 past 16 cells.
     type Line: Bits;
     /// Each board's place in the list of a ply, for the walk by positions.
     type Places: Places<Self>;

@@ -11,9 +11,7 @@ use crate::audit::Report;
 use crate::bots::{self, Bot, Published};
 use crate::quote::escape;
 use crate::tiers::MAX_TIER_CELLS;
-use crate::{
-    AuditBudget, AuditError, AuditOptions, Game, MAX_TABLE_CELLS, Player, SideReport, TableError,
-};
+use crate::{AuditBudget, AuditError, AuditOptions, Game, MAX_TABLE_CELLS, Player, SideReport};
 use clap::{Args, ValueEnum};
 
 use super::audit_jobs::{both_at_once, one_by_one};
@@ -323,29 +321,14 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     }
 }
 
-/// Whether `game`, a game past 16 cells, has a table `ttt solve` cached; when it has none but
-/// could, says so on standard error, and how to make one: the audit goes on without it.
+/// Whether `game`, a game past 16 cells, has a table `ttt solve` cached. Without one it is
+/// audited without a table, and the report says how to make one.
 ///
 /// # Errors
 ///
 /// Exit code 4 when the cached table is damaged.
 fn cached(game: Game) -> Result<bool, Failure> {
-    if game.cells() > MAX_TIER_CELLS {
-        return Ok(false);
-    }
-    match crate::table::disk::solved(game) {
-        Ok(_) => Ok(true),
-        Err(TableError::NotSolved { path, .. }) => {
-            let label = Style::for_stderr().strong("note:");
-            let _ = writeln!(
-                io::stderr(),
-                "{label} {game} has no table solved yet ({path}), so it is audited without \
-                 one; `ttt solve --game {game}` makes one, and every move is then judged by it"
-            );
-            Ok(false)
-        }
-        Err(damaged) => Err(damaged.into()),
-    }
+    Ok(crate::audit::rules::Cached::table(game)?.is_some())
 }
 
 /// Why `game`, which has no table here, has none: how to make one, or that tables stop.

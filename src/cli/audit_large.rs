@@ -6,6 +6,7 @@ use std::io::Write;
 use crate::audit::AuditJson;
 use crate::bots::{Bot, BotError, Turn};
 use crate::quote::escape;
+use crate::tiers::MAX_TIER_CELLS;
 use crate::wording::grouped;
 use crate::{
     AuditBudget, AuditError, Cell, Forfeit, Game, Player, Ratio, Shortest, TablelessReport, Verdict,
@@ -317,6 +318,12 @@ fn details(name: &str, s: &TablelessReport, budget: AuditBudget, style: Style) -
         "  unavailable without a table of {}: blunders, slow wins, worst case, vs perfect",
         s.game
     ));
+    if s.game.cells() <= MAX_TIER_CELLS {
+        lines.push(format!(
+            "  (`ttt solve --game {}` makes one, and the audit then judges every move by it)",
+            s.game
+        ));
+    }
     match &s.shortest_illegal {
         Shortest::Line(line) => {
             let after = if line.moves.is_empty() {
