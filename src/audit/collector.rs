@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use super::mistakes::{Mistake, MistakeKind, Mistakes};
 use super::odds::{Graph, To};
-use super::rules::{Bits, Rules, WIDE};
+use super::rules::Rules;
 use crate::board::{Cell, Player};
 use crate::game::Game;
 use crate::history::History;
@@ -21,22 +21,32 @@ use crate::value::MoveValue;
 /// A mistake noted by a walk, before it is listed: 48 bytes.
 #[derive(Clone, Copy)]
 struct Noted {
-    /// The moves to the position, [`WIDE`] bits each, the first in the lowest.
+    /// The moves to the position, `width` bits each, the first in the lowest: as the walk
+    /// by positions carries them, or [`WIDE`] for the walk by histories.
     line: u128,
     histories: u64,
     games: u64,
     /// Where the move leads (the walk by positions, which counts its games afterwards).
     to: To,
     ply: u8,
+    width: u8,
     cell: Cell,
     kind: MistakeKind,
 }
 
+/// The bits a move takes in the lines of the walk by histories: enough for 25 cells.
+const WIDE: u8 = 5;
+
 impl Noted {
     fn moves(&self) -> Vec<Cell> {
-        (0..usize::from(self.ply))
-            .map(|i| self.line.get(i))
-            .collect()
+        (0..usize::from(self.ply)).map(|i| self.get(i)).collect()
+    }
+
+    /// Move number `i` (from 0).
+    fn get(&self, i: usize) -> Cell {
+        let width = u32::from(self.width);
+        let bits = (self.line >> (width as usize * i)) & ((1 << width) - 1);
+        Cell::new(bits as usize).expect("a move's bits hold a cell")
     }
 
     /// The order of the list, among mistakes of one kind (blunders, or slow wins).
@@ -45,10 +55,12 @@ impl Noted {
             .cmp(&other.ply)
             .then(other.games.cmp(&self.games))
             .then_with(|| {
-                // Moves compared from the first: the first where the lines differ.
-                let at = self.line.first_difference(other.line);
+                // Moves compared from the first: the first where the lines differ (of one
+                // walk, so of one width).
+                let differ = self.line ^ other.line;
+                let at = (differ.trailing_zeros() / u32::from(self.width)) as usize;
                 match at < usize::from(self.ply) {
-                    true => self.line.get(at).cmp(&other.line.get(at)),
+                    true => self.get(at).cmp(&other.get(at)),
                     false => Ordering::Equal,
                 }
             })
@@ -91,14 +103,15 @@ impl Collector {
     }
 
     /// A mistake met once, at a position of the walk by positions reached by `histories`
-    /// histories, the first of them `line`, at `ply`; the move leads `to`. Plies come in
+    /// histories, the first of them `line` (its moves and the bits of each), at `ply`; the
+    /// move leads `to`. Plies come in
     /// order: a mistake deeper than the ply where enough are kept is counted, not kept.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn note_position(
         &mut self,
         kind: MistakeKind,
         ply: usize,
-        line: u128,
+        (line, width): (u128, u32),
         cell: Cell,
         histories: u64,
         to: To,
@@ -136,6 +149,7 @@ impl Collector {
                 games: 0,
                 to,
                 ply,
+                width: width as u8,
                 cell,
                 kind,
             });
@@ -156,7 +170,7 @@ impl Collector {
         let (tier, at) = *self.seen.entry((key, cell)).or_insert_with(|| {
             let tier = &mut self.tiers[tier_of];
             let line = moves.iter().enumerate().fold(0, |line, (i, c)| {
-                line | (c.index() as u128) << (WIDE as usize * i)
+                line | (c.index() as u128) << (usize::from(WIDE) * i)
             });
             tier.noted.push(Noted {
                 line,
@@ -164,6 +178,7 @@ impl Collector {
                 games: 0,
                 to: To::DRAW,
                 ply: moves.len() as u8,
+                width: WIDE,
                 cell,
                 kind,
             });

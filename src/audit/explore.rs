@@ -194,8 +194,9 @@ impl<R: Rules> Walk<'_, R> {
 
     /// The worst-case line at `depth` is `cell`, then the line found after it.
     fn adopt(&mut self, depth: usize, cell: Cell) {
-        let next = self.lines[depth + 1];
-        let line = &mut self.lines[depth];
+        // Borrowed, not copied: a line is as long as the largest board's.
+        let (here, below) = self.lines.split_at_mut(depth + 1);
+        let (line, next) = (&mut here[depth], &below[0]);
         line.cells[0] = cell;
         line.cells[1..=next.len].copy_from_slice(&next.cells[..next.len]);
         line.len = next.len + 1;

@@ -407,7 +407,8 @@ impl<R: Kept> Walk<'_, R> {
                     }
                     let to = self.reach(node, cell, chance)?;
                     if let Some(kind) = mistake {
-                        let (line, histories) = (node.line.0.wide(), u64::from(node.histories));
+                        let line = (node.line.0.bits(), R::Line::WIDTH);
+                        let histories = u64::from(node.histories);
                         self.mistakes
                             .note_position(kind, self.ply, line, cell, histories, to);
                     }

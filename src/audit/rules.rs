@@ -64,6 +64,8 @@ pub(crate) trait Rules: Copy + 'static {
 /// to 25 cells, whose table `ttt solve` cached).
 pub(crate) trait Bits: Copy {
     const EMPTY: Self;
+    /// The bits of a move.
+    const WIDTH: u32;
     /// This line with `cell` as its move number `ply` (from 0).
     fn with(self, ply: usize, cell: Cell) -> Self;
     /// Move number `ply` (from 0).
@@ -71,17 +73,15 @@ pub(crate) trait Bits: Copy {
     /// The first move (from 0) where this line and `other` differ: as many as a line holds
     /// when they are the same.
     fn first_difference(self, other: Self) -> usize;
-    /// The moves 5 bits each, as the list of mistakes keeps every line.
-    fn wide(self) -> u128;
+    /// The line in 128 bits, as the list of mistakes keeps every line (with its width).
+    fn bits(self) -> u128;
 }
-
-/// The bits a move takes in a line of [`Bits`] kept as the list of mistakes keeps them.
-pub(crate) const WIDE: u32 = 5;
 
 macro_rules! bits {
     ($($int:ty, $width:expr;)*) => {$(
         impl Bits for $int {
             const EMPTY: $int = 0;
+            const WIDTH: u32 = $width;
             #[inline(always)]
             fn with(self, ply: usize, cell: Cell) -> $int {
                 self | (cell.index() as $int) << ($width * ply)
@@ -95,15 +95,9 @@ macro_rules! bits {
             fn first_difference(self, other: $int) -> usize {
                 ((self ^ other).trailing_zeros() / $width) as usize
             }
-            fn wide(self) -> u128 {
-                if $width == WIDE {
-                    return self as u128;
-                }
-                let moves = <$int>::BITS / $width;
-                (0..moves as usize)
-                    .map(|ply| self.get(ply).index() as u128)
-                    .enumerate()
-                    .fold(0, |line, (ply, cell)| line | cell << (WIDE as usize * ply))
+            #[inline(always)]
+            fn bits(self) -> u128 {
+                self as u128
             }
         }
     )*};
