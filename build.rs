@@ -17,9 +17,13 @@ mod cell;
 #[path = "src/cells.rs"]
 mod cells;
 // The build writes tables but reads none: the reading half and its re-exports go unused.
+#[allow(dead_code)]
+#[path = "src/table/first_moves.rs"]
+mod first_moves;
 #[allow(dead_code, unused_imports)]
 #[path = "src/format/mod.rs"]
 mod format;
+
 #[allow(dead_code)]
 #[path = "src/game.rs"]
 mod game;
@@ -65,6 +69,7 @@ fn main() {
         "solve/mod",
         "solve/tic_tac_toe",
         "symmetry",
+        "table/first_moves",
         "value",
     ] {
         println!("cargo::rerun-if-changed=src/{shared}.rs");
@@ -84,15 +89,28 @@ fn main() {
         .into_iter()
         .map(|game| {
             std::thread::spawn(move || {
-                let bytes = format::encode(&format::stored(&solve::solve_game(game)));
-                (game, bytes)
+                let solution = solve::solve_game(game);
+                let bytes = format::encode(&format::stored(&solution));
+                // 4x4's best moves by raw code, so that a process answers them at once.
+                let first_moves = (game.to_string() == "4x4").then(|| {
+                    let mut moves = vec![0; first_moves::len(game.cells())];
+                    let stored = solution.best_moves().iter().copied();
+                    first_moves::write(&solve::Codes::new(game), stored, &mut moves);
+                    moves
+                });
+                (game, bytes, first_moves)
             })
         })
         .collect();
     for thread in solving {
-        let (game, bytes) = thread.join().expect("a solver thread finishes");
+        let (game, bytes, first_moves) = thread.join().expect("a solver thread finishes");
         let name = format!("mnk-{game}.bin");
         fs::write(out.join(&name), &bytes).unwrap_or_else(|e| panic!("write OUT_DIR/{name}: {e}"));
+        if let Some(moves) = first_moves {
+            let name = format!("first-moves-{game}.bin");
+            fs::write(out.join(&name), &moves)
+                .unwrap_or_else(|e| panic!("write OUT_DIR/{name}: {e}"));
+        }
     }
 }
 

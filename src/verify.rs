@@ -13,7 +13,8 @@ use crate::table::disk::{DiskTable, checksum as tier_checksum};
 use crate::table::tic_tac_toe::Dense;
 use crate::value::Value;
 
-/// A canonical position where the embedded table and a fresh solve disagree.
+/// A canonical position where the embedded table and a fresh solve disagree; on 4x4 also any
+/// board whose embedded best move differs, each side's moves then its lowest optimal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mismatch {
     /// The position.
@@ -164,6 +165,9 @@ pub(crate) fn verify_game(game: Game) -> Result<Verification, TableError> {
             });
         }
     }
+    if let Some(embedded) = crate::table::embedded_first_moves(game) {
+        first_moves_differing(&fresh, embedded, &mut mismatches);
+    }
     Ok(Verification {
         game,
         compared,
@@ -172,6 +176,41 @@ pub(crate) fn verify_game(game: Game) -> Result<Verification, TableError> {
         table_checksum: checksum(bytes),
         fresh_checksum: checksum(&fresh_bytes),
     })
+}
+
+/// Compares the embedded lowest optimal move of every board (4x4's half bytes) with those of
+/// the `fresh` solve, adding a mismatch for each board in play where they differ, its moves
+/// the lowest optimal move each side says.
+fn first_moves_differing(
+    fresh: &mnk_format::Stored,
+    embedded: &[u8],
+    mismatches: &mut Vec<Mismatch>,
+) {
+    let codes = crate::solve::Codes::new(fresh.game);
+    let mut made = vec![0; embedded.len()];
+    crate::table::write_first_moves(&codes, fresh, &mut made);
+    let (digits, geometry) = (Digits::new(), fresh.game.geometry());
+    for (byte, (&ours, &theirs)) in embedded.iter().zip(&made).enumerate() {
+        if ours == theirs {
+            continue;
+        }
+        for half in (0..2).filter(|half| (ours ^ theirs) >> (4 * half) & 0xf != 0) {
+            let code = (2 * byte + half) as u32;
+            let (x, o) = digits.marks(code);
+            let position = Position::from_marks_unchecked(geometry, x.into(), o.into());
+            let canonical = codes.canonical(x, o).0;
+            let first = |byte: u8| Cells::from_bits(1 << (byte >> (4 * half) & 0xf));
+            let said = |first: Cells| {
+                let at = fresh.codes.binary_search(&canonical).ok()?;
+                unentry(fresh.entries[at]).map(|(value, remoteness)| (value, remoteness, first))
+            };
+            mismatches.push(Mismatch {
+                position,
+                table: said(first(ours)),
+                fresh: said(first(theirs)),
+            });
+        }
+    }
 }
 
 /// The most differing positions a check of a cached table lists: the count goes on past them.

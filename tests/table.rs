@@ -44,6 +44,16 @@ fn tables_in(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
+/// Held by each test while it writes a binary and runs it: no child of another test, forked
+/// while the new file is open for writing, can then hold it open when it is run (which would
+/// fail with "text file busy").
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// `ttt` copied, with its embedded table damaged in place: one byte in the middle of the
 /// entries flipped, as a disk or a careless patch would.
 fn damaged_binary() -> std::path::PathBuf {
@@ -66,8 +76,7 @@ fn a_damaged_binary_says_so_instead_of_panicking() {
     use assert_cmd::Command;
     use predicates::prelude::*;
 
-    // No other test in this file starts a process, so no child can hold the new file open
-    // for writing when it is run (which would fail with "text file busy").
+    let _alone = alone();
     let path = damaged_binary();
     let ttt = || {
         let mut cmd = Command::new(&path);
@@ -117,5 +126,96 @@ fn a_damaged_binary_says_so_instead_of_panicking() {
         .stdout(predicate::str::ends_with(
             "(the embedded table is damaged)\n",
         ));
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// The half bytes of 4x4's lowest optimal moves for the 256 boards from base-3 code `start`
+/// on, as the library's general path (the canonical record) answers them: 0 for a board
+/// that is illegal or over.
+fn first_moves_from(start: u32) -> (Vec<u8>, Vec<Option<ttt_oracle::Position>>) {
+    use ttt_oracle::{Cells, Game, Oracle, Position};
+    let game: Game = "4x4".parse().unwrap();
+    let oracle = Oracle::of(game).unwrap();
+    let boards: Vec<Option<Position>> = (start..start + 256)
+        .map(|code| {
+            let (mut x, mut o, mut rest) = (0, 0, code);
+            for cell in 0..16 {
+                match rest % 3 {
+                    1 => x |= 1 << cell,
+                    2 => o |= 1 << cell,
+                    _ => {}
+                }
+                rest /= 3;
+            }
+            let board = Position::from_marks(game, Cells::from_bits(x), Cells::from_bits(o));
+            board.ok().filter(|board| !board.is_over())
+        })
+        .collect();
+    let nibble = |board: &Option<Position>| {
+        board.map_or(0, |board| {
+            oracle.best_moves(&board).first().unwrap().index() as u8
+        })
+    };
+    let bytes = boards
+        .chunks(2)
+        .map(|pair| nibble(&pair[0]) | nibble(&pair[1]) << 4)
+        .collect();
+    (bytes, boards)
+}
+
+#[test]
+fn damaged_best_moves_of_4x4_are_found_by_verify() {
+    use assert_cmd::Command;
+    use predicates::prelude::*;
+
+    let _alone = alone();
+    // Boards with 5 X and 4 or 5 O, among the first codes of that many marks: most in play.
+    let start = 20_000_000;
+    let (window, boards) = first_moves_from(start);
+    let original = std::fs::read(env!("CARGO_BIN_EXE_ttt")).unwrap();
+    let found: Vec<usize> = original
+        .windows(window.len())
+        .enumerate()
+        .filter(|(_, bytes)| *bytes == &window[..])
+        .map(|(at, _)| at)
+        .collect();
+    assert_eq!(found.len(), 1, "4x4's best moves are in the binary once");
+    // The first board in play of the window, told another of its empty cells.
+    let (index, board) = boards
+        .iter()
+        .enumerate()
+        .find_map(|(index, board)| board.map(|board| (index, board)))
+        .expect("a board in play");
+    let right = window[index / 2] >> (4 * (index % 2)) & 0xf;
+    let wrong = board
+        .empty_cells()
+        .iter()
+        .map(|cell| cell.index() as u8)
+        .find(|&cell| cell != right)
+        .expect("two empty cells");
+    let mut patched = original;
+    let at = found[0] + index / 2;
+    patched[at] = patched[at] & !(0xf << (4 * (index % 2))) | wrong << (4 * (index % 2));
+    let path = std::env::temp_dir().join(format!("ttt-damaged-moves-{}", std::process::id()));
+    std::fs::write(&path, patched).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let ttt = || {
+        let mut cmd = Command::new(&path);
+        cmd.timeout(std::time::Duration::from_secs(120));
+        cmd
+    };
+    // A query reads the half byte as it is: only `ttt verify` compares them with a solve.
+    ttt()
+        .args(["best", "--game", "4x4", &board.to_string()])
+        .assert()
+        .code(0)
+        .stdout(format!("{}\n", wrong + 1));
+    ttt()
+        .args(["verify", "--game", "4x4"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(board.to_string()))
+        .stdout(predicate::str::contains("ok:").not());
     std::fs::remove_file(&path).unwrap();
 }

@@ -43,6 +43,31 @@ const DIGITS: [u8; 256] = {
     digits
 };
 
+/// The top bit of every byte of a word.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// 8 bytes as a word, the first the lowest.
+#[inline]
+fn word(bytes: &[u8]) -> u64 {
+    u64::from_le_bytes(bytes.try_into().expect("8 bytes"))
+}
+
+/// The top bit of each byte of `word` equal to `byte`, and no other bit.
+#[inline]
+fn equal(word: u64, byte: u8) -> u64 {
+    let differ = word ^ u64::from_le_bytes([byte; 8]);
+    // A byte's low 7 bits plus 0x7f carry into its top bit when any is set; no byte carries
+    // into the next.
+    !(((differ & !HIGH) + !HIGH) | differ) & HIGH
+}
+
+/// The top bits of the bytes of `flags` as the low 8 bits of a number, the first byte's
+/// lowest.
+#[inline]
+fn gather(flags: u64) -> u64 {
+    ((flags >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
 impl FastBest {
     /// The fast path for `layout`'s game, answering in `format`.
     pub(super) fn new(layout: Layout, format: Format) -> FastBest {
@@ -73,8 +98,10 @@ impl FastBest {
     /// answers to `out`; returns how many bytes of `input` and how many lines it answered. It
     /// stops at the first line it leaves to the general path, or at a line not yet whole.
     pub(super) fn answer_lines(&self, input: &[u8], out: &mut Vec<u8>) -> (usize, u64) {
+        // JSON gives values too, read from the unpacked table; text only best moves, which 4x4
+        // answers at once from its embedded half bytes.
         if let Layout::Any(table) = self.layout
-            && !table.is_unpacked()
+            && !(table.is_unpacked() || !self.json && table.answers_at_once())
         {
             if input.len() < BULK * (self.length + 1) {
                 return (0, 0);
@@ -143,6 +170,14 @@ impl FastBest {
     /// anything else.
     #[inline]
     fn marks(&self, board: &[u8]) -> Option<(u64, u64)> {
+        if self.columns <= 8 && board.len() >= 8 {
+            return self.marks_by_rows(board);
+        }
+        self.marks_by_bytes(board)
+    }
+
+    /// [`marks`](FastBest::marks) a byte at a time.
+    fn marks_by_bytes(&self, board: &[u8]) -> Option<(u64, u64)> {
         let (mut x, mut o, mut bad) = (0u64, 0u64, false);
         let mut cell = 0;
         // A row and the slash after it; the last row has none (the length was checked).
@@ -158,6 +193,31 @@ impl FastBest {
             }
         }
         (!bad).then_some((x, o))
+    }
+
+    /// [`marks`](FastBest::marks) for rows of at most 8 cells on a board of at least 8 bytes:
+    /// each row read as one word, its bytes compared all at once.
+    #[inline]
+    fn marks_by_rows(&self, board: &[u8]) -> Option<(u64, u64)> {
+        let columns = self.columns;
+        // A flag (the top bit) in each byte of the row's cells.
+        let in_row = HIGH >> (8 * (8 - columns));
+        let (mut x, mut o, mut bad) = (0u64, 0u64, 0u64);
+        for (row, start) in (0..board.len()).step_by(columns + 1).enumerate() {
+            let end = start + columns;
+            // The row's bytes in the low bytes of a word, read forwards where 8 bytes remain
+            // and backwards from its end otherwise.
+            let word = match board.get(start..start + 8) {
+                Some(bytes) => word(bytes) & (u64::MAX >> (8 * (8 - columns))),
+                None => word(&board[end - 8..end]) >> (8 * (8 - columns)),
+            };
+            let (is_x, is_o) = (equal(word, b'X') & in_row, equal(word, b'O') & in_row);
+            bad |= in_row & !(is_x | is_o | equal(word, b'.'));
+            x |= gather(is_x) << (row * columns);
+            o |= gather(is_o) << (row * columns);
+            bad |= u64::from(board.get(end).is_some_and(|&byte| byte != b'/'));
+        }
+        (bad == 0).then_some((x, o))
     }
 
     /// Appends the answer to `board`, the text of a line of tic-tac-toe; false, with nothing
@@ -229,4 +289,55 @@ fn push_number(out: &mut Vec<u8>, n: u8) {
         out.push(b'0' + n / 10 % 10);
     }
     out.push(b'0' + n % 10);
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A game whose rows the fast path reads as words, and a text of its board's length, most
+    /// of its bytes what a board holds, its slashes in place or not.
+    fn game_and_text() -> impl Strategy<Value = (Game, Vec<u8>)> {
+        let games = ["4x4", "3x4", "4x3", "2x8", "8x2", "3x5", "2x4"];
+        (prop::sample::select(games.to_vec()), any::<bool>()).prop_flat_map(|(game, slashes)| {
+            let game: Game = game.parse().unwrap();
+            let byte = prop_oneof![
+                8 => prop::sample::select(b"XO./".to_vec()),
+                1 => any::<u8>(),
+            ];
+            let length = game.cells() + game.rows() - 1;
+            prop::collection::vec(byte, length).prop_map(move |mut board| {
+                if slashes {
+                    for row in 1..game.rows() {
+                        board[row * (game.columns() + 1) - 1] = b'/';
+                    }
+                }
+                (game, board)
+            })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        /// Rows read a word at a time give what a byte at a time gives, on every layout they
+        /// read: rows of 2 to 8 cells, the last read forwards or backwards.
+        #[test]
+        fn rows_read_as_words_read_as_bytes((game, board) in game_and_text()) {
+            let fast = FastBest {
+                layout: Layout::Any(crate::table::of(game).unwrap()),
+                json: false,
+                head: String::new(),
+                length: board.len(),
+                columns: game.columns(),
+            };
+            prop_assert_eq!(
+                fast.marks_by_rows(&board),
+                fast.marks_by_bytes(&board),
+                "{:?}",
+                String::from_utf8_lossy(&board)
+            );
+        }
+    }
 }

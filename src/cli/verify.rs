@@ -99,6 +99,11 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
             "positions".to_string(),
             format!("every tier of the cached table of {game} matches its checksum and"),
         )
+    } else if crate::table::embedded_first_moves(game).is_some() {
+        (
+            format!("canonical positions in play of {game}"),
+            format!("the embedded table of {game} (with its best move on every board)"),
+        )
     } else {
         (
             format!("canonical positions in play of {game}"),

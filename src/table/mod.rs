@@ -10,6 +10,7 @@
 //! in order, so that a record is two reads.
 
 pub mod disk;
+mod first_moves;
 pub mod tic_tac_toe;
 mod unpacked;
 
@@ -26,6 +27,7 @@ use crate::position::Position;
 use crate::solve::{Codes, Entry, MnkSolution, solve_game, unentry};
 
 use crate::value::{MoveValue, Probe, Value};
+use first_moves::FirstMoves;
 use unpacked::Unpacked;
 
 /// The tables `build.rs` wrote, by game, as embedded in this binary.
@@ -47,6 +49,14 @@ static EMBEDDED: [(Game, &[u8]); 4] = [
         include_bytes!(concat!(env!("OUT_DIR"), "/mnk-4x4k3.bin")),
     ),
 ];
+
+/// 4x4's lowest optimal moves, a half byte per base-3 code, as `build.rs` wrote them from the
+/// same solve as its table: 21.5 MB that answer 4x4's best moves at once, where making them
+/// in the process takes a third of a second.
+static FOUR_BY_FOUR_FIRST_MOVES: (Game, &[u8]) = (
+    Game::EMBEDDED[2],
+    include_bytes!(concat!(env!("OUT_DIR"), "/first-moves-4x4.bin")),
+);
 
 /// Why a game has no table here.
 ///
@@ -170,6 +180,24 @@ pub fn embedded_bytes(game: Game) -> Option<&'static [u8]> {
         .map(|(_, bytes)| *bytes)
 }
 
+/// The lowest optimal moves `build.rs` wrote for `game`, a half byte per base-3 code, if it
+/// wrote them (4x4).
+pub(crate) fn embedded_first_moves(game: Game) -> Option<&'static [u8]> {
+    let (embedded, moves) = FOUR_BY_FOUR_FIRST_MOVES;
+    (embedded == game).then_some(moves)
+}
+
+/// Writes the lowest optimal moves of the solve `stored` into `moves`, a zeroed half byte per
+/// base-3 code, as `build.rs` writes 4x4's.
+pub(crate) fn write_first_moves(codes: &Codes, stored: &crate::format::Stored, moves: &mut [u8]) {
+    let stored = stored
+        .codes
+        .iter()
+        .copied()
+        .zip(stored.best.iter().copied());
+    first_moves::write(codes, stored, moves);
+}
+
 /// The table of `game`, made once per process: read in place from the binary for an embedded
 /// game ([`Table::compressed`], unpacking after [`UNPACK_AFTER`] lookups), solved on first
 /// use for any other game of at most 16 cells.
@@ -192,12 +220,7 @@ pub fn of(game: Game) -> Result<&'static Table, TableError> {
         return known.clone();
     }
     let table = match embedded_bytes(game) {
-        Some(bytes) => {
-            Table::compressed(bytes, UNPACK_AFTER).map_err(|error| TableError::Damaged {
-                game,
-                detail: error.to_string(),
-            })
-        }
+        Some(_) => Table::embedded(game),
         None => {
             // Over the limit is not remembered: memory may have been freed by the next time.
             room_to_solve(game)?;
@@ -244,6 +267,11 @@ pub struct Table {
     packed: Option<Packed<'static>>,
     /// The table in memory, once unpacked.
     unpacked: OnceLock<Unpacked>,
+    /// The lowest optimal move of every position, once a best move is asked of the unpacked
+    /// table, or at once when they are embedded.
+    first_moves: OnceLock<FirstMoves>,
+    /// The half bytes of [`first_moves`](Table::first_moves) `build.rs` wrote, for 4x4.
+    embedded_first_moves: Option<&'static [u8]>,
     /// Lookups made in the compressed form so far.
     lookups: AtomicUsize,
     /// How many the compressed form makes before the table unpacks.
@@ -282,6 +310,8 @@ impl Table {
             undo,
             packed,
             unpacked: OnceLock::new(),
+            first_moves: OnceLock::new(),
+            embedded_first_moves: None,
             lookups: AtomicUsize::new(0),
             unpack_after: usize::MAX,
             stored,
@@ -333,6 +363,65 @@ impl Table {
             unpack_after,
             ..Table::new(game, stored, bytes.len(), Some(packed))
         })
+    }
+
+    /// This embedded table with the lowest optimal moves `build.rs` wrote for it, if it wrote
+    /// them for its game; an error when their length is wrong.
+    fn with_embedded_first_moves(mut self) -> Result<Table, String> {
+        if let Some(moves) = embedded_first_moves(self.game) {
+            let len = first_moves::len(self.game.cells());
+            if moves.len() != len {
+                return Err(format!(
+                    "its best moves take {} bytes, not {len}",
+                    moves.len()
+                ));
+            }
+            self.embedded_first_moves = Some(moves);
+        }
+        Ok(self)
+    }
+
+    /// The lowest optimal moves, made now if they are not yet (from the embedded half bytes,
+    /// or from the unpacked table); `None` when the table has neither.
+    #[inline]
+    fn first_moves(&self) -> Option<&FirstMoves> {
+        match self.first_moves.get() {
+            Some(first_moves) => Some(first_moves),
+            None => self.make_first_moves(),
+        }
+    }
+
+    #[cold]
+    fn make_first_moves(&self) -> Option<&FirstMoves> {
+        if let Some(moves) = self.embedded_first_moves {
+            return Some(
+                self.first_moves
+                    .get_or_init(|| FirstMoves::new(&self.codes, moves)),
+            );
+        }
+        let unpacked = self.unpacked.get()?;
+        Some(self.first_moves.get_or_init(|| {
+            let mut moves: Vec<u8> = unpacked::huge(first_moves::len(self.game.cells()));
+            moves.resize(moves.capacity(), 0);
+            first_moves::write(&self.codes, unpacked.stored(), &mut moves);
+            FirstMoves::made(&self.codes, moves.into_boxed_slice())
+        }))
+    }
+
+    /// The embedded table of `game` as [`of`] opens it (read in place, unpacking after
+    /// [`UNPACK_AFTER`] lookups, with 4x4's best moves embedded), made anew.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::NotEmbedded`] for a game whose table is not embedded,
+    /// [`TableError::Damaged`] when its bytes are damaged.
+    pub fn embedded(game: Game) -> Result<Table, TableError> {
+        let bytes = embedded_bytes(game).ok_or(TableError::NotEmbedded { game })?;
+        let damaged = |detail: String| TableError::Damaged { game, detail };
+        Table::compressed(bytes, UNPACK_AFTER)
+            .map_err(|error| damaged(error.to_string()))?
+            .with_embedded_first_moves()
+            .map_err(damaged)
     }
 
     /// The table of a solution made in this process, unpacked.
@@ -471,8 +560,8 @@ impl Table {
     }
 
     /// The lowest of [`best_moves`](Table::best_moves); `None` when the game is over. Once
-    /// the table is unpacked, read from a half byte per base-3 code, with no symmetry worked
-    /// out.
+    /// the table is unpacked, and at once on 4x4, read from a half byte per base-3 code, with
+    /// no symmetry worked out.
     ///
     /// # Panics
     ///
@@ -480,38 +569,48 @@ impl Table {
     #[inline]
     pub fn best_move(&self, board: &Position) -> Option<Cell> {
         self.check(board);
-        match self.unpacked.get() {
-            Some(unpacked) => {
+        match self.first_moves() {
+            Some(first_moves) => {
                 let (x, o) = narrow(board);
-                unpacked.best_move(&self.codes, x, o)
+                if first_moves.has_line(last_mover(x, o)) || first_moves.is_full(x | o) {
+                    return None;
+                }
+                Some(first_moves.at(first_moves.code(x, o)))
             }
             None => self.best_moves(board).first(),
         }
     }
 
-    /// The base-3 code of the board `x`, `o` (bit `i` is cell `i + 1`) when the table is
-    /// unpacked and the board is legal and in play: as many O as X or one fewer, no line, an
+    /// The base-3 code of the board `x`, `o` (bit `i` is cell `i + 1`) when the table has its
+    /// best moves in memory ([`answers_at_once`](Table::answers_at_once)) and the board is
+    /// legal and in play: as many O as X or one fewer, no line, an
     /// empty cell. `None` otherwise, for the caller to read the board the general way, which
     /// says what is wrong with it (batch mode's fast path, with [`best_move_at`]).
     ///
     /// [`best_move_at`]: Table::best_move_at
     #[inline]
     pub(crate) fn quick_code(&self, x: u64, o: u64) -> Option<usize> {
-        let unpacked = self.unpacked.get()?;
+        let first_moves = self.first_moves()?;
         let (xs, os) = (x.count_ones(), o.count_ones());
-        let over = unpacked.has_line(x) || unpacked.has_line(o) || x | o == self.codes.full();
+        let over = first_moves.has_line(x) || first_moves.has_line(o) || first_moves.is_full(x | o);
         if x & o != 0 || (xs != os && xs != os + 1) || over {
             return None;
         }
-        Some(unpacked.code(x, o))
+        Some(first_moves.code(x, o))
     }
 
     /// The lowest optimal move of the board with base-3 code `code`, one that
     /// [`quick_code`](Table::quick_code) gave.
     #[inline]
     pub(crate) fn best_move_at(&self, code: usize) -> Cell {
-        let unpacked = self.unpacked.get().expect("a code from quick_code");
-        unpacked.best_move_at(&self.codes, code)
+        let first_moves = self.first_moves().expect("a code from quick_code");
+        first_moves.at(code)
+    }
+
+    /// Whether best moves are answered without a lookup in the compressed form: the table is
+    /// unpacked, or its best moves are embedded.
+    pub(crate) fn answers_at_once(&self) -> bool {
+        self.is_unpacked() || self.embedded_first_moves.is_some()
     }
 
     /// Unpacks the table now, if it is not yet, for a caller about to ask many questions

@@ -1,10 +1,6 @@
-//! A table unpacked into memory: which base-3 codes are stored, and their records; and, made
-//! on the first best move asked, the lowest optimal move of every position, a half byte each.
+//! A table unpacked into memory: which base-3 codes are stored, and their records.
 
-use std::sync::OnceLock;
-
-use super::{Record, last_mover};
-use crate::board::Cell;
+use super::Record;
 use crate::format::{MnkFormatError, StoredPosition};
 use crate::solve::{Codes, Digits};
 
@@ -15,17 +11,6 @@ use crate::solve::{Codes, Digits};
 pub(crate) struct Unpacked {
     words: Box<[Word]>,
     records: Box<[Record]>,
-    /// The lowest optimal move of every position in play, a half byte per base-3 code (low
-    /// half first), every image of each stored position written out: 21.5 MB for 4x4, where a
-    /// query then reads one byte and works out no symmetry. Made on the first best move asked
-    /// of the unpacked table (0.3 to 0.4 s on 4x4: its 8.8 million writes miss the caches), so
-    /// that a process asking only values does not pay for it.
-    moves: OnceLock<Box<[u8]>>,
-    /// Whether each mask of cells holds a line, a bit per mask.
-    lines: Box<[u64]>,
-    /// The base-3 code of a mask's low byte, then of its high byte, as X's marks.
-    ternary: Box<[[u32; 256]; 2]>,
-    full: u64,
 }
 
 /// 64 consecutive codes: which are stored, and how many are stored below the first.
@@ -75,117 +60,25 @@ impl Unpacked {
             word.below = below;
             below += word.bits.count_ones();
         }
-        let lines = (0..(1usize << cells).div_ceil(64))
-            .map(|word| {
-                (0..64).fold(0u64, |bits, bit| {
-                    let mask = (word * 64 + bit) as u64;
-                    bits | u64::from(mask >> cells == 0 && codes.has_line(mask)) << bit
-                })
-            })
-            .collect();
-        let mut ternary = Box::new([[0u32; 256]; 2]);
-        for (byte, table) in ternary.iter_mut().enumerate() {
-            for mask in 1..256usize {
-                let cell = byte * 8 + mask.trailing_zeros() as usize;
-                let weight = if cell < cells {
-                    3u32.pow(cell as u32)
-                } else {
-                    0
-                };
-                table[mask] = table[mask & (mask - 1)] + weight;
-            }
-        }
         Ok(Unpacked {
             words: words.into_boxed_slice(),
             records: records.into_boxed_slice(),
-            moves: OnceLock::new(),
-            lines,
-            ternary,
-            full: codes.full(),
         })
     }
 
-    /// The half bytes of [`moves`](Unpacked::moves), made now if not yet: each stored
-    /// position's lowest optimal move, written at the code of each of its images.
-    #[cold]
-    fn moves(&self, codes: &Codes) -> &[u8] {
-        self.moves.get_or_init(|| {
-            let cells = codes.geometry().game().cells();
-            let half_bytes = 3usize.pow(cells as u32).div_ceil(2);
-            let mut moves: Vec<u8> = huge(half_bytes);
-            moves.resize(half_bytes, 0);
-            let turns = codes.geometry().turns().len();
-            let digits = Digits::new();
-            let mut records = self.records.iter();
-            // The writes of a few hundred images are worked out first, then made in a loop of
-            // a few instructions each, so that many of their misses of the caches overlap.
-            const BATCH: usize = 256;
-            // A word's 64 codes of 8 images each may come on top of a batch not yet full.
-            let mut pending: Vec<(u32, u8)> = Vec::with_capacity(BATCH + 64 * 8);
-            let mut write = |pending: &mut Vec<(u32, u8)>| {
-                for &(image, first) in pending.iter() {
-                    let (byte, shift) = (image as usize / 2, image % 2 * 4);
-                    moves[byte] = moves[byte] & !(0xf << shift) | first << shift;
-                }
-                pending.clear();
-            };
-            for (index, word) in self.words.iter().enumerate() {
-                let mut bits = word.bits;
-                while bits != 0 {
+    /// Each stored code, in order, with the mask of its optimal moves.
+    pub(crate) fn stored(&self) -> impl Iterator<Item = (u32, u16)> + '_ {
+        let codes = self.words.iter().enumerate().flat_map(|(index, word)| {
+            let mut bits = word.bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
                     let code = (index * 64) as u32 + bits.trailing_zeros();
                     bits &= bits - 1;
-                    let best = records.next().expect("a record per stored code").best;
-                    let (x, o) = digits.marks(code);
-                    for turn in 0..turns {
-                        let image = codes.turned_code(turn, x, o);
-                        let first = codes.turn_mask(turn, best.into()).trailing_zeros() as u8;
-                        pending.push((image, first));
-                    }
-                }
-                if pending.len() >= BATCH {
-                    write(&mut pending);
-                }
-            }
-            write(&mut pending);
-            moves.into_boxed_slice()
-        })
-    }
-
-    /// Whether `marks` hold a line.
-    #[inline]
-    pub(crate) fn has_line(&self, marks: u64) -> bool {
-        self.lines
-            .get((marks / 64) as usize)
-            .is_some_and(|word| word >> (marks % 64) & 1 != 0)
-    }
-
-    /// The lowest optimal move on the board `x`, `o`, a board of the game; `None` when the
-    /// game is over.
-    #[inline]
-    pub(crate) fn best_move(&self, codes: &Codes, x: u64, o: u64) -> Option<Cell> {
-        if self.has_line(last_mover(x, o)) || x | o == self.full {
-            return None;
-        }
-        Some(self.best_move_at(codes, self.code(x, o)))
-    }
-
-    /// The base-3 code of the board `x`, `o`.
-    #[inline]
-    pub(crate) fn code(&self, x: u64, o: u64) -> usize {
-        let [low, high] = &*self.ternary;
-        let code = |m: u64| low[(m & 0xff) as usize] + high[(m >> 8 & 0xff) as usize];
-        (code(x) + 2 * code(o)) as usize
-    }
-
-    /// The lowest optimal move of the position in play with base-3 code `code`.
-    #[inline]
-    pub(crate) fn best_move_at(&self, codes: &Codes, code: usize) -> Cell {
-        let moves = match self.moves.get() {
-            Some(moves) => moves,
-            None => self.moves(codes),
-        };
-        let nibble = moves[code / 2] >> (code % 2 * 4) & 0xf;
-        Cell::from_bit(nibble.into())
+                    code
+                })
+            })
+        });
+        codes.zip(self.records.iter().map(|record| record.best))
     }
 
     /// The record of the position with code `code`, if stored.
@@ -201,7 +94,7 @@ impl Unpacked {
 /// An empty vector with room for `len` items, backed by huge pages where the system allows:
 /// the 10.8 MB of 4x4's words, read at random, then need 6 entries of the processor's address
 /// cache, not 2,600.
-fn huge<T>(len: usize) -> Vec<T> {
+pub(super) fn huge<T>(len: usize) -> Vec<T> {
     let items: Vec<T> = Vec::with_capacity(len);
     #[cfg(target_os = "linux")]
     {

@@ -176,3 +176,31 @@ fn every_position_of_the_4x4_games_is_read_in_place_as_unpacked() {
         check_compressed(game.parse().unwrap());
     }
 }
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "exhaustive over 4x4; run in release: cargo test --release --lib tests::table"
+)]
+fn every_board_of_4x4_has_the_embedded_best_move_of_its_record() {
+    let game: Game = "4x4".parse().unwrap();
+    let embedded = of(game).unwrap();
+    assert!(!embedded.is_unpacked() && embedded.answers_at_once());
+    // The same table's half bytes made in the process from its records.
+    let made = Table::from_bytes(embedded_bytes(game).unwrap()).unwrap();
+    let mut in_play = 0;
+    for code in 0..3u64.pow(16) {
+        let (x, o) = marks(code, 16);
+        let Ok(board) = Position::from_marks(game, Cells::from_bits(x), Cells::from_bits(o)) else {
+            continue;
+        };
+        let lowest = made.best_moves(&board).first();
+        assert_eq!(embedded.best_move(&board), lowest, "{board:?}");
+        assert_eq!(made.best_move(&board), lowest, "{board:?}");
+        in_play += usize::from(lowest.is_some());
+    }
+    // Every board in play, as `ttt stats` counts them by walking the game.
+    let stats = crate::Oracle::of(game).unwrap().stats().unwrap();
+    assert_eq!(in_play as u64, stats.non_terminal_positions);
+    assert!(!embedded.is_unpacked(), "best moves alone never unpack it");
+}
