@@ -138,10 +138,9 @@ impl Kept for Board {
     }
 }
 
-/// A larger game's walk takes long enough that fresh memory costs nothing to speak of, and
-/// what it held (hundreds of megabytes on 4x4) goes back at once.
+/// A larger game's walk (or one on a cached table) takes long enough that fresh memory costs
+/// nothing to speak of, and what it held (hundreds of megabytes on 4x4) goes back at once.
 impl Kept for Position {}
-
 impl Kept for Cached {}
 
 /// Why the walk stopped before the end.
