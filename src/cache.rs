@@ -6,6 +6,11 @@
 //! file first). A solve stopped by Ctrl-C or a kill starts again from the lowest tier it
 //! finished. When tier 0 is done the tiers are copied, checked again, into `GAME.table`, put
 //! in place the same way, and the tier files removed. Nothing half-written is ever read.
+//!
+//! One solve of a game writes into a folder at a time: a solve holds `GAME.lock` there locked
+//! (`flock`) from its first write to its last, and a second solve of the same game into the
+//! same folder waits for the lock, then finds the table made and keeps it. The kernel drops
+//! the lock when its process ends, however it ends, so a killed solve leaves none behind.
 
 use std::fmt;
 use std::fs;
@@ -163,27 +168,42 @@ pub struct Solved {
 
 /// Solves `game` into `dir` (made if missing), calling `step` after every tier; goes on from
 /// the tiers an earlier run finished. A table there already, checked, is kept; a damaged one
-/// is solved again.
+/// is solved again. When another process is solving the same game into `dir`, calls
+/// `waiting` with the lock file it holds, waits for it to end, and then keeps its table.
 ///
 /// # Errors
 ///
 /// [`SolveError`]: the game is not for a tiered solve; memory or disk cannot hold it
 /// (refused before anything is written); a file cannot be written.
-pub fn solve_into(dir: &Path, game: Game, step: &dyn Fn(Step)) -> Result<Solved, SolveError> {
+pub fn solve_into(
+    dir: &Path,
+    game: Game,
+    step: &dyn Fn(Step),
+    waiting: &dyn Fn(&Path),
+) -> Result<Solved, SolveError> {
     if game.cells() <= MAX_TABLE_CELLS || game.cells() > MAX_TIER_CELLS {
         return Err(SolveError::NotForThisGame(game));
     }
     let path = disk::table_path(dir, game);
-    if let Ok(table) = disk::DiskTable::open(&path, game) {
-        return Ok(Solved {
+    let already = || {
+        disk::DiskTable::open(&path, game).ok().map(|table| Solved {
             bytes: table.size_bytes() as u64,
-            path,
+            path: path.clone(),
             resumed_at: None,
             already: true,
-        });
+        })
+    };
+    if let Some(solved) = already() {
+        return Ok(solved);
     }
     let plan = Plan::of(game);
     room_for(&plan, dir)?;
+    fs::create_dir_all(dir).map_err(|e| SolveError::Folder(dir.to_path_buf(), e))?;
+    let _lock = SolveLock::take(dir, game, waiting)?;
+    // The solve waited for may have made the table meanwhile.
+    if let Some(solved) = already() {
+        return Ok(solved);
+    }
     let folder = dir.join(format!("{game}.tiers"));
     fs::create_dir_all(&folder).map_err(|e| SolveError::Folder(folder.clone(), e))?;
     let tiers = Tiers::new(game);
@@ -219,6 +239,49 @@ pub fn solve_into(dir: &Path, game: Game, step: &dyn Fn(Step)) -> Result<Solved,
         resumed_at,
         already: false,
     })
+}
+
+/// `GAME.lock` in the cache folder, held locked while a solve writes there; unlocked when
+/// dropped, or by the kernel when the process ends.
+struct SolveLock {
+    /// Kept open: closing it unlocks.
+    _file: fs::File,
+}
+
+impl SolveLock {
+    /// Locks `GAME.lock` in `dir`, first calling `waiting` and waiting if another process
+    /// holds it.
+    fn take(dir: &Path, game: Game, waiting: &dyn Fn(&Path)) -> Result<SolveLock, SolveError> {
+        use std::os::fd::AsRawFd;
+        let path = dir.join(format!("{game}.lock"));
+        let failed = |error: io::Error| SolveError::Folder(path.clone(), error);
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(failed)?;
+        let fd = file.as_raw_fd();
+        // SAFETY: flock on a descriptor this function owns.
+        if unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(SolveLock { _file: file });
+        }
+        let error = io::Error::last_os_error();
+        if error.raw_os_error() != Some(libc::EWOULDBLOCK) {
+            return Err(failed(error));
+        }
+        waiting(&path);
+        loop {
+            // SAFETY: as above; blocks until the other process unlocks or ends.
+            if unsafe { libc::flock(fd, libc::LOCK_EX) } == 0 {
+                return Ok(SolveLock { _file: file });
+            }
+            let error = io::Error::last_os_error();
+            if error.kind() != io::ErrorKind::Interrupted {
+                return Err(failed(error));
+            }
+        }
+    }
 }
 
 /// Refuses a solve that memory or the disk cannot hold.

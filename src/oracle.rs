@@ -289,8 +289,8 @@ impl Oracle {
     ///
     /// # Errors
     ///
-    /// [`TableError::NotCounted`] for a game past 16 cells (a table solved by `ttt solve`):
-    /// its counts are not made yet.
+    /// [`TableError::NotCounted`] when a count of a game past 16 cells (a table solved by
+    /// `ttt solve`, counted in one pass over its tiers) passes what 64 bits hold.
     ///
     /// # Examples
     ///
@@ -306,8 +306,7 @@ impl Oracle {
         match self.layout {
             Layout::TicTacToe(dense) => Ok(crate::stats::stats(dense)),
             Layout::Any(table) => Ok(crate::stats::of_game(table.game())),
-            // Counting a cached table's games needs a pass over it that is not written yet.
-            Layout::Disk(table) => Err(TableError::NotCounted { game: table.game() }),
+            Layout::Disk(table) => crate::stats::of_disk(table),
         }
     }
 

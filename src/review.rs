@@ -11,7 +11,7 @@ use crate::table::tic_tac_toe::Dense;
 use crate::table::{Table, TableError};
 use crate::value::Value;
 use crate::value::{MoveValue, Probe};
-use crate::{Game, Position};
+use crate::{Game, Oracle, Position};
 
 /// How a move compares with the best the position allowed, for the player making it.
 ///
@@ -227,14 +227,45 @@ fn judge<R: Rules>(table: &R::Table, game: &History) -> Review {
     }
 }
 
+/// [`judge`] with the table behind `oracle`, through its probes: a game of any size with a
+/// table, the one `ttt solve` cached included.
+fn judge_by_oracle(oracle: &Oracle, game: &History) -> Review {
+    let mut board = Position::empty(game.game());
+    let plies = game
+        .moves()
+        .iter()
+        .enumerate()
+        .map(|(index, &cell)| {
+            let mover = board.to_move();
+            let before = oracle.probe(&board);
+            let after = board.play_unchecked(cell.index());
+            let made = oracle.probe(&after);
+            let ply = PlyReview::judged(
+                (index + 1, mover, cell),
+                (before.value, before.remoteness),
+                (-made.value, made.remoteness + 1),
+                oracle.best_moves(&board),
+            );
+            board = after;
+            ply
+        })
+        .collect();
+    Review {
+        game: game.game(),
+        moves: game.moves().to_vec(),
+        status: board.status(),
+        plies,
+    }
+}
+
 impl Review {
     /// Judges every move of `game`, complete or not, against its game's table: any game of
-    /// at most 16 cells.
+    /// at most 16 cells, or of 17 to 25 whose table `ttt solve` cached.
     ///
     /// # Errors
     ///
-    /// [`TableError`] when the game has no table (more than 16 cells), or its embedded table
-    /// is damaged.
+    /// [`TableError`] when the game has no table (more than 25 cells, or none cached yet), or
+    /// its table is damaged.
     ///
     /// # Examples
     ///
@@ -260,7 +291,20 @@ impl Review {
         if game.is_tic_tac_toe() {
             return Ok(Review::with_dense(crate::table::tic_tac_toe()?, game));
         }
-        Ok(Review::with_table(crate::table::of(game.game())?, game))
+        if game.game().has_table() {
+            return Ok(Review::with_table(crate::table::of(game.game())?, game));
+        }
+        Ok(Review::with_oracle(&Oracle::of(game.game())?, game))
+    }
+
+    /// Judges every move of `game` against `oracle`, its game's table.
+    pub(crate) fn with_oracle(oracle: &Oracle, game: &History) -> Review {
+        assert_eq!(
+            oracle.game(),
+            game.game(),
+            "a review against another game's table"
+        );
+        judge_by_oracle(oracle, game)
     }
 
     /// Judges every move of `game`, a game of tic-tac-toe, against its dense table.

@@ -1,4 +1,8 @@
 //! Counts over the whole game: positions, outcomes, values, games and game-tree nodes.
+//! Games of at most 16 cells are counted here from a fresh solve; larger ones from the tiers
+//! of their cached table, in [`tiered`].
+
+pub(crate) mod tiered;
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -11,6 +15,8 @@ use crate::solve::{Codes, Digits, solve_game, unentry};
 use crate::symmetry::{Canonical, canonicalize};
 use crate::table::tic_tac_toe::Dense;
 use crate::value::Value;
+
+pub(crate) use tiered::of_disk;
 
 /// Positions or games split by how they end.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -94,7 +100,8 @@ pub struct Stats {
     pub games_up_to_symmetry: u64,
     /// Nodes of the full game tree: every move sequence, finished or not, the empty one included.
     pub game_tree_nodes: u64,
-    /// Size of the embedded table in bytes.
+    /// Size of the table in bytes: the embedded one, or the file `ttt solve` cached for a
+    /// game past 16 cells; 0 for a game solved when used.
     pub table_bytes: u64,
 }
 

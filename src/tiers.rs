@@ -246,6 +246,42 @@ impl Tiers {
         (x, o)
     }
 
+    /// The number of turns of the board (its symmetries, the identity included).
+    pub fn turns(&self) -> usize {
+        self.images.len()
+    }
+
+    /// The representatives of the sets of `x` cells, by ascending mask: block `i` of a tier
+    /// whose X has `x` marks is that of the `i`-th.
+    pub fn representatives(&self, x: usize) -> &[u32] {
+        &self.reps[x]
+    }
+
+    /// [`locate`](Tiers::locate), and the same up to symmetry: the tier, the board's index,
+    /// and the smallest index of the tier holding a board symmetric to it. Two boards are
+    /// symmetric exactly when they give the same smallest index. When no turn but the
+    /// identity fixes X's representative, it is the board's own index; otherwise those turns
+    /// move O's cells within the block, and the smallest of those ranks is taken.
+    #[inline]
+    pub fn locate_orbit(&self, x: u32, o: u32) -> (usize, u64, u64) {
+        let (xs, os) = (x.count_ones() as usize, o.count_ones() as usize);
+        let class = self.class[x as usize];
+        let (rep, turn) = ((class >> 3) as usize, (class & 7) as usize);
+        let rep_mask = self.reps[xs][rep];
+        let free = !rep_mask & self.full;
+        let o = self.turn(turn, o);
+        let rank = self.colex(compress(o, free));
+        let mut smallest = rank;
+        // Turn 0 is the identity.
+        for t in 1..self.turns() {
+            if self.turn(t, rep_mask) == rep_mask {
+                smallest = smallest.min(self.colex(compress(self.turn(t, o), free)));
+            }
+        }
+        let base = rep as u64 * self.binomial[self.cells - xs][os];
+        (xs + os, base + rank, base + smallest)
+    }
+
     /// The entries of tier `t`: the largest of the tiered solve's arrays per tier.
     pub fn size(&self, t: usize) -> u64 {
         self.sizes[t]

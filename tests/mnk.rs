@@ -266,8 +266,19 @@ fn bad_games_and_boards_are_usage_errors() {
             "move 2: cell 1 is already taken by X",
         ),
         (
-            vec!["stats", "--game", "5x4"],
-            "the counts of game 5x4 are not made: they are made for games of at most 16 cells",
+            vec![
+                "stats",
+                "--game",
+                "5x4",
+                "--cache-dir",
+                "/nonexistent/ttt-cache",
+            ],
+            "game 5x4 has 20 cells and no table solved yet (none at \
+             /nonexistent/ttt-cache/5x4.table); make one with `ttt solve --game 5x4`",
+        ),
+        (
+            vec!["stats", "--game", "6x6"],
+            "game 6x6 has 36 cells; counts are made for games of at most 25 cells",
         ),
         (
             vec!["verify", "--game", "2x2k2"],

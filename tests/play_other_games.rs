@@ -255,10 +255,7 @@ fn larger_boards_play_against_random_without_hints() {
         &format!("hint\n{}", every_cell(25)),
     );
     assert!(
-        out.contains(
-            "No hints on 5x5: hints come from a solved table, and 5x5 has 25 cells; tables stop \
-             at 16."
-        ),
+        out.contains("No hints on 5x5: no table solved yet; make one with `ttt solve --game 5x5`."),
         "{out}"
     );
     assert!(out.contains("\n   21 | 22 | 23 | 24 | 25\n"), "{out}");
@@ -266,12 +263,12 @@ fn larger_boards_play_against_random_without_hints() {
     assert!(line.starts_with("result: "), "{out}");
     assert_fits(&out);
     ttt()
-        .args(["play", "--game", "5x5", "--opponent", "random", "--hints"])
+        .args(["play", "--game", "6x6", "--opponent", "random", "--hints"])
         .assert()
         .code(2)
         .stderr(
-            "error: --hints: no hints on 5x5: hints come from a solved table, and 5x5 has 25 \
-             cells; tables stop at 16; play without --hints\n",
+            "error: --hints: no hints on 6x6: hints come from a solved table, and 6x6 has 36 \
+             cells; tables stop at 25; play without --hints\n",
         );
     // A row too long for 100 columns is drawn in bands, the later ones under the first.
     let out = play(

@@ -476,12 +476,12 @@ fn review_reads_back_a_game_of_another_board() {
 
 #[test]
 fn a_game_without_a_table_cannot_be_reviewed() {
-    let out = run(&["--game", "5x5", "--moves", "1"], "");
+    let out = run(&["--game", "6x6", "--moves", "1"], "");
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error: ttt review judges moves against the game's solved table, and 5x5 has 25 \
-         cells; tables stop at 16\n"
+        "error: ttt review judges moves against the game's solved table, and 6x6 has 36 \
+         cells; tables stop at 25 (past 16, made by `ttt solve`)\n"
     );
     let out = run(&["--game", "4x4", "--moves", "1 17"], "");
     assert_eq!(out.status.code(), Some(2));

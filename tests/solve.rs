@@ -6,13 +6,16 @@
 //! Solving takes seconds in a release build and minutes in a debug one: `.ci/test` runs this
 //! file in release.
 
-use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use ttt_oracle::{Cell, Game, Oracle, Position, Value};
+
+mod common;
+
+use common::plain::{Plain, PlainCounts, mask, sample};
 
 fn ttt_path() -> PathBuf {
     assert_cmd::cargo::cargo_bin("ttt")
@@ -39,104 +42,38 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// A plain solver: negamax memoised on the two masks, over lines listed by brute force.
-struct Plain {
-    rows: usize,
-    columns: usize,
-    lines: Vec<u32>,
-    memo: HashMap<(u32, u32), (i8, u8)>,
-}
-
-impl Plain {
-    fn new(rows: usize, columns: usize, k: usize) -> Plain {
-        let mut lines = Vec::new();
-        for r in 0..rows as isize {
-            for c in 0..columns as isize {
-                for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
-                    let cells: Vec<(isize, isize)> =
-                        (0..k as isize).map(|i| (r + dr * i, c + dc * i)).collect();
-                    let inside = cells.iter().all(|&(r, c)| {
-                        r >= 0 && c >= 0 && r < rows as isize && c < columns as isize
-                    });
-                    if inside {
-                        lines.push(
-                            cells
-                                .iter()
-                                .fold(0, |m, &(r, c)| m | 1 << (r as usize * columns + c as usize)),
-                        );
-                    }
-                }
-            }
-        }
-        Plain {
-            rows,
-            columns,
-            lines,
-            memo: HashMap::new(),
-        }
+/// The counts `ttt stats --game` gives for a cached table, in the plain counts' shape, and
+/// checked for what holds between its own figures.
+fn stats_of(dir: &Path, game: &str) -> PlainCounts {
+    let out = ttt(dir, &["stats", "--game", game, "--format", "json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let n = |v: &serde_json::Value| v.as_u64().unwrap();
+    let list = |v: &serde_json::Value| v.as_array().unwrap().iter().map(n).collect::<Vec<_>>();
+    let outcomes = |v: &serde_json::Value| [n(&v["x_wins"]), n(&v["o_wins"]), n(&v["draw"])];
+    let values = &json["values"];
+    let reachable = n(&json["reachable_positions"]);
+    assert_eq!(
+        n(&values["win"]) + n(&values["draw"]) + n(&values["loss"]),
+        reachable
+    );
+    assert_eq!(list(&json["by_remoteness"]).iter().sum::<u64>(), reachable);
+    let games = &json["games"];
+    assert_eq!(
+        n(&games["x_wins"]) + n(&games["o_wins"]) + n(&games["draw"]),
+        n(&games["total"])
+    );
+    assert!(n(&json["game_tree_nodes"]) > n(&games["total"]));
+    assert!(n(&json["games_up_to_symmetry"]) < n(&games["total"]));
+    PlainCounts {
+        reachable,
+        canonical: n(&json["canonical_positions"]),
+        non_terminal: n(&json["non_terminal_positions"]),
+        terminal: outcomes(&json["terminal_positions"]),
+        canonical_terminal: outcomes(&json["canonical_terminal_positions"]),
+        by_ply: list(&json["by_ply"]),
+        canonical_by_ply: list(&json["canonical_by_ply"]),
     }
-
-    fn won(&self, marks: u32) -> bool {
-        self.lines.iter().any(|&line| line & !marks == 0)
-    }
-
-    /// Value (1 win, 0 draw, -1 loss) and remoteness for the side to move, whose marks are
-    /// `mine`; the last mover's are `theirs`.
-    fn solve(&mut self, mine: u32, theirs: u32) -> (i8, u8) {
-        if self.won(theirs) {
-            return (-1, 0);
-        }
-        let full = (1u32 << (self.rows * self.columns)) - 1;
-        if mine | theirs == full {
-            return (0, 0);
-        }
-        if let Some(&known) = self.memo.get(&(mine, theirs)) {
-            return known;
-        }
-        let mut best: Option<(i8, u8)> = None;
-        for cell in 0..self.rows * self.columns {
-            if (mine | theirs) >> cell & 1 == 1 {
-                continue;
-            }
-            let (value, remoteness) = self.solve(theirs, mine | 1 << cell);
-            let candidate = (-value, remoteness + 1);
-            let key = |(v, r): (i8, u8)| (v, if v > 0 { -(r as i32) } else { r as i32 });
-            if best.is_none_or(|b| key(candidate) > key(b)) {
-                best = Some(candidate);
-            }
-        }
-        let best = best.unwrap();
-        self.memo.insert((mine, theirs), best);
-        best
-    }
-}
-
-/// Positions of `game` after `plies` random moves (no finished game before), seeded.
-fn sample(game: Game, plies: usize, count: usize) -> Vec<Position> {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let mut found = Vec::new();
-    while found.len() < count {
-        let mut position = Position::empty(game);
-        for _ in 0..plies {
-            if position.is_over() {
-                break;
-            }
-            let moves: Vec<Cell> = position.legal_moves().iter().collect();
-            position = position.play(moves[next() as usize % moves.len()]).unwrap();
-        }
-        found.push(position);
-    }
-    found
-}
-
-fn mask(position: &Position, player: ttt_oracle::Player) -> u32 {
-    position.marks(player).bits() as u32
 }
 
 /// Solves `game` into `dir` through the binary, then checks positions sampled at each ply
@@ -178,10 +115,11 @@ fn solve_and_check(game: &str, dir: &Path, plies: std::ops::Range<usize>, per_pl
             );
         }
     }
-    // Its counts are not made: an error to handle, not a panic.
+    // Its counts, made in one pass over the tiers, against the plain count of every board.
     assert_eq!(
-        oracle.stats().unwrap_err(),
-        ttt_oracle::TableError::NotCounted { game }
+        stats_of(dir, &game.to_string()),
+        plain.counts(),
+        "game {game}"
     );
 }
 
@@ -203,7 +141,70 @@ fn an_18_cell_game_solved_through_the_binary_agrees_with_a_plain_solver() {
     // Every --game command that reads a table finds it.
     let best = ttt(&dir, &["best", "--game", "3x6k4", "--moves", "1 2"]);
     assert!(best.status.success(), "{}", text(&best.stderr));
+    reviews_and_hints_read_the_cached_table(&dir);
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `ttt review` and `ttt play --hints` on 3x6k4, cached in `dir`: each move judged as the
+/// table read through the library says, hints shown.
+fn reviews_and_hints_read_the_cached_table(dir: &Path) {
+    let game: Game = "3x6k4".parse().unwrap();
+    let oracle = Oracle::of(game).unwrap();
+    let moves = "8 11 9 10 7 1";
+    let out = ttt(
+        dir,
+        &[
+            "review", "--game", "3x6k4", "--moves", moves, "--format", "json",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let plies = json["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 6);
+    let mut position = Position::empty(game);
+    for (ply, cell) in plies.iter().zip(moves.split(' ')) {
+        let probe = oracle.probe(&position);
+        let value = format!("{:?}", probe.value).to_lowercase();
+        assert_eq!(ply["value_before"], value.as_str(), "{position}");
+        assert_eq!(ply["remoteness_before"], probe.remoteness, "{position}");
+        let cell: Cell = cell
+            .parse::<usize>()
+            .map(|c| Cell::new(c - 1).unwrap())
+            .unwrap();
+        position = position.play(cell).unwrap();
+    }
+    let text_review = ttt(dir, &["review", "--game", "3x6k4", "--moves", moves]);
+    assert!(
+        text_review.status.success(),
+        "{}",
+        text(&text_review.stderr)
+    );
+    assert!(text(&text_review.stdout).starts_with("Game: 8 11 9 10 7 1"));
+    let mut play = Command::new(ttt_path())
+        .args([
+            "play",
+            "--game",
+            "3x6k4",
+            "--hints",
+            "--opponent",
+            "random",
+            "--cache-dir",
+        ])
+        .arg(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    play.stdin.take().unwrap().write_all(b"8\nquit\n").unwrap();
+    let played = play.wait_with_output().unwrap();
+    assert!(played.status.success(), "{}", text(&played.stderr));
+    assert!(
+        text(&played.stdout).contains("W win, D draw, L loss for you"),
+        "{}",
+        text(&played.stdout)
+    );
 }
 
 #[test]
@@ -302,20 +303,120 @@ fn a_solve_killed_half_way_goes_on_from_its_last_tier() {
 }
 
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "solves an 18-cell game; .ci/test runs it in release"
+)]
+fn two_solves_of_one_game_into_one_folder_take_turns() {
+    let dir = scratch("locked");
+    let solve = || {
+        Command::new(ttt_path())
+            .args(["solve", "--game", "3x6k4", "--threads", "1", "--cache-dir"])
+            .arg(&dir)
+            .env_remove("XDG_CACHE_HOME")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let first = solve();
+    // The second starts once the first has made its lock file, seconds before it ends.
+    let start = Instant::now();
+    while !dir.join("3x6k4.lock").exists() {
+        assert!(start.elapsed() < Duration::from_secs(60), "no lock file");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let second = solve();
+    let (first, second) = (
+        first.wait_with_output().unwrap(),
+        second.wait_with_output().unwrap(),
+    );
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    assert!(second.status.success(), "{}", text(&second.stderr));
+    // Whichever took the lock first solved; the other waited, said so, and kept its table.
+    let (solver, waiter) = if text(&first.stdout).contains("solved in") {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    assert!(
+        text(&solver.stdout).contains("solved in"),
+        "{}",
+        text(&solver.stdout)
+    );
+    assert!(
+        text(&waiter.stdout).contains("solved already"),
+        "{}",
+        text(&waiter.stdout)
+    );
+    assert!(
+        text(&waiter.stderr).contains("another ttt solve --game 3x6k4 is writing into")
+            && text(&waiter.stderr).contains("waiting for it to end"),
+        "{}",
+        text(&waiter.stderr)
+    );
+    // The table is whole: every tier checked and solved again.
+    let verify = ttt(&dir, &["verify", "--game", "3x6k4"]);
+    assert!(verify.status.success(), "{}", text(&verify.stderr));
+    assert!(!dir.join("3x6k4.tiers").exists());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_game_with_no_table_says_how_to_make_one() {
     let dir = scratch("none");
-    // Counts are not made for a game ttt solve takes, table or not: said so, exit 2.
-    let stats = ttt(&dir, &["stats", "--game", "3x6k4"]);
-    assert_eq!(stats.status.code(), Some(2));
+    // Every command that needs the table says how to make it: exit 2.
+    for args in [
+        &["stats", "--game", "3x6k4"][..],
+        &["best", "--game", "3x6k4"],
+        &["review", "--game", "3x6k4", "--moves", "1 2"],
+        &["play", "--game", "3x6k4", "--hints", "--opponent", "random"],
+    ] {
+        let out = ttt(&dir, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("no table solved yet")
+                && text(&out.stderr).contains("make one with `ttt solve --game 3x6k4`"),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    // Play needs no table without hints; asked for one at the prompt, it says how to make it.
+    let mut play = Command::new(ttt_path())
+        .args([
+            "play",
+            "--game",
+            "3x6k4",
+            "--opponent",
+            "random",
+            "--cache-dir",
+        ])
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    play.stdin
+        .take()
+        .unwrap()
+        .write_all(b"hint\nquit\n")
+        .unwrap();
+    let played = play.wait_with_output().unwrap();
+    assert!(played.status.success(), "{}", text(&played.stderr));
     assert!(
-        text(&stats.stderr).contains("the counts of game 3x6k4 are not made"),
+        text(&played.stdout).contains(
+            "No hints on 3x6k4: no table solved yet; make one with `ttt solve --game 3x6k4`."
+        ),
         "{}",
-        text(&stats.stderr)
+        text(&played.stdout)
     );
-    let out = ttt(&dir, &["best", "--game", "3x6k4"]);
+    // Past 25 cells there is no table to make.
+    let out = ttt(&dir, &["review", "--game", "6x6k4", "--moves", "1"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("make one with `ttt solve --game 3x6k4`"),
+        text(&out.stderr).contains("tables stop at 25"),
         "{}",
         text(&out.stderr)
     );
@@ -439,7 +540,7 @@ fn verify_checks_a_cached_table_against_its_checksums_and_a_fresh_solve() {
         "{said}"
     );
     assert!(
-        text(&out.stderr).contains("(1 positions differ)"),
+        text(&out.stderr).contains("(1 position differs)"),
         "{}",
         text(&out.stderr)
     );

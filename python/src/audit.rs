@@ -1,4 +1,4 @@
-//! `audit`, `match` and the reports they return: a bot is a built-in spec or a Python
+//! `audit` and the reports it returns: a bot is a built-in spec or a Python
 //! callable; the walk runs in Rust without the GIL, which a Python bot takes back at each call.
 
 use std::sync::Arc;
@@ -11,9 +11,7 @@ use serde_json::Value as Json;
 use ttt_oracle::audit::{AuditJson, Mistakes, Report, Verdict};
 use ttt_oracle::bots::external::DEFAULT_TIMEOUT;
 use ttt_oracle::bots::{self, Bot, Choice, DependsOn, Turn};
-use ttt_oracle::{
-    AuditError, AuditOptions, Game, History, MatchError, MatchOptions, Player, SplitMix64,
-};
+use ttt_oracle::{AuditError, AuditOptions, Game, History, MatchError, Player, SplitMix64};
 
 use crate::convert::{game_of, json_to_python, value_error};
 use crate::pybot::{Held, PyBot, Watch};
@@ -36,13 +34,13 @@ pyo3::create_exception!(
 
 /// A bot from Python, ready to be asked: a built-in spec, or a callable watched for its
 /// timeout and for Ctrl-C.
-struct Prepared {
-    bot: Interruptible,
+pub(crate) struct Prepared {
+    pub(crate) bot: Interruptible,
     watch: Option<(Arc<Watch>, std::thread::JoinHandle<()>)>,
 }
 
 impl Prepared {
-    fn new(
+    pub(crate) fn new(
         py: Python<'_>,
         bot: &Bound<'_, PyAny>,
         name: Option<String>,
@@ -94,7 +92,7 @@ impl Prepared {
     }
 
     /// The exception held back to raise as it is (Ctrl-C), or `error` as Python's.
-    fn raise(&self, error: impl Into<Failure>) -> PyErr {
+    pub(crate) fn raise(&self, error: impl Into<Failure>) -> PyErr {
         if let Some(held) = self
             .bot
             .held
@@ -120,7 +118,7 @@ impl Drop for Prepared {
     }
 }
 
-enum Failure {
+pub(crate) enum Failure {
     Bot(String),
     Other(String),
 }
@@ -221,7 +219,7 @@ fn audit(
     })
 }
 
-fn timeout_of(seconds: Option<f64>) -> PyResult<Duration> {
+pub(crate) fn timeout_of(seconds: Option<f64>) -> PyResult<Duration> {
     match seconds {
         None => Ok(DEFAULT_TIMEOUT),
         Some(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(Duration::from_secs_f64(s)),
@@ -459,7 +457,7 @@ impl SideReport {
     }
 }
 
-fn fraction<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn fraction<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("fractions")?.getattr("Fraction")?.call1((text,))
 }
 
@@ -474,106 +472,6 @@ fn odds<'py>(py: Python<'py>, json: &Json) -> PyResult<Bound<'py, PyAny>> {
     Ok(dict.into_any())
 }
 
-/// Plays `x` against `o` (specs or callables, as `audit` takes) through every game of `game`,
-/// every choice of both: a MatchReport with the exact odds of each way a game ends, as
-/// `ttt match` gives them.
-#[pyfunction]
-#[pyo3(name = "match", signature = (x, o, game = "3x3", *, timeout = None))]
-fn play_match(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    o: &Bound<'_, PyAny>,
-    game: &str,
-    timeout: Option<f64>,
-) -> PyResult<MatchReport> {
-    let game = game_of(game)?;
-    let timeout = timeout_of(timeout)?;
-    let mut first = Prepared::new(py, x, None, false, timeout)?;
-    let mut second = Prepared::new(py, o, None, false, timeout)?;
-    let options = MatchOptions {
-        game,
-        ..MatchOptions::default()
-    };
-    let (a, b) = (&mut first.bot, &mut second.bot);
-    let report = py.detach(|| ttt_oracle::matchup(a, b, &options));
-    let report = report.map_err(|error| {
-        let failure = Failure::from(error);
-        match second
-            .bot
-            .held
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-        {
-            Some(held) => held,
-            None => first.raise(failure),
-        }
-    })?;
-    let json = serde_json::to_value(&report).map_err(value_error)?;
-    Ok(MatchReport { report, json })
-}
-
-/// The exact odds of every way a match ends.
-#[pyclass(module = "ttt_oracle", frozen)]
-struct MatchReport {
-    report: ttt_oracle::MatchReport,
-    json: Json,
-}
-
-#[pymethods]
-impl MatchReport {
-    /// The name of the bot playing X.
-    #[getter]
-    fn x(&self) -> &str {
-        &self.report.x
-    }
-    /// The name of the bot playing O.
-    #[getter]
-    fn o(&self) -> &str {
-        &self.report.o
-    }
-    /// How many distinct games the two bots can play.
-    #[getter]
-    fn games(&self) -> u64 {
-        self.report.games
-    }
-    /// The chance that X wins, exact.
-    #[getter]
-    fn x_wins<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        fraction(py, &self.report.x_wins.to_string())
-    }
-    /// The chance of a draw, exact.
-    #[getter]
-    fn draws<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        fraction(py, &self.report.draws.to_string())
-    }
-    /// The chance that O wins, exact.
-    #[getter]
-    fn o_wins<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        fraction(py, &self.report.o_wins.to_string())
-    }
-    /// The chance that X forfeits (a taken cell), exact.
-    #[getter]
-    fn x_forfeits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        fraction(py, &self.report.x_forfeits.to_string())
-    }
-    /// The chance that O forfeits, exact.
-    #[getter]
-    fn o_forfeits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        fraction(py, &self.report.o_forfeits.to_string())
-    }
-    /// The report in the JSON form of `ttt match X O --format json` for one pairing.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_python(py, &self.json)
-    }
-    fn __repr__(&self) -> String {
-        format!(
-            "<MatchReport {} (X) vs {} (O): {} games>",
-            self.report.x, self.report.o, self.report.games
-        )
-    }
-}
-
 /// A built-in bot under the name the caller gave it.
 struct Renamed {
     inner: Box<dyn Bot + Send>,
@@ -582,9 +480,9 @@ struct Renamed {
 
 /// A bot whose caller checks for Ctrl-C every few hundredths of a second, taking the GIL for
 /// it: a Python bot checks at each call too, a built-in one only here.
-struct Interruptible {
+pub(crate) struct Interruptible {
     inner: Box<dyn Bot + Send>,
-    held: Held,
+    pub(crate) held: Held,
     checked: Instant,
     calls: u32,
 }
@@ -694,10 +592,8 @@ delegate!(Interruptible);
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(audit, m)?)?;
-    m.add_function(wrap_pyfunction!(play_match, m)?)?;
     m.add_class::<AuditReport>()?;
     m.add_class::<SideReport>()?;
-    m.add_class::<MatchReport>()?;
     m.add("AuditFailed", m.py().get_type::<AuditFailed>())?;
     m.add("BotError", m.py().get_type::<BotError>())?;
     Ok(())

@@ -6,6 +6,7 @@
 mod audit;
 mod convert;
 mod data;
+mod matchup;
 mod pybot;
 mod quick;
 
@@ -117,6 +118,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best_moves, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     audit::register(m)?;
+    matchup::register(m)?;
     data::register(m)?;
     m.add("BotTimeout", m.py().get_type::<pybot::BotTimeout>())?;
     Ok(())

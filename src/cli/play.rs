@@ -6,9 +6,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::bots::{self, Bot, Turn};
 use crate::quote::{QUOTE_LIMIT, escape, quote};
-use crate::{
-    Cell, Dense, Game, History, Outcome, ParseCellError, Player, SplitMix64, Table, try_table,
-};
+use crate::{Cell, Dense, Game, History, Outcome, ParseCellError, Player, SplitMix64, try_table};
 use clap::{Args, ValueEnum};
 use unicode_width::UnicodeWidthStr;
 
@@ -48,7 +46,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
     /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
-    /// up to 128 cells, numbered 1..M*N row by row. Hints need a table: at most 16 cells.
+    /// up to 128 cells, numbered 1..M*N row by row. Hints need a table: at most 16 cells, or
+    /// up to 25 with the table `ttt solve --game G` cached.
     #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
 }
@@ -130,37 +129,45 @@ impl fmt::Display for Score {
 
 /// What answers hints: the table of the game played, when it has one. Read before the first
 /// move, so that no bot can stumble on a damaged table mid-game.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Oracle {
     /// Tic-tac-toe's.
     TicTacToe(&'static Dense),
-    /// Another game's, of at most 16 cells: embedded, or solved before the game.
-    Game(&'static Table),
-    /// None: the game has more cells than a table holds.
-    Nothing,
+    /// Another game's: embedded, solved before the game, or cached by `ttt solve` (17 to 25).
+    Game(crate::Oracle),
+    /// None (too many cells, or none cached): why, in full and short for a line (no path).
+    Nothing { why: String, short: String },
 }
 
 impl Oracle {
-    /// The table of `game`, if it can have one.
+    /// The table of `game`, if it has one: a damaged one stops the command.
     fn of(game: Game) -> Result<Oracle, Failure> {
         if game == Game::TIC_TAC_TOE {
             let table = try_table().map_err(|error| Failure::damaged(&error))?;
             Ok(Oracle::TicTacToe(table))
         } else if game.has_table() {
-            mnk::table_of(game).map(Oracle::Game)
+            mnk::table_of(game).map(|table| Oracle::Game(crate::Oracle::of_table(table)))
+        } else if game.cells() <= crate::tiers::MAX_TIER_CELLS {
+            match crate::Oracle::of(game) {
+                Ok(oracle) => Ok(Oracle::Game(oracle)),
+                // Play goes on without hints; asking for them says how to make the table.
+                Err(error @ crate::TableError::NotSolved { .. }) => Ok(Oracle::Nothing {
+                    why: error.to_string(),
+                    short: format!("no table solved yet; make one with `ttt solve --game {game}`"),
+                }),
+                Err(error) => Err(error.into()),
+            }
         } else {
-            Ok(Oracle::Nothing)
+            let (cells, most) = (game.cells(), crate::tiers::MAX_TIER_CELLS);
+            let why = format!(
+                "hints come from a solved table, and {game} has {cells} cells; tables stop at {most}"
+            );
+            Ok(Oracle::Nothing {
+                short: why.clone(),
+                why,
+            })
         }
     }
-}
-
-/// Why there are no hints on `game`, a game too large for a table.
-fn no_hints(game: Game) -> String {
-    format!(
-        "hints come from a solved table, and {game} has {} cells; tables stop at {}",
-        game.cells(),
-        crate::MAX_TABLE_CELLS
-    )
 }
 
 struct Session<'a> {
@@ -187,10 +194,11 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     // `perfect` and the styles read the table inside `choose`: were it damaged, they would
     // panic there and the game would be scored as a forfeit.
     let oracle = Oracle::of(game)?;
-    if args.hints && matches!(oracle, Oracle::Nothing) {
+    if args.hints
+        && let Oracle::Nothing { why, .. } = &oracle
+    {
         return Err(Failure::usage(format!(
-            "--hints: no hints on {game}: {}; play without --hints",
-            no_hints(game)
+            "--hints: no hints on {game}: {why}; play without --hints"
         )));
     }
     let interactive = io::stdin().is_terminal();
@@ -273,7 +281,7 @@ impl Session<'_> {
     fn show(&mut self, game: &History, hints: bool) -> io::Result<()> {
         let hints = hints && !game.position().is_over();
         let mut where_hints = "Right";
-        let lines = match self.oracle {
+        let lines = match &self.oracle {
             Oracle::TicTacToe(table) => {
                 let board = game.board();
                 let left = grid(&board_squares(board, self.style));
@@ -286,9 +294,9 @@ impl Session<'_> {
                     left
                 }
             }
-            Oracle::Game(table) if hints => {
+            Oracle::Game(oracle) if hints => {
                 let board = game.position();
-                let analysis = crate::Oracle::of_table(table).analyze(&board);
+                let analysis = oracle.analyze(&board);
                 let left = mnk::board_squares(&board, self.style);
                 let right = mnk::outcome_squares(&analysis, self.style);
                 let columns = self.game.columns();
@@ -297,7 +305,7 @@ impl Session<'_> {
                 }
                 pair_within(&left, &right, columns, 5, WIDTH - 2)
             }
-            Oracle::Game(_) | Oracle::Nothing => {
+            Oracle::Game(_) | Oracle::Nothing { .. } => {
                 let squares = mnk::board_squares(&game.position(), self.style);
                 grid_within(&squares, self.game.columns(), WIDTH - 2)
             }
@@ -396,11 +404,12 @@ impl Session<'_> {
                     writeln!(self.out, "You quit {}.", so_far(&game))?;
                     return Ok(Ending::Quit);
                 }
-                "hint" | "h" | "?" if matches!(self.oracle, Oracle::Nothing) => {
-                    let game = self.game;
-                    writeln!(self.out, "No hints on {game}: {}.", no_hints(game))?;
-                }
-                "hint" | "h" | "?" => self.show(&game, true)?,
+                "hint" | "h" | "?" => match &self.oracle {
+                    Oracle::Nothing { short, .. } => {
+                        writeln!(self.out, "No hints on {}: {short}.", self.game)?;
+                    }
+                    _ => self.show(&game, true)?,
+                },
                 "help" => writeln!(self.out, "Commands:\n{}", commands(self.game))?,
                 "undo" | "u" => {
                     if undo_pair(&mut game, human) {

@@ -5,7 +5,7 @@ use std::io::{self, BufReader, IsTerminal, Read, Write};
 
 use crate::{
     Board, Game, History, MAX_TABLE_CELLS, MoveVerdict, Oracle, Outcome, PlyReview, Position,
-    Review, Status, Table, Value, table,
+    Review, Status, Value, table,
 };
 use clap::Args;
 
@@ -16,6 +16,7 @@ use super::mnk::outcome_label;
 use super::style::Style;
 use super::{Failure, Format, mnk};
 use crate::result_line::{self, FORM, GameResult, ReviewJson};
+use crate::tiers::MAX_TIER_CELLS;
 
 /// Arguments of `ttt review`.
 #[derive(Debug, Args)]
@@ -29,7 +30,8 @@ pub struct ReviewArgs {
     #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
     /// The game: 3x3 (tic-tac-toe), MxN (M rows, N columns, k = the shorter side) or MxNkK,
-    /// up to 16 cells (a review needs the game's table), cells numbered 1..M*N row by row.
+    /// up to 25 cells (a review needs the game's table: past 16 cells, the one `ttt solve
+    /// --game G` cached), cells numbered 1..M*N row by row.
     #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
 }
@@ -45,17 +47,21 @@ const INPUT_LIMIT: u64 = 1 << 20;
 /// Prints the review of the game given, as a move list or on standard input.
 pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
     let mnk = args.game;
-    if !mnk.has_table() {
+    if mnk.cells() > MAX_TIER_CELLS {
         return Err(Failure::usage(format!(
             "ttt review judges moves against the game's solved table, and {mnk} has {} cells; \
-             tables stop at {MAX_TABLE_CELLS}",
+             tables stop at {MAX_TIER_CELLS} (past {MAX_TABLE_CELLS}, made by `ttt solve`)",
             mnk.cells()
         )));
     }
+    // Tic-tac-toe's dense table, or the front door to any other game's: embedded, solved
+    // when used, or cached by `ttt solve` (an error says how to make one when there is none).
     let mnk_table = if mnk == Game::TIC_TAC_TOE {
         None
+    } else if mnk.has_table() {
+        Some(Oracle::of_table(mnk::table_of(mnk)?))
     } else {
-        Some(mnk::table_of(mnk)?)
+        Some(Oracle::of(mnk)?)
     };
     let (game, result) = match &args.moves {
         Some(list) => (
@@ -74,7 +80,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
     };
     let review = match mnk_table {
         None => Review::with_dense(table(), &game),
-        Some(mnk_table) => Review::with_table(mnk_table, &game),
+        Some(oracle) => Review::with_oracle(&oracle, &game),
     };
     let mut out = super::stdout();
     match args.format {
@@ -176,7 +182,7 @@ fn text(
     review: &Review,
     game: &History,
     result: Option<GameResult>,
-    mnk_table: Option<&'static Table>,
+    mnk_table: Option<Oracle>,
     style: Style,
 ) -> Vec<String> {
     let board = game.position();
@@ -210,7 +216,7 @@ fn text(
         lines.push(String::new());
         lines.extend(match mnk_table {
             None => mistake(ply, &review.moves, style),
-            Some(mnk_table) => mnk_mistake(mnk_table, ply, &review.moves, style),
+            Some(oracle) => mnk_mistake(&oracle, ply, &review.moves, style),
         });
     }
     lines
@@ -295,7 +301,7 @@ fn mistake(ply: &PlyReview, moves: &[crate::Cell], style: Style) -> Vec<String> 
 /// A mistake on a game other than tic-tac-toe, as [`mistake`] shows one: the grids side by
 /// side when they fit in 100 columns, else one under the other.
 fn mnk_mistake(
-    table: &'static Table,
+    oracle: &Oracle,
     ply: &PlyReview,
     moves: &[crate::Cell],
     style: Style,
@@ -303,14 +309,14 @@ fn mnk_mistake(
     let mut lines = vec![about_mistake(ply, style)];
     let board = moves[..ply.ply - 1]
         .iter()
-        .fold(Position::empty(table.game()), |board, cell| {
+        .fold(Position::empty(oracle.game()), |board, cell| {
             board.play_unchecked(cell.index())
         });
-    let analysis = Oracle::of_table(table).analyze(&board);
+    let analysis = oracle.analyze(&board);
     lines.extend(pair_within(
         &mnk::board_squares(&board, style),
         &mnk::outcome_squares(&analysis, style),
-        table.game().columns(),
+        oracle.game().columns(),
         5,
         100,
     ));

@@ -64,7 +64,15 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             bar.set_message(format!("tier {}", step.tier));
         }
     };
-    let solved = pool.install(|| solve_into(&dir, game, &step));
+    let waiting = |lock: &std::path::Path| {
+        eprintln!(
+            "another ttt solve --game {game} is writing into {} (it holds {}); waiting for it \
+             to end",
+            dir.display(),
+            lock.display()
+        );
+    };
+    let solved = pool.install(|| solve_into(&dir, game, &step, &waiting));
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

@@ -138,7 +138,7 @@ struct Report {
 /// names what was compared, `what` the table checked.
 fn report(format: Format, found: Report, compared: &str, what: &str) -> Result<(), Failure> {
     let mut out = super::stdout();
-    let differ = found.differing;
+    let differ = crate::wording::counted(found.differing, "position differs", "positions differ");
     let (table_checksum, fresh_checksum) = (
         format!("{:016x}", found.table_checksum),
         format!("{:016x}", found.fresh_checksum),
@@ -179,7 +179,7 @@ fn report(format: Format, found: Report, compared: &str, what: &str) -> Result<(
         Ok(())
     } else {
         Err(Failure::negative(format!(
-            "{what} differs from a fresh solve ({differ} positions differ)"
+            "{what} differs from a fresh solve ({differ})"
         )))
     }
 }

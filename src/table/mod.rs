@@ -75,8 +75,8 @@ static FOUR_BY_FOUR_FIRST_MOVES: (Game, &[u8]) = (
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableError {
-    /// A table solved by `ttt solve` answers positions; the counts of `ttt stats` are made for
-    /// games of at most 16 cells.
+    /// A count of `ttt stats` passes what 64 bits hold (a game past 20 cells can: 21! move
+    /// sequences pass 2^64).
     NotCounted {
         /// The game.
         game: Game,
@@ -138,8 +138,8 @@ impl fmt::Display for TableError {
             ),
             TableError::NotCounted { game } => write!(
                 f,
-                "the counts of game {game} are not made: they are made for games of at most \
-                 {MAX_TABLE_CELLS} cells, and its table, solved by `ttt solve`, answers positions"
+                "the counts of game {game} pass what 64 bits hold ({}), so they are not given",
+                crate::wording::grouped(u64::MAX)
             ),
             TableError::NotEmbedded { game } => write!(
                 f,

@@ -8,6 +8,7 @@ pub mod blocks_unsaid;
 pub mod by_histories;
 pub mod cli;
 pub mod mnk;
+pub mod plain;
 pub mod play;
 
 use std::io::Read;

@@ -1,0 +1,353 @@
+//! The counts of `ttt stats` for a game solved by tiers (the table `ttt solve` caches), in one
+//! pass over the tiers from the empty board to the full one, in parallel over each tier's
+//! blocks, with two tiers of path counts in memory.
+//!
+//! A tier does not hold one entry per position: it holds a block per representative of X's
+//! cells, and in it every way to place O's marks. The boards whose X's cells are another
+//! image of the representative are not stored, so a stored entry stands for as many boards as
+//! its representative has images: that is its weight in every count of positions. A position
+//! symmetric to another in the same block (under a turn that fixes the representative) is
+//! stored more than once; the copy with the smallest index ([`Tiers::locate_orbit`]) is the
+//! one counted up to symmetry.
+//!
+//! The tiers hold boards nobody can reach (both sides with a line, play after a win); they are
+//! skipped by the rule [`Position::checked`](crate::position::Position) applies: the side to
+//! move has no line, and the last mover's lines, if any, share a cell (the last move).
+//!
+//! Games come from the move sequences reaching each board, pulled from its parents in the tier
+//! before (its last mover's marks taken back one at a time, where that leaves no line), and
+//! the paths through canonical positions from its distinct parents up to symmetry.
+
+use rayon::prelude::*;
+
+use super::{ByOutcome, ByValue, Stats};
+use crate::board::{Outcome, Player};
+use crate::game::Game;
+use crate::solve::{Entry, unentry};
+use crate::table::TableError;
+use crate::table::disk::DiskTable;
+use crate::tiers::{Tiers, marks_of_tier};
+use crate::value::Value;
+
+/// The counts of the table `ttt solve` cached.
+///
+/// # Errors
+///
+/// [`TableError::NotCounted`] when a count passes what 64 bits hold (games of more than 20
+/// cells could).
+pub(crate) fn of_disk(table: &DiskTable) -> Result<Stats, TableError> {
+    of_tiers(table.tiers(), |t| table.tier(t), table.size_bytes() as u64)
+}
+
+/// The counts of the game laid out by `tiers`, whose solved tier `t` is `tier(t)`, from a
+/// table of `table_bytes`.
+///
+/// # Errors
+///
+/// As [`of_disk`].
+pub(crate) fn of_tiers<'a>(
+    tiers: &Tiers,
+    tier: impl Fn(usize) -> &'a [Entry] + Sync,
+    table_bytes: u64,
+) -> Result<Stats, TableError> {
+    let cells = tiers.cells();
+    let mut totals = Totals::new(cells);
+    let mut before: Vec<Paths> = Vec::new();
+    for t in 0..=cells {
+        let entries = tier(t);
+        let (x, o) = marks_of_tier(t);
+        let block = tiers.binomial(cells - x, o) as usize;
+        let mut paths = vec![Paths::default(); entries.len()];
+        let counted = paths
+            .par_chunks_mut(block)
+            .zip(entries.par_chunks(block))
+            .enumerate()
+            .map(|(rep, (out, entries))| count_block(tiers, t, rep, entries, &before, out))
+            .reduce(|| Totals::new(cells), Totals::merge);
+        totals = totals.merge(counted);
+        before = paths;
+    }
+    totals.into_stats(tiers.game(), table_bytes)
+}
+
+/// Per stored board: the move sequences from the empty board that reach it, and the paths
+/// to it through canonical positions (each distinct canonical child once). Both are the same
+/// for every board of an orbit; 0 for a board play cannot reach.
+#[derive(Clone, Copy, Default)]
+struct Paths {
+    all: u64,
+    canonical: u64,
+}
+
+/// Counts the block of representative `rep` of tier `t` into `out` (its paths) and the
+/// totals it returns.
+fn count_block(
+    tiers: &Tiers,
+    t: usize,
+    rep: usize,
+    entries: &[Entry],
+    before: &[Paths],
+    out: &mut [Paths],
+) -> Totals {
+    let cells = tiers.cells();
+    let (x, o) = marks_of_tier(t);
+    let xs = tiers.representatives(x)[rep];
+    let fixing = (0..tiers.turns())
+        .filter(|&turn| tiers.turn(turn, xs) == xs)
+        .count();
+    let weight = (tiers.turns() / fixing) as u128;
+    let first = rep as u64 * entries.len() as u64;
+    let free: Vec<u32> = (0..cells as u32).filter(|&c| xs >> c & 1 == 0).collect();
+    let x_moved_last = x > o;
+    let mut totals = Totals::new(cells);
+    // The compressed sets of O's cells in colex order: Gosper's next set of as many bits.
+    let mut compressed: u32 = if o == 0 { 0 } else { (1u32 << o) - 1 };
+    for (i, (&entry, slot)) in entries.iter().zip(out.iter_mut()).enumerate() {
+        let os = expand(compressed, &free);
+        if compressed != 0 {
+            let low = compressed & compressed.wrapping_neg();
+            let ripple = compressed.wrapping_add(low);
+            compressed = ripple | (((compressed ^ ripple) >> 2) / low);
+        }
+        let (last, to_move) = if x_moved_last { (xs, os) } else { (os, xs) };
+        let won = tiers.has_line(last);
+        if tiers.has_line(to_move) || won && !one_move_made_every_line(tiers, last) {
+            continue;
+        }
+        let paths = if t == 0 {
+            Paths {
+                all: 1,
+                canonical: 1,
+            }
+        } else {
+            match parents(tiers, xs, os, x_moved_last, before) {
+                Some(paths) => paths,
+                None => {
+                    totals.overflow = true;
+                    continue;
+                }
+            }
+        };
+        *slot = paths;
+        // Only a turn that fixes X's cells can map a stored board onto another of the block.
+        let canonical = fixing == 1 || tiers.locate_orbit(xs, os).2 == first + i as u64;
+        let (value, remoteness) = unentry(entry).unwrap_or((Value::Draw, 0));
+        let winner = if x_moved_last { Player::X } else { Player::O };
+        let outcome = if won {
+            Some(Outcome::Win(winner))
+        } else {
+            (t == cells).then_some(Outcome::Draw)
+        };
+        totals.add(t, value, remoteness, outcome, weight, paths, canonical);
+    }
+    totals
+}
+
+/// Whether the lines in `marks` share a cell: then taking that cell back leaves none, and the
+/// move that made them all can have been the last.
+fn one_move_made_every_line(tiers: &Tiers, marks: u32) -> bool {
+    let mut cells = marks;
+    while cells != 0 {
+        let cell = cells & cells.wrapping_neg();
+        cells &= cells - 1;
+        if !tiers.has_line(marks & !cell) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The paths reaching the board `xs`, `os` (reachable, not empty) from its parents in the
+/// tier before: the boards with one of the last mover's marks taken back that were still in
+/// play. `None` when a count passes 64 bits.
+fn parents(tiers: &Tiers, xs: u32, os: u32, x_moved_last: bool, before: &[Paths]) -> Option<Paths> {
+    let last = if x_moved_last { xs } else { os };
+    let mut paths = Paths::default();
+    // The parents counted up to symmetry so far, by their smallest index.
+    let mut seen = [0u64; 16];
+    let mut distinct = 0;
+    let mut cells = last;
+    while cells != 0 {
+        let cell = cells & cells.wrapping_neg();
+        cells &= cells - 1;
+        let taken_back = last & !cell;
+        if tiers.has_line(taken_back) {
+            continue;
+        }
+        let (px, po) = if x_moved_last {
+            (taken_back, os)
+        } else {
+            (xs, taken_back)
+        };
+        let (_, at, orbit) = tiers.locate_orbit(px, po);
+        let parent = before[at as usize];
+        paths.all = paths.all.checked_add(parent.all)?;
+        if !seen[..distinct].contains(&orbit) {
+            seen[distinct] = orbit;
+            distinct += 1;
+            paths.canonical = paths.canonical.checked_add(parent.canonical)?;
+        }
+    }
+    Some(paths)
+}
+
+/// The cells `free[i]` for each set bit `i` of `compressed`.
+fn expand(compressed: u32, free: &[u32]) -> u32 {
+    let mut marks = 0;
+    let mut bits = compressed;
+    while bits != 0 {
+        marks |= 1 << free[bits.trailing_zeros() as usize];
+        bits &= bits - 1;
+    }
+    marks
+}
+
+/// The counts of [`Stats`] as they add up, wide enough not to overflow on the way.
+struct Totals {
+    reachable: u128,
+    canonical: u128,
+    non_terminal: u128,
+    /// X wins, O wins, draws: all, and up to symmetry.
+    terminal: [u128; 3],
+    canonical_terminal: [u128; 3],
+    /// Win, draw, loss for the side to move: all, and up to symmetry.
+    values: [u128; 3],
+    canonical_values: [u128; 3],
+    by_remoteness: Vec<u128>,
+    by_ply: Vec<u128>,
+    canonical_by_ply: Vec<u128>,
+    games: [u128; 3],
+    games_up_to_symmetry: u128,
+    game_tree_nodes: u128,
+    /// A board's paths passed 64 bits.
+    overflow: bool,
+}
+
+impl Totals {
+    fn new(cells: usize) -> Totals {
+        Totals {
+            reachable: 0,
+            canonical: 0,
+            non_terminal: 0,
+            terminal: [0; 3],
+            canonical_terminal: [0; 3],
+            values: [0; 3],
+            canonical_values: [0; 3],
+            by_remoteness: vec![0; cells + 1],
+            by_ply: vec![0; cells + 1],
+            canonical_by_ply: vec![0; cells + 1],
+            games: [0; 3],
+            games_up_to_symmetry: 0,
+            game_tree_nodes: 0,
+            overflow: false,
+        }
+    }
+
+    /// Adds a reachable stored board of ply `ply` standing for `weight` boards.
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        ply: usize,
+        value: Value,
+        remoteness: u8,
+        outcome: Option<Outcome>,
+        weight: u128,
+        paths: Paths,
+        canonical: bool,
+    ) {
+        let value = match value {
+            Value::Win => 0,
+            Value::Draw => 1,
+            Value::Loss => 2,
+        };
+        let outcome = outcome.map(|outcome| match outcome {
+            Outcome::Win(Player::X) => 0,
+            Outcome::Win(Player::O) => 1,
+            Outcome::Draw => 2,
+        });
+        self.reachable += weight;
+        self.by_ply[ply] += weight;
+        if let Some(count) = self.by_remoteness.get_mut(usize::from(remoteness)) {
+            *count += weight;
+        }
+        self.values[value] += weight;
+        self.game_tree_nodes += u128::from(paths.all) * weight;
+        match outcome {
+            Some(outcome) => {
+                self.terminal[outcome] += weight;
+                self.games[outcome] += u128::from(paths.all) * weight;
+            }
+            None => self.non_terminal += weight,
+        }
+        if canonical {
+            self.canonical += 1;
+            self.canonical_by_ply[ply] += 1;
+            self.canonical_values[value] += 1;
+            if let Some(outcome) = outcome {
+                self.canonical_terminal[outcome] += 1;
+                self.games_up_to_symmetry += u128::from(paths.canonical);
+            }
+        }
+    }
+
+    fn merge(mut self, other: Totals) -> Totals {
+        let add = |a: &mut [u128], b: &[u128]| a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
+        self.reachable += other.reachable;
+        self.canonical += other.canonical;
+        self.non_terminal += other.non_terminal;
+        add(&mut self.terminal, &other.terminal);
+        add(&mut self.canonical_terminal, &other.canonical_terminal);
+        add(&mut self.values, &other.values);
+        add(&mut self.canonical_values, &other.canonical_values);
+        add(&mut self.by_remoteness, &other.by_remoteness);
+        add(&mut self.by_ply, &other.by_ply);
+        add(&mut self.canonical_by_ply, &other.canonical_by_ply);
+        add(&mut self.games, &other.games);
+        self.games_up_to_symmetry += other.games_up_to_symmetry;
+        self.game_tree_nodes += other.game_tree_nodes;
+        self.overflow |= other.overflow;
+        self
+    }
+
+    /// The counts, each of which must fit 64 bits.
+    fn into_stats(self, game: Game, table_bytes: u64) -> Result<Stats, TableError> {
+        let fits = |n: u128| u64::try_from(n).map_err(|_| TableError::NotCounted { game });
+        if self.overflow {
+            return Err(TableError::NotCounted { game });
+        }
+        let outcomes = |[x, o, draw]: [u128; 3]| -> Result<ByOutcome, TableError> {
+            Ok(ByOutcome {
+                total: fits(x + o + draw)?,
+                x_wins: fits(x)?,
+                o_wins: fits(o)?,
+                draw: fits(draw)?,
+            })
+        };
+        let values = |[win, draw, loss]: [u128; 3]| -> Result<ByValue, TableError> {
+            Ok(ByValue {
+                win: fits(win)?,
+                draw: fits(draw)?,
+                loss: fits(loss)?,
+            })
+        };
+        let list = |counts: Vec<u128>| -> Result<Vec<u64>, TableError> {
+            counts.into_iter().map(fits).collect()
+        };
+        Ok(Stats {
+            reachable_positions: fits(self.reachable)?,
+            canonical_positions: fits(self.canonical)?,
+            non_terminal_positions: fits(self.non_terminal)?,
+            terminal_positions: outcomes(self.terminal)?,
+            canonical_terminal_positions: outcomes(self.canonical_terminal)?,
+            values: values(self.values)?,
+            canonical_values: values(self.canonical_values)?,
+            by_remoteness: list(self.by_remoteness)?,
+            by_ply: list(self.by_ply)?,
+            canonical_by_ply: list(self.canonical_by_ply)?,
+            games: outcomes(self.games)?,
+            games_up_to_symmetry: fits(self.games_up_to_symmetry)?,
+            game_tree_nodes: fits(self.game_tree_nodes)?,
+            table_bytes,
+        })
+    }
+}
