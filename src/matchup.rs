@@ -26,7 +26,7 @@ use crate::audit::OverBudget;
 use crate::audit::positions::{
     Multiple, Node, Overflow, Shown, Step, mover, plus, prepare, step, times,
 };
-use crate::audit::rules::{Places, Rules};
+use crate::audit::rules::{Cached, Places, Rules};
 use crate::audit::tableless::AuditBudget;
 use crate::board::{Board, Cell, Outcome, Player};
 use crate::bots::{Bot, BotError, Turn};
@@ -34,6 +34,8 @@ use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::memory::OverMemory;
 use crate::position::Position;
 use crate::ratio::Ratio;
+use crate::table::TableError;
+use crate::tiers::MAX_TIER_CELLS;
 
 /// Plays `x` as X against `o` as O over every choice of both, each weighted by its
 /// probability, and gives the exact probability of each way a game ends.
@@ -51,7 +53,8 @@ use crate::ratio::Ratio;
 ///
 /// # Errors
 ///
-/// [`MatchError::TooLarge`] for a game of more than 16 cells; [`MatchError::Refused`] when a
+/// [`MatchError::TooLarge`] for a game of more than 16 cells whose table `ttt solve` has not
+/// cached, [`MatchError::NoTable`] when the cached one is damaged; [`MatchError::Refused`] when a
 /// bot does not [play](Bot::plays) the game (X's refusal first; neither is asked anything);
 /// [`MatchError::OverBudget`] when the walk would hold more histories than the budget;
 /// [`MatchError::OverMemory`] when it would hold more than the memory limit;
@@ -87,15 +90,20 @@ pub fn matchup(
     options: &MatchOptions,
 ) -> Result<MatchReport, MatchError> {
     let MatchOptions { game, budget } = *options;
-    if game.cells() > MAX_TABLE_CELLS {
+    let cached = Cached::table(game).map_err(MatchError::NoTable)?;
+    if !game.has_table() && cached.is_none() {
         return Err(MatchError::TooLarge(game));
     }
     x.plays(game).map_err(MatchError::Refused)?;
     o.plays(game).map_err(MatchError::Refused)?;
+    let limit = budget.states as u64;
     if game == Game::TIC_TAC_TOE {
         play::<Board>(x, o, game, u64::MAX)
+    } else if cached.is_some() {
+        // The walk needs only the rules; the table's being there is what bounds the game.
+        play::<Cached>(x, o, game, limit)
     } else {
-        play::<Position>(x, o, game, budget.states as u64)
+        play::<Position>(x, o, game, limit)
     }
 }
 
@@ -115,7 +123,7 @@ pub fn matchup(
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchOptions {
-    /// The game: any game of at most 16 cells.
+    /// The game: any game of at most 16 cells, or of 17 to 25 whose table `ttt solve` cached.
     pub game: Game,
     /// The most histories the walk may hold when a bot is not memoryless (`searched` is not
     /// used).
@@ -288,9 +296,12 @@ impl Serialize for MatchReport {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MatchError {
-    /// The game has more than 16 cells: the walk keeps a game's moves in 64 bits, and the
-    /// games a match can walk to their end are far smaller anyway.
+    /// The game has no table: more than 16 cells and none cached by `ttt solve` (at most 25).
+    /// A match walks only games small enough to solve: the games one can walk to their end
+    /// are far smaller anyway.
     TooLarge(Game),
+    /// The table `ttt solve` cached for the game is damaged.
+    NoTable(TableError),
     /// A bot does not play the game: its refusal, naming both.
     Refused(BotError),
     /// A bot could not answer at all (an external program that broke its protocol).
@@ -310,12 +321,20 @@ pub enum MatchError {
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            MatchError::TooLarge(game) if game.cells() <= MAX_TIER_CELLS => write!(
+                f,
+                "game {game} has {} cells and no table solved yet; an exact match walks games \
+                 with a table: make one with `ttt solve --game {game}`",
+                game.cells()
+            ),
             MatchError::TooLarge(game) => write!(
                 f,
                 "game {game} has {} cells; an exact match walks games of at most \
-                 {MAX_TABLE_CELLS} cells",
+                 {MAX_TABLE_CELLS} cells, or {MAX_TIER_CELLS} once `ttt solve` has cached their \
+                 table",
                 game.cells()
             ),
+            MatchError::NoTable(error) => error.fmt(f),
             MatchError::Refused(error) | MatchError::Bot(error) => error.fmt(f),
             MatchError::Overflow => f.write_str(
                 "the exact odds need numbers wider than 128 bits: a bot's probabilities are \
@@ -333,6 +352,7 @@ impl std::error::Error for MatchError {
             MatchError::Refused(error) | MatchError::Bot(error) => Some(error),
             MatchError::OverBudget(over) => Some(over),
             MatchError::OverMemory(over) => Some(over),
+            MatchError::NoTable(error) => Some(error),
             MatchError::TooLarge(_) | MatchError::Overflow => None,
         }
     }

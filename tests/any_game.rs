@@ -115,7 +115,15 @@ fn bots_that_play_any_board_say_so_and_rule_bots_refuse_with_the_game_named() {
     assert!(bots::from_spec("casual:0.1").unwrap().plays(four).is_ok());
     assert!(bots::builtin("random").unwrap().plays(five).is_ok());
     let refusal = bots::builtin("perfect").unwrap().plays(five).unwrap_err();
-    assert!(refusal.message.contains("5x5 has 25 cells"), "{refusal}");
+    assert!(
+        refusal.message.contains("ttt solve --game 5x5"),
+        "{refusal}"
+    );
+    let refusal = bots::builtin("perfect")
+        .unwrap()
+        .plays(game("6x6"))
+        .unwrap_err();
+    assert!(refusal.message.contains("6x6 has 36 cells"), "{refusal}");
     for name in [
         "smartbot",
         "geeks-minimax",

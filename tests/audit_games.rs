@@ -379,14 +379,18 @@ fn the_command_refuses_rule_bots_and_games_it_cannot_audit() {
             .assert()
             .code(2)
             .stdout("")
-            .stderr(predicate::str::contains("5x5 has 25 cells"));
+            .stderr(predicate::str::contains(
+                "make one with `ttt solve --game 5x5`",
+            ));
         if command == "match" {
             ttt()
                 .args([command, "random", "random", "--game", "5x5"])
                 .assert()
                 .code(2)
                 .stdout("")
-                .stderr(predicate::str::contains("5x5 has 25 cells"));
+                .stderr(predicate::str::contains(
+                    "5x5 has 25 cells and no table solved yet",
+                ));
         }
         for bad in ["4", "3x3k4", "0x3", "9x9x9"] {
             ttt()

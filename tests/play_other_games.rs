@@ -159,7 +159,7 @@ fn a_bot_that_plays_only_tic_tac_toe_is_refused_on_other_games() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "perfect plays from a solved table, and 5x5 has 25 cells",
+            "perfect plays from a solved table, and 5x5 has none solved yet",
         ));
     ttt()
         .args(["play", "--game", "12x12", "--opponent", "random"])

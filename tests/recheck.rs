@@ -294,7 +294,11 @@ fn recheck_with_nothing_to_re_ask_is_refused_not_ignored() {
         ),
         (
             &["--cmd", "cat", "--game", "5x5", "--recheck", "3"],
-            "5x5 has 25 cells: tables stop at 16",
+            "5x5 has no table solved yet: make one with `ttt solve --game 5x5`",
+        ),
+        (
+            &["--cmd", "cat", "--game", "6x6", "--recheck", "3"],
+            "6x6 has 36 cells: tables stop at 16, or 25 solved by `ttt solve`",
         ),
     ] {
         let out = audit_command(args, &pids).output().unwrap();

@@ -18,25 +18,35 @@ use crate::game::Game;
 use crate::history::History;
 use crate::value::MoveValue;
 
-/// A mistake noted by a walk, before it is listed: 32 bytes.
+/// A mistake noted by a walk, before it is listed: 48 bytes.
 #[derive(Clone, Copy)]
 struct Noted {
-    /// The moves to the position, 4 bits each, the first in the lowest.
-    line: u64,
+    /// The moves to the position, `width` bits each, the first in the lowest: as the walk
+    /// by positions carries them, or [`WIDE`] for the walk by histories.
+    line: u128,
     histories: u64,
     games: u64,
     /// Where the move leads (the walk by positions, which counts its games afterwards).
     to: To,
     ply: u8,
+    width: u8,
     cell: Cell,
     kind: MistakeKind,
 }
 
+/// The bits a move takes in the lines of the walk by histories: enough for 25 cells.
+const WIDE: u8 = 5;
+
 impl Noted {
     fn moves(&self) -> Vec<Cell> {
-        (0..usize::from(self.ply))
-            .map(|i| Cell::new((self.line >> (4 * i) & 15) as usize).expect("4 bits hold a cell"))
-            .collect()
+        (0..usize::from(self.ply)).map(|i| self.get(i)).collect()
+    }
+
+    /// Move number `i` (from 0).
+    fn get(&self, i: usize) -> Cell {
+        let width = u32::from(self.width);
+        let bits = (self.line >> (width as usize * i)) & ((1 << width) - 1);
+        Cell::new(bits as usize).expect("a move's bits hold a cell")
     }
 
     /// The order of the list, among mistakes of one kind (blunders, or slow wins).
@@ -45,14 +55,14 @@ impl Noted {
             .cmp(&other.ply)
             .then(other.games.cmp(&self.games))
             .then_with(|| {
-                // Moves compared from the first: the first nibble where the lines differ.
+                // Moves compared from the first: the first where the lines differ (of one
+                // walk, so of one width).
                 let differ = self.line ^ other.line;
-                let at = if differ == 0 {
-                    0
-                } else {
-                    differ.trailing_zeros() / 4 * 4
-                };
-                (self.line >> at & 15).cmp(&(other.line >> at & 15))
+                let at = (differ.trailing_zeros() / u32::from(self.width)) as usize;
+                match at < usize::from(self.ply) {
+                    true => self.get(at).cmp(&other.get(at)),
+                    false => Ordering::Equal,
+                }
             })
             .then(self.cell.cmp(&other.cell))
     }
@@ -78,7 +88,7 @@ pub(super) struct Collector {
     seen: HashMap<(u128, Cell), (usize, usize)>,
     /// For the walk by positions: the position being noted (its ply and line), and the cells
     /// noted there, as a bot may offer one cell twice.
-    here: (u8, u64, u32),
+    here: (u8, u128, u32),
 }
 
 impl Collector {
@@ -93,14 +103,15 @@ impl Collector {
     }
 
     /// A mistake met once, at a position of the walk by positions reached by `histories`
-    /// histories, the first of them `line`, at `ply`; the move leads `to`. Plies come in
+    /// histories, the first of them `line` (its moves and the bits of each), at `ply`; the
+    /// move leads `to`. Plies come in
     /// order: a mistake deeper than the ply where enough are kept is counted, not kept.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn note_position(
         &mut self,
         kind: MistakeKind,
         ply: usize,
-        line: u64,
+        (line, width): (u128, u32),
         cell: Cell,
         histories: u64,
         to: To,
@@ -138,6 +149,7 @@ impl Collector {
                 games: 0,
                 to,
                 ply,
+                width: width as u8,
                 cell,
                 kind,
             });
@@ -157,16 +169,16 @@ impl Collector {
         let tier_of = usize::from(!kind.is_blunder());
         let (tier, at) = *self.seen.entry((key, cell)).or_insert_with(|| {
             let tier = &mut self.tiers[tier_of];
-            let line = moves
-                .iter()
-                .enumerate()
-                .fold(0, |line, (i, c)| line | (c.index() as u64) << (4 * i));
+            let line = moves.iter().enumerate().fold(0, |line, (i, c)| {
+                line | (c.index() as u128) << (usize::from(WIDE) * i)
+            });
             tier.noted.push(Noted {
                 line,
                 histories: 0,
                 games: 0,
                 to: To::DRAW,
                 ply: moves.len() as u8,
+                width: WIDE,
                 cell,
                 kind,
             });

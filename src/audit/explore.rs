@@ -8,9 +8,10 @@ use super::rules::Rules;
 use super::{Forfeit, Halt, IllegalLine, LosingLine, Odds, SideReport, WorstCase, panic_message};
 use crate::board::{Cell, Outcome, Player, Status};
 use crate::bots::{Bot, Choice, Turn};
-use crate::game::{Game, MAX_TABLE_CELLS};
+use crate::game::Game;
 use crate::history::History;
 use crate::ratio::{Ratio, Sum};
+use crate::tiers::MAX_TIER_CELLS;
 
 /// Audits `bot` playing `side` of `game` by walking every history, depth first: the
 /// opponent's replies in the order of their cells, the bot's choices in the order it gives
@@ -68,8 +69,9 @@ pub(super) fn audit<R: Rules>(
     Ok(walk.report)
 }
 
-/// The depths of a game with a table: every ply from the empty board to the full one.
-const DEPTHS: usize = MAX_TABLE_CELLS + 1;
+/// The depths of a game with a table (cached by `ttt solve` past 16 cells): every ply from the
+/// empty board to the full one.
+const DEPTHS: usize = MAX_TIER_CELLS + 1;
 
 struct Walk<'a, R: Rules> {
     bot: &'a mut dyn Bot,
@@ -93,13 +95,13 @@ struct Walk<'a, R: Rules> {
 /// Moves from a position to the end of a game.
 #[derive(Clone, Copy)]
 struct Line {
-    cells: [Cell; MAX_TABLE_CELLS],
+    cells: [Cell; MAX_TIER_CELLS],
     len: usize,
 }
 
 impl Line {
     const EMPTY: Line = Line {
-        cells: [Cell::ALL[0]; MAX_TABLE_CELLS],
+        cells: [Cell::ALL[0]; MAX_TIER_CELLS],
         len: 0,
     };
 }
@@ -192,8 +194,9 @@ impl<R: Rules> Walk<'_, R> {
 
     /// The worst-case line at `depth` is `cell`, then the line found after it.
     fn adopt(&mut self, depth: usize, cell: Cell) {
-        let next = self.lines[depth + 1];
-        let line = &mut self.lines[depth];
+        // Borrowed, not copied: a line is as long as the largest board's.
+        let (here, below) = self.lines.split_at_mut(depth + 1);
+        let (line, next) = (&mut here[depth], &below[0]);
         line.cells[0] = cell;
         line.cells[1..=next.len].copy_from_slice(&next.cells[..next.len]);
         line.len = next.len + 1;

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 
-use super::rules::Rules;
+use super::rules::{Cached, Rules};
 use super::{
     AuditError, AuditOptions, Forfeit, Halt, IllegalLine, LosingLine, OverBudget, panic_message,
 };
@@ -121,6 +121,9 @@ pub fn losing_games<E: From<AuditError>>(
     if game == Game::TIC_TAC_TOE {
         let table = crate::table::tic_tac_toe::table();
         return walk::<Board, E>(bot, game, table, side, u64::MAX, sink).map_err(error);
+    }
+    if let Some(table) = Cached::table(game).map_err(AuditError::NoTable)? {
+        return walk::<Cached, E>(bot, game, table, side, limit, sink).map_err(error);
     }
     let table = crate::table::of(game).map_err(AuditError::NoTable)?;
     walk::<Position, E>(bot, game, table, side, limit, sink).map_err(error)

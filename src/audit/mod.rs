@@ -11,8 +11,9 @@
 //! walks the histories once more to hand on, one by one, the games the bot loses or forfeits.
 //! `recheck` asks a bot that can tell an audit from a game (an external program, which sees
 //! its questions queued) again one question at a time, along a sample of the games audited.
-//! Every walk is written once over `rules`, and runs on tic-tac-toe's board and on the board of
-//! any other game with a table.
+//! Every walk is written once over `rules`, and runs on tic-tac-toe's board, on the board of
+//! any other game with a table in memory, and on a board of 17 to 25 cells whose table
+//! `ttt solve` cached.
 //!
 //! Here are the options, the call and what it returns; `report` holds what an audit found on one
 //! side of a game with a table (and its JSON), `json` the JSON document of a whole audit,
@@ -41,6 +42,7 @@ use crate::game::Game;
 use crate::position::Position;
 use crate::table::tic_tac_toe::table;
 use positions::Kept;
+use rules::Cached;
 // The walks take it from here, as `super::panic_message`.
 use report::panic_message;
 
@@ -74,8 +76,9 @@ pub use verdict::Verdict;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AuditOptions {
-    /// The game: any board of up to 128 cells. One of at most 16 cells is judged by its table;
-    /// a larger one is searched without a table.
+    /// The game: any board of up to 128 cells. One of at most 16 cells is judged by its table,
+    /// one of 17 to 25 by the table `ttt solve` cached when there is one; any other is
+    /// searched without a table.
     pub game: Game,
     /// The side the bot plays.
     pub side: Player,
@@ -127,7 +130,7 @@ impl Default for AuditOptions {
 }
 
 /// What [`audit`](crate::audit()) found on one side: judged by the table on a game of at most
-/// 16 cells, searched without one on a larger board.
+/// 16 cells or one whose table `ttt solve` cached, searched without one on any other.
 ///
 /// # Examples
 ///
@@ -149,8 +152,8 @@ impl Default for AuditOptions {
 pub enum Report {
     /// A game with a table: every game counted, every move judged.
     Solved(SideReport),
-    /// A board too large for a table: the shortest defeats searched, and the counts and odds
-    /// when the walk fitted its budget.
+    /// A board with no table (more than 25 cells, or none cached): the shortest defeats
+    /// searched, and the counts and odds when the walk fitted its budget.
     Searched(TablelessReport),
 }
 
@@ -185,10 +188,11 @@ impl Report {
 /// and every move the bot may choose, to the end of every game.
 ///
 /// On a game of at most 16 cells each move is judged by the game's table (solved first when
-/// none is embedded): the report counts the games lost and forfeited, keeps one shortest of
+/// none is embedded), and on a game of 17 to 25 cells by the table `ttt solve --game G`
+/// cached, if it has: the report counts the games lost and forfeited, keeps one shortest of
 /// each, the moves that gave value away, the exact odds against a random and a perfect
-/// opponent and the worst an opponent who knows the bot can do. On a larger board, which no
-/// table holds, the shortest loss and forfeit are searched for within the budget, and the
+/// opponent and the worst an opponent who knows the bot can do. On any other board the
+/// shortest loss and forfeit are searched for without a table, within the budget, and the
 /// games counted when they fit.
 ///
 /// A [memoryless](Bot::memoryless) bot is asked once per position, any other once per
@@ -201,7 +205,9 @@ impl Report {
 /// [`AuditError::Refused`] when the bot does not [play](Bot::plays) the game (nothing is asked
 /// of it); [`AuditError::OverBudget`] when the walk by histories would ask more than the
 /// budget; [`AuditError::OverMemory`] when the walk would hold more than the
-/// [memory limit](crate::memory::set_limit); [`AuditError::NoTable`] when a table cannot be read; [`AuditError::Bot`] when the
+/// [memory limit](crate::memory::set_limit); [`AuditError::NoTable`] when a table cannot be
+/// read (a cached one damaged: [`TableError::DamagedFile`](crate::TableError::DamagedFile));
+/// [`AuditError::Bot`] when the
 /// bot cannot answer at all, or its answers cannot be trusted (an external program that broke
 /// its protocol, in the audit or asked again). A forbidden move or a panic only forfeits that game.
 ///
@@ -246,7 +252,8 @@ pub fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<Report, AuditE
         recheck_seed,
         ..
     } = *options;
-    if game.has_table() {
+    let cached = Cached::table(game).map_err(AuditError::NoTable)?;
+    if game.has_table() || cached.is_some() {
         let mut report = solved(bot, options)?;
         let loss = report.shortest_loss.iter().map(|line| line.moves.clone());
         let forfeit = report
@@ -270,7 +277,7 @@ pub fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<Report, AuditE
 }
 
 /// Audits `bot` playing `side` of `game`, a game with a table, within `budget`: the audit of
-/// [`audit`] on a game of at most 16 cells, its first mistakes listed.
+/// [`audit`] on a game with a table, its first mistakes listed.
 pub(crate) fn with_table(
     bot: &mut dyn Bot,
     game: Game,
@@ -303,10 +310,15 @@ pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideRe
             },
         );
     }
-    let table = crate::table::of(game).map_err(AuditError::NoTable)?;
     let limit = budget.states as u64;
-    walk::<Position>(bot, game, table, side, limit, keep)
-        .map_err(|halt| halt.into_error(&*bot, game, limit))
+    let walked = match Cached::table(game).map_err(AuditError::NoTable)? {
+        Some(table) => walk::<Cached>(bot, game, table, side, limit, keep),
+        None => {
+            let table = crate::table::of(game).map_err(AuditError::NoTable)?;
+            walk::<Position>(bot, game, table, side, limit, keep)
+        }
+    };
+    walked.map_err(|halt| halt.into_error(&*bot, game, limit))
 }
 
 /// The audit on boards of kind `R`, judged by `table`, asking a bot that is not memoryless

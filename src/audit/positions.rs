@@ -29,7 +29,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use super::collector::Collector;
 use super::mistakes::MistakeKind;
 use super::odds::{self, Edge, Graph, To};
-use super::rules::{Bits, Places, Rules};
+use super::rules::{Bits, Cached, Places, Rules};
 use super::{Forfeit, Halt, IllegalLine, LosingLine, SideReport, WorstCase, panic_message};
 use crate::board::{Board, Cell, Outcome, Player};
 use crate::bots::{Bot, BotError, Choice, Turn};
@@ -114,9 +114,12 @@ impl<R: Rules> Default for Buffers<R> {
 }
 
 /// Where a walk's memory comes from, and goes back to.
+/// Fresh memory for each walk unless a board says otherwise.
 pub(super) trait Kept: Rules {
-    fn take() -> Buffers<Self>;
-    fn keep(buffers: Buffers<Self>);
+    fn take() -> Buffers<Self> {
+        Buffers::default()
+    }
+    fn keep(_: Buffers<Self>) {}
 }
 
 thread_local! {
@@ -135,14 +138,10 @@ impl Kept for Board {
     }
 }
 
-/// A larger game's walk takes long enough that fresh memory costs nothing to speak of, and
-/// what it held (hundreds of megabytes on 4x4) goes back at once.
-impl Kept for Position {
-    fn take() -> Buffers<Position> {
-        Buffers::default()
-    }
-    fn keep(_: Buffers<Position>) {}
-}
+/// A larger game's walk (or one on a cached table) takes long enough that fresh memory costs
+/// nothing to speak of, and what it held (hundreds of megabytes on 4x4) goes back at once.
+impl Kept for Position {}
+impl Kept for Cached {}
 
 /// Why the walk stopped before the end.
 enum Stop {
@@ -205,8 +204,8 @@ impl<R: Rules> Node<R> {
 
 const _: () = assert!(std::mem::size_of::<Node<Board>>() == 32);
 
-/// The moves of a game in progress, 4 bits each (a board with a table has at most 16 cells,
-/// so a position the walk lists is at most 15 moves deep).
+/// The moves of a game in progress, as [`Bits`] (a board with a table has at most 25 cells,
+/// so a position the walk lists is at most 24 moves deep).
 #[derive(Clone, Copy)]
 pub(crate) struct Line<B>(B);
 
@@ -220,7 +219,7 @@ impl<B: Bits> Line<B> {
     /// Move number `i` (from 0).
     #[inline]
     pub(crate) fn get(self, i: usize) -> Cell {
-        Cell::new((self.0.bits() >> (4 * i) & 15) as usize).expect("4 bits hold a cell")
+        self.0.get(i)
     }
 
     /// The first `ply` moves.
@@ -407,7 +406,8 @@ impl<R: Kept> Walk<'_, R> {
                     }
                     let to = self.reach(node, cell, chance)?;
                     if let Some(kind) = mistake {
-                        let (line, histories) = (node.line.0.bits(), u64::from(node.histories));
+                        let line = (node.line.0.bits(), R::Line::WIDTH);
+                        let histories = u64::from(node.histories);
                         self.mistakes
                             .note_position(kind, self.ply, line, cell, histories, to);
                     }
@@ -631,7 +631,7 @@ impl<R: Rules> Shown<R> {
     #[inline]
     pub(crate) fn show(&mut self, line: Line<R::Line>, ply: usize) {
         let shown = self.game.moves().len();
-        let differ = ((self.line.0.bits() ^ line.0.bits()).trailing_zeros() / 4) as usize;
+        let differ = self.line.0.first_difference(line.0);
         let shared = differ.min(shown).min(ply);
         for _ in shared..shown {
             self.game.undo();

@@ -1,8 +1,10 @@
 //! What the walks need of a board and of the table that judges it, for each kind of board:
-//! tic-tac-toe's own 4-byte [`Board`] with its dense table, and the [`Position`] of any game
-//! with a table. The walks are written once, over [`Rules`], and compiled for each; tic-tac-toe
-//! keeps its layouts (a base-3 code carried from move to move, a dense array of places), the
-//! other games trade them for a hash map.
+//! tic-tac-toe's own 4-byte [`Board`] with its dense table, the [`Position`] of any other game
+//! of at most 16 cells with its table in memory, and [`Cached`], the position of a game of 17
+//! to 25 cells with the table `ttt solve` cached (mapped from disk). The walks are written
+//! once, over [`Rules`], and compiled for each; tic-tac-toe keeps its layouts (a base-3 code
+//! carried from move to move, a dense array of places), the other games trade them for a hash
+//! map.
 //!
 //! The table is what every walk judges moves by. A walk for games without one (issue #15)
 //! would give the walks an optional table here, and skip the judging where it is missing.
@@ -15,8 +17,10 @@ use crate::game::Game;
 use crate::history::History;
 use crate::position::Position;
 use crate::solve::tic_tac_toe::Evaluation;
-use crate::table::Table;
+use crate::table::disk::DiskTable;
 use crate::table::tic_tac_toe::Dense as TicTacToeTable;
+use crate::table::{Table, TableError};
+use crate::tiers::MAX_TIER_CELLS;
 use crate::value::Probe;
 
 /// A board the walks play on, with its table.
@@ -26,7 +30,7 @@ pub(crate) trait Rules: Copy + 'static {
     /// What the walk by positions carries from a board to the next to find its place cheaply:
     /// tic-tac-toe's base-3 code; nothing on other boards, found by their marks.
     type Code: Copy;
-    /// The moves of a game in progress, 4 bits a move.
+    /// The moves of a game in progress: 4 bits a move, 5 past 16 cells.
     type Line: Bits;
     /// Each board's place in the list of a ply, for the walk by positions.
     type Places: Places<Self>;
@@ -54,36 +58,55 @@ pub(crate) trait Rules: Copy + 'static {
     fn probe(self, table: &Self::Table) -> Probe;
 }
 
-/// The moves of a game in progress, 4 bits each: 8 moves in a `u32` (a tic-tac-toe position
-/// the walk lists is at most 8 moves deep), 16 in a `u64` (every board with a table).
+/// The moves of a game in progress, a few bits each, the first move in the lowest: 4 bits a
+/// move in a `u32` (8 moves: a tic-tac-toe position the walk lists is at most 8 moves deep) or a
+/// `u64` (16, every board of a table in memory), 5 bits in a `u128` (24 moves of a board of up
+/// to 25 cells, whose table `ttt solve` cached).
 pub(crate) trait Bits: Copy {
     const EMPTY: Self;
+    /// The bits of a move.
+    const WIDTH: u32;
+    /// This line with `cell` as its move number `ply` (from 0).
     fn with(self, ply: usize, cell: Cell) -> Self;
-    fn bits(self) -> u64;
+    /// Move number `ply` (from 0).
+    fn get(self, ply: usize) -> Cell;
+    /// The first move (from 0) where this line and `other` differ: as many as a line holds
+    /// when they are the same.
+    fn first_difference(self, other: Self) -> usize;
+    /// The line in 128 bits, as the list of mistakes keeps every line (with its width).
+    fn bits(self) -> u128;
 }
 
-impl Bits for u32 {
-    const EMPTY: u32 = 0;
-    #[inline]
-    fn with(self, ply: usize, cell: Cell) -> u32 {
-        self | (cell.index() as u32) << (4 * ply)
-    }
-    #[inline]
-    fn bits(self) -> u64 {
-        u64::from(self)
-    }
+macro_rules! bits {
+    ($($int:ty, $width:expr;)*) => {$(
+        impl Bits for $int {
+            const EMPTY: $int = 0;
+            const WIDTH: u32 = $width;
+            #[inline(always)]
+            fn with(self, ply: usize, cell: Cell) -> $int {
+                self | (cell.index() as $int) << ($width * ply)
+            }
+            #[inline(always)]
+            fn get(self, ply: usize) -> Cell {
+                let bits = (self >> ($width * ply)) & ((1 << $width) - 1);
+                Cell::new(bits as usize).expect("a move's bits hold a cell")
+            }
+            #[inline(always)]
+            fn first_difference(self, other: $int) -> usize {
+                ((self ^ other).trailing_zeros() / $width) as usize
+            }
+            #[inline(always)]
+            fn bits(self) -> u128 {
+                self as u128
+            }
+        }
+    )*};
 }
 
-impl Bits for u64 {
-    const EMPTY: u64 = 0;
-    #[inline]
-    fn with(self, ply: usize, cell: Cell) -> u64 {
-        self | (cell.index() as u64) << (4 * ply)
-    }
-    #[inline]
-    fn bits(self) -> u64 {
-        self
-    }
+bits! {
+    u32, 4;
+    u64, 4;
+    u128, 5;
 }
 
 /// Each board's place in the list of the ply being built.
@@ -130,17 +153,17 @@ impl Places<Board> for Dense {
     }
 }
 
-/// Other boards' places: by marks, in a hash map.
+/// Other boards' places: by their [keys](Rules::key), in a hash map.
 #[derive(Default)]
 pub(crate) struct Hashed(HashMap<u128, u32, BuildHasherDefault<Multiply>>);
 
-impl Places<Position> for Hashed {
+impl<R: Rules<Code = ()>> Places<R> for Hashed {
     fn ready(&mut self) {
         self.0.clear();
     }
 
     #[inline]
-    fn find_or_add(&mut self, board: Position, _: (), place: usize) -> Option<usize> {
+    fn find_or_add(&mut self, board: R, _: (), place: usize) -> Option<usize> {
         match self.0.entry(board.key()) {
             std::collections::hash_map::Entry::Occupied(seen) => Some(*seen.get() as usize),
             std::collections::hash_map::Entry::Vacant(unseen) => {
@@ -150,7 +173,7 @@ impl Places<Position> for Hashed {
         }
     }
 
-    fn forget(&mut self, _: impl Iterator<Item = (Position, ())>) {
+    fn forget(&mut self, _: impl Iterator<Item = (R, ())>) {
         self.0.clear();
     }
 }
@@ -287,7 +310,7 @@ impl Rules for Position {
     }
     #[inline]
     fn key(self) -> u128 {
-        // A board with a table has at most 16 cells, so the two masks side by side fit.
+        // A board with a table has at most 25 cells, so the two masks side by side fit.
         self.mask(Player::X) | self.mask(Player::O) << 64
     }
     #[inline]
@@ -305,5 +328,90 @@ impl Rules for Position {
     #[inline]
     fn probe(self, table: &Table) -> Probe {
         table.probe(&self)
+    }
+}
+
+/// A board of a game of 17 to 25 cells, judged by the table `ttt solve` cached: the rules are
+/// [`Position`]'s, the lines 5 bits a move.
+#[derive(Clone, Copy)]
+pub(crate) struct Cached(pub(crate) Position);
+
+impl Cached {
+    /// The table of `game`, a game past 16 cells, if `ttt solve` has cached one; `None` when
+    /// there is none, or the game is larger than a cached table can be.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::DamagedFile`] when the cached table is damaged.
+    pub(crate) fn table(game: Game) -> Result<Option<&'static DiskTable>, TableError> {
+        if game.has_table() || game.cells() > MAX_TIER_CELLS {
+            return Ok(None);
+        }
+        match crate::table::disk::solved(game) {
+            Ok(table) => Ok(Some(table)),
+            Err(TableError::NotSolved { .. }) => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+}
+
+impl Rules for Cached {
+    type Table = DiskTable;
+    type Code = ();
+    type Line = u128;
+    type Places = Hashed;
+
+    fn empty(game: Game) -> (Cached, ()) {
+        (Cached(Position::empty(game)), ())
+    }
+    #[inline]
+    fn of(game: &History) -> Cached {
+        Cached(game.position())
+    }
+    #[inline]
+    fn cells(self) -> usize {
+        Rules::cells(self.0)
+    }
+    #[inline]
+    fn empty_cells(self) -> Cells {
+        self.0.empty_cells()
+    }
+    #[inline]
+    fn to_move(self) -> Player {
+        self.0.to_move()
+    }
+    #[inline]
+    fn status(self) -> Status {
+        self.0.status()
+    }
+    #[inline]
+    fn mark(self, cell: Cell, player: Player) -> Cached {
+        Cached(self.0.mark(cell, player))
+    }
+    #[inline]
+    fn code_after(_: (), _: Cell, _: Player) {}
+    #[inline]
+    fn makes_line(self, cell: Cell, player: Player) -> bool {
+        self.0.makes_line(cell, player)
+    }
+    #[inline]
+    fn key(self) -> u128 {
+        self.0.key()
+    }
+    #[inline]
+    fn best_moves(self, table: &DiskTable) -> Cells {
+        table.best_moves(&self.0)
+    }
+    fn evaluate(self, table: &DiskTable) -> Evaluation {
+        let probe = table.probe(&self.0);
+        Evaluation {
+            value: probe.value,
+            remoteness: probe.remoteness,
+            best: table.best_moves(&self.0),
+        }
+    }
+    #[inline]
+    fn probe(self, table: &DiskTable) -> Probe {
+        table.probe(&self.0)
     }
 }

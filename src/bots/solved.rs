@@ -1,14 +1,16 @@
 //! The solved game behind the table-backed bots (`perfect`, `tricky`, `casual:P`,
-//! `epsilon:P`): tic-tac-toe's table, or the m,n,k table of any other game of at most 16 cells,
-//! asked the same few questions.
+//! `epsilon:P`): tic-tac-toe's table, the m,n,k table of any other game of at most 16 cells,
+//! or the table `ttt solve` cached for a game of 17 to 25 cells, asked the same few questions.
 
 use std::cell::Cell as Slot;
 
 use super::BotError;
 use crate::board::{Board, Cell, Cells};
 use crate::history::History;
-use crate::table::Table;
+use crate::table::disk::DiskTable;
 use crate::table::tic_tac_toe::table;
+use crate::table::{Table, TableError};
+use crate::tiers::MAX_TIER_CELLS;
 use crate::value::Value;
 use crate::{Game, MAX_TABLE_CELLS, Position};
 
@@ -19,20 +21,25 @@ pub(crate) enum Solved {
     TicTacToe(Board),
     /// Any other game with a table.
     Game(&'static Table, Position),
+    /// A game of 17 to 25 cells, on the table `ttt solve` cached.
+    Cached(&'static DiskTable, Position),
 }
 
 impl Solved {
-    /// The position of `game` with its table: solved on first use for a game that has no
-    /// embedded table.
+    /// The position of `game` with its table: solved on first use for a game of at most 16
+    /// cells that has no embedded table, read from the cache past 16 cells.
     ///
     /// # Errors
     ///
-    /// [`BotError`] when the game has more than 16 cells, or its table is damaged.
+    /// [`BotError`] when the game has no table, or its table is damaged.
     pub(crate) fn of(game: &History, bot: &str) -> Result<Solved, BotError> {
         if game.is_tic_tac_toe() {
             return Ok(Solved::TicTacToe(game.board()));
         }
-        Ok(Solved::Game(table_of(game.game(), bot)?, game.position()))
+        Ok(match table_of(game.game(), bot)? {
+            Judge::Memory(table) => Solved::Game(table, game.position()),
+            Judge::Disk(table) => Solved::Cached(table, game.position()),
+        })
     }
 
     /// The optimal moves: best value, then fastest win or slowest loss.
@@ -40,6 +47,7 @@ impl Solved {
         match self {
             Solved::TicTacToe(board) => table().best_moves(board),
             Solved::Game(table, board) => table.best_moves(board),
+            Solved::Cached(table, board) => table.best_moves(board),
         }
     }
 
@@ -48,6 +56,7 @@ impl Solved {
         match self {
             Solved::TicTacToe(board) => table().probe(board).value,
             Solved::Game(table, board) => table.probe(board).value,
+            Solved::Cached(table, board) => table.probe(board).value,
         }
     }
 
@@ -64,6 +73,11 @@ impl Solved {
                 .iter()
                 .map(|m| (m.cell, m.value))
                 .collect(),
+            Solved::Cached(table, board) => table
+                .analyze(board)
+                .iter()
+                .map(|m| (m.cell, m.value))
+                .collect(),
         }
     }
 
@@ -71,7 +85,9 @@ impl Solved {
     pub(crate) fn legal_moves(&self) -> Cells {
         match self {
             Solved::TicTacToe(board) => board.legal_moves(),
-            Solved::Game(_, board) => Cells::from_bits(board.legal_mask()),
+            Solved::Game(_, board) | Solved::Cached(_, board) => {
+                Cells::from_bits(board.legal_mask())
+            }
         }
     }
 
@@ -80,6 +96,9 @@ impl Solved {
         match *self {
             Solved::TicTacToe(board) => Solved::TicTacToe(board.play_unchecked(cell)),
             Solved::Game(table, board) => Solved::Game(table, board.play_unchecked(cell.index())),
+            Solved::Cached(table, board) => {
+                Solved::Cached(table, board.play_unchecked(cell.index()))
+            }
         }
     }
 
@@ -96,30 +115,50 @@ impl Solved {
     }
 }
 
-/// Whether a table-backed bot named `bot` can play `game`: any game of at most 16 cells.
+/// Whether a table-backed bot named `bot` can play `game`: any game of at most 16 cells, and
+/// one of 17 to 25 cells whose table `ttt solve` cached.
 ///
 /// # Errors
 ///
-/// [`BotError`] saying why not, for a larger board.
+/// [`BotError`] saying why not: how to make the table of a game of 17 to 25 cells, that a
+/// cached one is damaged, or that tables stop at 25 cells.
 pub(crate) fn plays(bot: &str, game: Game) -> Result<(), BotError> {
     if game.has_table() {
-        Ok(())
-    } else {
-        Err(BotError {
+        return Ok(());
+    }
+    if game.cells() > MAX_TIER_CELLS {
+        return Err(BotError {
             message: format!(
                 "{bot} plays from a solved table, and {game} has {} cells: tables stop at \
-                 {MAX_TABLE_CELLS}",
+                 {MAX_TABLE_CELLS}, or {MAX_TIER_CELLS} solved by `ttt solve`",
                 game.cells()
             ),
-        })
+        });
     }
+    let message = match crate::table::disk::solved(game) {
+        Ok(_) => return Ok(()),
+        // Where the table would be is left out: the words are the same wherever the cache is.
+        Err(TableError::NotSolved { .. }) => format!(
+            "{bot} plays from a solved table, and {game} has none solved yet: make one with \
+             `ttt solve --game {game}`"
+        ),
+        Err(error) => format!("{bot} plays from a solved table: {error}"),
+    };
+    Err(BotError { message })
+}
+
+/// A game's table: in memory, or cached by `ttt solve`.
+#[derive(Clone, Copy)]
+enum Judge {
+    Memory(&'static Table),
+    Disk(&'static DiskTable),
 }
 
 /// The table of `game`, through a one-game cache per thread: `mnk_table` takes a lock, and
 /// an audit asks at every position.
-fn table_of(game: Game, bot: &str) -> Result<&'static Table, BotError> {
+fn table_of(game: Game, bot: &str) -> Result<Judge, BotError> {
     thread_local! {
-        static LAST: Slot<Option<(Game, &'static Table)>> = const { Slot::new(None) };
+        static LAST: Slot<Option<(Game, Judge)>> = const { Slot::new(None) };
     }
     if let Some((last, table)) = LAST.get()
         && last == game
@@ -127,9 +166,15 @@ fn table_of(game: Game, bot: &str) -> Result<&'static Table, BotError> {
         return Ok(table);
     }
     plays(bot, game)?;
-    let table = crate::table::of(game).map_err(|error| BotError {
-        message: format!("{bot} has no table for {game}: {error}"),
-    })?;
+    let table = match game.has_table() {
+        true => Judge::Memory(crate::table::of(game).map_err(|error| BotError {
+            message: format!("{bot} has no table for {game}: {error}"),
+        })?),
+        // `plays` opened it.
+        false => Judge::Disk(crate::table::disk::cached(game).map_err(|error| BotError {
+            message: format!("{bot} has no table for {game}: {error}"),
+        })?),
+    };
     LAST.set(Some((game, table)));
     Ok(table)
 }

@@ -10,6 +10,7 @@ use std::sync::atomic::AtomicBool;
 use crate::audit::Report;
 use crate::bots::{self, Bot, Published};
 use crate::quote::escape;
+use crate::tiers::MAX_TIER_CELLS;
 use crate::{AuditBudget, AuditError, AuditOptions, Game, MAX_TABLE_CELLS, Player, SideReport};
 use clap::{Args, ValueEnum};
 
@@ -60,8 +61,9 @@ pub struct AuditArgs {
     #[arg(long, value_enum, ignore_case = true, default_value_t = Sides::Both)]
     side: Sides,
     /// The game: 3x3 (tic-tac-toe), MxN or MxNkK (see `ttt best --help`). Up to 16 cells,
-    /// every move is judged by the game's table, solved first when none is embedded; larger
-    /// boards (5x5 to 11x11, up to 128 cells) are audited without a table (see --budget).
+    /// every move is judged by the game's table, solved first when none is embedded; 17 to 25
+    /// cells, by the table `ttt solve --game G` cached, when it has; other boards (up to 128
+    /// cells) are audited without a table (see --budget).
     #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
     /// Output format.
@@ -153,7 +155,7 @@ fn recheck_given(args: &AuditArgs) -> Option<&'static str> {
 /// line says why) if any side can lose, breaks the rules or answers differently when asked
 /// again one request at a time.
 pub fn run(args: &AuditArgs) -> Result<(), Failure> {
-    if args.game.cells() > MAX_TABLE_CELLS {
+    if !args.game.has_table() && !cached(args.game)? {
         return run_large(args, args.game);
     }
     if args.bots.is_empty() && args.external.is_empty() {
@@ -194,7 +196,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             .plays(game)
             .map_err(|error| Failure::usage(error.message))?;
     }
-    if game != Game::TIC_TAC_TOE {
+    if game != Game::TIC_TAC_TOE && game.has_table() {
         // Solved before the audits, with a note on a terminal, rather than inside the first.
         super::mnk::table_of(game)?;
     }
@@ -319,26 +321,46 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     }
 }
 
-/// `ttt audit --game G` for a game too large for a table, audited without one.
+/// Whether `game`, a game past 16 cells, has a table `ttt solve` cached. Without one it is
+/// audited without a table, and the report says how to make one.
+///
+/// # Errors
+///
+/// Exit code 4 when the cached table is damaged.
+fn cached(game: Game) -> Result<bool, Failure> {
+    Ok(crate::audit::rules::Cached::table(game)?.is_some())
+}
+
+/// Why `game`, which has no table here, has none: how to make one, or that tables stop.
+fn no_table(game: Game) -> String {
+    match game.cells() <= MAX_TIER_CELLS {
+        true => format!("{game} has no table solved yet: make one with `ttt solve --game {game}`"),
+        false => format!(
+            "{game} has {} cells: tables stop at {MAX_TABLE_CELLS}, or {MAX_TIER_CELLS} solved \
+             by `ttt solve`",
+            game.cells()
+        ),
+    }
+}
+
+/// `ttt audit --game G` for a game with no table, audited without one.
 fn run_large(args: &AuditArgs, game: crate::Game) -> Result<(), Failure> {
     if args.losing_games.is_some() {
         return Err(Failure::usage(format!(
-            "--losing-games lists the games of a tic-tac-toe audit; the audit of {game} counts \
-             its games without listing them"
+            "--losing-games lists the games of an audit judged by a table, and {}",
+            no_table(game)
         )));
     }
     if args.mistakes.is_some() {
         return Err(Failure::usage(format!(
-            "--mistakes needs a table to judge each move by, and {game} has {} cells: tables \
-             stop at {MAX_TABLE_CELLS}",
-            game.cells()
+            "--mistakes needs a table to judge each move by, and {}",
+            no_table(game)
         )));
     }
     if let Some(option) = recheck_given(args) {
         return Err(Failure::usage(format!(
-            "{option} is for re-asking an external bot along games judged by a table, and {game} has {} \
-             cells: tables stop at {MAX_TABLE_CELLS}",
-            game.cells()
+            "{option} is for re-asking an external bot along games judged by a table, and {}",
+            no_table(game)
         )));
     }
     let jobs = args.jobs.map_or_else(

@@ -6,6 +6,7 @@ use std::io::Write;
 use crate::audit::AuditJson;
 use crate::bots::{Bot, BotError, Turn};
 use crate::quote::escape;
+use crate::tiers::MAX_TIER_CELLS;
 use crate::wording::grouped;
 use crate::{
     AuditBudget, AuditError, Cell, Forfeit, Game, Player, Ratio, Shortest, TablelessReport, Verdict,
@@ -26,9 +27,9 @@ const WIDTH: usize = 96;
 /// The options of `ttt audit` for other games.
 #[derive(Debug, Args)]
 pub struct LargeArgs {
-    /// For a game without a table (more than 16 cells): how many distinct states each walk may
-    /// hold before it stops (the counts and exact odds need the whole walk; the verdict and
-    /// shortest lines are then searched within as many). On a game with a table other than
+    /// For a game without a table (past 16 cells, none cached): how many distinct states each
+    /// walk may hold before it stops (the counts and exact odds need the whole walk; the
+    /// verdict and shortest lines are then searched within as many). On a game with a table other than
     /// 3x3: how many histories a bot that does not say it answers from the board alone may be
     /// asked about (each is asked on its own); the audit stops (exit 2) rather than go past it.
     #[arg(long, value_name = "STATES", default_value_t = AuditBudget::DEFAULT.states as u32, value_parser = clap::value_parser!(u32).range(1..=1_000_000_000))]
@@ -317,6 +318,12 @@ fn details(name: &str, s: &TablelessReport, budget: AuditBudget, style: Style) -
         "  unavailable without a table of {}: blunders, slow wins, worst case, vs perfect",
         s.game
     ));
+    if s.game.cells() <= MAX_TIER_CELLS {
+        lines.push(format!(
+            "  (`ttt solve --game {}` makes one, and the audit then judges every move by it)",
+            s.game
+        ));
+    }
     match &s.shortest_illegal {
         Shortest::Line(line) => {
             let after = if line.moves.is_empty() {

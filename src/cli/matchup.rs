@@ -42,7 +42,8 @@ pub struct MatchArgs {
     /// Output format.
     #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
     format: Format,
-    /// The game: 3x3 (tic-tac-toe), MxN or MxNkK (see `ttt best --help`).
+    /// The game: 3x3 (tic-tac-toe), MxN or MxNkK (see `ttt best --help`), up to 16 cells, or
+    /// 17 to 25 once `ttt solve --game G` has cached its table.
     #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
     /// On a game other than 3x3: how many histories a match may walk when a bot does not say
@@ -106,8 +107,12 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
         .iter()
         .map(|bot| args.external.make(bot))
         .collect::<Result<Vec<_>, _>>()?;
-    if args.game.cells() > crate::MAX_TABLE_CELLS {
-        return Err(Failure::usage(MatchError::TooLarge(args.game).to_string()));
+    if !args.game.has_table() {
+        // Past 16 cells, the table `ttt solve` cached: a damaged one is exit 4.
+        let cached = crate::audit::rules::Cached::table(args.game)?;
+        if cached.is_none() {
+            return Err(Failure::usage(MatchError::TooLarge(args.game).to_string()));
+        }
     }
     if args.game != Game::TIC_TAC_TOE {
         super::budget_fits(args.budget, super::BYTES_A_HISTORY, 1)?;
@@ -144,6 +149,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
                 let failure = match error {
                     MatchError::Refused(error) => Failure::usage(error.message),
                     MatchError::TooLarge(_) => Failure::usage(error.to_string()),
+                    MatchError::NoTable(error) => error.into(),
                     MatchError::Bot(error) => Failure::protocol(error),
                     MatchError::Overflow => Failure::usage(format!("{label}: {error}")),
                     MatchError::OverBudget(over) => super::named::over_budget(&over),
