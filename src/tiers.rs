@@ -289,8 +289,8 @@ impl Tiers {
         self.sizes[t]
     }
 
-    /// The blocks of tier `t`: the representatives of X's cells in it.
-    pub fn representatives(&self, t: usize) -> usize {
+    /// The blocks of tier `t`: as many as the representatives of X's cells in it.
+    pub fn blocks(&self, t: usize) -> usize {
         self.reps[marks_of_tier(t).0].len()
     }
 

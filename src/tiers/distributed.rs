@@ -113,7 +113,7 @@ where
     let mut above: Vec<Entry> = Vec::new();
     for t in (0..=cells).rev() {
         let start = Instant::now();
-        let reps = owned(tiers.representatives(t), rank, ranks);
+        let reps = owned(tiers.blocks(t), rank, ranks);
         let x_moves = t % 2 == 0;
         // Where X moves, this rank's slice of the tier above is freed once gathered.
         let own = std::mem::take(&mut above);
@@ -151,7 +151,7 @@ fn gather<C: Communicator>(
     piece: usize,
 ) -> Vec<Entry> {
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
-    let (blocks, block) = (tiers.representatives(t), tiers.block(t) as usize);
+    let (blocks, block) = (tiers.blocks(t), tiers.block(t) as usize);
     let mut whole = vec![0 as Entry; tiers.size(t) as usize];
     for root in 0..ranks {
         let slice = owned(blocks, root, ranks);

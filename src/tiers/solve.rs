@@ -50,7 +50,7 @@ fn parent_entry(score: u8, drawn: Entry) -> Entry {
 ///
 /// If `out` or `next` has the wrong length.
 pub fn solve_tier(tiers: &Tiers, t: usize, next: &[Entry], out: &mut [Entry]) {
-    solve_slice(tiers, t, 0..tiers.representatives(t), next, out);
+    solve_slice(tiers, t, 0..tiers.blocks(t), next, out);
 }
 
 /// Solves the blocks `reps` of tier `t` (X's representatives by index, ascending mask) into
@@ -68,9 +68,9 @@ pub fn solve_tier(tiers: &Tiers, t: usize, next: &[Entry], out: &mut [Entry]) {
 pub fn solve_slice(tiers: &Tiers, t: usize, reps: Range<usize>, next: &[Entry], out: &mut [Entry]) {
     let block = tiers.block(t) as usize;
     assert!(
-        reps.end <= tiers.representatives(t),
+        reps.end <= tiers.blocks(t),
         "tier {t} has {} blocks, not {}",
-        tiers.representatives(t),
+        tiers.blocks(t),
         reps.end
     );
     assert_eq!(
