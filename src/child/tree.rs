@@ -271,7 +271,12 @@ fn reap(pid: u32, patience: Duration) {
 #[cfg(target_os = "linux")]
 fn freeze_descendants(leader: u32) -> Vec<u32> {
     let me = std::process::id();
-    let others: HashSet<u32> = lock_running()
+    // Held to the end: a bot is started and listed under this lock, so no child of this
+    // program seen in /proc meanwhile can be a bot just started and not yet listed, taken
+    // for an orphan and killed (a CI run saw a bot started for a second pass killed so, by
+    // signal 9, as the first pass's was stopped).
+    let running = lock_running();
+    let others: HashSet<u32> = running
         .iter()
         .flatten()
         .copied()
@@ -329,6 +334,7 @@ fn freeze_descendants(leader: u32) -> Vec<u32> {
         }
         frozen.extend(fresh);
     }
+    drop(running);
     frozen
 }
 
