@@ -4,11 +4,9 @@ use std::fmt;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::audit::rules::Rules;
-use crate::board::{Board, Cell, Cells, Player, Status};
+use crate::board::{Cell, Cells, Player, Status};
 use crate::history::History;
-use crate::table::tic_tac_toe::Dense;
-use crate::table::{Table, TableError};
+use crate::table::TableError;
 use crate::value::Value;
 use crate::value::{MoveValue, Probe};
 use crate::{Game, Oracle, Position};
@@ -195,41 +193,10 @@ pub struct Review {
     pub plies: Vec<PlyReview>,
 }
 
-/// Judges every move of `game` on the board `R` against `table`, its game's table: the value
-/// before each move, what the move leads to (the value after it, from the mover's side, and
-/// one more ply), and the best moves.
-fn judge<R: Rules>(table: &R::Table, game: &History) -> Review {
-    let (mut board, _) = R::empty(game.game());
-    let plies = game
-        .moves()
-        .iter()
-        .enumerate()
-        .map(|(index, &cell)| {
-            let mover = board.to_move();
-            let before = board.probe(table);
-            let after = board.mark(cell, mover);
-            let made = after.probe(table);
-            let ply = PlyReview::judged(
-                (index + 1, mover, cell),
-                (before.value, before.remoteness),
-                (-made.value, made.remoteness + 1),
-                board.best_moves(table),
-            );
-            board = after;
-            ply
-        })
-        .collect();
-    Review {
-        game: game.game(),
-        moves: game.moves().to_vec(),
-        status: board.status(),
-        plies,
-    }
-}
-
-/// [`judge`] with the table behind `oracle`, through its probes: a game of any size with a
-/// table, the one `ttt solve` cached included.
-fn judge_by_oracle(oracle: &Oracle, game: &History) -> Review {
+/// Judges every move of `game` against `oracle`, its game's table (embedded, solved in this
+/// process, or cached by `ttt solve`): the value before each move, what the move leads to (the
+/// value after it, from the mover's side, and one more ply), and the best moves.
+fn judge(oracle: &Oracle, game: &History) -> Review {
     let mut board = Position::empty(game.game());
     let plies = game
         .moves()
@@ -288,12 +255,6 @@ impl Review {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(game: &History) -> Result<Review, TableError> {
-        if game.is_tic_tac_toe() {
-            return Ok(Review::with_dense(crate::table::tic_tac_toe()?, game));
-        }
-        if game.game().has_table() {
-            return Ok(Review::with_table(crate::table::of(game.game())?, game));
-        }
         Ok(Review::with_oracle(&Oracle::of(game.game())?, game))
     }
 
@@ -304,23 +265,7 @@ impl Review {
             game.game(),
             "a review against another game's table"
         );
-        judge_by_oracle(oracle, game)
-    }
-
-    /// Judges every move of `game`, a game of tic-tac-toe, against its dense table.
-    pub(crate) fn with_dense(table: &Dense, game: &History) -> Review {
-        debug_assert!(game.is_tic_tac_toe());
-        judge::<Board>(table, game)
-    }
-
-    /// Judges every move of `game` against `table`, the table of its game.
-    pub(crate) fn with_table(table: &Table, game: &History) -> Review {
-        assert_eq!(
-            table.game(),
-            game.game(),
-            "a review against another game's table"
-        );
-        judge::<Position>(table, game)
+        judge(oracle, game)
     }
 
     /// How many moves lowered the value (see [`MoveVerdict::is_mistake`]).

@@ -79,7 +79,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
         }
     };
     let review = match mnk_table {
-        None => Review::with_dense(table(), &game),
+        None => Review::with_oracle(&Oracle::of_dense(table()), &game),
         Some(oracle) => Review::with_oracle(&oracle, &game),
     };
     let mut out = super::stdout();
@@ -393,7 +393,7 @@ mod tests {
             .map(|&n| Cell::from_number(n).unwrap())
             .collect();
         let game = History::from_moves(&moves).unwrap();
-        let review = Review::with_dense(table(), &game);
+        let review = Review::with_oracle(&Oracle::of_dense(table()), &game);
         for line in text(&review, &game, None, None, Style::plain()) {
             assert!(line.chars().count() <= 80, "{line:?}");
         }
