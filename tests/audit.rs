@@ -532,13 +532,20 @@ fn progress_shows_on_a_terminal_and_is_cleared() {
         "the bot's name in bold: {terminal:?}"
     );
 
-    // A quicker audit: the line is drawn as soon as each side starts.
-    let args = ["audit", "perfect"];
+    // A quicker audit: the line is drawn as soon as each side starts, one side after the
+    // other; or once for both at once, each on its own thread (the default on two cores).
+    let args = ["audit", "perfect", "--jobs", "1"];
     let (code, _, terminal) = on_a_terminal(&args, &[("TERM", "xterm"), ("NO_COLOR", "1")]);
     assert_eq!(code, 0);
     let terminal = String::from_utf8_lossy(&terminal);
     assert!(terminal.contains("perfect as O"), "{terminal:?}");
+    assert!(!terminal.contains("perfect as X and O"), "{terminal:?}");
     assert!(!terminal.contains("\x1b[1m"), "NO_COLOR: {terminal:?}");
+    let both = ["audit", "perfect", "--jobs", "2"];
+    let (code, _, terminal) = on_a_terminal(&both, &[("TERM", "xterm"), ("NO_COLOR", "1")]);
+    assert_eq!(code, 0);
+    let terminal = String::from_utf8_lossy(&terminal);
+    assert!(terminal.contains("perfect as X and O"), "{terminal:?}");
     let (code, _, terminal) = on_a_terminal(&args, &[("TERM", "dumb")]);
     assert_eq!(code, 0);
     assert_eq!(terminal, b"", "no progress on a dumb terminal");

@@ -53,8 +53,9 @@ pub struct AuditArgs {
     bots: Vec<String>,
     #[command(flatten)]
     external: ExternalArgs,
-    /// How many sides of an external bot may be audited at once, each by its own process
-    /// (default: 2 where the machine has two cores or more); 1 audits X, then O.
+    /// How many sides of a bot may be audited at once, each on its own thread and an external
+    /// bot's by its own process (default: 2 where the machine has two cores or more); 1 audits
+    /// X, then O.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=2))]
     jobs: Option<u8>,
     /// Which sides to audit.
@@ -97,8 +98,8 @@ pub struct AuditArgs {
 /// A bot to audit.
 struct Entry {
     bot: Box<dyn Bot + Send>,
-    /// For an external bot, a second one like it, to audit O while `bot` audits X; it stops
-    /// once `bot`'s side fails ([`both_at_once`]).
+    /// A second bot like it, to audit O while `bot` audits X when both sides go at once; an
+    /// external one stops once `bot`'s side fails ([`both_at_once`]).
     twin: Option<Box<dyn Bot + Send>>,
     /// What stops the twin.
     stop_twin: Option<Arc<AtomicBool>>,
@@ -173,13 +174,24 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
             )));
         }
     }
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
+        usize::from,
+    );
+    let at_once = jobs > 1 && args.side == Sides::Both;
     let mut named: Vec<Entry> = Vec::new();
     for bot in bots {
         let entry = match &bot.command {
             Some(command) => Entry::external(args, &bot.name, command),
             None => Entry {
                 bot: args.external.make(&bot)?,
-                twin: None,
+                // A built-in bot answers from this program: a second instance audits O on
+                // another thread, the walks of 4x4 taking seconds a side.
+                twin: if at_once {
+                    Some(args.external.make(&bot)?)
+                } else {
+                    None
+                },
                 stop_twin: None,
                 published: bots::CATALOG
                     .iter()
@@ -221,11 +233,6 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         (None, Format::Json) => crate::audit::Mistakes::LISTED,
         (None, _) => super::mistakes::IN_TEXT,
     };
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
-        usize::from,
-    );
-    let at_once = jobs > 1 && args.side == Sides::Both;
     if game != Game::TIC_TAC_TOE {
         let walks = if at_once { 2 } else { 1 };
         super::budget_fits(args.large.budget, super::BYTES_A_HISTORY, walks)?;
