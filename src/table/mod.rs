@@ -9,6 +9,7 @@
 //! per base-3 code, set for the stored positions, with a count every 64 codes, and the records
 //! in order, so that a record is two reads.
 
+mod analyze;
 pub mod disk;
 mod first_moves;
 pub mod tic_tac_toe;
@@ -26,7 +27,7 @@ use crate::memory::OverMemory;
 use crate::position::Position;
 use crate::solve::{Codes, Entry, MnkSolution, solve_game, unentry};
 
-use crate::value::{MoveValue, Probe, Value};
+use crate::value::{Probe, Value};
 use first_moves::FirstMoves;
 use unpacked::Unpacked;
 
@@ -545,6 +546,22 @@ impl Table {
         }
     }
 
+    /// [`probe`](Table::probe) and [`best_moves`](Table::best_moves) at once, the symmetry
+    /// worked out and the record read once: what an audit needs at each of the bot's turns.
+    pub(crate) fn evaluate(&self, board: &Position) -> (Probe, Cells) {
+        self.check(board);
+        let (x, o) = narrow(board);
+        if !self.in_play(x, o) {
+            return (self.probe(board), Cells::EMPTY);
+        }
+        let (code, turn) = self.codes.canonical(x, o);
+        let record = self.record(code);
+        let (value, remoteness) =
+            unentry(record.entry).expect("a checked table holds only entries");
+        let best = self.codes.turn_mask(self.undo[turn], record.best.into());
+        (Probe { value, remoteness }, Cells::from_bits(best.into()))
+    }
+
     /// The optimal moves as a mask (bit `i` is cell `i + 1`): the best value, then the fastest
     /// win or the slowest loss; every drawing move when the value is a draw. 0 when the game is
     /// over.
@@ -627,43 +644,6 @@ impl Table {
                 )
             });
         }
-    }
-
-    /// Every legal move with its value and remoteness, by cell. Empty when the game is over.
-    pub fn analyze(&self, board: &Position) -> Vec<MoveValue> {
-        self.check(board);
-        let (x, o) = narrow(board);
-        if !self.in_play(x, o) {
-            return Vec::new();
-        }
-        let (mine, theirs) = match board.to_move() {
-            Player::X => (x, o),
-            Player::O => (o, x),
-        };
-        let full = self.codes.full();
-        let mut cells = !(x | o) & full;
-        let mut moves = Vec::with_capacity(cells.count_ones() as usize);
-        while cells != 0 {
-            let cell = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            let after = mine | 1 << cell;
-            let (value, remoteness) = if self.codes.makes_line(after, cell) {
-                (Value::Win, 1)
-            } else if after | theirs == full {
-                (Value::Draw, 1)
-            } else {
-                let child = board.play_unchecked(cell);
-                let (child_x, child_o) = narrow(&child);
-                let (value, remoteness) = self.entry(child_x, child_o);
-                (-value, remoteness + 1)
-            };
-            moves.push(MoveValue {
-                cell: Cell::new(cell).expect("a table's cells are cells"),
-                value,
-                remoteness,
-            });
-        }
-        moves
     }
 }
 
