@@ -159,7 +159,7 @@ fn play<R: Rules>(
     };
     let over_budget = over_budget();
     let mut places = R::Places::default();
-    places.ready();
+    places.ready(game);
     let walked = Walk::<R> {
         game,
         bots: [&mut *x, &mut *o],

@@ -382,6 +382,47 @@ pub fn default_limit() -> Option<u64> {
     available().map(|room| in_use() + room / denominator * numerator)
 }
 
+/// Asks the kernel to back `buffer` with huge pages (2 MB on x86_64) where the system leaves
+/// that to each program (`madvise` in `/sys/kernel/mm/transparent_hugepage/enabled`): a large
+/// array read at random addresses then misses the address cache (TLB) far less, and filling
+/// it takes a page fault every 2 MB rather than every 4 KB. Only the whole pages inside
+/// `buffer` are advised; a system that refuses changes nothing. Only for an array read at
+/// random: advising every large block (the walks' lists, filled in order) tried at 8 MB made an
+/// audit of 4x4 half again slower, the kernel's time tripled.
+pub(crate) fn huge_pages<T>(buffer: &mut [T]) {
+    advise(buffer.as_mut_ptr().cast(), std::mem::size_of_val(buffer));
+}
+
+fn advise(block: *mut u8, size: usize) {
+    const PAGE: usize = 4096;
+    let start = block as usize;
+    let end = start.saturating_add(size);
+    let first = start.next_multiple_of(PAGE);
+    if end <= first {
+        return;
+    }
+    let length = (end - first) / PAGE * PAGE;
+    // SAFETY: the range lies inside a block the caller holds, and is page-aligned;
+    // MADV_HUGEPAGE changes how its pages are backed, never their contents.
+    unsafe {
+        libc::madvise(first as *mut libc::c_void, length, libc::MADV_HUGEPAGE);
+    }
+}
+
+/// Asks the processor to bring `value` into its cache, without waiting for it.
+#[inline(always)]
+pub(crate) fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE, which the prefetch instruction belongs to, is part of every x86_64
+    // processor, and a prefetch neither reads into the program nor faults.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

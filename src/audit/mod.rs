@@ -24,6 +24,7 @@
 mod ahead;
 mod collector;
 mod error;
+mod exact;
 mod explore;
 mod games;
 mod json;

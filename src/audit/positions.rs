@@ -27,6 +27,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::collector::Collector;
+pub(crate) use super::exact::{Multiple, Overflow, plus, times};
 use super::mistakes::MistakeKind;
 use super::odds::{self, Edge, Graph, To};
 use super::rules::{Bits, Cached, Places, Rules};
@@ -52,7 +53,7 @@ pub(super) fn audit<R: Kept>(
 ) -> Result<Option<SideReport>, Halt> {
     // Taken, not borrowed: a bot that audits another from inside `choose` gets its own.
     let mut buffers = R::take();
-    buffers.places.ready();
+    buffers.places.ready(game);
     let mut walk = Walk {
         bot,
         game,
@@ -165,10 +166,6 @@ impl From<BotError> for Stop {
     }
 }
 
-/// A number outgrew its integer: a denominator (of far too fine probabilities), a chance over
-/// it, or a count of histories (of a bot that offers one move many times over).
-pub(crate) struct Overflow;
-
 impl From<Overflow> for Stop {
     fn from(_: Overflow) -> Stop {
         Stop::Overflow
@@ -278,8 +275,20 @@ impl<R: Kept> Walk<'_, R> {
             if mover(self.ply) == self.side {
                 prepare(self.bot, self.game, &nodes, self.ply)?;
             }
-            for node in &nodes {
+            for node in nodes.iter().take(2) {
+                self.warm(node);
+            }
+            for (i, node) in nodes.iter().enumerate() {
                 crate::memory::check()?;
+                // Most of the walk of a large game is waiting for memory: the places of the
+                // positions after the moves of two positions ahead, and the positions listed
+                // there of the next one, are fetched while this one is walked.
+                if let Some(ahead) = nodes.get(i + 2) {
+                    self.warm(ahead);
+                }
+                if let Some(ahead) = nodes.get(i + 1) {
+                    self.warm_listed(ahead);
+                }
                 self.visit(node)?;
                 self.buffers.graph.end_node();
             }
@@ -297,6 +306,34 @@ impl<R: Kept> Walk<'_, R> {
         }
         self.buffers.nodes = nodes;
         Ok(())
+    }
+
+    /// Asks the memory for the places of the positions after each move at `node` (every
+    /// empty cell: the bot's choices are not known yet).
+    #[inline(always)]
+    fn warm(&self, node: &Node<R>) {
+        let mover = mover(self.ply);
+        for cell in node.board.empty_cells() {
+            self.buffers
+                .places
+                .warm(R::code_after(node.code, cell, mover));
+        }
+    }
+
+    /// Asks the memory for the positions after each move at `node` already listed, which
+    /// [`warm`](Walk::warm) made their places known.
+    #[inline(always)]
+    fn warm_listed(&self, node: &Node<R>) {
+        let mover = mover(self.ply);
+        for cell in node.board.empty_cells() {
+            let place = self
+                .buffers
+                .places
+                .peek(R::code_after(node.code, cell, mover));
+            if let Some(listed) = place.and_then(|place| self.buffers.next.get(place)) {
+                crate::memory::prefetch(listed);
+            }
+        }
     }
 
     /// Plays on from `node`, a game in progress: every reply of the opponent, or every choice
@@ -372,6 +409,7 @@ impl<R: Kept> Walk<'_, R> {
         if choices.is_empty() {
             self.forfeit(node, || Forfeit::Turn(Turn::Nothing))?;
         }
+        let empty = board.empty_cells();
         let graph_weight = |p: Ratio| -> Result<(u32, u32), Overflow> {
             Ok((
                 u32::try_from(p.numer()).map_err(|_| Overflow)?,
@@ -379,9 +417,8 @@ impl<R: Kept> Walk<'_, R> {
             ))
         };
         // An optimal move gives nothing away, and needs no judging.
-        let optimal = board.best_moves(self.table);
-        let empty = board.empty_cells();
-        let mut before = None;
+        let before = board.evaluate(self.table);
+        let optimal = before.best;
         // The choices of a position mostly share their probability, and so their chance.
         let mut last: Option<(Ratio, u128, (u32, u32))> = None;
         for choice in &choices {
@@ -399,7 +436,6 @@ impl<R: Kept> Walk<'_, R> {
                 Turn::Mark(cell) if empty.contains(cell) => {
                     let mut mistake = None;
                     if !optimal.contains(cell) {
-                        let before = *before.get_or_insert_with(|| board.evaluate(self.table));
                         let after = board.mark(cell, self.side).probe(self.table);
                         let histories = u64::from(node.histories);
                         mistake = MistakeKind::of(self.report.judge_move(before, after, histories));
@@ -646,55 +682,4 @@ impl<R: Rules> Shown<R> {
 /// Whose turn it is at `ply`.
 pub(crate) fn mover(ply: usize) -> Player {
     if ply % 2 == 0 { Player::X } else { Player::O }
-}
-
-/// The least common multiple of denominators, and the last denominator scaled to it (the
-/// positions of a ply mostly share theirs).
-pub(crate) struct Multiple {
-    pub(crate) value: u64,
-    last: (u128, u128),
-}
-
-impl Multiple {
-    pub(crate) const ONE: Multiple = Multiple {
-        value: 1,
-        last: (1, 1),
-    };
-
-    /// Makes the multiple a multiple of `denominator`; the factor it grew by, if it did.
-    pub(crate) fn take_in(&mut self, denominator: u128) -> Result<Option<u128>, Overflow> {
-        if denominator == self.last.0 {
-            return Ok(None);
-        }
-        let d = u64::try_from(denominator).map_err(|_| Overflow)?;
-        let factor = d / gcd(self.value, d);
-        self.value = self.value.checked_mul(factor).ok_or(Overflow)?;
-        self.last = (denominator, u128::from(self.value / d));
-        Ok((factor > 1).then_some(u128::from(factor)))
-    }
-
-    /// The multiple over `denominator`, which `take_in` has just taken in.
-    pub(crate) fn over(&self, denominator: u128) -> u128 {
-        debug_assert_eq!(self.last.0, denominator);
-        self.last.1
-    }
-}
-
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
-
-pub(crate) fn times(a: u128, b: u128) -> Result<u128, Overflow> {
-    // Mostly both fit in 64 bits, and one multiplication gives the product.
-    if (a | b) >> 64 == 0 {
-        return Ok((a as u64 as u128) * (b as u64 as u128));
-    }
-    a.checked_mul(b).ok_or(Overflow)
-}
-
-pub(crate) fn plus(a: u128, b: u128) -> Result<u128, Overflow> {
-    a.checked_add(b).ok_or(Overflow)
 }

@@ -111,13 +111,25 @@ bits! {
 
 /// Each board's place in the list of the ply being built.
 pub(crate) trait Places<R: Rules>: Default {
-    /// Ready for a walk: every board unseen.
-    fn ready(&mut self);
+    /// Ready for a walk of `game`: every board unseen.
+    fn ready(&mut self, game: Game);
     /// The place of `board` (of code `code`) if it is listed already; otherwise `None`, and it
     /// is noted as listed at `place`.
     fn find_or_add(&mut self, board: R, code: R::Code, place: usize) -> Option<usize>;
-    /// Every board listed is unseen again.
+    /// Every board listed is unseen again, for places kept from one walk to the next (a walk
+    /// meets a board only while listing its ply).
     fn forget(&mut self, listed: impl Iterator<Item = (R, R::Code)>);
+    /// Asks the memory for the place of the board of code `code` ahead of
+    /// [`find_or_add`](Places::find_or_add), so that the places of a position's moves are
+    /// fetched at once rather than one after the other.
+    #[inline(always)]
+    fn warm(&self, _code: R::Code) {}
+    /// The place of the board of code `code` if it is listed, when that is known without a
+    /// lookup that could miss the cache twice; `None` otherwise.
+    #[inline(always)]
+    fn peek(&self, _code: R::Code) -> Option<usize> {
+        None
+    }
 }
 
 /// The place of a board not yet reached.
@@ -129,7 +141,7 @@ const UNSEEN: u16 = u16::MAX;
 pub(crate) struct Dense(Vec<u16>);
 
 impl Places<Board> for Dense {
-    fn ready(&mut self) {
+    fn ready(&mut self, _: Game) {
         if self.0.is_empty() {
             self.0 = vec![UNSEEN; CODES];
         }
@@ -153,28 +165,109 @@ impl Places<Board> for Dense {
     }
 }
 
+/// The places of the boards of a game of at most 16 cells: an array by base-3 code, like
+/// tic-tac-toe's, of the place plus one (0 for unseen, so that the array, 172 MB on 4x4, comes
+/// from the kernel zeroed and only the pages of the codes met are ever touched). On 4x4 it
+/// made the walk faster than a hash map, whose probes missed the cache twice (its control
+/// bytes, then its entries) where this misses once, and whose places could not be fetched
+/// ahead. When the memory limit leaves no room for the array, the hash map of larger games.
+pub(crate) enum Coded {
+    Dense(Vec<u32>),
+    Hashed(Hashed),
+}
+
+impl Default for Coded {
+    fn default() -> Coded {
+        Coded::Dense(Vec::new())
+    }
+}
+
+impl Places<Position> for Coded {
+    fn ready(&mut self, game: Game) {
+        let codes = 3usize.pow(game.cells() as u32);
+        // Made anew for each walk: a board belongs to the ply of its marks, so that a walk
+        // meets it only while listing that ply, and need not forget it (see `forget`).
+        *self = Coded::default();
+        *self = if crate::memory::room_for(4 * codes as u64).is_ok() {
+            let mut slots = vec![0; codes];
+            crate::memory::huge_pages(&mut slots);
+            Coded::Dense(slots)
+        } else {
+            Coded::Hashed(Hashed::default())
+        };
+    }
+
+    #[inline(always)]
+    fn find_or_add(&mut self, board: Position, code: u32, place: usize) -> Option<usize> {
+        let slots = match self {
+            Coded::Dense(slots) => slots,
+            Coded::Hashed(hashed) => return hashed.find_or_add_key(board.key(), place),
+        };
+        let slot = &mut slots[code as usize];
+        if *slot == 0 {
+            *slot = u32::try_from(place + 1).expect("a ply lists fewer than 2^32 positions");
+            None
+        } else {
+            Some(*slot as usize - 1)
+        }
+    }
+
+    fn forget(&mut self, listed: impl Iterator<Item = (Position, u32)>) {
+        // The array's slots of a listed ply are never read again in its walk, and the next
+        // walk makes a new array: clearing them cost a cache miss a position.
+        if let Coded::Hashed(hashed) = self {
+            hashed.0.clear();
+        }
+        drop(listed);
+    }
+
+    #[inline(always)]
+    fn peek(&self, code: u32) -> Option<usize> {
+        match self {
+            Coded::Dense(slots) => (slots.get(code as usize)?.checked_sub(1)).map(|p| p as usize),
+            Coded::Hashed(_) => None,
+        }
+    }
+
+    #[inline(always)]
+    fn warm(&self, code: u32) {
+        if let Coded::Dense(slots) = self {
+            if let Some(slot) = slots.get(code as usize) {
+                crate::memory::prefetch(slot);
+            }
+        }
+    }
+}
+
 /// Other boards' places: by their [keys](Rules::key), in a hash map.
 #[derive(Default)]
 pub(crate) struct Hashed(HashMap<u128, u32, BuildHasherDefault<Multiply>>);
 
 impl<R: Rules<Code = ()>> Places<R> for Hashed {
-    fn ready(&mut self) {
+    fn ready(&mut self, _: Game) {
         self.0.clear();
     }
 
     #[inline]
     fn find_or_add(&mut self, board: R, _: (), place: usize) -> Option<usize> {
-        match self.0.entry(board.key()) {
+        self.find_or_add_key(board.key(), place)
+    }
+
+    fn forget(&mut self, _: impl Iterator<Item = (R, ())>) {
+        self.0.clear();
+    }
+}
+
+impl Hashed {
+    #[inline]
+    fn find_or_add_key(&mut self, key: u128, place: usize) -> Option<usize> {
+        match self.0.entry(key) {
             std::collections::hash_map::Entry::Occupied(seen) => Some(*seen.get() as usize),
             std::collections::hash_map::Entry::Vacant(unseen) => {
                 unseen.insert(place as u32);
                 None
             }
         }
-    }
-
-    fn forget(&mut self, _: impl Iterator<Item = (R, ())>) {
-        self.0.clear();
     }
 }
 
@@ -208,6 +301,17 @@ impl Hasher for Multiply {
 /// `3^i` for each cell `i`: what a mark there adds to a board's base-3 code, once for X and
 /// twice for O.
 const POWERS_OF_3: [u16; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
+
+/// The same for the 16 cells of the largest board with a table in memory.
+const POWERS_OF_3_16: [u32; 16] = {
+    let mut powers = [1; 16];
+    let mut i = 1;
+    while i < 16 {
+        powers[i] = powers[i - 1] * 3;
+        i += 1;
+    }
+    powers
+};
 
 impl Rules for Board {
     type Table = TicTacToeTable;
@@ -270,12 +374,12 @@ impl Rules for Board {
 
 impl Rules for Position {
     type Table = Table;
-    type Code = ();
+    type Code = u32;
     type Line = u64;
-    type Places = Hashed;
+    type Places = Coded;
 
-    fn empty(game: Game) -> (Position, ()) {
-        (Position::empty(game), ())
+    fn empty(game: Game) -> (Position, u32) {
+        (Position::empty(game), 0)
     }
     #[inline]
     fn of(game: &History) -> Position {
@@ -301,8 +405,11 @@ impl Rules for Position {
     fn mark(self, cell: Cell, player: Player) -> Position {
         self.mark_unchecked(cell.index(), player)
     }
-    #[inline]
-    fn code_after(_: (), _: Cell, _: Player) {}
+    #[inline(always)]
+    fn code_after(code: u32, cell: Cell, player: Player) -> u32 {
+        let mark = if player == Player::X { 1 } else { 2 };
+        code + mark * POWERS_OF_3_16[cell.index()]
+    }
     #[inline]
     fn makes_line(self, cell: Cell, player: Player) -> bool {
         let marks = self.mask(player) | 1 << cell.index();
@@ -318,11 +425,11 @@ impl Rules for Position {
         table.best_moves(&self)
     }
     fn evaluate(self, table: &Table) -> Evaluation {
-        let probe = table.probe(&self);
+        let (probe, best) = table.evaluate(&self);
         Evaluation {
             value: probe.value,
             remoteness: probe.remoteness,
-            best: table.best_moves(&self),
+            best,
         }
     }
     #[inline]
@@ -413,5 +520,60 @@ impl Rules for Cached {
     #[inline]
     fn probe(self, table: &DiskTable) -> Probe {
         table.probe(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The array and the hash map it falls back to give every board of a walk the same place:
+    /// each board of 3x4 with 4 marks, listed in turn, then met again.
+    #[test]
+    fn coded_places_fall_back_to_the_hash_map_place_for_place() {
+        let game: Game = "3x4".parse().unwrap();
+        let mut boards = Vec::new();
+        let mut codes = Vec::new();
+        let empty = <Position as Rules>::empty(game);
+        let mut ply = vec![empty];
+        for depth in 0..4 {
+            let player = if depth % 2 == 0 { Player::X } else { Player::O };
+            let mut next = Vec::new();
+            for (board, code) in ply {
+                for cell in Rules::empty_cells(board) {
+                    next.push((
+                        board.mark(cell, player),
+                        Position::code_after(code, cell, player),
+                    ));
+                }
+            }
+            ply = next;
+        }
+        for (board, code) in ply {
+            boards.push(board);
+            codes.push(code);
+        }
+        let mut dense = Coded::default();
+        dense.ready(game);
+        assert!(matches!(dense, Coded::Dense(_)));
+        let mut hashed = Coded::Hashed(Hashed::default());
+        let mut places = 0;
+        for (&board, &code) in boards.iter().zip(&codes) {
+            let found = dense.find_or_add(board, code, places);
+            assert_eq!(found, hashed.find_or_add(board, code, places));
+            if found.is_none() {
+                places += 1;
+            }
+        }
+        // 12 cells, 2 X and 2 O: 12!/(2! 2! 8!) boards, each reached 4 times.
+        assert_eq!((boards.len(), places), (11_880, 2_970));
+        dense.ready(game);
+        let Coded::Dense(slots) = &dense else {
+            unreachable!()
+        };
+        assert!(
+            slots.iter().all(|&slot| slot == 0),
+            "every board unseen again"
+        );
     }
 }
