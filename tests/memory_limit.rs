@@ -375,3 +375,38 @@ fn a_bad_size_is_a_usage_error() {
         assert_eq!(out.status.code(), Some(0), "{good}: {}", text(&out.stderr));
     }
 }
+
+/// Both sides of a built-in bot are audited at once, each walk on its own thread: where the
+/// limit holds one walk but not two, the sides are audited again one after the other, and the
+/// report is the one `--jobs 1` gives, not a stop at the limit.
+#[test]
+fn sides_that_do_not_fit_side_by_side_are_audited_one_after_the_other() {
+    let audit = |jobs: &str, limit: u32| {
+        let limit = format!("{limit}M");
+        let args = ["audit", "random", "--game", "3x4", "--jobs", jobs];
+        let out = Command::new(ttt())
+            .args(args)
+            .args(["--max-memory", &limit])
+            .output()
+            .unwrap();
+        (out.status.code(), out.stdout)
+    };
+    // The least limit, in MiB, that holds the audit one side at a time.
+    let (mut low, mut high) = (1, 256);
+    assert_eq!(audit("1", high).0, Some(1), "random can lose on 3x4");
+    while high - low > 1 {
+        let middle = (low + high) / 2;
+        match audit("1", middle).0 {
+            Some(1) => high = middle,
+            Some(6) => low = middle,
+            other => panic!("exit {other:?} at {middle} MiB"),
+        }
+    }
+    let (code, report) = audit("2", high);
+    assert_eq!(
+        code,
+        Some(1),
+        "at {high} MiB, which holds one side at a time"
+    );
+    assert_eq!(text(&report), text(&audit("1", high).1));
+}

@@ -256,13 +256,20 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
                 };
                 audit(bot, &options)
             };
-            let results = match &mut entry.twin {
+            let mut results = match &mut entry.twin {
                 Some(twin) if at_once => {
                     let stop = entry.stop_twin.as_deref();
                     both_at_once(entry.bot.as_mut(), twin.as_mut(), stop, &label, audit)
                 }
                 _ => one_by_one(entry.bot.as_mut(), args.side.players(), &label, audit),
             };
+            // Two walks side by side hold twice the memory of one: a built-in bot stopped at
+            // the limit so is audited again one side after the other, each with all of it.
+            let over_memory =
+                |result: &Result<_, _>| matches!(result, Err(AuditError::OverMemory(_)));
+            if at_once && entry.stop_twin.is_none() && results.iter().any(over_memory) {
+                results = one_by_one(entry.bot.as_mut(), args.side.players(), &label, audit);
+            }
             for result in results {
                 match result {
                     Ok(report) => sides.push(report),
