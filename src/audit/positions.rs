@@ -275,7 +275,12 @@ impl<R: Kept> Walk<'_, R> {
             if mover(self.ply) == self.side {
                 prepare(self.bot, self.game, &nodes, self.ply)?;
             }
-            for node in nodes.iter().take(2) {
+            let ahead = if <R::Places as Places<R>>::FETCHES_AHEAD {
+                2
+            } else {
+                0
+            };
+            for node in nodes.iter().take(ahead) {
                 self.warm(node);
             }
             for (i, node) in nodes.iter().enumerate() {
@@ -283,11 +288,13 @@ impl<R: Kept> Walk<'_, R> {
                 // Most of the walk of a large game is waiting for memory: the places of the
                 // positions after the moves of two positions ahead, and the positions listed
                 // there of the next one, are fetched while this one is walked.
-                if let Some(ahead) = nodes.get(i + 2) {
-                    self.warm(ahead);
-                }
-                if let Some(ahead) = nodes.get(i + 1) {
-                    self.warm_listed(ahead);
+                if ahead > 0 {
+                    if let Some(ahead) = nodes.get(i + 2) {
+                        self.warm(ahead);
+                    }
+                    if let Some(ahead) = nodes.get(i + 1) {
+                        self.warm_listed(ahead);
+                    }
                 }
                 self.visit(node)?;
                 self.buffers.graph.end_node();
@@ -417,8 +424,13 @@ impl<R: Kept> Walk<'_, R> {
             ))
         };
         // An optimal move gives nothing away, and needs no judging.
-        let before = board.evaluate(self.table);
-        let optimal = before.best;
+        let (optimal, mut before) = match R::EVALUATE_AT_ONCE {
+            true => {
+                let evaluation = board.evaluate(self.table);
+                (evaluation.best, Some(evaluation))
+            }
+            false => (board.best_moves(self.table), None),
+        };
         // The choices of a position mostly share their probability, and so their chance.
         let mut last: Option<(Ratio, u128, (u32, u32))> = None;
         for choice in &choices {
@@ -436,6 +448,7 @@ impl<R: Kept> Walk<'_, R> {
                 Turn::Mark(cell) if empty.contains(cell) => {
                     let mut mistake = None;
                     if !optimal.contains(cell) {
+                        let before = *before.get_or_insert_with(|| board.evaluate(self.table));
                         let after = board.mark(cell, self.side).probe(self.table);
                         let histories = u64::from(node.histories);
                         mistake = MistakeKind::of(self.report.judge_move(before, after, histories));

@@ -55,6 +55,10 @@ pub(crate) trait Rules: Copy + 'static {
 
     fn best_moves(self, table: &Self::Table) -> Cells;
     fn evaluate(self, table: &Self::Table) -> Evaluation;
+    /// Whether [`evaluate`](Rules::evaluate) costs what [`best_moves`](Rules::best_moves)
+    /// does (one lookup gives both): the walks then evaluate each position of the bot at once,
+    /// rather than when a move needs judging.
+    const EVALUATE_AT_ONCE: bool;
     fn probe(self, table: &Self::Table) -> Probe;
 }
 
@@ -111,6 +115,9 @@ bits! {
 
 /// Each board's place in the list of the ply being built.
 pub(crate) trait Places<R: Rules>: Default {
+    /// Whether [`warm`](Places::warm) and [`peek`](Places::peek) do anything: the walk then
+    /// fetches places ahead; elsewhere it skips working out the codes to fetch.
+    const FETCHES_AHEAD: bool = false;
     /// Ready for a walk of `game`: every board unseen.
     fn ready(&mut self, game: Game);
     /// The place of `board` (of code `code`) if it is listed already; otherwise `None`, and it
@@ -183,6 +190,8 @@ impl Default for Coded {
 }
 
 impl Places<Position> for Coded {
+    const FETCHES_AHEAD: bool = true;
+
     fn ready(&mut self, game: Game) {
         let codes = 3usize.pow(game.cells() as u32);
         // Made anew for each walk: a board belongs to the ply of its marks, so that a walk
@@ -318,6 +327,8 @@ impl Rules for Board {
     type Code = u16;
     type Line = u32;
     type Places = Dense;
+    // Its best moves are the low bits of a word; the rest needs unpacking.
+    const EVALUATE_AT_ONCE: bool = false;
 
     fn empty(_: Game) -> (Board, u16) {
         (Board::EMPTY, 0)
@@ -377,6 +388,8 @@ impl Rules for Position {
     type Code = u32;
     type Line = u64;
     type Places = Coded;
+    // The symmetry and the record are the lookup's work: both come from one.
+    const EVALUATE_AT_ONCE: bool = true;
 
     fn empty(game: Game) -> (Position, u32) {
         (Position::empty(game), 0)
@@ -467,6 +480,8 @@ impl Rules for Cached {
     type Code = ();
     type Line = u128;
     type Places = Hashed;
+    // Its best moves are found by probing every move.
+    const EVALUATE_AT_ONCE: bool = false;
 
     fn empty(game: Game) -> (Cached, ()) {
         (Cached(Position::empty(game)), ())
