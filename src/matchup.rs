@@ -158,8 +158,12 @@ fn play<R: Rules>(
         MatchError::OverBudget(OverBudget { bots, game, limit })
     };
     let over_budget = over_budget();
+    // Places list the positions of a merged walk only: a walk by histories leaves them unmade
+    // (on 4x4 an array of 172 MB).
     let mut places = R::Places::default();
-    places.ready(game);
+    if merge {
+        places.ready(game);
+    }
     let walked = Walk::<R> {
         game,
         bots: [&mut *x, &mut *o],

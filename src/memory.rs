@@ -390,9 +390,13 @@ pub fn default_limit() -> Option<u64> {
 /// random: advising every large block (the walks' lists, filled in order) tried at 8 MB made an
 /// audit of 4x4 half again slower, the kernel's time tripled.
 pub(crate) fn huge_pages<T>(buffer: &mut [T]) {
-    advise(buffer.as_mut_ptr().cast(), std::mem::size_of_val(buffer));
+    // A smaller buffer holds no whole huge page: advising it would only split its mapping.
+    if std::mem::size_of_val(buffer) >= 4 << 20 {
+        advise(buffer.as_mut_ptr().cast(), std::mem::size_of_val(buffer));
+    }
 }
 
+#[cfg(target_os = "linux")]
 fn advise(block: *mut u8, size: usize) {
     const PAGE: usize = 4096;
     let start = block as usize;
@@ -408,6 +412,10 @@ fn advise(block: *mut u8, size: usize) {
         libc::madvise(first as *mut libc::c_void, length, libc::MADV_HUGEPAGE);
     }
 }
+
+/// Huge pages are a Linux kernel's.
+#[cfg(not(target_os = "linux"))]
+fn advise(_: *mut u8, _: usize) {}
 
 /// Asks the processor to bring `value` into its cache, without waiting for it.
 #[inline(always)]

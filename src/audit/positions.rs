@@ -51,9 +51,31 @@ pub(super) fn audit<R: Kept>(
     side: Player,
     keep: usize,
 ) -> Result<Option<SideReport>, Halt> {
+    match walk::<R>(bot, game, table, side, keep, false) {
+        // Places that took their memory ahead (an array by code) left the walk no room: it
+        // walks again with places that hold only the boards met, as it did before the array.
+        (Err(Halt::OverMemory(_)), true) => walk::<R>(bot, game, table, side, keep, true).0,
+        (walked, _) => walked,
+    }
+}
+
+/// [`audit`], with the leanest places when `lean`; and whether the places took their memory
+/// ahead of the boards met.
+fn walk<R: Kept>(
+    bot: &mut dyn Bot,
+    game: Game,
+    table: &R::Table,
+    side: Player,
+    keep: usize,
+    lean: bool,
+) -> (Result<Option<SideReport>, Halt>, bool) {
     // Taken, not borrowed: a bot that audits another from inside `choose` gets its own.
     let mut buffers = R::take();
-    buffers.places.ready(game);
+    match lean {
+        true => buffers.places.lean(game),
+        false => buffers.places.ready(game),
+    }
+    let ahead = buffers.places.ahead_of_boards();
     let mut walk = Walk {
         bot,
         game,
@@ -73,7 +95,7 @@ pub(super) fn audit<R: Kept>(
     let listed = buffers.next.iter().map(|node| (node.board, node.code));
     buffers.places.forget(listed);
     R::keep(buffers);
-    match walked {
+    let walked = match walked {
         Ok(()) => {
             let mut report = walk.report;
             report.mistakes = walk.mistakes.finish::<R>(game, table, side);
@@ -82,7 +104,8 @@ pub(super) fn audit<R: Kept>(
         Err(Stop::Overflow) => Ok(None),
         Err(Stop::Bot(error)) => Err(Halt::Bot(error)),
         Err(Stop::OverMemory(over)) => Err(Halt::OverMemory(over)),
-    }
+    };
+    (walked, ahead)
 }
 
 /// The walk's memory.
@@ -596,8 +619,8 @@ pub(crate) fn step<R: Rules>(
         return Ok(Step::End(Outcome::Draw));
     }
     let board = node.board.mark(cell, mover);
-    // Most positions are reached more than once: on tic-tac-toe their place is found from the
-    // code alone.
+    // Most positions are reached more than once: on boards of at most 16 cells their place is
+    // found from the code alone.
     let code = R::code_after(node.code, cell, mover);
     let known = match places {
         Some(places) => places.find_or_add(board, code, next.len()),

@@ -2,9 +2,10 @@
 //! tic-tac-toe's own 4-byte [`Board`] with its dense table, the [`Position`] of any other game
 //! of at most 16 cells with its table in memory, and [`Cached`], the position of a game of 17
 //! to 25 cells with the table `ttt solve` cached (mapped from disk). The walks are written
-//! once, over [`Rules`], and compiled for each; tic-tac-toe keeps its layouts (a base-3 code
-//! carried from move to move, a dense array of places), the other games trade them for a hash
-//! map.
+//! once, over [`Rules`], and compiled for each. Tic-tac-toe and the games of at most 16 cells
+//! carry a base-3 code from move to move and find a position's place in an array by it
+//! ([`Dense`], [`Coded`]); past 16 cells, whose codes outgrow any array, a hash map by marks
+//! ([`Hashed`]) finds it.
 //!
 //! The table is what every walk judges moves by. A walk for games without one (issue #15)
 //! would give the walks an optional table here, and skip the judging where it is missing.
@@ -28,7 +29,8 @@ pub(crate) trait Rules: Copy + 'static {
     /// The table of the game.
     type Table: 'static;
     /// What the walk by positions carries from a board to the next to find its place cheaply:
-    /// tic-tac-toe's base-3 code; nothing on other boards, found by their marks.
+    /// the base-3 code on boards of at most 16 cells; nothing past them, found by their
+    /// marks.
     type Code: Copy;
     /// The moves of a game in progress: 4 bits a move, 5 past 16 cells.
     type Line: Bits;
@@ -120,11 +122,21 @@ pub(crate) trait Places<R: Rules>: Default {
     const FETCHES_AHEAD: bool = false;
     /// Ready for a walk of `game`: every board unseen.
     fn ready(&mut self, game: Game);
+    /// Ready for a walk of `game` that [`ready`](Places::ready)'s places left without room:
+    /// places that hold only the boards met.
+    fn lean(&mut self, game: Game) {
+        self.ready(game);
+    }
+    /// Whether the places took their memory ahead of the boards met (an array by code).
+    fn ahead_of_boards(&self) -> bool {
+        false
+    }
     /// The place of `board` (of code `code`) if it is listed already; otherwise `None`, and it
     /// is noted as listed at `place`.
     fn find_or_add(&mut self, board: R, code: R::Code, place: usize) -> Option<usize>;
     /// Every board listed is unseen again, for places kept from one walk to the next (a walk
-    /// meets a board only while listing its ply).
+    /// meets a board only while listing its ply); places that `ready` makes anew for each walk
+    /// may do nothing.
     fn forget(&mut self, listed: impl Iterator<Item = (R, R::Code)>);
     /// Asks the memory for the place of the board of code `code` ahead of
     /// [`find_or_add`](Places::find_or_add), so that the places of a position's moves are
@@ -183,9 +195,10 @@ pub(crate) enum Coded {
     Hashed(Hashed),
 }
 
+/// The hash map, which holds nothing until used: the array is made by `ready`.
 impl Default for Coded {
     fn default() -> Coded {
-        Coded::Dense(Vec::new())
+        Coded::Hashed(Hashed::default())
     }
 }
 
@@ -204,6 +217,14 @@ impl Places<Position> for Coded {
         } else {
             Coded::Hashed(Hashed::default())
         };
+    }
+
+    fn lean(&mut self, _: Game) {
+        *self = Coded::Hashed(Hashed::default());
+    }
+
+    fn ahead_of_boards(&self) -> bool {
+        matches!(self, Coded::Dense(_))
     }
 
     #[inline(always)]
@@ -248,7 +269,8 @@ impl Places<Position> for Coded {
     }
 }
 
-/// Other boards' places: by their [keys](Rules::key), in a hash map.
+/// The places of boards past 16 cells, and of smaller ones where the memory limit leaves no
+/// room for [`Coded`]'s array: by their [keys](Rules::key), in a hash map.
 #[derive(Default)]
 pub(crate) struct Hashed(HashMap<u128, u32, BuildHasherDefault<Multiply>>);
 
