@@ -51,17 +51,17 @@ pub(super) fn audit<R: Kept>(
     side: Player,
     keep: usize,
 ) -> Result<Option<SideReport>, Halt> {
-    match walk::<R>(bot, game, table, side, keep, false) {
+    match walk_once::<R>(bot, game, table, side, keep, false) {
         // Places that took their memory ahead (an array by code) left the walk no room: it
         // walks again with places that hold only the boards met, as it did before the array.
-        (Err(Halt::OverMemory(_)), true) => walk::<R>(bot, game, table, side, keep, true).0,
+        (Err(Halt::OverMemory(_)), true) => walk_once::<R>(bot, game, table, side, keep, true).0,
         (walked, _) => walked,
     }
 }
 
 /// [`audit`], with the leanest places when `lean`; and whether the places took their memory
 /// ahead of the boards met.
-fn walk<R: Kept>(
+fn walk_once<R: Kept>(
     bot: &mut dyn Bot,
     game: Game,
     table: &R::Table,
