@@ -34,6 +34,7 @@ pub(crate) mod positions;
 mod recheck;
 mod report;
 pub(crate) mod rules;
+mod shown;
 pub(crate) mod tableless;
 mod verdict;
 

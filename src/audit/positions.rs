@@ -30,7 +30,9 @@ use super::collector::Collector;
 pub(crate) use super::exact::{Multiple, Overflow, plus, times};
 use super::mistakes::MistakeKind;
 use super::odds::{self, Edge, Graph, To};
+pub(crate) use super::rules::Line;
 use super::rules::{Bits, Cached, Places, Rules};
+pub(crate) use super::shown::Shown;
 use super::{Forfeit, Halt, IllegalLine, LosingLine, SideReport, WorstCase, panic_message};
 use crate::board::{Board, Cell, Outcome, Player};
 use crate::bots::{Bot, BotError, Choice, Turn};
@@ -223,30 +225,6 @@ impl<R: Rules> Node<R> {
 }
 
 const _: () = assert!(std::mem::size_of::<Node<Board>>() == 32);
-
-/// The moves of a game in progress, as [`Bits`] (a board with a table has at most 25 cells,
-/// so a position the walk lists is at most 24 moves deep).
-#[derive(Clone, Copy)]
-pub(crate) struct Line<B>(B);
-
-impl<B: Bits> Line<B> {
-    /// This line with `cell` as its move number `ply` (from 0).
-    #[inline]
-    fn with(self, ply: usize, cell: Cell) -> Line<B> {
-        Line(self.0.with(ply, cell))
-    }
-
-    /// Move number `i` (from 0).
-    #[inline]
-    pub(crate) fn get(self, i: usize) -> Cell {
-        self.0.get(i)
-    }
-
-    /// The first `ply` moves.
-    pub(crate) fn to_vec(self, ply: usize) -> Vec<Cell> {
-        (0..ply).map(|i| self.get(i)).collect()
-    }
-}
 
 /// The chances of the games that end with a move of this ply, over the next ply's denominator
 /// (so they grow with it), and of those forfeited at one of its positions before any move,
@@ -681,38 +659,6 @@ pub(crate) fn prepare<R: Rules>(
         bot.prepare(&batch)?;
     }
     Ok(())
-}
-
-/// The game last shown to a bot, and its moves as a [`Line`].
-pub(crate) struct Shown<R: Rules> {
-    pub(crate) game: History,
-    line: Line<R::Line>,
-}
-
-impl<R: Rules> Shown<R> {
-    pub(crate) fn new(game: Game) -> Shown<R> {
-        Shown {
-            game: History::empty(game),
-            line: Line(R::Line::EMPTY),
-        }
-    }
-
-    /// Moves the game to the first `ply` moves of `line`, taking back only what differs: a
-    /// ply's positions come in the order of their lines, so neighbours share most of theirs,
-    /// and the first move where two lines differ is in their lowest differing bits.
-    #[inline]
-    pub(crate) fn show(&mut self, line: Line<R::Line>, ply: usize) {
-        let shown = self.game.moves().len();
-        let differ = self.line.0.first_difference(line.0);
-        let shared = differ.min(shown).min(ply);
-        for _ in shared..shown {
-            self.game.undo();
-        }
-        for i in shared..ply {
-            self.game.play_unchecked(line.get(i));
-        }
-        self.line = line;
-    }
 }
 
 /// Whose turn it is at `ply`.

@@ -115,6 +115,30 @@ bits! {
     u128, 5;
 }
 
+/// The moves of a game in progress, as [`Bits`] (a board with a table has at most 25 cells,
+/// so a position the walk lists is at most 24 moves deep).
+#[derive(Clone, Copy)]
+pub(crate) struct Line<B>(pub(crate) B);
+
+impl<B: Bits> Line<B> {
+    /// This line with `cell` as its move number `ply` (from 0).
+    #[inline]
+    pub(crate) fn with(self, ply: usize, cell: Cell) -> Line<B> {
+        Line(self.0.with(ply, cell))
+    }
+
+    /// Move number `i` (from 0).
+    #[inline]
+    pub(crate) fn get(self, i: usize) -> Cell {
+        self.0.get(i)
+    }
+
+    /// The first `ply` moves.
+    pub(crate) fn to_vec(self, ply: usize) -> Vec<Cell> {
+        (0..ply).map(|i| self.get(i)).collect()
+    }
+}
+
 /// Each board's place in the list of the ply being built.
 pub(crate) trait Places<R: Rules>: Default {
     /// Whether [`warm`](Places::warm) and [`peek`](Places::peek) do anything: the walk then
