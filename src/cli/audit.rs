@@ -263,12 +263,15 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
                 }
                 _ => one_by_one(entry.bot.as_mut(), args.side.players(), &label, audit),
             };
-            // Two walks side by side hold twice the memory of one: a built-in bot stopped at
-            // the limit so is audited again one side after the other, each with all of it.
+            // Two walks side by side hold twice the memory of one: the sides of a built-in bot
+            // stopped at the limit so are audited again one after the other, each with all of
+            // it (X kept when it finished).
             let over_memory =
                 |result: &Result<_, _>| matches!(result, Err(AuditError::OverMemory(_)));
             if at_once && entry.stop_twin.is_none() && results.iter().any(over_memory) {
-                results = one_by_one(entry.bot.as_mut(), args.side.players(), &label, audit);
+                results.retain(Result::is_ok);
+                let left = &args.side.players()[results.len()..];
+                results.extend(one_by_one(entry.bot.as_mut(), left, &label, audit));
             }
             for result in results {
                 match result {
