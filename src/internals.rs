@@ -13,3 +13,4 @@ pub use crate::table::{Table, embedded_bytes};
 #[cfg(feature = "mpi")]
 pub use crate::tiers::distributed;
 pub use crate::tiers::{Tiers, solve_in_memory};
+pub use crate::wording::grouped;

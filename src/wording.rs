@@ -5,7 +5,7 @@
 use std::fmt::Display;
 
 /// A whole number with its thousands grouped by commas: `50,000`, `-1,024`.
-pub(crate) fn grouped(n: impl Display) -> String {
+pub fn grouped(n: impl Display) -> String {
     let digits = n.to_string();
     let (sign, digits) = match digits.strip_prefix('-') {
         Some(rest) => ("-", rest),

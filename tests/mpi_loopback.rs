@@ -142,7 +142,7 @@ fn two_ranks_solve_a_square_as_one_process_does() {
         .map(|t| tiers.size(t + 1))
         .sum();
     let last = printed.lines().last().unwrap();
-    let grouped = group(exchanged);
+    let grouped = ttt_oracle::internals::grouped(exchanged);
     assert!(
         last.ends_with(&format!("; {grouped} bytes exchanged in all")),
         "{printed}"
@@ -198,18 +198,6 @@ fn a_game_too_large_for_tiers_is_refused_before_any_exchange() {
         1,
         "{stderr}"
     );
-}
-
-fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }
 
 #[test]

@@ -15,6 +15,7 @@ use mpi::collective::SystemOperation;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 use ttt_oracle::Game;
 use ttt_oracle::internals::distributed::{AcrossError, PIECE, TierSlice, solve_across};
+use ttt_oracle::internals::grouped;
 
 const USAGE: &str = "usage: mpirun -np P ttt-mpi --game G --out DIR [--piece BYTES]";
 
@@ -136,17 +137,4 @@ fn main() -> ExitCode {
 
 fn write(path: &Path, entries: &[u8]) -> Result<(), String> {
     fs::write(path, entries).map_err(|error| format!("cannot write {}: {error}", path.display()))
-}
-
-/// `n` with its digits grouped by three with commas.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }
