@@ -23,9 +23,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::audit::OverBudget;
-use crate::audit::positions::{
-    Multiple, Node, Overflow, Shown, Step, mover, plus, prepare, step, times,
-};
+use crate::audit::node::{Node, Step, mover, prepare, step};
+use crate::audit::positions::{Multiple, Overflow, Shown, plus, times};
 use crate::audit::rules::{Cached, Places, Rules};
 use crate::audit::tableless::AuditBudget;
 use crate::board::{Board, Cell, Outcome, Player};

@@ -4,6 +4,7 @@
 
 /// A number outgrew its integer: a denominator (of far too fine probabilities), a chance over
 /// it, or a count of histories (of a bot that offers one move many times over).
+#[derive(Debug)]
 pub(crate) struct Overflow;
 
 /// The least common multiple of denominators, and the last denominator scaled to it (the

@@ -29,6 +29,7 @@ mod explore;
 mod games;
 mod json;
 mod mistakes;
+pub(crate) mod node;
 mod odds;
 pub(crate) mod positions;
 mod recheck;

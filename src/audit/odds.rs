@@ -14,7 +14,10 @@
 //! caller walks the histories instead. Nothing else can overflow: every figure is a probability
 //! times its ply's denominator, and each term of a sum is at most the sum.
 
+use std::collections::HashMap;
+
 use super::Odds;
+use super::exact::Overflow;
 use crate::board::Cell;
 use crate::ratio::Ratio;
 
@@ -34,22 +37,134 @@ struct Ply {
     edges: Vec<Edge>,
     /// The least common multiple of the edges' denominators.
     multiple: u64,
+    /// The probabilities of the bot's moves at this ply, each once.
+    weights: Weights,
 }
 
-/// A move from a position, in 16 bytes: a walk records tens of thousands on tic-tac-toe, tens
+/// A move from a position, in 8 bytes: a walk records tens of thousands on tic-tac-toe, tens
 /// of millions on 4x4.
 #[derive(Clone, Copy)]
 pub(super) struct Edge {
-    pub cell: Cell,
-    pub to: To,
-    /// For a move of the bot, its probability; for the opponent's, 1.
-    pub numerator: u32,
-    pub denominator: u32,
+    to: To,
+    cell: Cell,
     /// For a reply of the opponent: whether it is one of the optimal moves.
-    pub optimal: bool,
+    optimal: bool,
+    /// For a move of the bot: its probability, by its place among the ply's.
+    weight: Weight,
 }
 
-const _: () = assert!(std::mem::size_of::<Edge>() == 16);
+const _: () = assert!(std::mem::size_of::<Edge>() == 8);
+
+impl Edge {
+    /// A reply of the opponent, `optimal` or not.
+    pub fn reply(cell: Cell, to: To, optimal: bool) -> Edge {
+        Edge {
+            to,
+            cell,
+            optimal,
+            weight: Weight(0),
+        }
+    }
+
+    /// A move of the bot, made with the probability `weight` of the ply's.
+    pub fn choice(cell: Cell, to: To, weight: Weight) -> Edge {
+        Edge {
+            to,
+            cell,
+            optimal: false,
+            weight,
+        }
+    }
+}
+
+/// A probability of the bot's moves at a ply, by its place among the ply's
+/// ([`Graph::weight`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Weight(u16);
+
+/// The distinct probabilities of a ply's moves of the bot, as numerator and denominator: the
+/// moves refer to them by place, since a ply has few (uniform choices among a few cells, a
+/// style's shares).
+struct Weights {
+    fractions: Vec<(u32, u32)>,
+    /// The place of 1/d, plus one, for d below 64: a walk asks for these most.
+    units: [u16; 64],
+    others: HashMap<(u32, u32), u16>,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            fractions: Vec::new(),
+            units: [0; 64],
+            others: HashMap::new(),
+        }
+    }
+}
+
+impl Weights {
+    fn clear(&mut self) {
+        self.fractions.clear();
+        self.units = [0; 64];
+        self.others.clear();
+    }
+
+    #[inline(always)]
+    fn place(&mut self, numerator: u32, denominator: u32) -> Result<Weight, Overflow> {
+        if numerator == 1 && denominator < 64 {
+            let unit = self.units[denominator as usize];
+            if unit != 0 {
+                return Ok(Weight(unit - 1));
+            }
+        }
+        self.add_place(numerator, denominator)
+    }
+
+    /// [`place`](Weights::place) met for the first time, or not a unit fraction.
+    #[inline(never)]
+    fn add_place(&mut self, numerator: u32, denominator: u32) -> Result<Weight, Overflow> {
+        if numerator == 1 && denominator < 64 {
+            let place = Weights::add(&mut self.fractions, (1, denominator))?;
+            self.units[denominator as usize] = place + 1;
+            return Ok(Weight(place));
+        }
+        let fraction = (numerator, denominator);
+        let place = match self.others.get(&fraction) {
+            Some(&place) => place,
+            None => {
+                let place = Weights::add(&mut self.fractions, fraction)?;
+                self.others.insert(fraction, place);
+                place
+            }
+        };
+        Ok(Weight(place))
+    }
+
+    /// A ply with more than 2^16 - 1 probabilities (which no built-in bot comes near) is
+    /// walked by histories instead.
+    fn add(fractions: &mut Vec<(u32, u32)>, fraction: (u32, u32)) -> Result<u16, Overflow> {
+        let place = u16::try_from(fractions.len())
+            .ok()
+            .filter(|&place| place < u16::MAX)
+            .ok_or(Overflow)?;
+        fractions.push(fraction);
+        Ok(place)
+    }
+
+    fn denominator(&self, weight: Weight) -> u32 {
+        self.fractions[usize::from(weight.0)].1
+    }
+
+    /// Each probability as an integer, at a ply whose probabilities are all over `factor`,
+    /// into `scaled`.
+    fn scale<T: Int>(&self, factor: u64, scaled: &mut Vec<T>) {
+        let weight = |&(numerator, denominator)| {
+            T::from(numerator) * T::from_u64(scale(factor, u64::from(denominator)))
+        };
+        scaled.clear();
+        scaled.extend(self.fractions.iter().map(weight));
+    }
+}
 
 /// Where a move leads: to a position of the next ply, by its place in that ply's list, or to
 /// the end of the game. Its number is the move's place among the next ply's values, which
@@ -73,7 +188,7 @@ impl To {
     }
 
     /// The position's place in the next ply's list, if the move leads to one.
-    fn place(self) -> Option<usize> {
+    pub fn place(self) -> Option<usize> {
         (self.0 as usize).checked_sub(To::ENDS)
     }
 }
@@ -93,6 +208,7 @@ impl Graph {
         ply.starts.clear();
         ply.starts.push(0);
         ply.edges.clear();
+        ply.weights.clear();
         self.used += 1;
     }
 
@@ -113,6 +229,15 @@ impl Graph {
     #[inline]
     pub fn push(&mut self, edge: Edge) {
         self.plies[self.used - 1].edges.push(edge);
+    }
+
+    /// The probability `numerator / denominator` of a move of the bot at this ply, for
+    /// [`Edge::choice`]; [`Overflow`] past 2^16 - 1 distinct probabilities in the ply.
+    #[inline]
+    pub fn weight(&mut self, numerator: u32, denominator: u32) -> Result<Weight, Overflow> {
+        self.plies[self.used - 1]
+            .weights
+            .place(numerator, denominator)
     }
 
     fn plies(&self) -> &[Ply] {
@@ -296,7 +421,8 @@ fn factors(
             let edges = ply.node(i);
             if bots_ply(p) {
                 for edge in edges {
-                    *perfect = lcm(*perfect, u64::from(edge.denominator))?;
+                    let denominator = ply.weights.denominator(edge.weight);
+                    *perfect = lcm(*perfect, u64::from(denominator))?;
                     next[edge.to.0 as usize] = true;
                 }
             } else {
@@ -349,6 +475,7 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
         if perfect.len() < len {
             perfect.resize(len, [zero; 3]);
         }
+        let (mut worst_weights, mut perfect_weights) = (Vec::<T>::new(), Vec::<T>::new());
         for p in (0..=plies.len()).rev() {
             // The ends of the games that end with the ply before, over this ply's denominators.
             let [one, perfect_one] = denominators[p];
@@ -372,15 +499,18 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
             let perfect_here = &mut perfect_here[nodes.clone()];
             let reached = &self.reached[nodes];
             let bots = (self.bots_ply)(p);
+            if bots {
+                ply.weights.scale(worst_factor, &mut worst_weights);
+                ply.weights.scale(perfect_factor, &mut perfect_weights);
+            }
             for (i, value) in worst_here.iter_mut().enumerate() {
                 let edges = ply.node(i);
                 let mut sum = zero;
                 if bots {
-                    let mut weights = Scaled::<T>::new(worst_factor);
                     for edge in edges {
                         let child = worst_next[edge.to.0 as usize];
                         if child != zero {
-                            sum += weights.weight(edge) * child;
+                            sum += worst_weights[usize::from(edge.weight.0)] * child;
                         }
                     }
                 } else {
@@ -394,11 +524,10 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
                 }
                 let mut sum = [zero; 3];
                 if bots {
-                    let mut weights = Scaled::<T>::new(perfect_factor);
                     for edge in edges {
                         let child = perfect_next[edge.to.0 as usize];
                         if child != [zero; 3] {
-                            let weight = weights.weight(edge);
+                            let weight = perfect_weights[usize::from(edge.weight.0)];
                             for (total, part) in sum.iter_mut().zip(child) {
                                 *total += weight * part;
                             }
@@ -478,30 +607,34 @@ fn scale(factor: u64, denominator: u64) -> u64 {
     }
 }
 
-/// The integer weights of a position's choices at a ply whose probabilities are all over
-/// `factor`: the choices of one position mostly share a denominator, divided into `factor`
-/// once.
-struct Scaled<T> {
-    factor: u64,
-    last: (u32, T),
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl<T: Int> Scaled<T> {
-    fn new(factor: u64) -> Scaled<T> {
-        Scaled {
-            factor,
-            last: (1, T::from_u64(factor)),
+    #[test]
+    fn a_ply_names_each_probability_once_and_refuses_too_many() {
+        let mut weights = Weights::default();
+        let third = weights.place(1, 3).unwrap();
+        let two_thirds = weights.place(2, 3).unwrap();
+        let fine = weights.place(1, 1000).unwrap();
+        assert!(third != two_thirds && third != fine && two_thirds != fine);
+        assert_eq!(weights.place(1, 3).unwrap(), third);
+        assert_eq!(weights.place(2, 3).unwrap(), two_thirds);
+        assert_eq!(weights.place(1, 1000).unwrap(), fine);
+        assert_eq!(weights.denominator(fine), 1000);
+        let mut scaled = Vec::<u64>::new();
+        weights.scale(3000, &mut scaled);
+        assert_eq!(scaled, [1000, 2000, 3]);
+        // Up to 2^16 - 1 distinct probabilities; the next is an overflow, which sends the
+        // audit to the walk by histories.
+        for numerator in 3..u32::from(u16::MAX) {
+            weights.place(numerator, 100_000).unwrap();
         }
-    }
-
-    /// The weight of `edge`'s probability.
-    fn weight(&mut self, edge: &Edge) -> T {
-        if edge.denominator != self.last.0 {
-            self.last = (
-                edge.denominator,
-                T::from_u64(scale(self.factor, u64::from(edge.denominator))),
-            );
-        }
-        T::from(edge.numerator) * self.last.1
+        assert_eq!(weights.fractions.len(), usize::from(u16::MAX));
+        assert!(weights.place(1, 3).is_ok());
+        assert!(weights.place(1, 100_001).is_err());
+        assert!(weights.place(1, 5).is_err());
+        weights.clear();
+        assert_eq!(weights.place(1, 5).unwrap(), Weight(0));
     }
 }

@@ -21,26 +21,29 @@
 //!   their order; so the first lost game met, at the shortest ply with one, is the history
 //!   walk's shortest loss, and likewise for the first forfeit.
 //!
-//! Its pieces (positions, lines, a ply's common denominator, checked arithmetic, [`step`])
-//! also walk an exact match (`crate::matchup`): a bot each side, not a random opponent.
+//! Its pieces (positions and [`step`](super::node::step), lines, a ply's common denominator,
+//! checked arithmetic) also walk an exact match (`crate::matchup`): a bot each side, not a
+//! random opponent.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::collector::Collector;
 pub(crate) use super::exact::{Multiple, Overflow, plus, times};
 use super::mistakes::MistakeKind;
-use super::odds::{self, Edge, Graph, To};
-pub(crate) use super::rules::Line;
+use super::node::{Known, Node, Step, mover, prepare, step};
+use super::odds::{self, Edge, Graph, To, Weight};
 use super::rules::{Bits, Cached, Places, Rules};
 pub(crate) use super::shown::Shown;
 use super::{Forfeit, Halt, IllegalLine, LosingLine, SideReport, WorstCase, panic_message};
-use crate::board::{Board, Cell, Outcome, Player};
+use crate::board::{Board, Cell, Cells, Outcome, Player};
 use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
-use crate::history::History;
 use crate::memory::OverMemory;
 use crate::position::Position;
 use crate::ratio::Ratio;
+use crate::review::MoveVerdict;
+use crate::solve::tic_tac_toe::Evaluation;
+use crate::value::Probe;
 use crate::value::Value;
 
 /// Audits memoryless `bot` playing `side` of `game` by positions, judged by `table`; `None`
@@ -118,6 +121,9 @@ pub(super) struct Buffers<R: Rules> {
     nodes: Vec<Node<R>>,
     /// The positions of the next ply, in the same order.
     next: Vec<Node<R>>,
+    /// What the walk knows of each of `nodes` before visiting it; then of `next`.
+    known: Vec<Known>,
+    known_next: Vec<Known>,
     /// Every position's moves, for the odds worked out backwards.
     graph: Graph,
     /// The memory of the backward pass.
@@ -132,6 +138,8 @@ impl<R: Rules> Default for Buffers<R> {
             places: R::Places::default(),
             nodes: Vec::new(),
             next: Vec::new(),
+            known: Vec::new(),
+            known_next: Vec::new(),
             graph: Graph::default(),
             scratch: odds::Scratch::default(),
             choices: Vec::new(),
@@ -197,35 +205,6 @@ impl From<Overflow> for Stop {
     }
 }
 
-/// A position of the walk: in 32 bytes on tic-tac-toe, where a ply lists up to 1,520.
-#[derive(Clone, Copy)]
-pub(crate) struct Node<R: Rules> {
-    pub(crate) board: R,
-    /// What finds the board's place in its ply's list.
-    pub(crate) code: R::Code,
-    /// The first history to reach the board, in the history walk's order.
-    pub(crate) line: Line<R::Line>,
-    /// How many histories reach the board.
-    pub(crate) histories: u32,
-    /// Their total chance, over the ply's denominator.
-    pub(crate) chance: u128,
-}
-
-impl<R: Rules> Node<R> {
-    pub(crate) fn root(game: Game) -> Node<R> {
-        let (board, code) = R::empty(game);
-        Node {
-            board,
-            code,
-            line: Line(R::Line::EMPTY),
-            histories: 1,
-            chance: 1,
-        }
-    }
-}
-
-const _: () = assert!(std::mem::size_of::<Node<Board>>() == 32);
-
 /// The chances of the games that end with a move of this ply, over the next ply's denominator
 /// (so they grow with it), and of those forfeited at one of its positions before any move,
 /// over this ply's.
@@ -264,6 +243,8 @@ impl<R: Kept> Walk<'_, R> {
         let mut nodes = std::mem::take(&mut self.buffers.nodes);
         nodes.clear();
         nodes.push(Node::root(self.game));
+        self.buffers.known.clear();
+        self.buffers.known.push(Known::default().reached_if(true));
         let mut denominator: u128 = 1;
         while !nodes.is_empty() {
             // The places of this ply served to list it; the next ply's are set from here on.
@@ -272,6 +253,7 @@ impl<R: Kept> Walk<'_, R> {
             self.ends = Ends::default();
             self.multiple = Multiple::ONE;
             self.buffers.next.clear();
+            self.buffers.known_next.clear();
             self.buffers.graph.begin_ply();
             if mover(self.ply) == self.side {
                 prepare(self.bot, self.game, &nodes, self.ply)?;
@@ -281,23 +263,32 @@ impl<R: Kept> Walk<'_, R> {
             } else {
                 0
             };
-            for node in nodes.iter().take(ahead) {
+            for (i, node) in nodes.iter().enumerate().take(ahead) {
                 self.warm(node);
+                self.fetch_lookup(node, i, false);
             }
             for (i, node) in nodes.iter().enumerate() {
                 crate::memory::check()?;
                 // Most of the walk of a large game is waiting for memory: the places of the
                 // positions after the moves of two positions ahead, and the positions listed
-                // there of the next one, are fetched while this one is walked.
+                // there of the next one, are fetched while this one is walked; and so is what
+                // the table's lookups of those two positions read.
                 if ahead > 0 {
                     if let Some(ahead) = nodes.get(i + 2) {
                         self.warm(ahead);
+                        self.fetch_lookup(ahead, i + 2, false);
                     }
                     if let Some(ahead) = nodes.get(i + 1) {
                         self.warm_listed(ahead);
+                        self.fetch_lookup(ahead, i + 1, true);
                     }
                 }
-                self.visit(node)?;
+                // Without `Known`, every position counts as one the perfect style reaches.
+                let known = match R::REMEMBERS {
+                    true => self.buffers.known[i],
+                    false => Known::default().reached_if(true),
+                };
+                self.visit(node, known)?;
                 self.buffers.graph.end_node();
             }
             self.buffers.graph.end_ply(self.multiple.value);
@@ -309,6 +300,8 @@ impl<R: Kept> Walk<'_, R> {
             odds.illegal += Ratio::new(ends.illegal, next_denominator);
             odds.illegal += Ratio::new(ends.forfeited, denominator);
             std::mem::swap(&mut nodes, &mut self.buffers.next);
+            let buffers = &mut self.buffers;
+            std::mem::swap(&mut buffers.known, &mut buffers.known_next);
             denominator = next_denominator;
             self.ply += 1;
         }
@@ -325,6 +318,25 @@ impl<R: Kept> Walk<'_, R> {
             self.buffers
                 .places
                 .warm(R::code_after(node.code, cell, mover));
+        }
+    }
+
+    /// Asks the memory for what the table's lookup of `node`, the `i`-th of the ply, reads
+    /// (the `second` step after the first: see [`Rules::fetch`]), if the visit looks it up:
+    /// at each of the bot's positions where one lookup evaluates it, at the opponent's where
+    /// the perfect style plays and no judged move of the bot looked it up already.
+    #[inline(always)]
+    fn fetch_lookup(&self, node: &Node<R>, i: usize, second: bool) {
+        let looks_up = if mover(self.ply) == self.side {
+            R::EVALUATE_AT_ONCE
+        } else if !R::REMEMBERS {
+            true
+        } else {
+            let known = self.buffers.known[i];
+            known.reached() && known.evaluation().is_none()
+        };
+        if looks_up {
+            node.board.fetch(self.table, second);
         }
     }
 
@@ -346,22 +358,23 @@ impl<R: Kept> Walk<'_, R> {
 
     /// Plays on from `node`, a game in progress: every reply of the opponent, or every choice
     /// of the bot, asked once here.
-    fn visit(&mut self, node: &Node<R>) -> Result<(), Stop> {
+    fn visit(&mut self, node: &Node<R>, known: Known) -> Result<(), Stop> {
         if mover(self.ply) == self.side {
-            return self.bot_turn(node);
+            return self.bot_turn(node, known.reached());
         }
         let replies = node.board.empty_cells();
-        let optimal = node.board.best_moves(self.table);
+        // Which replies are optimal matters only where the perfect style plays: elsewhere
+        // the backward pass never reads it.
+        let optimal = match known.evaluation() {
+            _ if !known.reached() => Cells::EMPTY,
+            Some(evaluation) => evaluation.best,
+            None => node.board.best_moves(self.table),
+        };
         let each = times(node.chance, self.weight(1, replies.len() as u128)?)?;
         for cell in replies {
-            let to = self.reach(node, cell, each)?;
-            self.buffers.graph.push(Edge {
-                cell,
-                to,
-                numerator: 1,
-                denominator: 1,
-                optimal: optimal.contains(cell),
-            });
+            let to = self.reach(node, cell, each, optimal.contains(cell))?;
+            let edge = Edge::reply(cell, to, optimal.contains(cell));
+            self.buffers.graph.push(edge);
         }
         Ok(())
     }
@@ -397,7 +410,7 @@ impl<R: Kept> Walk<'_, R> {
         }
     }
 
-    fn bot_turn(&mut self, node: &Node<R>) -> Result<(), Stop> {
+    fn bot_turn(&mut self, node: &Node<R>, reached: bool) -> Result<(), Stop> {
         let board = node.board;
         self.report.decision_points += u64::from(node.histories);
         self.shown.show(node.line, self.ply);
@@ -418,12 +431,6 @@ impl<R: Kept> Walk<'_, R> {
             self.forfeit(node, || Forfeit::Turn(Turn::Nothing))?;
         }
         let empty = board.empty_cells();
-        let graph_weight = |p: Ratio| -> Result<(u32, u32), Overflow> {
-            Ok((
-                u32::try_from(p.numer()).map_err(|_| Overflow)?,
-                u32::try_from(p.denom()).map_err(|_| Overflow)?,
-            ))
-        };
         // An optimal move gives nothing away, and needs no judging.
         let (optimal, mut before) = match R::EVALUATE_AT_ONCE {
             true => {
@@ -433,28 +440,31 @@ impl<R: Kept> Walk<'_, R> {
             false => (board.best_moves(self.table), None),
         };
         // The choices of a position mostly share their probability, and so their chance.
-        let mut last: Option<(Ratio, u128, (u32, u32))> = None;
+        let mut last: Option<(Ratio, u128, Weight)> = None;
         for choice in &choices {
             let p = choice.probability;
-            let (chance, (numerator, denominator)) = match last {
+            let (chance, weight) = match last {
                 Some((q, chance, weight)) if q == p => (chance, weight),
                 _ => {
                     let chance = times(node.chance, self.weight(p.numer(), p.denom())?)?;
-                    let weight = graph_weight(p)?;
+                    let fraction = |n: u128| u32::try_from(n).map_err(|_| Overflow);
+                    let (numerator, denominator) = (fraction(p.numer())?, fraction(p.denom())?);
+                    let weight = self.buffers.graph.weight(numerator, denominator)?;
                     last = Some((p, chance, weight));
                     (chance, weight)
                 }
             };
             let (cell, to) = match choice.turn {
                 Turn::Mark(cell) if empty.contains(cell) => {
+                    let to = self.reach(node, cell, chance, reached)?;
                     let mut mistake = None;
                     if !optimal.contains(cell) {
                         let before = *before.get_or_insert_with(|| board.evaluate(self.table));
-                        let after = board.mark(cell, self.side).probe(self.table);
+                        let verdict = self.judge(board, before, cell, to);
                         let histories = u64::from(node.histories);
-                        mistake = MistakeKind::of(self.report.judge_move(before, after, histories));
+                        self.report.count_verdict(verdict, histories);
+                        mistake = MistakeKind::of(verdict);
                     }
-                    let to = self.reach(node, cell, chance)?;
                     if let Some(kind) = mistake {
                         let line = (node.line.0.bits(), R::Line::WIDTH);
                         let histories = u64::from(node.histories);
@@ -471,13 +481,7 @@ impl<R: Kept> Walk<'_, R> {
                     (NO_CELL, To::FORFEIT)
                 }
             };
-            self.buffers.graph.push(Edge {
-                cell,
-                to,
-                numerator,
-                denominator,
-                optimal: false,
-            });
+            self.buffers.graph.push(Edge::choice(cell, to, weight));
         }
         self.buffers.choices = choices;
         Ok(())
@@ -495,13 +499,10 @@ impl<R: Kept> Walk<'_, R> {
 
     /// Every game through `node` forfeited, with `what`.
     fn forfeit(&mut self, node: &Node<R>, what: impl FnOnce() -> Forfeit) -> Result<(), Overflow> {
-        self.buffers.graph.push(Edge {
-            cell: NO_CELL,
-            to: To::FORFEIT,
-            numerator: 1,
-            denominator: 1,
-            optimal: false,
-        });
+        let certain = self.buffers.graph.weight(1, 1)?;
+        self.buffers
+            .graph
+            .push(Edge::choice(NO_CELL, To::FORFEIT, certain));
         self.report.games += u64::from(node.histories);
         self.report.illegal_games += u64::from(node.histories);
         self.ends.forfeited = plus(self.ends.forfeited, node.chance)?;
@@ -542,15 +543,68 @@ impl<R: Kept> Walk<'_, R> {
 
     /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
     /// of their games, with `chance` over the next ply's denominator.
+    /// `reaches`: whether the move is played against the perfect style.
     #[inline(always)]
-    fn reach(&mut self, node: &Node<R>, cell: Cell, chance: u128) -> Result<To, Overflow> {
+    fn reach(
+        &mut self,
+        node: &Node<R>,
+        cell: Cell,
+        chance: u128,
+        reaches: bool,
+    ) -> Result<To, Overflow> {
         let buffers = &mut self.buffers;
         let places = Some(&mut buffers.places);
         match step(node, self.ply, cell, chance, &mut buffers.next, places)? {
             // A game that ends is counted as it ends, never listed.
             Step::End(outcome) => self.finish(node, cell, outcome, chance),
+            Step::At(place) if R::REMEMBERS => {
+                let known = &mut buffers.known_next;
+                match known.get_mut(place) {
+                    Some(known) => *known = known.reached_if(reaches),
+                    None => known.push(Known::default().reached_if(reaches)),
+                }
+                Ok(To::node(place))
+            }
             Step::At(place) => Ok(To::node(place)),
         }
+    }
+
+    /// What the bot's move on `cell` at `board`, to `to`, did to the value `before` it held
+    /// there: a move not among the optimal. One in a drawn position loses (every drawing move
+    /// is optimal), and one in a lost position loses sooner (every slowest loss is): only in a
+    /// won position is the table asked what the move gave away.
+    fn judge(&mut self, board: R, before: Evaluation, cell: Cell, to: To) -> MoveVerdict {
+        let verdict = match before.value {
+            Value::Win => self.verdict(board, before, cell, to),
+            Value::Draw => MoveVerdict::DrawToLoss,
+            Value::Loss => MoveVerdict::FastLoss,
+        };
+        debug_assert_eq!(verdict, self.verdict(board, before, cell, to));
+        verdict
+    }
+
+    /// [`judge`](Walk::judge)'s verdict from the table. Where one lookup gives a position's
+    /// optimal moves too, the position after the move, if the game goes on, keeps what it
+    /// gave: the opponent's turn there then needs no lookup of its own.
+    fn verdict(&mut self, board: R, before: Evaluation, cell: Cell, to: To) -> MoveVerdict {
+        let after = board.mark(cell, self.side);
+        let after = match to.place() {
+            Some(place) if R::REMEMBERS => {
+                let known = &mut self.buffers.known_next[place];
+                let evaluation = known.evaluation().unwrap_or_else(|| {
+                    let evaluation = after.evaluate(self.table);
+                    *known = known.remember(evaluation);
+                    evaluation
+                });
+                Probe {
+                    value: evaluation.value,
+                    remoteness: evaluation.remoteness,
+                }
+            }
+            _ => after.probe(self.table),
+        };
+        let made = (-after.value, after.remoteness + 1);
+        MoveVerdict::of((before.value, before.remoteness), made)
     }
 
     /// Works out the odds that need the whole tree, and the games through each mistake, from
@@ -575,93 +629,5 @@ impl<R: Kept> Walk<'_, R> {
     }
 }
 
-/// Takes the histories of `node`, at `ply`, through `cell`, with `chance` over the next ply's
-/// denominator: to the end of their games (the outcome, for the caller to count), or to the
-/// position after the move, listed in `next`. With `places` (each board's place in `next`)
-/// histories that meet at a board are listed there once; without it, each is listed on its
-/// own.
-#[inline(always)]
-pub(crate) fn step<R: Rules>(
-    node: &Node<R>,
-    ply: usize,
-    cell: Cell,
-    chance: u128,
-    next: &mut Vec<Node<R>>,
-    places: Option<&mut R::Places>,
-) -> Result<Step, Overflow> {
-    let mover = mover(ply);
-    if node.board.makes_line(cell, mover) {
-        return Ok(Step::End(Outcome::Win(mover)));
-    }
-    if ply + 1 == node.board.cells() {
-        return Ok(Step::End(Outcome::Draw));
-    }
-    let board = node.board.mark(cell, mover);
-    // Most positions are reached more than once: on boards of at most 16 cells their place is
-    // found from the code alone.
-    let code = R::code_after(node.code, cell, mover);
-    let known = match places {
-        Some(places) => places.find_or_add(board, code, next.len()),
-        None => None,
-    };
-    match known {
-        None => {
-            next.push(Node {
-                board,
-                code,
-                line: node.line.with(ply, cell),
-                histories: node.histories,
-                chance,
-            });
-            Ok(Step::At(next.len() - 1))
-        }
-        Some(known) => {
-            let child = &mut next[known];
-            child.histories = child
-                .histories
-                .checked_add(node.histories)
-                .ok_or(Overflow)?;
-            child.chance = plus(child.chance, chance)?;
-            Ok(Step::At(known))
-        }
-    }
-}
-
 /// The cell of a move that is none (a forfeit), where one must be given.
 const NO_CELL: Cell = Cell::ALL[0];
-
-/// Where a move took the histories of a position.
-pub(crate) enum Step {
-    /// To the end of their games.
-    End(Outcome),
-    /// To the position at this place in the next ply's list.
-    At(usize),
-}
-
-/// Tells `bot`, when it [asks ahead](Bot::asks_ahead), about every position of `nodes`, at
-/// `ply`, in their order and in batches, before it is asked about each.
-pub(crate) fn prepare<R: Rules>(
-    bot: &mut dyn Bot,
-    game: Game,
-    nodes: &[Node<R>],
-    ply: usize,
-) -> Result<(), BotError> {
-    if !bot.asks_ahead() {
-        return Ok(());
-    }
-    // A batch at a time: the games of a whole ply would be a copy of the ply, many times its
-    // size.
-    for nodes in nodes.chunks(super::ahead::BATCH) {
-        let batch: Vec<History> = nodes
-            .iter()
-            .map(|node| History::replay(game, &node.line.to_vec(ply)))
-            .collect();
-        bot.prepare(&batch)?;
-    }
-    Ok(())
-}
-
-/// Whose turn it is at `ply`.
-pub(crate) fn mover(ply: usize) -> Player {
-    if ply % 2 == 0 { Player::X } else { Player::O }
-}

@@ -258,8 +258,14 @@ impl SideReport {
         times: u64,
     ) -> MoveVerdict {
         let made = (-after.value, after.remoteness + 1);
-        let blunders = &mut self.blunders;
         let verdict = MoveVerdict::of((before.value, before.remoteness), made);
+        self.count_verdict(verdict, times);
+        verdict
+    }
+
+    /// Counts a move judged `verdict`, made `times`.
+    pub(super) fn count_verdict(&mut self, verdict: MoveVerdict, times: u64) {
+        let blunders = &mut self.blunders;
         match verdict {
             MoveVerdict::WinToDraw => blunders.win_to_draw += times,
             MoveVerdict::WinToLoss => blunders.win_to_loss += times,
@@ -267,7 +273,6 @@ impl SideReport {
             MoveVerdict::SlowWin => self.slow_wins += times,
             MoveVerdict::Best | MoveVerdict::FastLoss => {}
         }
-        verdict
     }
 
     /// Whether the bot never loses on this side: no game lost on the board and none

@@ -61,7 +61,15 @@ pub(crate) trait Rules: Copy + 'static {
     /// does (one lookup gives both): the walks then evaluate each position of the bot at once,
     /// rather than when a move needs judging.
     const EVALUATE_AT_ONCE: bool;
+    /// Whether a lookup costs enough (a canonical form worked out, a record far off in
+    /// memory) that an audit's walk keeps what it learns of the next ply's positions, to look
+    /// fewer up (`Known`): where the perfect style gets, and the evaluations it has made.
+    const REMEMBERS: bool;
     fn probe(self, table: &Self::Table) -> Probe;
+    /// Asks the memory for what a lookup of the board in `table` reads, in two steps a few
+    /// boards apart, the `second` after the first; nothing by default.
+    #[inline(always)]
+    fn fetch(self, _table: &Self::Table, _second: bool) {}
 }
 
 /// The moves of a game in progress, a few bits each, the first move in the lowest: 4 bits a
@@ -375,6 +383,8 @@ impl Rules for Board {
     type Places = Dense;
     // Its best moves are the low bits of a word; the rest needs unpacking.
     const EVALUATE_AT_ONCE: bool = false;
+    // A lookup is a load from an array in the first-level cache.
+    const REMEMBERS: bool = false;
 
     fn empty(_: Game) -> (Board, u16) {
         (Board::EMPTY, 0)
@@ -436,6 +446,7 @@ impl Rules for Position {
     type Places = Coded;
     // The symmetry and the record are the lookup's work: both come from one.
     const EVALUATE_AT_ONCE: bool = true;
+    const REMEMBERS: bool = true;
 
     fn empty(game: Game) -> (Position, u32) {
         (Position::empty(game), 0)
@@ -495,6 +506,10 @@ impl Rules for Position {
     fn probe(self, table: &Table) -> Probe {
         table.probe(&self)
     }
+    #[inline(always)]
+    fn fetch(self, table: &Table, second: bool) {
+        table.fetch(&self, second);
+    }
 }
 
 /// A board of a game of 17 to 25 cells, judged by the table `ttt solve` cached: the rules are
@@ -528,6 +543,8 @@ impl Rules for Cached {
     type Places = Hashed;
     // Its best moves are found by probing every move.
     const EVALUATE_AT_ONCE: bool = false;
+    // An evaluation of more than 16 cells does not fit `Known`.
+    const REMEMBERS: bool = false;
 
     fn empty(game: Game) -> (Cached, ()) {
         (Cached(Position::empty(game)), ())

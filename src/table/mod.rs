@@ -576,6 +576,21 @@ impl Table {
         Cells::from_bits(self.codes.turn_mask(self.undo[turn], best.into()).into())
     }
 
+    /// Asks the memory for what a lookup of `board` reads, in two steps a few boards apart:
+    /// the first brings the word of its canonical code, the `second` its record (once the
+    /// table is unpacked; nothing before).
+    #[inline(always)]
+    pub(crate) fn fetch(&self, board: &Position, second: bool) {
+        if let Some(unpacked) = self.unpacked.get() {
+            let (x, o) = narrow(board);
+            let (code, _) = self.codes.canonical(x, o);
+            match second {
+                false => unpacked.fetch_word(code),
+                true => unpacked.fetch_record(code),
+            }
+        }
+    }
+
     /// The lowest of [`best_moves`](Table::best_moves); `None` when the game is over. Once
     /// the table is unpacked, and at once on 4x4, read from a half byte per base-3 code, with
     /// no symmetry worked out.

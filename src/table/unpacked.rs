@@ -89,6 +89,28 @@ impl Unpacked {
         (word.bits & bit != 0)
             .then(|| self.records[(word.below + (word.bits & (bit - 1)).count_ones()) as usize])
     }
+
+    /// Asks the memory for the word that [`find`](Unpacked::find) reads first for `code`.
+    #[inline(always)]
+    pub(crate) fn fetch_word(&self, code: u32) {
+        if let Some(word) = self.words.get(code as usize / 64) {
+            crate::memory::prefetch(word);
+        }
+    }
+
+    /// Asks the memory for the record that [`find`](Unpacked::find) reads for `code`, if it
+    /// is stored: the word, asked for earlier, is read now.
+    #[inline(always)]
+    pub(crate) fn fetch_record(&self, code: u32) {
+        let Some(word) = self.words.get(code as usize / 64) else {
+            return;
+        };
+        let bit = 1u64 << (code % 64);
+        let index = word.below + (word.bits & (bit - 1)).count_ones();
+        if let Some(record) = self.records.get(index as usize) {
+            crate::memory::prefetch(record);
+        }
+    }
 }
 
 /// An empty vector with room for `len` items, backed by huge pages where the system allows:
