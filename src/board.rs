@@ -269,6 +269,23 @@ impl Board {
         Ok(self.play_unchecked(cell))
     }
 
+    /// Marks `cell` for `player`, the side to move, which the caller knows (as it knows the
+    /// move is legal): counting the marks to find it has no instruction on the portable build.
+    #[inline(always)]
+    pub(crate) fn mark_unchecked(self, cell: Cell, player: Player) -> Board {
+        debug_assert!(self.to_move() == player);
+        match player {
+            Player::X => Board {
+                x: self.x | cell.bit() as u16,
+                o: self.o,
+            },
+            Player::O => Board {
+                x: self.x,
+                o: self.o | cell.bit() as u16,
+            },
+        }
+    }
+
     /// Plays `cell` for the side to move; the caller guarantees the move is legal.
     pub(crate) const fn play_unchecked(self, cell: Cell) -> Board {
         match self.to_move() {

@@ -107,6 +107,7 @@ impl Collector {
     /// move leads `to`. Plies come in
     /// order: a mistake deeper than the ply where enough are kept is counted, not kept.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(super) fn note_position(
         &mut self,
         kind: MistakeKind,

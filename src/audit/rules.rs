@@ -410,8 +410,8 @@ impl Rules for Board {
         Board::status(self)
     }
     #[inline(always)]
-    fn mark(self, cell: Cell, _: Player) -> Board {
-        self.play_unchecked(cell)
+    fn mark(self, cell: Cell, player: Player) -> Board {
+        self.mark_unchecked(cell, player)
     }
     #[inline(always)]
     fn code_after(code: u16, cell: Cell, player: Player) -> u16 {

@@ -53,12 +53,16 @@ fn cell(number: u32) -> Cell {
 /// The report's scan: rows, then columns, then diagonals; the empty cell of the first line with
 /// two of `player`'s marks.
 fn two_in_a_line(board: Board, player: Player) -> Option<Cell> {
-    let (mine, empty) = (board.marks(player), board.empty_cells());
+    // Nine bits: a word of 16, where the 128 of a mask of any board would take two of
+    // everything, at every line of every move an audit asks about.
+    let nine = |cells: Cells| cells.bits() as u16;
+    let (mine, empty) = (nine(board.marks(player)), nine(board.empty_cells()));
     // Two of the line's three cells are `player`'s and the third is empty: what is not
     // `player`'s is a single cell, and an empty one.
-    LINES.iter().find_map(|line| {
-        let rest = Cells::from_bits(line.bits() & !mine.bits());
-        (rest.is_single() && !rest.intersection(empty).is_empty()).then(|| rest.first())?
+    LINES.iter().find_map(|&line| {
+        let rest = nine(line) & !mine;
+        let single = rest != 0 && rest & (rest - 1) == 0;
+        (single && rest & empty != 0).then(|| Cell::ALL[rest.trailing_zeros() as usize])
     })
 }
 
