@@ -272,8 +272,11 @@ impl Board {
     /// Marks `cell` for `player`, the side to move, which the caller knows (as it knows the
     /// move is legal): counting the marks to find it has no instruction on the portable build.
     #[inline(always)]
-    pub(crate) fn mark_unchecked(self, cell: Cell, player: Player) -> Board {
-        debug_assert!(self.to_move() == player);
+    pub(crate) const fn mark_unchecked(self, cell: Cell, player: Player) -> Board {
+        debug_assert!(matches!(
+            (self.to_move(), player),
+            (Player::X, Player::X) | (Player::O, Player::O)
+        ));
         match player {
             Player::X => Board {
                 x: self.x | cell.bit() as u16,
@@ -288,16 +291,7 @@ impl Board {
 
     /// Plays `cell` for the side to move; the caller guarantees the move is legal.
     pub(crate) const fn play_unchecked(self, cell: Cell) -> Board {
-        match self.to_move() {
-            Player::X => Board {
-                x: self.x | cell.bit() as u16,
-                o: self.o,
-            },
-            Player::O => Board {
-                x: self.x,
-                o: self.o | cell.bit() as u16,
-            },
-        }
+        self.mark_unchecked(cell, self.to_move())
     }
 
     /// The board with `cell` emptied; the caller guarantees the result is legal (taking back
