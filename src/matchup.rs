@@ -23,8 +23,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::audit::OverBudget;
+use crate::audit::exact::{Multiple, Overflow, plus, times};
 use crate::audit::node::{Node, Step, mover, prepare, step};
-use crate::audit::positions::{Multiple, Overflow, Shown, plus, times};
+use crate::audit::positions::Shown;
 use crate::audit::rules::{Cached, Places, Rules};
 use crate::audit::tableless::AuditBudget;
 use crate::board::{Board, Cell, Outcome, Player};

@@ -238,6 +238,10 @@ fn other_games_get_the_same_report_by_positions_as_by_histories() {
                 };
                 let ((fast, asked), (slow, per_history)) = (walk(true), walk(false));
                 assert_eq!(fast, slow, "{spec} as {side} on {game}");
+                assert_eq!(
+                    per_history, slow.decision_points,
+                    "{spec} as {side} on {game}"
+                );
                 assert!(asked <= per_history, "{spec} as {side} on {game}");
             }
         }

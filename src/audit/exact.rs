@@ -3,7 +3,9 @@
 //! the caller to walk the histories instead, which reduce every fraction as they go.
 
 /// A number outgrew its integer: a denominator (of far too fine probabilities), a chance over
-/// it, or a count of histories (of a bot that offers one move many times over).
+/// it, or a count of histories (of a bot that offers one move many times over); or a ply of
+/// the walk by positions met more distinct probabilities than its moves can name (65,535,
+/// which takes a bot written against the library).
 #[derive(Debug)]
 pub(crate) struct Overflow;
 

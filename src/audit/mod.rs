@@ -24,7 +24,7 @@
 mod ahead;
 mod collector;
 mod error;
-mod exact;
+pub(crate) mod exact;
 mod explore;
 mod games;
 mod json;
@@ -341,8 +341,8 @@ fn walk<R: Kept>(
     };
     let report = match by_positions {
         Some(report) => report,
-        // Numbers too large for the walk by positions (probabilities far too fine): every
-        // history, each fraction reduced as it goes.
+        // Numbers too large for the walk by positions (probabilities far too fine, or too many
+        // distinct ones in a ply): every history, each fraction reduced as it goes.
         None => {
             let walked = if bot.asks_ahead() {
                 ahead::ask::<R>(bot, game, side, limit)

@@ -127,8 +127,9 @@ impl Known {
 
     /// Keeps `evaluation`, that of a board of at most 16 cells.
     pub(super) fn remember(self, evaluation: Evaluation) -> Known {
-        let best = u32::try_from(evaluation.best.bits()).expect("a board of at most 16 cells");
-        debug_assert!(best <= 0xffff);
+        let best = u16::try_from(evaluation.best.bits()).expect("a board of at most 16 cells");
+        let best = u32::from(best);
+        debug_assert!(self.evaluation().is_none(), "a position is evaluated once");
         let value = evaluation.value as u32;
         let remoteness = u32::from(evaluation.remoteness);
         Known(self.0 | Known::EVALUATED | value << 24 | remoteness << 16 | best)

@@ -3,7 +3,8 @@
 //! and the odds against the `perfect` style.
 //!
 //! The walk records each position's moves as it goes ([`Graph`]): the opponent's replies, each
-//! marked optimal or not, and the bot's choices with their probabilities. A position's figures
+//! marked optimal or not where the perfect style reaches the position (elsewhere none is, and
+//! none is read), and the bot's choices with their probabilities. A position's figures
 //! are the same however it was reached (the bot is memoryless), so each is worked out once,
 //! from the last ply back to the first, both figures in one pass. As in the forward walk, no
 //! fraction is reduced on the way: every figure of a ply is an integer over one denominator
@@ -11,8 +12,9 @@
 //! that ply and every later one, and a fraction is made only at the start. The integers are of
 //! 64 bits when the first ply's denominators fit in them, as they do for every built-in bot,
 //! and of 128 otherwise; when a denominator would outgrow those the answer is `None`, and the
-//! caller walks the histories instead. Nothing else can overflow: every figure is a probability
-//! times its ply's denominator, and each term of a sum is at most the sum.
+//! caller walks the histories instead, as it does for a ply with more distinct probabilities
+//! than a move can name ([`Graph::weight`]). Nothing else can overflow: every figure is a
+//! probability times its ply's denominator, and each term of a sum is at most the sum.
 
 use std::collections::HashMap;
 
@@ -47,7 +49,8 @@ struct Ply {
 pub(super) struct Edge {
     to: To,
     cell: Cell,
-    /// For a reply of the opponent: whether it is one of the optimal moves.
+    /// For a reply of the opponent at a position the perfect style reaches: whether it is one
+    /// of the optimal moves (false elsewhere, where it is never read).
     optimal: bool,
     /// For a move of the bot: its probability, by its place among the ply's.
     weight: Weight,
@@ -155,11 +158,13 @@ impl Weights {
         self.fractions[usize::from(weight.0)].1
     }
 
-    /// Each probability as an integer, at a ply whose probabilities are all over `factor`,
-    /// into `scaled`.
+    /// Each probability as an integer over `factor`, into `scaled`. The perfect style's factor
+    /// takes in only the denominators of the positions it reaches: a probability met elsewhere,
+    /// whose denominator may not divide it, is never read, and weighs 0.
     fn scale<T: Int>(&self, factor: u64, scaled: &mut Vec<T>) {
-        let weight = |&(numerator, denominator)| {
-            T::from(numerator) * T::from_u64(scale(factor, u64::from(denominator)))
+        let weight = |&(numerator, denominator)| match factor % u64::from(denominator) {
+            0 => T::from(numerator) * T::from_u64(scale(factor, u64::from(denominator))),
+            _ => T::default(),
         };
         scaled.clear();
         scaled.extend(self.fractions.iter().map(weight));
@@ -625,6 +630,10 @@ mod tests {
         let mut scaled = Vec::<u64>::new();
         weights.scale(3000, &mut scaled);
         assert_eq!(scaled, [1000, 2000, 3]);
+        // The perfect style's factor may leave out a denominator met only where it does not
+        // get: such a probability is never read, and weighs 0.
+        weights.scale(1000, &mut scaled);
+        assert_eq!(scaled, [0, 0, 1]);
         // Up to 2^16 - 1 distinct probabilities; the next is an overflow, which sends the
         // audit to the walk by histories.
         for numerator in 3..u32::from(u16::MAX) {

@@ -28,7 +28,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::collector::Collector;
-pub(crate) use super::exact::{Multiple, Overflow, plus, times};
+use super::exact::{Multiple, Overflow, plus, times};
 use super::mistakes::MistakeKind;
 use super::node::{Known, Node, Step, mover, prepare, step};
 use super::odds::{self, Edge, Graph, To, Weight};
@@ -43,12 +43,11 @@ use crate::position::Position;
 use crate::ratio::Ratio;
 use crate::review::MoveVerdict;
 use crate::solve::tic_tac_toe::Evaluation;
-use crate::value::Probe;
-use crate::value::Value;
+use crate::value::{Probe, Value};
 
 /// Audits memoryless `bot` playing `side` of `game` by positions, judged by `table`; `None`
 /// when a number outgrows its integer, which takes probabilities far finer than the built-in
-/// bots'. Lists the first `keep` mistakes.
+/// bots' (or more than 65,535 distinct ones in a ply). Lists the first `keep` mistakes.
 pub(super) fn audit<R: Kept>(
     bot: &mut dyn Bot,
     game: Game,
@@ -121,8 +120,9 @@ pub(super) struct Buffers<R: Rules> {
     nodes: Vec<Node<R>>,
     /// The positions of the next ply, in the same order.
     next: Vec<Node<R>>,
-    /// What the walk knows of each of `nodes` before visiting it; then of `next`.
+    /// What the walk knows of each of `nodes` before visiting it.
     known: Vec<Known>,
+    /// What it knows of each of `next`, learnt as the moves of this ply reach them.
     known_next: Vec<Known>,
     /// Every position's moves, for the odds worked out backwards.
     graph: Graph,
@@ -542,8 +542,8 @@ impl<R: Kept> Walk<'_, R> {
     }
 
     /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
-    /// of their games, with `chance` over the next ply's denominator.
-    /// `reaches`: whether the move is played against the perfect style.
+    /// of their games, with `chance` over the next ply's denominator. `reaches` says whether
+    /// the perfect style lets the game reach the position after the move.
     #[inline(always)]
     fn reach(
         &mut self,
@@ -579,7 +579,15 @@ impl<R: Kept> Walk<'_, R> {
             Value::Draw => MoveVerdict::DrawToLoss,
             Value::Loss => MoveVerdict::FastLoss,
         };
-        debug_assert_eq!(verdict, self.verdict(board, before, cell, to));
+        debug_assert_eq!(verdict, {
+            // The table's own word, asked without keeping anything: the walk of a debug
+            // build stays the release build's.
+            let after = board.mark(cell, self.side).probe(self.table);
+            MoveVerdict::of(
+                (before.value, before.remoteness),
+                (-after.value, after.remoteness + 1),
+            )
+        });
         verdict
     }
 

@@ -53,8 +53,8 @@ fn cell(number: u32) -> Cell {
 /// The report's scan: rows, then columns, then diagonals; the empty cell of the first line with
 /// two of `player`'s marks.
 fn two_in_a_line(board: Board, player: Player) -> Option<Cell> {
-    // Nine bits: a word of 16, where the 128 of a mask of any board would take two of
-    // everything, at every line of every move an audit asks about.
+    // Tic-tac-toe's nine cells fit 16 bits: the 128-bit masks of `Cells` (made for any board)
+    // take two instructions for each step, at every line of every move an audit asks about.
     let nine = |cells: Cells| cells.bits() as u16;
     let (mine, empty) = (nine(board.marks(player)), nine(board.empty_cells()));
     // Two of the line's three cells are `player`'s and the third is empty: what is not

@@ -98,8 +98,9 @@ impl Unpacked {
         }
     }
 
-    /// Asks the memory for the record that [`find`](Unpacked::find) reads for `code`, if it
-    /// is stored: the word, asked for earlier, is read now.
+    /// Asks the memory for the record that [`find`](Unpacked::find) reads for `code` (for a
+    /// code not stored, the record it would follow, read for nothing): the word, asked for
+    /// earlier, is read now.
     #[inline(always)]
     pub(crate) fn fetch_record(&self, code: u32) {
         let Some(word) = self.words.get(code as usize / 64) else {
