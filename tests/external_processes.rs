@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 
 mod common;
-use common::{assert_none_left, misbehave, pidfile, root, wait_for_pids};
+use common::{assert_none_left, default_signals, misbehave, pidfile, root, wait_for_pids};
 
 /// Starts `ttt audit` on `bots`, waits until the bot processes wrote `count` pids, and
 /// returns the running child.
@@ -18,30 +18,34 @@ fn start_audit(bots: &[&str], pids: &Path, count: usize) -> std::process::Child 
         args.push("--cmd".to_string());
         args.push(misbehave(bot));
     }
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
-        .args(&args)
-        .env("TTT_TEST_PIDFILE", pids)
-        .current_dir(root())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let child = default_signals(&mut std::process::Command::new(
+        assert_cmd::cargo::cargo_bin("ttt"),
+    ))
+    .args(&args)
+    .env("TTT_TEST_PIDFILE", pids)
+    .current_dir(root())
+    .stdin(std::process::Stdio::null())
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
     wait_for_pids(pids, count, Duration::from_secs(10), "the bots");
     child
 }
 
 /// Starts `ttt` with `args` and the pid file, standard output and error piped.
 fn spawn_ttt(args: &[&str], pids: &Path) -> std::process::Child {
-    std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
-        .args(args)
-        .env("TTT_TEST_PIDFILE", pids)
-        .current_dir(root())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap()
+    default_signals(&mut std::process::Command::new(
+        assert_cmd::cargo::cargo_bin("ttt"),
+    ))
+    .args(args)
+    .env("TTT_TEST_PIDFILE", pids)
+    .current_dir(root())
+    .stdin(std::process::Stdio::null())
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap()
 }
 
 /// Waits up to `within` for `child` to end.
@@ -80,15 +84,17 @@ fn signals_during_play_stop_the_bot() {
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         let pids = pidfile(&format!("play-{signal}"));
         // The bot moves first, then ttt waits for the human, whose input stays open.
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"))
-            .args(["play", "--as", "o", "--opponent"])
-            .arg(format!("cmd:{}", misbehave("setsid")))
-            .env("TTT_TEST_PIDFILE", &pids)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = default_signals(&mut std::process::Command::new(
+            assert_cmd::cargo::cargo_bin("ttt"),
+        ))
+        .args(["play", "--as", "o", "--opponent"])
+        .arg(format!("cmd:{}", misbehave("setsid")))
+        .env("TTT_TEST_PIDFILE", &pids)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
         wait_for_pids(&pids, 2, Duration::from_secs(10), "the bot");
         std::thread::sleep(Duration::from_millis(200));
         // SAFETY: kill(2) on the pid of a child this test started and has not reaped.

@@ -20,7 +20,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use common::names;
+use common::{default_signals, names};
 use predicates::prelude::*;
 use tempfile::TempDir;
 use ttt_oracle::Game;
@@ -537,7 +537,7 @@ fn a_signal_during_the_write_leaves_no_temporary_file() {
     for i in 0..runs {
         let signal = signals[i % signals.len()];
         let delay = run.mul_f64(i as f64 / runs as f64);
-        let mut child = Process::new(ttt_path())
+        let mut child = default_signals(&mut Process::new(ttt_path()))
             .args(["export", "-o"])
             .arg(&out)
             .stdout(Stdio::null())

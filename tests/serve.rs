@@ -4,10 +4,14 @@
 //! a client that never finishes its headers), each answered with a 4xx while everyone else is
 //! still served, in bounded memory; and Ctrl-C (a real SIGINT) ending it at once.
 
+mod common;
+
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use common::default_signals;
 
 /// A running `ttt serve --port 0`, killed when dropped.
 struct Server {
@@ -17,7 +21,7 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ttt"))
+        let mut child = default_signals(&mut Command::new(env!("CARGO_BIN_EXE_ttt")))
             .args(["serve", "--port", "0"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

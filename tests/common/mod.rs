@@ -181,3 +181,21 @@ pub fn audit_command(args: &[&str], pids: &Path) -> assert_cmd::Command {
     cmd.timeout(Duration::from_secs(60));
     cmd
 }
+
+/// Starts `command`'s process with the default action for the signals the tests send it. A
+/// shell without job control starts a command put in the background (`cargo test &` in a
+/// script) with SIGINT and SIGQUIT ignored, and `nohup` ignores SIGHUP; `ttt` keeps a signal
+/// ignored at its start ignored, as a background job should, which would leave nothing to test.
+pub fn default_signals(command: &mut std::process::Command) -> &mut std::process::Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec the child only calls signal(2), which is
+    // async-signal-safe, and touches no memory of the parent's.
+    unsafe {
+        command.pre_exec(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+            Ok(())
+        })
+    }
+}
