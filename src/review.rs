@@ -65,6 +65,13 @@ impl MoveVerdict {
         )
     }
 
+    /// [`of`](MoveVerdict::of) a move to a position `after`, probed for the opponent, who moves
+    /// there.
+    #[inline]
+    pub(crate) fn leading_to(before: (Value, u8), after: Probe) -> MoveVerdict {
+        MoveVerdict::of(before, (-after.value, after.remoteness + 1))
+    }
+
     /// The verdict on a move from the value and remoteness before it and the move's, both
     /// for the player making it: the rule the auditor counts blunders and slow wins by too.
     #[inline]

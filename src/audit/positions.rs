@@ -372,9 +372,9 @@ impl<R: Kept> Walk<'_, R> {
         };
         let each = times(node.chance, self.weight(1, replies.len() as u128)?)?;
         for cell in replies {
-            let to = self.reach(node, cell, each, optimal.contains(cell))?;
-            let edge = Edge::reply(cell, to, optimal.contains(cell));
-            self.buffers.graph.push(edge);
+            let optimal = optimal.contains(cell);
+            let to = self.reach(node, cell, each, optimal)?;
+            self.buffers.graph.push(Edge::reply(cell, to, optimal));
         }
         Ok(())
     }
@@ -579,15 +579,15 @@ impl<R: Kept> Walk<'_, R> {
             Value::Draw => MoveVerdict::DrawToLoss,
             Value::Loss => MoveVerdict::FastLoss,
         };
-        debug_assert_eq!(verdict, {
-            // The table's own word, asked without keeping anything: the walk of a debug
-            // build stays the release build's.
-            let after = board.mark(cell, self.side).probe(self.table);
-            MoveVerdict::of(
+        // The table's own word, asked without keeping anything: the walk of a debug build
+        // stays the release build's.
+        debug_assert_eq!(
+            verdict,
+            MoveVerdict::leading_to(
                 (before.value, before.remoteness),
-                (-after.value, after.remoteness + 1),
+                board.mark(cell, self.side).probe(self.table),
             )
-        });
+        );
         verdict
     }
 
@@ -611,8 +611,7 @@ impl<R: Kept> Walk<'_, R> {
             }
             _ => after.probe(self.table),
         };
-        let made = (-after.value, after.remoteness + 1);
-        MoveVerdict::of((before.value, before.remoteness), made)
+        MoveVerdict::leading_to((before.value, before.remoteness), after)
     }
 
     /// Works out the odds that need the whole tree, and the games through each mistake, from

@@ -257,8 +257,7 @@ impl SideReport {
         after: Probe,
         times: u64,
     ) -> MoveVerdict {
-        let made = (-after.value, after.remoteness + 1);
-        let verdict = MoveVerdict::of((before.value, before.remoteness), made);
+        let verdict = MoveVerdict::leading_to((before.value, before.remoteness), after);
         self.count_verdict(verdict, times);
         verdict
     }
