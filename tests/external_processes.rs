@@ -18,34 +18,34 @@ fn start_audit(bots: &[&str], pids: &Path, count: usize) -> std::process::Child 
         args.push("--cmd".to_string());
         args.push(misbehave(bot));
     }
-    let child = default_signals(&mut std::process::Command::new(
-        assert_cmd::cargo::cargo_bin("ttt"),
-    ))
-    .args(&args)
-    .env("TTT_TEST_PIDFILE", pids)
-    .current_dir(root())
-    .stdin(std::process::Stdio::null())
-    .stdout(std::process::Stdio::null())
-    .stderr(std::process::Stdio::null())
-    .spawn()
-    .unwrap();
+    let child = ttt(&args, pids)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
     wait_for_pids(pids, count, Duration::from_secs(10), "the bots");
     child
 }
 
+/// `ttt` with `args` and the pid file, from the repository's root, standard input closed, and
+/// the signals the tests send at their default action.
+fn ttt(args: &[impl AsRef<std::ffi::OsStr>], pids: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("ttt"));
+    default_signals(&mut command)
+        .args(args)
+        .env("TTT_TEST_PIDFILE", pids)
+        .current_dir(root())
+        .stdin(std::process::Stdio::null());
+    command
+}
+
 /// Starts `ttt` with `args` and the pid file, standard output and error piped.
 fn spawn_ttt(args: &[&str], pids: &Path) -> std::process::Child {
-    default_signals(&mut std::process::Command::new(
-        assert_cmd::cargo::cargo_bin("ttt"),
-    ))
-    .args(args)
-    .env("TTT_TEST_PIDFILE", pids)
-    .current_dir(root())
-    .stdin(std::process::Stdio::null())
-    .stdout(std::process::Stdio::piped())
-    .stderr(std::process::Stdio::piped())
-    .spawn()
-    .unwrap()
+    ttt(args, pids)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
 }
 
 /// Waits up to `within` for `child` to end.
@@ -84,17 +84,13 @@ fn signals_during_play_stop_the_bot() {
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         let pids = pidfile(&format!("play-{signal}"));
         // The bot moves first, then ttt waits for the human, whose input stays open.
-        let mut child = default_signals(&mut std::process::Command::new(
-            assert_cmd::cargo::cargo_bin("ttt"),
-        ))
-        .args(["play", "--as", "o", "--opponent"])
-        .arg(format!("cmd:{}", misbehave("setsid")))
-        .env("TTT_TEST_PIDFILE", &pids)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+        let opponent = format!("cmd:{}", misbehave("setsid"));
+        let mut child = ttt(&["play", "--as", "o", "--opponent", &opponent], &pids)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
         wait_for_pids(&pids, 2, Duration::from_secs(10), "the bot");
         std::thread::sleep(Duration::from_millis(200));
         // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
