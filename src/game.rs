@@ -371,8 +371,9 @@ pub struct Geometry {
     turns: Vec<Symmetry>,
     /// Per turn, where each cell goes.
     targets: Vec<Vec<u8>>,
-    /// Per turn and per byte of a mask, the image of that byte's cells.
-    images: Vec<Vec<[Mask; 256]>>,
+    /// Per turn, then per byte of a mask (`bytes` of them), the image of that byte's cells.
+    images: Vec<[Mask; 256]>,
+    bytes: usize,
 }
 
 impl fmt::Debug for Geometry {
@@ -436,24 +437,21 @@ impl Geometry {
                     .collect()
             })
             .collect();
+        // One zeroed block for every turn's byte tables, filled in place: tables made one by
+        // one and moved in took a third of a tic-tac-toe process's start (copying 64 KB).
         let bytes = cells.div_ceil(8);
-        let images = targets
-            .iter()
-            .map(|target| {
-                (0..bytes)
-                    .map(|byte| {
-                        // Each mask's image is its lowest cell's added to the rest's.
-                        let mut table = [0 as Mask; 256];
-                        for mask in 1..256 {
-                            let cell = byte * 8 + (mask as u32).trailing_zeros() as usize;
-                            let image = if cell < cells { 1 << target[cell] } else { 0 };
-                            table[mask] = table[mask & (mask - 1)] | image;
-                        }
-                        table
-                    })
-                    .collect()
-            })
-            .collect();
+        let mut images = vec![[0 as Mask; 256]; targets.len() * bytes];
+        for (t, target) in targets.iter().enumerate() {
+            for (byte, table) in images[t * bytes..(t + 1) * bytes].iter_mut().enumerate() {
+                // Each mask's image is its lowest cell's added to the rest's. A last byte
+                // with fewer than 8 cells needs no more: its other bits are no cells.
+                let end = 1usize << (cells - 8 * byte).min(8);
+                for mask in 1..end {
+                    let cell = byte * 8 + (mask as u32).trailing_zeros() as usize;
+                    table[mask] = table[mask & (mask - 1)] | 1 << target[cell];
+                }
+            }
+        }
         Geometry {
             game,
             full,
@@ -462,6 +460,7 @@ impl Geometry {
             turns,
             targets,
             images,
+            bytes,
         }
     }
 
@@ -519,11 +518,13 @@ impl Geometry {
         usize::from(self.targets[t][cell])
     }
 
-    /// The image of the cells of `mask` under the `t`-th turn.
+    /// The image of the cells of `mask` under the `t`-th turn (bits past the last cell are no
+    /// cells, and have none).
     #[inline]
     pub fn turn_mask(&self, t: usize, mask: Mask) -> Mask {
         let mut image = 0;
-        for (byte, table) in self.images[t].iter().enumerate() {
+        let tables = &self.images[t * self.bytes..(t + 1) * self.bytes];
+        for (byte, table) in tables.iter().enumerate() {
             image |= table[(mask >> (8 * byte) & 0xff) as usize];
         }
         image
