@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What `ttt audit perfect --game 4x4` and `ttt audit random --game 4x4` take, whole processes.
+"""What `ttt audit perfect`, `random` and `tricky --game 4x4` take, whole processes.
 
   python3 benches/audit_games.py [RUNS] [TTT...]
 
@@ -7,7 +7,7 @@ Runs each audit with each `ttt` binary given (default target/release/ttt; give t
 before, saved aside, as a baseline), and with the first one also `--jobs 1` (one side after the
 other, the baseline of the two sides at once), RUNS rounds (default 3), every command once a
 round in turn, so that the machine's load falls on all of them alike; prints each median wall
-time. Every report is checked: `perfect` never loses (exit 0), `random`
+time. Every report is checked: `perfect` and `tricky` never lose (exit 0), `random`
 can lose (exit 1), and every binary and way gives the same JSON report, byte for byte.
 Build first: `cargo build --release`.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 BINARIES = sys.argv[2:] or [str(ROOT / "target" / "release" / "ttt")]
-BOTS = {"perfect": 0, "random": 1}
+BOTS = {"perfect": 0, "random": 1, "tricky": 0}
 
 commands = []
 for bot in BOTS:
@@ -40,7 +40,7 @@ for _ in range(RUNS):
         assert process.returncode == BOTS[bot], f"{command}: exit {process.returncode}: {err!r}"
         report = json.loads(out)
         verdicts = [side["verdict"] for entry in report["bots"] for side in entry["sides"]]
-        expected = "never_loses" if bot == "perfect" else "can_lose"
+        expected = "can_lose" if BOTS[bot] else "never_loses"
         assert verdicts == [expected, expected], f"{command}: {verdicts}"
         assert reports.setdefault(bot, out) == out, f"{command}: another report"
         times[i].append(elapsed)

@@ -542,6 +542,9 @@ macro_rules! delegate {
             fn memoryless(&self) -> bool {
                 self.inner.memoryless()
             }
+            fn symmetric(&self) -> bool {
+                self.inner.symmetric()
+            }
             fn depends_on(&self, game: &History) -> DependsOn {
                 self.inner.depends_on(game)
             }

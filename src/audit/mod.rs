@@ -27,6 +27,7 @@ mod error;
 pub(crate) mod exact;
 mod explore;
 mod games;
+mod images;
 mod json;
 mod mistakes;
 pub(crate) mod node;
@@ -318,7 +319,15 @@ pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideRe
         Some(table) => walk::<Cached>(bot, game, table, side, limit, keep),
         None => {
             let table = crate::table::of(game).map_err(AuditError::NoTable)?;
-            walk::<Position>(bot, game, table, side, limit, keep)
+            let by_images = match bot.symmetric() && bot.memoryless() {
+                true => images::audit(bot, game, table, side),
+                false => Ok(None),
+            };
+            match by_images {
+                Ok(Some(report)) => bot.finish().map(|()| report).map_err(Halt::Bot),
+                Ok(None) => walk::<Position>(bot, game, table, side, limit, keep),
+                Err(halt) => Err(halt),
+            }
         }
     };
     walked.map_err(|halt| halt.into_error(&*bot, game, limit))

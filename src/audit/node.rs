@@ -64,7 +64,7 @@ pub(crate) fn step<R: Rules>(
     let board = node.board.mark(cell, mover);
     // Most positions are reached more than once: on boards of at most 16 cells their place is
     // found from the code alone.
-    let code = R::code_after(node.code, cell, mover);
+    let code = node.board.code_after(node.code, cell, mover);
     let known = match places {
         Some(places) => places.find_or_add(board, code, next.len()),
         None => None,

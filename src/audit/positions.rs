@@ -47,7 +47,8 @@ use crate::value::{Probe, Value};
 
 /// Audits memoryless `bot` playing `side` of `game` by positions, judged by `table`; `None`
 /// when a number outgrows its integer, which takes probabilities far finer than the built-in
-/// bots' (or more than 65,535 distinct ones in a ply). Lists the first `keep` mistakes.
+/// bots' (or more than 65,535 distinct ones in a ply), or when boards that stand for their
+/// images meet a move that is not optimal. Lists the first `keep` mistakes.
 pub(super) fn audit<R: Kept>(
     bot: &mut dyn Bot,
     game: Game,
@@ -105,7 +106,7 @@ fn walk_once<R: Kept>(
             report.mistakes = walk.mistakes.finish::<R>(game, table, side);
             Ok(Some(report))
         }
-        Err(Stop::Overflow) => Ok(None),
+        Err(Stop::Overflow | Stop::Unmerged) => Ok(None),
         Err(Stop::Bot(error)) => Err(Halt::Bot(error)),
         Err(Stop::OverMemory(over)) => Err(Halt::OverMemory(over)),
     };
@@ -185,6 +186,8 @@ enum Stop {
     Overflow,
     /// More memory than the limit.
     OverMemory(OverMemory),
+    /// A move of the bot that is not optimal, on boards that stand for their images.
+    Unmerged,
 }
 
 impl From<OverMemory> for Stop {
@@ -317,7 +320,7 @@ impl<R: Kept> Walk<'_, R> {
         for cell in node.board.empty_cells() {
             self.buffers
                 .places
-                .warm(R::code_after(node.code, cell, mover));
+                .warm(node.board.code_after(node.code, cell, mover));
         }
     }
 
@@ -349,7 +352,7 @@ impl<R: Kept> Walk<'_, R> {
             let place = self
                 .buffers
                 .places
-                .peek(R::code_after(node.code, cell, mover));
+                .peek(node.board.code_after(node.code, cell, mover));
             if let Some(listed) = place.and_then(|place| self.buffers.next.get(place)) {
                 crate::memory::prefetch(listed);
             }
@@ -458,6 +461,9 @@ impl<R: Kept> Walk<'_, R> {
                 Turn::Mark(cell) if empty.contains(cell) => {
                     let to = self.reach(node, cell, chance, reached)?;
                     let mut mistake = None;
+                    if R::MERGES_IMAGES && !optimal.contains(cell) {
+                        return Err(Stop::Unmerged);
+                    }
                     if !optimal.contains(cell) {
                         let before = *before.get_or_insert_with(|| board.evaluate(self.table));
                         let verdict = self.judge(board, before, cell, to);

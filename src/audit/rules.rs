@@ -48,8 +48,8 @@ pub(crate) trait Rules: Copy + 'static {
     fn status(self) -> Status;
     /// The board after `player`, whose turn it is, marks the empty `cell`.
     fn mark(self, cell: Cell, player: Player) -> Self;
-    /// The code of the board after `player` marks `cell` on a board of code `code`.
-    fn code_after(code: Self::Code, cell: Cell, player: Player) -> Self::Code;
+    /// The code of the board after `player` marks `cell` on this board, of code `code`.
+    fn code_after(self, code: Self::Code, cell: Cell, player: Player) -> Self::Code;
     /// Whether `player`'s marks with `cell` added hold a line.
     fn makes_line(self, cell: Cell, player: Player) -> bool;
     /// The board as a number of its own, for a memo of boards.
@@ -65,6 +65,10 @@ pub(crate) trait Rules: Copy + 'static {
     /// memory) that an audit's walk keeps what it learns of the next ply's positions, to look
     /// fewer up (`Known`): where the perfect style gets, and the evaluations it has made.
     const REMEMBERS: bool;
+    /// Whether a board stands for all its images under the board's symmetries, met as one
+    /// position (see `super::images`): the walk then stops at the first move of the bot that
+    /// is not optimal, as only a report without one is the same on images.
+    const MERGES_IMAGES: bool = false;
     fn probe(self, table: &Self::Table) -> Probe;
     /// Asks the memory for what a lookup of the board in `table` reads, in two steps a few
     /// boards apart, the `second` after the first; nothing by default.
@@ -261,9 +265,38 @@ impl Places<Position> for Coded {
 
     #[inline(always)]
     fn find_or_add(&mut self, board: Position, code: u32, place: usize) -> Option<usize> {
+        self.find_or_add_code(code, || board.key(), place)
+    }
+
+    fn forget(&mut self, listed: impl Iterator<Item = (Position, u32)>) {
+        self.forget_all();
+        drop(listed);
+    }
+
+    #[inline(always)]
+    fn peek(&self, code: u32) -> Option<usize> {
+        self.peek_code(code)
+    }
+
+    #[inline(always)]
+    fn warm(&self, code: u32) {
+        self.warm_code(code);
+    }
+}
+
+impl Coded {
+    /// [`Places::find_or_add`] for the board of code `code`, and of key `key` for the hash
+    /// map.
+    #[inline(always)]
+    pub(super) fn find_or_add_code(
+        &mut self,
+        code: u32,
+        key: impl FnOnce() -> u128,
+        place: usize,
+    ) -> Option<usize> {
         let slots = match self {
             Coded::Dense(slots) => slots,
-            Coded::Hashed(hashed) => return hashed.find_or_add_key(board.key(), place),
+            Coded::Hashed(hashed) => return hashed.find_or_add_key(key(), place),
         };
         let slot = &mut slots[code as usize];
         if *slot == 0 {
@@ -274,25 +307,26 @@ impl Places<Position> for Coded {
         }
     }
 
-    fn forget(&mut self, listed: impl Iterator<Item = (Position, u32)>) {
-        // The array's slots of a listed ply are never read again in its walk, and the next
-        // walk makes a new array: clearing them cost a cache miss a position.
+    /// [`Places::forget`]: the array's slots of a listed ply are never read again in its
+    /// walk, and the next walk makes a new array (clearing them cost a cache miss a position).
+    pub(super) fn forget_all(&mut self) {
         if let Coded::Hashed(hashed) = self {
             hashed.0.clear();
         }
-        drop(listed);
     }
 
+    /// [`Places::peek`] by code.
     #[inline(always)]
-    fn peek(&self, code: u32) -> Option<usize> {
+    pub(super) fn peek_code(&self, code: u32) -> Option<usize> {
         match self {
             Coded::Dense(slots) => (slots.get(code as usize)?.checked_sub(1)).map(|p| p as usize),
             Coded::Hashed(_) => None,
         }
     }
 
+    /// [`Places::warm`] by code.
     #[inline(always)]
-    fn warm(&self, code: u32) {
+    pub(super) fn warm_code(&self, code: u32) {
         if let Coded::Dense(slots) = self {
             if let Some(slot) = slots.get(code as usize) {
                 crate::memory::prefetch(slot);
@@ -366,7 +400,7 @@ impl Hasher for Multiply {
 const POWERS_OF_3: [u16; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
 
 /// The same for the 16 cells of the largest board with a table in memory.
-const POWERS_OF_3_16: [u32; 16] = {
+pub(super) const POWERS_OF_3_16: [u32; 16] = {
     let mut powers = [1; 16];
     let mut i = 1;
     while i < 16 {
@@ -414,7 +448,7 @@ impl Rules for Board {
         self.mark_unchecked(cell, player)
     }
     #[inline(always)]
-    fn code_after(code: u16, cell: Cell, player: Player) -> u16 {
+    fn code_after(self, code: u16, cell: Cell, player: Player) -> u16 {
         let mark = if player == Player::X { 1 } else { 2 };
         code + mark * POWERS_OF_3[cell.index()]
     }
@@ -476,7 +510,7 @@ impl Rules for Position {
         self.mark_unchecked(cell.index(), player)
     }
     #[inline(always)]
-    fn code_after(code: u32, cell: Cell, player: Player) -> u32 {
+    fn code_after(self, code: u32, cell: Cell, player: Player) -> u32 {
         let mark = if player == Player::X { 1 } else { 2 };
         code + mark * POWERS_OF_3_16[cell.index()]
     }
@@ -574,7 +608,7 @@ impl Rules for Cached {
         Cached(self.0.mark(cell, player))
     }
     #[inline]
-    fn code_after(_: (), _: Cell, _: Player) {}
+    fn code_after(self, _: (), _: Cell, _: Player) {}
     #[inline]
     fn makes_line(self, cell: Cell, player: Player) -> bool {
         self.0.makes_line(cell, player)
@@ -621,7 +655,7 @@ mod tests {
                 for cell in Rules::empty_cells(board) {
                     next.push((
                         board.mark(cell, player),
-                        Position::code_after(code, cell, player),
+                        board.code_after(code, cell, player),
                     ));
                 }
             }
@@ -632,7 +666,7 @@ mod tests {
             codes.push(code);
         }
         let mut dense = Coded::default();
-        dense.ready(game);
+        <Coded as Places<Position>>::ready(&mut dense, game);
         assert!(matches!(dense, Coded::Dense(_)));
         let mut hashed = Coded::Hashed(Hashed::default());
         let mut places = 0;
@@ -645,7 +679,7 @@ mod tests {
         }
         // 12 cells, 2 X and 2 O: 12!/(2! 2! 8!) boards, each reached 4 times.
         assert_eq!((boards.len(), places), (11_880, 2_970));
-        dense.ready(game);
+        <Coded as Places<Position>>::ready(&mut dense, game);
         let Coded::Dense(slots) = &dense else {
             unreachable!()
         };

@@ -172,6 +172,29 @@ pub trait Bot {
         false
     }
 
+    /// Whether the bot's choices turn with the board: at any image of a board under the
+    /// board's symmetries (turns and mirrors), its choices are the images of its choices there,
+    /// with the same probabilities. An audit of a [memoryless](Bot::memoryless) bot that is
+    /// symmetric and never errs walks one board of each set of images (an eighth of 4x4's),
+    /// and reports what the walk of every board reports.
+    ///
+    /// The default, `false`, is always safe. Declare `true` only when no rule of the bot
+    /// prefers a cell by its place: a fixed order of cells, or a first or lowest one among
+    /// equals, is not symmetric.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::bots;
+    ///
+    /// // `perfect` picks any optimal move, each as likely; `forkbot` tries the cells in order.
+    /// assert!(bots::builtin("perfect").unwrap().symmetric());
+    /// assert!(!bots::builtin("forkbot").unwrap().symmetric());
+    /// ```
+    fn symmetric(&self) -> bool {
+        false
+    }
+
     /// What the bot's answers from `game` on depend on, besides the board: the state an
     /// audit without a table memoises on, so that two histories that reach the same board and
     /// the same state are explored once. Asked where the bot is the side to move.

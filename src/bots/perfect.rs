@@ -37,4 +37,9 @@ impl Bot for Perfect {
     fn memoryless(&self) -> bool {
         true
     }
+
+    /// Its choices are a set the board's symmetries keep (the optimal moves), each as likely.
+    fn symmetric(&self) -> bool {
+        true
+    }
 }

@@ -31,6 +31,11 @@ impl Bot for RandomBot {
         true
     }
 
+    /// Its choices are a set the board's symmetries keep (the empty cells), each as likely.
+    fn symmetric(&self) -> bool {
+        true
+    }
+
     /// Its choices are the empty cells, one mark each.
     fn never_forfeits(&self) -> bool {
         true

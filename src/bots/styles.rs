@@ -102,6 +102,11 @@ impl Bot for Tricky {
     fn memoryless(&self) -> bool {
         true
     }
+
+    /// Its choices depend on the values of the moves alone, which turn with the board.
+    fn symmetric(&self) -> bool {
+        true
+    }
 }
 
 /// Adds up choices that name the same move, and appends them to `choices`.
@@ -197,6 +202,11 @@ impl Bot for Casual {
     fn memoryless(&self) -> bool {
         true
     }
+
+    /// Its choices depend on the values of the moves alone, which turn with the board.
+    fn symmetric(&self) -> bool {
+        true
+    }
 }
 
 /// With probability `p` a uniformly random legal move, otherwise a perfect one: the
@@ -243,6 +253,11 @@ impl Bot for Epsilon {
     }
 
     fn memoryless(&self) -> bool {
+        true
+    }
+
+    /// Its choices depend on the values of the moves alone, which turn with the board.
+    fn symmetric(&self) -> bool {
         true
     }
 }

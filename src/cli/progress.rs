@@ -174,6 +174,10 @@ impl Bot for Counted<'_> {
         self.bot.memoryless()
     }
 
+    fn symmetric(&self) -> bool {
+        self.bot.symmetric()
+    }
+
     fn depends_on(&self, game: &History) -> crate::bots::DependsOn {
         self.bot.depends_on(game)
     }
