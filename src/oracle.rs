@@ -188,7 +188,7 @@ impl Oracle {
     /// assert_eq!(oracle.best_move(&position).map(|cell| cell.number()), Some(4));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn best_move(&self, position: &Position) -> Option<Cell> {
         match self.layout {
             Layout::TicTacToe(dense) => dense.best_move(&position.tic_tac_toe()),

@@ -602,7 +602,7 @@ impl Table {
     /// # Panics
     ///
     /// If `board` belongs to another game.
-    #[inline]
+    #[inline(always)]
     pub fn best_move(&self, board: &Position) -> Option<Cell> {
         self.check(board);
         match self.first_moves() {
