@@ -209,3 +209,17 @@ fn symmetric_bots_get_the_report_of_every_board() {
     }
     assert!(by_images >= 10, "{by_images} audits by images");
 }
+
+/// A square deeper in play: 4x4k3 as X, won in up to 9 plies, turned and mirrored at every
+/// one (its O side meets a million positions, too many for a debug build).
+#[test]
+fn a_deeper_square_gets_the_report_of_every_board() {
+    let game: Game = "4x4k3".parse().unwrap();
+    for spec in ["perfect", "tricky"] {
+        let (turned, asked) = audit(spec, game, Player::X, true);
+        let (every, asked_every) = audit(spec, game, Player::X, false);
+        assert_eq!(turned, every, "{spec}");
+        assert!(every.never_loses() && every.mistakes.total == 0, "{spec}");
+        assert!(asked < asked_every, "{spec}: {asked} of {asked_every}");
+    }
+}

@@ -6,14 +6,14 @@
 //! games that follow a board are then those that follow any of its images, turned: the walk
 //! lists each set of images once, as the first of them it meets, with the histories and chance
 //! of all of them, and its figures (decision points, games, the odds against the random and
-//! the perfect style, the worst case) are the walk's over every board. On 4x4 it meets about
-//! an eighth of the positions.
+//! the perfect style, the worst case) are the walk's over every board. On 4x4 it meets a little
+//! more than an eighth of the positions (boards that are their own image count once).
 //!
 //! What a report says about one board in particular is not kept so: which histories meet a
 //! mistake at which image, or which image a worst-case line goes through. So the walk stops at
 //! the first move of the bot that is not optimal ([`Rules::MERGES_IMAGES`]), and its report
-//! stands only when the bot never loses and never forfeits; otherwise the caller walks every
-//! board. The first board of a set that the walk meets is the one the walk over every board
+//! stands only when the bot never loses and never forfeits (a side lost from the start is not
+//! tried); otherwise the caller walks every board. The first board of a set that the walk meets is the one the walk over every board
 //! lists first, so the shortest games it finds would be that walk's too; they are not used.
 
 use std::collections::HashMap;
@@ -30,7 +30,7 @@ use crate::history::History;
 use crate::position::Position;
 use crate::solve::tic_tac_toe::Evaluation;
 use crate::table::Table;
-use crate::value::Probe;
+use crate::value::{Probe, Value};
 
 /// Audits `bot`, [symmetric](Bot::symmetric) and [memoryless](Bot::memoryless), playing
 /// `side` of `game` (of at most 16 cells) by sets of images; `None` when the report would not
@@ -48,6 +48,16 @@ pub(super) fn audit(
     side: Player,
 ) -> Result<Option<SideReport>, Halt> {
     debug_assert!(bot.symmetric() && bot.memoryless() && game.has_table());
+    // A bot that never errs loses only where its side is lost from the start: there the
+    // report would not stand, and the walk is not tried.
+    let start = Rules::probe(Position::empty(game), table).value;
+    let lost = match side {
+        Player::X => start == Value::Loss,
+        Player::O => start == Value::Win,
+    };
+    if lost {
+        return Ok(None);
+    }
     let report = match positions::audit::<Symmetric>(bot, game, table, side, 0) {
         Ok(report) => report,
         Err(Halt::OverMemory(_)) => None,

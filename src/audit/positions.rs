@@ -601,6 +601,12 @@ impl<R: Kept> Walk<'_, R> {
     /// optimal moves too, the position after the move, if the game goes on, keeps what it
     /// gave: the opponent's turn there then needs no lookup of its own.
     fn verdict(&mut self, board: R, before: Evaluation, cell: Cell, to: To) -> MoveVerdict {
+        // A set of images keeps the optimal moves of its first board, which `board.mark` may
+        // not be: the walk by images stops before judging any move.
+        debug_assert!(
+            !R::MERGES_IMAGES,
+            "a move judged on boards that stand for images"
+        );
         let after = board.mark(cell, self.side);
         let after = match to.place() {
             Some(place) if R::REMEMBERS => {
