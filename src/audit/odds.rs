@@ -511,12 +511,12 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
             for (i, value) in worst_here.iter_mut().enumerate() {
                 let edges = ply.node(i);
                 let mut sum = zero;
+                // No branch on the values, which the processor cannot foresee: a zero adds
+                // nothing.
                 if bots {
                     for edge in edges {
                         let child = worst_next[edge.to.0 as usize];
-                        if child != zero {
-                            sum += worst_weights[usize::from(edge.weight.0)] * child;
-                        }
+                        sum += worst_weights[usize::from(edge.weight.0)] * child;
                     }
                 } else {
                     for edge in edges {
@@ -531,11 +531,9 @@ impl<F: Fn(usize) -> bool> Pass<'_, F> {
                 if bots {
                     for edge in edges {
                         let child = perfect_next[edge.to.0 as usize];
-                        if child != [zero; 3] {
-                            let weight = perfect_weights[usize::from(edge.weight.0)];
-                            for (total, part) in sum.iter_mut().zip(child) {
-                                *total += weight * part;
-                            }
+                        let weight = perfect_weights[usize::from(edge.weight.0)];
+                        for (total, part) in sum.iter_mut().zip(child) {
+                            *total += weight * part;
                         }
                     }
                 } else {
