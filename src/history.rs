@@ -206,13 +206,7 @@ impl History {
     #[inline]
     pub(crate) fn play_unchecked(&mut self, cell: Cell) {
         debug_assert!(self.legal_moves().contains(cell));
-        // Whose turn it is from the moves' count: counting marks has no instruction on the
-        // portable build.
-        let mover = if self.moves.len() % 2 == 0 {
-            Player::X
-        } else {
-            Player::O
-        };
+        let mover = Player::at_ply(self.moves.len());
         match &mut self.position {
             Layout::TicTacToe(board) => *board = board.mark_unchecked(cell, mover),
             Layout::Game(board) => *board = board.mark_unchecked(cell.index(), mover),

@@ -24,7 +24,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::audit::OverBudget;
 use crate::audit::exact::{Multiple, Overflow, plus, times};
-use crate::audit::node::{Node, Step, mover, prepare, step};
+use crate::audit::node::{Node, Step, prepare, step};
 use crate::audit::positions::Shown;
 use crate::audit::rules::{Cached, Places, Rules};
 use crate::audit::tableless::AuditBudget;
@@ -445,7 +445,7 @@ impl<R: Rules> Walk<'_, R> {
             }
             self.multiple = Multiple::ONE;
             self.next.clear();
-            let bot = &mut *self.bots[seat(mover(self.ply))];
+            let bot = &mut *self.bots[seat(Player::at_ply(self.ply))];
             prepare(bot, self.game, &nodes, self.ply)?;
             for node in &nodes {
                 self.visit(node)?;
@@ -462,7 +462,7 @@ impl<R: Rules> Walk<'_, R> {
 
     /// Asks the side to move at `node` what it does, and follows each choice.
     fn visit(&mut self, node: &Node<R>) -> Result<(), MatchError> {
-        let side = mover(self.ply);
+        let side = Player::at_ply(self.ply);
         self.shown.show(node.line, self.ply);
         let (bot, game) = (&mut *self.bots[seat(side)], &self.shown.game);
         // A panic forfeits every game through here, as no choice at all does.

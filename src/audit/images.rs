@@ -13,8 +13,9 @@
 //! mistake at which image, or which image a worst-case line goes through. So the walk stops at
 //! the first move of the bot that is not optimal ([`Rules::MERGES_IMAGES`]), and its report
 //! stands only when the bot never loses and never forfeits (a side lost from the start is not
-//! tried); otherwise the caller walks every board. The first board of a set that the walk meets is the one the walk over every board
-//! lists first, so the shortest games it finds would be that walk's too; they are not used.
+//! tried); otherwise the caller walks every board. The first board of a set that the walk
+//! meets is the one the walk over every board lists first, so the shortest games it finds
+//! would be that walk's too; they are not used.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};

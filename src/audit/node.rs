@@ -54,7 +54,7 @@ pub(crate) fn step<R: Rules>(
     next: &mut Vec<Node<R>>,
     places: Option<&mut R::Places>,
 ) -> Result<Step, Overflow> {
-    let mover = mover(ply);
+    let mover = Player::at_ply(ply);
     if node.board.makes_line(cell, mover) {
         return Ok(Step::End(Outcome::Win(mover)));
     }
@@ -165,11 +165,6 @@ pub(crate) fn prepare<R: Rules>(
         bot.prepare(&batch)?;
     }
     Ok(())
-}
-
-/// Whose turn it is at `ply`.
-pub(crate) fn mover(ply: usize) -> Player {
-    if ply % 2 == 0 { Player::X } else { Player::O }
 }
 
 #[cfg(test)]

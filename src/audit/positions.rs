@@ -30,7 +30,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use super::collector::Collector;
 use super::exact::{Multiple, Overflow, plus, times};
 use super::mistakes::MistakeKind;
-use super::node::{Known, Node, Step, mover, prepare, step};
+use super::node::{Known, Node, Step, prepare, step};
 use super::odds::{self, Edge, Graph, To, Weight};
 use super::rules::{Bits, Cached, Places, Rules};
 pub(crate) use super::shown::Shown;
@@ -258,7 +258,7 @@ impl<R: Kept> Walk<'_, R> {
             self.buffers.next.clear();
             self.buffers.known_next.clear();
             self.buffers.graph.begin_ply();
-            if mover(self.ply) == self.side {
+            if Player::at_ply(self.ply) == self.side {
                 prepare(self.bot, self.game, &nodes, self.ply)?;
             }
             let ahead = if <R::Places as Places<R>>::FETCHES_AHEAD {
@@ -316,7 +316,7 @@ impl<R: Kept> Walk<'_, R> {
     /// empty cell: the bot's choices are not known yet).
     #[inline(always)]
     fn warm(&self, node: &Node<R>) {
-        let mover = mover(self.ply);
+        let mover = Player::at_ply(self.ply);
         for cell in node.board.empty_cells() {
             self.buffers
                 .places
@@ -330,7 +330,7 @@ impl<R: Kept> Walk<'_, R> {
     /// the perfect style plays and no judged move of the bot looked it up already.
     #[inline(always)]
     fn fetch_lookup(&self, node: &Node<R>, i: usize, second: bool) {
-        let looks_up = if mover(self.ply) == self.side {
+        let looks_up = if Player::at_ply(self.ply) == self.side {
             R::EVALUATE_AT_ONCE
         } else if !R::REMEMBERS {
             true
@@ -347,7 +347,7 @@ impl<R: Kept> Walk<'_, R> {
     /// [`warm`](Walk::warm) made their places known.
     #[inline(always)]
     fn warm_listed(&self, node: &Node<R>) {
-        let mover = mover(self.ply);
+        let mover = Player::at_ply(self.ply);
         for cell in node.board.empty_cells() {
             let place = self
                 .buffers
@@ -362,7 +362,7 @@ impl<R: Kept> Walk<'_, R> {
     /// Plays on from `node`, a game in progress: every reply of the opponent, or every choice
     /// of the bot, asked once here.
     fn visit(&mut self, node: &Node<R>, known: Known) -> Result<(), Stop> {
-        if mover(self.ply) == self.side {
+        if Player::at_ply(self.ply) == self.side {
             return self.bot_turn(node, known.reached());
         }
         let replies = node.board.empty_cells();
@@ -461,10 +461,10 @@ impl<R: Kept> Walk<'_, R> {
                 Turn::Mark(cell) if empty.contains(cell) => {
                     let to = self.reach(node, cell, chance, reached)?;
                     let mut mistake = None;
-                    if R::MERGES_IMAGES && !optimal.contains(cell) {
-                        return Err(Stop::Unmerged);
-                    }
                     if !optimal.contains(cell) {
+                        if R::MERGES_IMAGES {
+                            return Err(Stop::Unmerged);
+                        }
                         let before = *before.get_or_insert_with(|| board.evaluate(self.table));
                         let verdict = self.judge(board, before, cell, to);
                         let histories = u64::from(node.histories);

@@ -649,7 +649,7 @@ mod tests {
         let empty = <Position as Rules>::empty(game);
         let mut ply = vec![empty];
         for depth in 0..4 {
-            let player = if depth % 2 == 0 { Player::X } else { Player::O };
+            let player = Player::at_ply(depth);
             let mut next = Vec::new();
             for (board, code) in ply {
                 for cell in Rules::empty_cells(board) {

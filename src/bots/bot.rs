@@ -175,11 +175,10 @@ pub trait Bot {
     /// Whether the bot's choices turn with the board: at any image of a board under the
     /// board's symmetries (turns and mirrors), its choices are the images of its choices there,
     /// with the same probabilities. The audit of a [memoryless](Bot::memoryless) bot that is
-    /// symmetric, on a board of at most 16 cells other than tic-tac-toe's (whose walk takes
-    /// a millisecond), walks one board of each set of images (about
-    /// an eighth of 4x4's) while the bot plays only optimal moves, and keeps that walk's
-    /// report, the same figure for figure, when the bot never loses or forfeits; otherwise it
-    /// walks every board.
+    /// symmetric, on a board of at most 16 cells other than tic-tac-toe's (whose walk takes a
+    /// millisecond), walks one board of each set of images (about an eighth of 4x4's) while
+    /// the bot plays only optimal moves, and keeps that walk's report, the same figure for
+    /// figure, when the bot never loses or forfeits; otherwise it walks every board.
     ///
     /// The default, `false`, is always safe. Declare `true` only when no rule of the bot
     /// prefers a cell by its place: a fixed order of cells, or a first or lowest one among

@@ -397,7 +397,7 @@ fn draw_game(game: Game, moves: &[Cell], marks: &[Cell]) -> Vec<String> {
             .collect()
     };
     for (ply, &cell) in moves.iter().enumerate() {
-        let mark = if ply % 2 == 0 { Player::X } else { Player::O };
+        let mark = Player::at_ply(ply);
         grid[cell.index()] = if mark == Player::X { 'X' } else { 'O' };
         boards.push((format!("{}. {mark} {cell}", ply + 1), draw(&grid)));
     }

@@ -402,7 +402,7 @@ fn draw_game(game: Game, moves: &[Cell], mistake: Option<usize>, style: Style) -
     let width = (4 * columns - 1).max(11);
     let mut rows: Vec<Vec<String>> = Vec::new();
     for (i, &cell) in moves.iter().enumerate() {
-        let mover = if i % 2 == 0 { Player::X } else { Player::O };
+        let mover = Player::at_ply(i);
         played.play(cell).expect("a reported game replays");
         let board = played.position();
         let squares: Vec<Square> = (0..game.cells())
