@@ -191,7 +191,7 @@ impl Oracle {
     #[inline(always)]
     pub fn best_move(&self, position: &Position) -> Option<Cell> {
         match self.layout {
-            Layout::TicTacToe(dense) => dense.best_move(&position.tic_tac_toe()),
+            Layout::TicTacToe(dense) => dense.best_move(position),
             Layout::Any(table) => table.best_move(position),
             Layout::Disk(table) => table.best_moves(position).first(),
         }

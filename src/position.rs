@@ -40,7 +40,48 @@ pub struct Position {
     geometry: &'static Geometry,
     x: Mask,
     o: Mask,
+    /// The base-3 code of the first [`CODED_CELLS`] cells (the whole board's on a board of
+    /// at most as many), kept from move to move: the key of the tables that answer by code.
+    /// It sits in the padding the masks' alignment leaves: a position stays 48 bytes.
+    code: u32,
 }
+
+/// The most cells a board may have for its base-3 code to fit in 32 bits: `3^20 < 2^32`.
+pub(crate) const CODED_CELLS: usize = 20;
+
+/// `3^i` for each cell `i` below [`CODED_CELLS`], 0 past it: a move's digit, added to the code.
+const POWERS: [u32; MAX_CELLS] = {
+    let mut powers = [0u32; MAX_CELLS];
+    let (mut i, mut power) = (0, 1u32);
+    while i < CODED_CELLS {
+        powers[i] = power;
+        power = power.wrapping_mul(3);
+        i += 1;
+    }
+    powers
+};
+
+/// The base-3 code of each byte of a mask as X's marks: the sum of `3^i` over its bits `i`.
+const BYTE_CODES: [u32; 256] = {
+    let mut codes = [0u32; 256];
+    let mut byte = 1;
+    while byte < 256 {
+        codes[byte] = codes[byte & (byte - 1)] + POWERS[(byte as u32).trailing_zeros() as usize];
+        byte += 1;
+    }
+    codes
+};
+
+/// The base-3 code of the first [`CODED_CELLS`] cells of the board `x`, `o`: cell `i` adds
+/// `3^i` for X's mark, twice that for O's.
+fn code_of(x: Mask, o: Mask) -> u32 {
+    let digits = |marks: Mask| {
+        let bits = |shift: u32, mask: Mask| BYTE_CODES[(marks >> shift & mask) as usize];
+        bits(0, 0xff) + bits(8, 0xff) * POWERS[8] + bits(16, 0xf) * POWERS[16]
+    };
+    digits(x) + 2 * digits(o)
+}
+const _: () = assert!(std::mem::size_of::<Position>() == 48);
 
 impl PartialEq for Position {
     fn eq(&self, other: &Position) -> bool {
@@ -155,6 +196,7 @@ impl Position {
             geometry: game.geometry(),
             x: 0,
             o: 0,
+            code: 0,
         }
     }
 
@@ -206,13 +248,19 @@ impl Position {
             (None, Some(_)) if nx > no => Err(IllegalPosition::PlayAfterWin { winner: Player::O }),
             (Some(0), None) => Err(IllegalPosition::SeparateLines { winner: Player::X }),
             (None, Some(0)) => Err(IllegalPosition::SeparateLines { winner: Player::O }),
-            _ => Ok(Position { geometry, x, o }),
+            _ => Ok(Position::from_marks_unchecked(geometry, x, o)),
         }
     }
 
     /// The board with these marks; the caller guarantees play can reach it.
     pub(crate) fn from_marks_unchecked(geometry: &'static Geometry, x: Mask, o: Mask) -> Position {
-        Position { geometry, x, o }
+        let code = code_of(x, o);
+        Position {
+            geometry,
+            x,
+            o,
+            code,
+        }
     }
 
     /// Reads a board of `game` (see the type's documentation for the syntax).
@@ -268,6 +316,22 @@ impl Position {
     /// The game's lines and symmetries.
     pub(crate) fn geometry(&self) -> &'static Geometry {
         self.geometry
+    }
+
+    /// Whether this is a position of the game whose geometry is `geometry`: one comparison,
+    /// as there is one geometry per game.
+    #[inline(always)]
+    pub(crate) fn is_of(&self, geometry: &'static Geometry) -> bool {
+        std::ptr::eq(self.geometry, geometry)
+    }
+
+    /// The base-3 code of the board's first [`CODED_CELLS`] cells, the whole board's on a board
+    /// of at most 20: cell `i` (0-based) adds `3^i` for X's mark, twice that for O's. Kept from
+    /// move to move, not worked out here.
+    #[inline(always)]
+    pub(crate) fn code(&self) -> usize {
+        debug_assert_eq!(self.code, code_of(self.x, self.o));
+        self.code as usize
     }
 
     /// The cells holding `player`'s marks.
@@ -397,10 +461,12 @@ impl Position {
         match player {
             Player::X => Position {
                 x: self.x | bit,
+                code: self.code + POWERS[cell],
                 ..*self
             },
             Player::O => Position {
                 o: self.o | bit,
+                code: self.code + 2 * POWERS[cell],
                 ..*self
             },
         }
@@ -410,20 +476,19 @@ impl Position {
     /// (taking back the last move of a legal game).
     pub(crate) fn unplay_unchecked(&self, cell: usize) -> Position {
         let keep = !(1 << cell);
+        let digit = (self.x >> cell & 1) as u32 + 2 * (self.o >> cell & 1) as u32;
         Position {
             x: self.x & keep,
             o: self.o & keep,
+            code: self.code - digit * POWERS[cell],
             ..*self
         }
     }
 
     /// The board turned by the `t`-th of [`Geometry::turns`].
     pub(crate) fn turned(&self, t: usize) -> Position {
-        Position {
-            x: self.geometry.turn_mask(t, self.x),
-            o: self.geometry.turn_mask(t, self.o),
-            ..*self
-        }
+        let turn = |marks| self.geometry.turn_mask(t, marks);
+        Position::from_marks_unchecked(self.geometry, turn(self.x), turn(self.o))
     }
 }
 

@@ -596,8 +596,8 @@ impl Table {
     }
 
     /// The lowest of [`best_moves`](Table::best_moves); `None` when the game is over. Once
-    /// the table is unpacked, and at once on 4x4, read from a half byte per base-3 code, with
-    /// no symmetry worked out.
+    /// the table is unpacked, and at once on 4x4, read from a half byte per base-3 code (the
+    /// one the position keeps), with no symmetry worked out.
     ///
     /// # Panics
     ///
@@ -614,7 +614,8 @@ impl Table {
                 if over || first_moves.is_full(x | o) {
                     return None;
                 }
-                Some(first_moves.at(first_moves.code(x, o)))
+                // The code the position keeps: no powers of three read here.
+                Some(first_moves.at(board.code()))
             }
             None => self.best_moves(board).first(),
         }

@@ -7,7 +7,8 @@ use once_cell::sync::Lazy;
 
 use crate::board::{Board, CODES, Cell, Cells};
 use crate::format::tic_tac_toe::{self as format, FormatError, PRESENT};
-use crate::game::Mask;
+use crate::game::{Game, Geometry, Mask};
+use crate::position::Position;
 use crate::solve::tic_tac_toe::{Evaluation, Solution};
 use crate::symmetry::Canonical;
 use crate::value::{MoveValue, Probe};
@@ -63,6 +64,17 @@ pub fn table() -> &'static Dense {
     }
 }
 
+/// The panic of a query of tic-tac-toe's table about a position of another game.
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn not_tic_tac_toe(position: &Position) -> ! {
+    panic!(
+        "a position of {} asked of tic-tac-toe's table",
+        position.game()
+    )
+}
+
 /// The solved game, ready for queries.
 ///
 /// Holds one 16-bit word for each of the 3^9 base-3 codes of a board: a query computes the code
@@ -73,6 +85,8 @@ pub struct Dense {
     /// 19.7 KB that [`best_move`](Dense::best_move) reads stay in the first-level cache, where
     /// the 39 KB of the words would not.
     first: Box<[u8; CODES]>,
+    /// Tic-tac-toe's rules, one per process: a position is tic-tac-toe's if it holds them.
+    geometry: &'static Geometry,
     /// The canonical entries: decoded with the table from bytes, gathered from the words on
     /// first use for the embedded table.
     solution: OnceLock<Solution>,
@@ -96,6 +110,7 @@ impl Dense {
         Ok(Dense {
             dense: expanded.words,
             first: expanded.first,
+            geometry: Game::TIC_TAC_TOE.geometry(),
             solution: OnceLock::from(solution),
             checksum,
             size: bytes.len(),
@@ -137,6 +152,7 @@ impl Dense {
         Ok(Dense {
             dense: Box::from(&words[..]),
             first: Box::new(*first),
+            geometry: Game::TIC_TAC_TOE.geometry(),
             solution: OnceLock::new(),
             checksum,
             size: bytes.len(),
@@ -215,10 +231,19 @@ impl Dense {
 
     /// One optimal move, chosen deterministically: the fastest win, else the slowest loss, and
     /// among equals the lowest cell. `None` when the game is over.
-    #[inline]
-    pub fn best_move(&self, board: &Board) -> Option<Cell> {
-        // One byte read from a 19.7 KB array: the whole query is the code and this load.
-        Cell::new(usize::from(self.first[board.code()]))
+    ///
+    /// One byte read from a 19.7 KB array by the base-3 code the position keeps: the whole
+    /// query is a comparison of pointers, the code's load and the byte's.
+    ///
+    /// # Panics
+    ///
+    /// If `position` is not tic-tac-toe's.
+    #[inline(always)]
+    pub(crate) fn best_move(&self, position: &Position) -> Option<Cell> {
+        if !position.is_of(self.geometry) {
+            not_tic_tac_toe(position);
+        }
+        Cell::new(usize::from(self.first[position.code()]))
     }
 
     /// Every legal move with its value and remoteness from the view of the player making it,

@@ -5,6 +5,7 @@
 mod board;
 mod dense_table;
 mod geometry;
+mod position;
 mod solver;
 mod table;
 mod tiers;
