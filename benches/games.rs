@@ -70,6 +70,31 @@ fn peer_positions(boards: &[Position]) -> Vec<ai_tictactoe::Position> {
         .collect()
 }
 
+/// What a move costs a position (it keeps its base-3 code, one addition a move), alone and with
+/// the best move of the board it makes, as a program playing a game asks it: each of the 4,520
+/// tic-tac-toe positions in play takes its lowest empty cell.
+fn play(c: &mut Criterion, three: &[Position], oracle3: Oracle) {
+    let after = |b: &Position| b.play(b.legal_moves().iter().next().unwrap()).unwrap();
+    let ply = |b: &Position| after(b).ply() as u64;
+    let reply = |b: &Position| {
+        let best = oracle3.best_move(&after(b));
+        best.map_or(0, |cell| u64::from(cell.number()))
+    };
+    let (plies, replies) = (
+        digest(three.iter().map(ply)),
+        digest(three.iter().map(reply)),
+    );
+    let mut group = c.benchmark_group("games_play");
+    group.throughput(Throughput::Elements(three.len() as u64));
+    group.bench_function("3x3_play", |b| {
+        b.iter(|| assert_eq!(digest(black_box(three).iter().map(ply)), plies))
+    });
+    group.bench_function("3x3_play_and_best_move", |b| {
+        b.iter(|| assert_eq!(digest(black_box(three).iter().map(reply)), replies))
+    });
+    group.finish();
+}
+
 /// Tic-tac-toe's best move from our table, beside the `ai-tictactoe` crate's tablebase and the
 /// floor: the same code worked out from the marks and one byte read from a 19.7 KB array.
 fn peers(c: &mut Criterion, three: &[Position], oracle3: Oracle) {
@@ -203,6 +228,7 @@ fn queries(c: &mut Criterion) {
         })
     });
     group.finish();
+    play(c, &three, oracle3);
     peers(c, &three, oracle3);
     let mut group = c.benchmark_group("games_query_in_place");
     group.throughput(Throughput::Elements(4520));

@@ -29,14 +29,16 @@ def games():
     queries against 3x3's best move of the same run."""
     print("| benchmark | median | per query |")
     print("| --- | --- | --- |")
-    for group in ("games_query", "games_query_in_place", "games_load", "games_solve"):
+    groups = ("games_query", "games_query_in_place", "games_play", "peers_3x3_best_move",
+              "games_load", "games_solve")
+    for group in groups:
         if not (CRITERION / group).exists():
             continue
         for path in sorted((CRITERION / group).iterdir()):
             if not (path / "new" / "estimates.json").exists():
                 continue
             ns = median_ns(group, path.name)
-            per = fmt(ns / 4520) if group.startswith("games_query") else ""
+            per = fmt(ns / 4520) if group not in ("games_load", "games_solve") else ""
             print(f"| {group}/{path.name} | {fmt(ns)} | {per} |")
     baseline = median_ns("games_query", "3x3_best_move")
     for group, bench in (("games_query", "4x4_best_move"), ("games_query", "4x4_value_remoteness"),

@@ -84,7 +84,7 @@ pub struct Dense {
     /// The lowest optimal move of each code, [`NO_MOVE`](format::NO_MOVE) where the game is over: the
     /// 19.7 KB that [`best_move`](Dense::best_move) reads stay in the first-level cache, where
     /// the 39 KB of the words would not.
-    first: Box<[u8; CODES]>,
+    first: [u8; CODES],
     /// Tic-tac-toe's rules, one per process: a position is tic-tac-toe's if it holds them.
     geometry: &'static Geometry,
     /// The canonical entries: decoded with the table from bytes, gathered from the words on
@@ -109,7 +109,7 @@ impl Dense {
         let expanded = format::expand(&solution)?;
         Ok(Dense {
             dense: expanded.words,
-            first: expanded.first,
+            first: *expanded.first,
             geometry: Game::TIC_TAC_TOE.geometry(),
             solution: OnceLock::from(solution),
             checksum,
@@ -151,7 +151,7 @@ impl Dense {
         }
         Ok(Dense {
             dense: Box::from(&words[..]),
-            first: Box::new(*first),
+            first: *first,
             geometry: Game::TIC_TAC_TOE.geometry(),
             solution: OnceLock::new(),
             checksum,
