@@ -40,7 +40,10 @@ def games():
             ns = median_ns(group, path.name)
             per = fmt(ns / 4520) if group not in ("games_load", "games_solve") else ""
             print(f"| {group}/{path.name} | {fmt(ns)} | {per} |")
-    baseline = median_ns("games_query", "3x3_best_move")
+    try:
+        baseline = median_ns("games_query", "3x3_best_move")
+    except FileNotFoundError:
+        return
     for group, bench in (("games_query", "4x4_best_move"), ("games_query", "4x4_value_remoteness"),
                          ("games_query_in_place", "4x4_best_move")):
         try:

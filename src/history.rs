@@ -203,7 +203,9 @@ impl History {
     }
 
     /// Plays `cell`, which the caller knows is legal (the auditor, walking legal moves).
-    #[inline]
+    /// Inlined always: the walks call it for each move they show a bot, and with the code
+    /// the position keeps it grew past what the compiler inlines of itself.
+    #[inline(always)]
     pub(crate) fn play_unchecked(&mut self, cell: Cell) {
         debug_assert!(self.legal_moves().contains(cell));
         let mover = Player::at_ply(self.moves.len());

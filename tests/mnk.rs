@@ -310,3 +310,21 @@ fn stats_and_verify_take_a_game() {
             "ok: the embedded table of 4x3 equals a fresh solve",
         ));
 }
+
+/// A position given to another game's oracle is the caller's bug: a panic naming both games,
+/// before any table is read by the position's code (which would answer for another board).
+#[test]
+#[should_panic(expected = "a position of 4x4 asked of tic-tac-toe's table")]
+fn tic_tac_toes_best_move_refuses_a_position_of_4x4() {
+    let four = Position::parse("4x4".parse().unwrap(), "X.../..../..../....").unwrap();
+    Oracle::of(Game::TIC_TAC_TOE).unwrap().best_move(&four);
+}
+
+#[test]
+#[should_panic(expected = "a board of another game")]
+fn four_by_fours_best_move_refuses_a_position_of_tic_tac_toe() {
+    let three = Position::parse(Game::TIC_TAC_TOE, "X........").unwrap();
+    Oracle::of("4x4".parse().unwrap())
+        .unwrap()
+        .best_move(&three);
+}

@@ -67,7 +67,6 @@ pub fn table() -> &'static Dense {
 /// The panic of a query of tic-tac-toe's table about a position of another game.
 #[cold]
 #[inline(never)]
-#[track_caller]
 fn not_tic_tac_toe(position: &Position) -> ! {
     panic!(
         "a position of {} asked of tic-tac-toe's table",
