@@ -49,8 +49,9 @@ pub struct Position {
 /// The most cells a board may have for its base-3 code to fit in 32 bits: `3^20 < 2^32`.
 pub(crate) const CODED_CELLS: usize = 20;
 
-/// `3^i` for each cell `i` below [`CODED_CELLS`], 0 past it: a move's digit, added to the code.
-const POWERS: [u32; MAX_CELLS] = {
+/// `3^i` for each cell `i` below [`CODED_CELLS`], 0 past it: what a mark there adds to a
+/// board's base-3 code, once for X and twice for O.
+pub(crate) const POWERS: [u32; MAX_CELLS] = {
     let mut powers = [0u32; MAX_CELLS];
     let (mut i, mut power) = (0, 1u32);
     while i < CODED_CELLS {
@@ -61,23 +62,30 @@ const POWERS: [u32; MAX_CELLS] = {
     powers
 };
 
-/// The base-3 code of each byte of a mask as X's marks: the sum of `3^i` over its bits `i`.
-const BYTE_CODES: [u32; 256] = {
-    let mut codes = [0u32; 256];
-    let mut byte = 1;
-    while byte < 256 {
-        codes[byte] = codes[byte & (byte - 1)] + POWERS[(byte as u32).trailing_zeros() as usize];
-        byte += 1;
+/// The base-3 code of each of a mask's first three bytes as X's marks: the sum of `3^i` over
+/// the cells `i` of its bits (0 past [`CODED_CELLS`]), for byte 0, 1 and 2.
+const BYTE_CODES: [[u32; 256]; 3] = {
+    let mut codes = [[0u32; 256]; 3];
+    let mut k = 0;
+    while k < 3 {
+        let mut byte = 1;
+        while byte < 256 {
+            let cell = 8 * k + (byte as u32).trailing_zeros() as usize;
+            codes[k][byte] = codes[k][byte & (byte - 1)] + POWERS[cell];
+            byte += 1;
+        }
+        k += 1;
     }
     codes
 };
 
 /// The base-3 code of the first [`CODED_CELLS`] cells of the board `x`, `o`: cell `i` adds
 /// `3^i` for X's mark, twice that for O's.
-fn code_of(x: Mask, o: Mask) -> u32 {
+#[inline]
+pub(crate) fn code_of(x: Mask, o: Mask) -> u32 {
     let digits = |marks: Mask| {
-        let bits = |shift: u32, mask: Mask| BYTE_CODES[(marks >> shift & mask) as usize];
-        bits(0, 0xff) + bits(8, 0xff) * POWERS[8] + bits(16, 0xf) * POWERS[16]
+        let byte = |k: usize| BYTE_CODES[k][(marks >> (8 * k) & 0xff) as usize];
+        byte(0) + byte(1) + byte(2)
     };
     digits(x) + 2 * digits(o)
 }

@@ -23,12 +23,12 @@ use std::sync::{Mutex, OnceLock};
 use super::Halt;
 use super::SideReport;
 use super::positions::{self, Kept};
-use super::rules::{Coded, POWERS_OF_3_16, Places, Rules};
+use super::rules::{Coded, Places, Rules};
 use crate::board::{Cell, Cells, Player, Status};
 use crate::bots::Bot;
 use crate::game::Game;
 use crate::history::History;
-use crate::position::Position;
+use crate::position::{POWERS, Position};
 use crate::solve::tic_tac_toe::Evaluation;
 use crate::table::Table;
 use crate::value::{Probe, Value};
@@ -97,7 +97,7 @@ fn powers(game: Game) -> &'static Powers {
         for (t, row) in powers.iter_mut().enumerate() {
             let t = if t < turns { t } else { 0 };
             for (cell, power) in row.iter_mut().enumerate().take(game.cells()) {
-                *power = POWERS_OF_3_16[geometry.turn_cell(t, cell)];
+                *power = POWERS[geometry.turn_cell(t, cell)];
             }
         }
         // Leaked on purpose: 512 bytes a game, as the geometry is.

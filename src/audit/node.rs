@@ -61,10 +61,9 @@ pub(crate) fn step<R: Rules>(
     if ply + 1 == node.board.cells() {
         return Ok(Step::End(Outcome::Draw));
     }
-    let board = node.board.mark(cell, mover);
     // Most positions are reached more than once: on boards of at most 16 cells their place is
     // found from the code alone.
-    let code = node.board.code_after(node.code, cell, mover);
+    let (board, code) = node.board.marked(node.code, cell, mover);
     let known = match places {
         Some(places) => places.find_or_add(board, code, next.len()),
         None => None,

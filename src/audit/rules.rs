@@ -16,7 +16,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::board::{Board, CODES, Cell, Cells, HAS_LINE, Player, Status};
 use crate::game::Game;
 use crate::history::History;
-use crate::position::Position;
+use crate::position::{POWERS, Position};
 use crate::solve::tic_tac_toe::Evaluation;
 use crate::table::disk::DiskTable;
 use crate::table::tic_tac_toe::Dense as TicTacToeTable;
@@ -50,6 +50,12 @@ pub(crate) trait Rules: Copy + 'static {
     fn mark(self, cell: Cell, player: Player) -> Self;
     /// The code of the board after `player` marks `cell` on this board, of code `code`.
     fn code_after(self, code: Self::Code, cell: Cell, player: Player) -> Self::Code;
+    /// [`mark`](Rules::mark) and [`code_after`](Rules::code_after) at once: a board that keeps
+    /// its own code gives it, not worked out twice.
+    #[inline(always)]
+    fn marked(self, code: Self::Code, cell: Cell, player: Player) -> (Self, Self::Code) {
+        (self.mark(cell, player), self.code_after(code, cell, player))
+    }
     /// Whether `player`'s marks with `cell` added hold a line.
     fn makes_line(self, cell: Cell, player: Player) -> bool;
     /// The board as a number of its own, for a memo of boards.
@@ -399,17 +405,6 @@ impl Hasher for Multiply {
 /// twice for O.
 const POWERS_OF_3: [u16; 9] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
 
-/// The same for the 16 cells of the largest board with a table in memory.
-pub(super) const POWERS_OF_3_16: [u32; 16] = {
-    let mut powers = [1; 16];
-    let mut i = 1;
-    while i < 16 {
-        powers[i] = powers[i - 1] * 3;
-        i += 1;
-    }
-    powers
-};
-
 impl Rules for Board {
     type Table = TicTacToeTable;
     type Code = u16;
@@ -510,9 +505,16 @@ impl Rules for Position {
         self.mark_unchecked(cell.index(), player)
     }
     #[inline(always)]
+    fn marked(self, _: u32, cell: Cell, player: Player) -> (Position, u32) {
+        // A board with a table in memory has at most 16 cells: the kept code is the whole
+        // board's.
+        let board = self.mark(cell, player);
+        (board, board.code() as u32)
+    }
+    #[inline(always)]
     fn code_after(self, code: u32, cell: Cell, player: Player) -> u32 {
         let mark = if player == Player::X { 1 } else { 2 };
-        code + mark * POWERS_OF_3_16[cell.index()]
+        code + mark * POWERS[cell.index()]
     }
     #[inline]
     fn makes_line(self, cell: Cell, player: Player) -> bool {

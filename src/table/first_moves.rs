@@ -6,9 +6,11 @@
 //! 4x4's best moves at once; any other game's is made from its unpacked table on the first best
 //! move asked (0.2 to 0.4 s for 16 cells: its 8.8 million writes miss the caches), so that a
 //! process asking only values does not pay for it. The file is shared with `build.rs`, which
-//! includes it by path: it uses nothing of the crate beyond the solver's codes and the cells.
+//! includes it by path: it uses nothing of the crate beyond the solver's codes, the cells and
+//! the base-3 code of a position's marks.
 
 use crate::board::Cell;
+use crate::position::code_of;
 use crate::solve::{Codes, Digits};
 
 /// The half bytes of the positions `stored` (each canonical code, in order, with the mask of
@@ -51,8 +53,6 @@ pub(crate) struct FirstMoves {
     moves: Moves,
     /// Whether each mask of cells holds a line, a bit per mask.
     lines: Box<[u64]>,
-    /// The base-3 code of a mask's low byte, then of its high byte, as X's marks.
-    ternary: Box<[[u32; 256]; 2]>,
     full: u64,
 }
 
@@ -89,22 +89,9 @@ impl FirstMoves {
                 marks = (marks + 1) | line;
             }
         }
-        let mut ternary = Box::new([[0u32; 256]; 2]);
-        for (byte, table) in ternary.iter_mut().enumerate() {
-            for mask in 1..256usize {
-                let cell = byte * 8 + mask.trailing_zeros() as usize;
-                let weight = if cell < cells {
-                    3u32.pow(cell as u32)
-                } else {
-                    0
-                };
-                table[mask] = table[mask & (mask - 1)] + weight;
-            }
-        }
         FirstMoves {
             moves,
             lines,
-            ternary,
             full: codes.full(),
         }
     }
@@ -134,9 +121,7 @@ impl FirstMoves {
     /// The base-3 code of the board `x`, `o`.
     #[inline]
     pub(crate) fn code(&self, x: u64, o: u64) -> usize {
-        let [low, high] = &*self.ternary;
-        let code = |m: u64| low[(m & 0xff) as usize] + high[(m >> 8 & 0xff) as usize];
-        (code(x) + 2 * code(o)) as usize
+        code_of(x.into(), o.into()) as usize
     }
 
     /// The lowest optimal move of the position in play with base-3 code `code`.
