@@ -1,6 +1,6 @@
 //! Counts over the whole game: positions, outcomes, values, games and game-tree nodes.
 //! Games of at most 16 cells are counted here from a fresh solve; larger ones from the tiers
-//! of their cached table, in [`tiered`].
+//! of their cached table, in `stats/tiered.rs`.
 
 pub(crate) mod tiered;
 

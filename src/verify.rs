@@ -34,7 +34,7 @@ pub struct Verification {
     /// Canonical positions compared.
     pub compared: usize,
     /// Positions where the two disagree: all of them for an embedded table, the first
-    /// [`MAX_LISTED`] for a cached one.
+    /// 1,000 for a cached one.
     pub mismatches: Vec<Mismatch>,
     /// How many positions disagree, listed or not.
     pub differing: usize,

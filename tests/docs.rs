@@ -10,6 +10,8 @@
 //!   - `<!-- file: NAME -->`: the block is written to the file NAME, for the examples after it
 //!     to run (a client program, say);
 //!   - `<!-- not run: REASON -->`: it cannot be run here, and REASON says why;
+//!   - `<!-- set-up: exits N -->`: one of the README's two set-up commands, run exactly as
+//!     written by `.ci/run` (which reads them from the page), which expects exit code N;
 //!   - `<!-- release only: REASON -->`, before a block of `$ ` lines: run by the release build
 //!     of this test alone (`cargo test --release --test docs`, part of the test command), as a
 //!     debug build would take minutes; REASON says why. Every other example runs in the debug
@@ -37,6 +39,7 @@ enum Marker {
     File(String),
     NotRun(String),
     ReleaseOnly(String),
+    SetUp(String),
 }
 
 /// A fenced block of a page.
@@ -95,6 +98,7 @@ fn marker(line: &str) -> Option<Marker> {
         "file" => Some(Marker::File(rest)),
         "not run" => Some(Marker::NotRun(rest)),
         "release only" => Some(Marker::ReleaseOnly(rest)),
+        "set-up" => Some(Marker::SetUp(rest)),
         _ => None,
     }
 }
@@ -314,6 +318,7 @@ fn every_block_is_run_or_says_why_not() {
         for block in blocks(&name(&page), &text) {
             let checked = match &block.marker {
                 Some(Marker::NotRun(reason)) => !reason.is_empty(),
+                Some(Marker::SetUp(exit)) => set_up_exit_code(exit).is_some(),
                 Some(Marker::ReleaseOnly(reason)) => !reason.is_empty() && has_commands(&block),
                 Some(Marker::OutputOf(command)) => !command.is_empty() && !has_commands(&block),
                 Some(Marker::File(file)) => !file.is_empty() && !file.contains('/'),
@@ -330,6 +335,28 @@ fn every_block_is_run_or_says_why_not() {
          (see the top of tests/docs.rs):\n{}",
         unsaid.join("\n")
     );
+}
+
+/// The exit code a set-up block's marker expects: `exits N`.
+fn set_up_exit_code(marker: &str) -> Option<u8> {
+    marker.strip_prefix("exits ")?.parse().ok()
+}
+
+/// `.ci/run` runs the README's set-up commands as the page writes them: there are two, the
+/// main job and every test, each one line of shell in its own block.
+#[test]
+fn the_readme_has_two_set_up_commands_for_ci_to_run() {
+    let text = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let set_up: Vec<Block> = blocks("README.md", &text)
+        .into_iter()
+        .filter(|block| matches!(block.marker, Some(Marker::SetUp(_))))
+        .collect();
+    assert_eq!(set_up.len(), 2, "the README's set-up blocks (<!-- set-up: exits N -->)");
+    for block in &set_up {
+        assert_eq!(block.lines.len(), 1, "{}: one command a set-up block", block.place);
+    }
+    let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    assert!(ci.contains("set-up: exits"), ".ci/run reads the README's set-up blocks");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! What `ttt serve` answers, without the HTTP: a request (method, target, body) in, a response
 //! (status, type, body) out. The page and its assets are embedded in the binary; every action
-//! of the page goes through the JSON API of [`api`], whose keys are those of `--format json`.
+//! of the page goes through the JSON API of `web/api.rs`, whose keys are those of `--format json`.
 //! The server (`src/cli/serve.rs`) only carries bytes, within the limits set here.
 //!
 //! Nothing here starts a process or opens a file: assets are matched by exact name against
