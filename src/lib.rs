@@ -89,9 +89,11 @@ mod analysis;
 pub mod audit;
 mod board;
 pub mod bots;
+#[cfg(not(target_family = "wasm"))]
 mod cache;
 mod cell;
 mod cells;
+#[cfg(not(target_family = "wasm"))]
 mod child;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
@@ -105,6 +107,7 @@ mod matchup;
 pub mod memory;
 mod moves;
 mod oracle;
+#[cfg(not(target_family = "wasm"))]
 mod output;
 mod player;
 mod position;
@@ -114,6 +117,7 @@ mod reachable;
 mod result_line;
 mod review;
 mod rng;
+#[cfg(not(target_family = "wasm"))]
 mod shutdown;
 mod simulate;
 mod solve;

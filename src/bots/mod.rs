@@ -10,6 +10,7 @@ mod bot;
 mod c_minimax;
 mod catalog;
 mod choice;
+#[cfg(not(target_family = "wasm"))]
 pub mod external;
 mod forkbot;
 mod geeks;
@@ -33,6 +34,7 @@ pub use bot::{Bot, BotError, DependsOn};
 pub use c_minimax::CMinimax;
 pub use catalog::{BotInfo, CATALOG, Listing, PARAMETERISED, builtin};
 pub use choice::{Choice, Turn, sample};
+#[cfg(not(target_family = "wasm"))]
 pub use external::External;
 pub use forkbot::Forkbot;
 pub use geeks::GeeksMinimax;

@@ -4,6 +4,7 @@ use std::fmt;
 
 use super::bot::Bot;
 use super::catalog::{CATALOG, PARAMETERISED, builtin};
+#[cfg(not(target_family = "wasm"))]
 use super::external::{self, External};
 use super::styles::{Casual, Epsilon};
 use crate::ratio::Ratio;
@@ -125,11 +126,16 @@ pub fn from_spec(spec: &str) -> Result<Box<dyn Bot + Send>, SpecError> {
                 message: "cmd: needs a command, e.g. cmd:\"python3 bot.py\"".to_string(),
             });
         }
+        #[cfg(not(target_family = "wasm"))]
         return Ok(Box::new(External::new(
             command,
             command,
             external::DEFAULT_TIMEOUT,
         )));
+        #[cfg(target_family = "wasm")]
+        return Err(SpecError {
+            message: format!("cmd:{command}: this build cannot start programs (WebAssembly)"),
+        });
     }
     builtin(spec).ok_or_else(|| unknown(spec))
 }

@@ -14,7 +14,12 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
+#[cfg(not(target_family = "wasm"))]
 use memmap2::Mmap;
+/// Where processes have no files to map (WebAssembly), a table is read whole, if the host has
+/// files at all (std's for `wasm32-unknown-unknown` has none: every open fails).
+#[cfg(target_family = "wasm")]
+type Mmap = Vec<u8>;
 
 use crate::board::{Cell, Cells};
 use crate::game::Game;
@@ -208,7 +213,17 @@ impl DiskTable {
         };
         // SAFETY: the file is only ever replaced by a rename, never written in place, so
         // the mapping's bytes do not change under it while the process reads them.
+        #[cfg(not(target_family = "wasm"))]
         let map = unsafe { Mmap::map(&file) }.map_err(|e| damaged(format!("cannot map: {e}")))?;
+        #[cfg(target_family = "wasm")]
+        let map = {
+            use std::io::Read;
+            let mut bytes = Vec::new();
+            let mut file = file;
+            file.read_to_end(&mut bytes)
+                .map_err(|e| damaged(format!("cannot be read: {e}")))?;
+            bytes
+        };
         let header = Header::decode(&map).map_err(damaged)?;
         if header.game != game || header.first != 0 {
             return Err(damaged(format!(
