@@ -351,12 +351,24 @@ fn the_readme_has_two_set_up_commands_for_ci_to_run() {
         .into_iter()
         .filter(|block| matches!(block.marker, Some(Marker::SetUp(_))))
         .collect();
-    assert_eq!(set_up.len(), 2, "the README's set-up blocks (<!-- set-up: exits N -->)");
+    assert_eq!(
+        set_up.len(),
+        2,
+        "the README's set-up blocks (<!-- set-up: exits N -->)"
+    );
     for block in &set_up {
-        assert_eq!(block.lines.len(), 1, "{}: one command a set-up block", block.place);
+        assert_eq!(
+            block.lines.len(),
+            1,
+            "{}: one command a set-up block",
+            block.place
+        );
     }
     let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
-    assert!(ci.contains("set-up: exits"), ".ci/run reads the README's set-up blocks");
+    assert!(
+        ci.contains("set-up: exits"),
+        ".ci/run reads the README's set-up blocks"
+    );
 }
 
 #[test]
