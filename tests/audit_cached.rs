@@ -8,6 +8,8 @@
 //! games end soon, so that `perfect`'s audit takes under a second. `random` meets every
 //! position, 12 s a side in release: that test runs in release (`.ci/test`).
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -20,7 +22,7 @@ use ttt_oracle::{AuditOptions, Cell, Game, Oracle, Player, Position, Value, bots
 const GAME: &str = "1x17k2";
 
 fn ttt(dir: &Path, args: &[&str]) -> Output {
-    Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+    Command::new(common::ttt())
         .args(args)
         .arg("--cache-dir")
         .arg(dir)

@@ -18,7 +18,7 @@ mod common;
 use common::plain::{Plain, PlainCounts, mask, sample};
 
 fn ttt_path() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("ttt")
+    common::ttt()
 }
 
 fn ttt(dir: &Path, args: &[&str]) -> Output {

@@ -6,7 +6,7 @@
 STEPS_JSON is a list of [what to wait for, what to type then]. Prints what the terminal
 showed, with its line ends as "\n", and exits as the program did; gives up after 10 seconds.
 A PROGRAM without a "/" is looked up on the PATH. The tests of `ttt play` on a terminal use
-it, and so do the pages that show such a session (tests/docs.rs runs them).
+it, and so do the pages that show such a session (tests/integration/docs.rs runs them).
 """
 import shutil
 import json, os, pty, select, signal, sys, time

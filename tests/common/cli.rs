@@ -11,7 +11,7 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(5);
 
 /// `ttt`, with `NO_COLOR` taken out of its environment.
 pub fn ttt() -> Command {
-    let mut cmd = Command::cargo_bin("ttt").unwrap();
+    let mut cmd = Command::new(super::ttt());
     cmd.env_remove("NO_COLOR");
     cmd
 }

@@ -20,6 +20,12 @@ use ttt_oracle::audit::{Report, SideReport};
 use ttt_oracle::bots::Bot;
 use ttt_oracle::{AuditError, AuditOptions, Player};
 
+/// The `ttt` under test: the one cargo built beside these tests, or the one `TTT_BIN` names
+/// (`.ci/test` runs the commands' tests on the statically linked build that way).
+pub fn ttt() -> PathBuf {
+    std::env::var_os("TTT_BIN").map_or_else(|| env!("CARGO_BIN_EXE_ttt").into(), PathBuf::from)
+}
+
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -120,7 +126,7 @@ pub fn names(dir: &Path) -> Vec<String> {
 /// Runs `ttt ARGS`, reads the first 64 bytes it writes to standard output, then closes the
 /// pipe, as `| head -c 64` would: those bytes, and how `ttt` ended.
 pub fn close_after_64_bytes(args: &[&str]) -> ([u8; 64], Output) {
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ttt"))
+    let mut child = Command::new(ttt())
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -173,7 +179,7 @@ pub fn audit_3x3(bot: &mut dyn Bot, side: Player) -> Result<SideReport, AuditErr
 /// `ttt audit ARGS` from the repository's root, the misbehaving bot writing its pids to `pids`,
 /// within a minute.
 pub fn audit_command(args: &[&str], pids: &Path) -> assert_cmd::Command {
-    let mut cmd = assert_cmd::Command::cargo_bin("ttt").unwrap();
+    let mut cmd = assert_cmd::Command::new(ttt());
     cmd.arg("audit")
         .args(args)
         .env("TTT_TEST_PIDFILE", pids)

@@ -10,7 +10,7 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(5);
 
 /// `ttt`, without colour, within the time limit.
 pub fn ttt() -> Command {
-    let mut cmd = Command::cargo_bin("ttt").unwrap();
+    let mut cmd = Command::new(super::ttt());
     cmd.env("NO_COLOR", "1").timeout(TIME_LIMIT);
     cmd
 }

@@ -1,0 +1,48 @@
+//! The tests through the real binary and the public API, in one crate so that the library and
+//! its embedded tables are linked once: a module a subject. The tests that change what a whole
+//! process shares (its allocator, the cache folder) are crates of their own beside this one.
+//! `TTT_BIN` names another `ttt` to test (`.ci/test` runs some modules on the static build).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod any_game;
+mod audit;
+mod audit_games;
+mod audit_large;
+mod board;
+mod cli;
+mod cli_batch;
+mod conventions;
+mod docs;
+mod export;
+mod external;
+mod external_processes;
+mod external_protocol;
+mod history_budget;
+mod layout;
+mod losing_games;
+mod map;
+mod matchup;
+mod memory_limit;
+mod memoryless;
+mod mistakes;
+mod mnk;
+mod mnk_exhaustive;
+mod newcomer;
+mod output;
+mod pipeline;
+mod play;
+mod play_other_games;
+mod quoting;
+mod recheck;
+mod review;
+mod serve;
+mod simulate;
+mod solver;
+mod symmetric;
+#[cfg(target_os = "linux")]
+mod table;
+mod tableless;
+mod worst_case;
+mod write_failures;
