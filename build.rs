@@ -1,4 +1,6 @@
-//! Solves tic-tac-toe once, at build time, and writes the table the binary embeds.
+//! Solves the embedded games once, at build time (tic-tac-toe, 3x4, 4x3, 4x4 and 4x4k3), and
+//! writes the tables the binary embeds: tic-tac-toe's also expanded as Rust statics, 4x4's with
+//! its best moves by raw code.
 //!
 //! The rules, the symmetries, the solver and the table format are the library's own files,
 //! pulled in with `#[path]` so that they are written once (with `quote.rs`, which the rules'

@@ -124,6 +124,15 @@ impl fmt::Display for GameError {
 
 impl std::error::Error for GameError {}
 
+/// The panic of a question about a position of one game asked of another game's table or
+/// oracle: one message wherever it is caught.
+#[cold]
+#[inline(never)]
+#[track_caller]
+pub(crate) fn wrong_game(asked: Game, of: Game) -> ! {
+    panic!("a position of {asked} asked of the table of {of}")
+}
+
 impl Game {
     /// Tic-tac-toe: 3 rows, 3 columns, 3 in a row.
     pub const TIC_TAC_TOE: Game = Game {

@@ -4,7 +4,7 @@
 //! 1..9, a set of cells a list of numbers, a value `"win"`/`"draw"`/`"loss"`, a status
 //! `"in_progress"`/`"x_wins"`/`"o_wins"`/`"draw"`, a symmetry its name. Each reads back
 //! from the same form. An m,n,k game is its name (`"4x4k3"`), and its board its text, rows
-//! separated by `/`; a board reads back only with its game (see `export::MnkRecord`).
+//! separated by `/`; a board reads back only with its game (see `export::Record`).
 
 use serde::de::{self, Deserialize, Deserializer};
 use serde::{Serialize, Serializer};

@@ -18,8 +18,12 @@ use crate::verify::Verification;
 /// 4x4k3), any game of at most 16 cells, solved on first use, or a game of 17 to 25 cells
 /// that `ttt solve` cached.
 ///
-/// Every answer takes constant time and searches nothing. An `Oracle` is a small `Copy`
-/// handle to a table that lives as long as the process.
+/// Every answer about a position takes constant time and searches nothing ([`stats`] and
+/// [`verify`] go over the whole game). An `Oracle` is a small `Copy` handle to a table that
+/// lives as long as the process.
+///
+/// [`stats`]: Oracle::stats
+/// [`verify`]: Oracle::verify
 ///
 /// # Examples
 ///
@@ -289,7 +293,8 @@ impl Oracle {
     ///
     /// # Errors
     ///
-    /// [`TableError::NotCounted`] when a count of a game past 16 cells (a table solved by
+    /// [`TableError::OverMemory`] when the fresh solve that counts a game of at most 16 cells
+    /// other than tic-tac-toe would pass the memory limit; [`TableError::NotCounted`] when a count of a game past 16 cells (a table solved by
     /// `ttt solve`, counted in one pass over its tiers) passes what 64 bits hold.
     ///
     /// # Examples
@@ -305,7 +310,11 @@ impl Oracle {
     pub fn stats(&self) -> Result<Stats, TableError> {
         match self.layout {
             Layout::TicTacToe(dense) => Ok(crate::stats::stats(dense)),
-            Layout::Any(table) => Ok(crate::stats::of_game(table.game())),
+            Layout::Any(table) => {
+                // The counts come from a fresh solve, which must fit in the memory limit.
+                crate::table::room_to_solve(table.game())?;
+                Ok(crate::stats::of_game(table.game()))
+            }
             Layout::Disk(table) => crate::stats::of_disk(table),
         }
     }

@@ -107,10 +107,10 @@ pub fn is_result_line(line: &str) -> bool {
     line.trim_start().starts_with(PREFIX)
 }
 
-/// Reads a result line of a game of `mnk` back: the result it names and the game of its moves,
+/// Reads a result line of `game` back: the result it names and the game of its moves,
 /// checked against each other. The error says what is wrong; a bad move list gets the error
 /// `ttt analyze --game G --moves` gives it.
-pub fn parse(line: &str, mnk: Game) -> Result<(GameResult, History), String> {
+pub fn parse(line: &str, game: Game) -> Result<(GameResult, History), String> {
     let bad = |why: String| format!("bad result line {}: {why}", quote(line.trim()));
     let rest = line
         .trim()
@@ -139,8 +139,8 @@ pub fn parse(line: &str, mnk: Game) -> Result<(GameResult, History), String> {
         })?
         .trim();
     let game = match list {
-        "none" => History::empty(mnk),
-        list => parse_game(mnk, list)?,
+        "none" => History::empty(game),
+        list => parse_game(game, list)?,
     };
     let board = game.position();
     let after = match game.moves() {

@@ -110,7 +110,7 @@ pub fn simulate(bot: &mut dyn Bot, options: &SimulateOptions) -> Result<Tally, B
 /// been played: for a progress line. The caller has checked that the bot plays the game.
 pub(crate) fn simulate_game(
     bot: &mut dyn Bot,
-    mnk: Game,
+    game: Game,
     side: Player,
     games: u64,
     rng: &mut SplitMix64,
@@ -118,14 +118,14 @@ pub(crate) fn simulate_game(
 ) -> Result<Tally, BotError> {
     let mut tally = Tally::default();
     let mut choices = Vec::new();
-    for game in 1..=games {
-        match play_one(bot, mnk, side, rng, &mut choices)? {
+    for number in 1..=games {
+        match play_one(bot, game, side, rng, &mut choices)? {
             End::Finished(Outcome::Draw) => tally.draws += 1,
             End::Finished(Outcome::Win(winner)) if winner == side => tally.wins += 1,
             End::Finished(Outcome::Win(_)) => tally.losses += 1,
             End::Forfeit => tally.forfeits += 1,
         }
-        played(game);
+        played(number);
     }
     bot.finish()?;
     Ok(tally)
@@ -140,12 +140,12 @@ enum End {
 /// One game, to its end.
 fn play_one(
     bot: &mut dyn Bot,
-    mnk: Game,
+    game: Game,
     side: Player,
     rng: &mut SplitMix64,
     choices: &mut Vec<Choice>,
 ) -> Result<End, BotError> {
-    let mut game = History::empty(mnk);
+    let mut game = History::empty(game);
     loop {
         let board = game.position();
         if let Status::Finished(outcome) = board.status() {

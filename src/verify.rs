@@ -1,8 +1,8 @@
 //! Re-solving the game at run time and comparing the result with the embedded table.
 
 use crate::board::Cells;
-use crate::format::tic_tac_toe::{self as format, FormatError};
-use crate::format::{self as mnk_format};
+use crate::format;
+use crate::format::tic_tac_toe::{self as dense_format, FormatError};
 use crate::game::Game;
 use crate::position::Position;
 use crate::solve::tic_tac_toe::{Evaluation, solve};
@@ -75,7 +75,7 @@ pub(crate) fn verify_embedded() -> Result<Verification, FormatError> {
 /// Solves tic-tac-toe again from scratch and compares every entry and the checksum with `table`.
 pub(crate) fn verify(table: &Dense) -> Verification {
     let fresh = solve();
-    let fresh_checksum = format::solution_checksum(&fresh);
+    let fresh_checksum = dense_format::solution_checksum(&fresh);
     let mut keys: Vec<Canonical> = fresh
         .entries()
         .iter()
@@ -115,13 +115,13 @@ pub(crate) fn verify(table: &Dense) -> Verification {
 /// would pass the memory limit.
 pub(crate) fn verify_game(game: Game) -> Result<Verification, TableError> {
     let bytes = crate::table::embedded_bytes(game).ok_or(TableError::NotEmbedded { game })?;
-    let table = mnk_format::decode(bytes).map_err(|error| TableError::Damaged {
+    let table = format::decode(bytes).map_err(|error| TableError::Damaged {
         game,
         detail: error.to_string(),
     })?;
     crate::table::room_to_solve(game)?;
-    let fresh = mnk_format::stored(&solve_game(game));
-    let fresh_bytes = mnk_format::encode(&fresh);
+    let fresh = format::stored(&solve_game(game));
+    let fresh_bytes = format::encode(&fresh);
     let checksum = |bytes: &[u8]| {
         let mut sum = [0u8; 8];
         sum.copy_from_slice(&bytes[bytes.len() - 8..]);
@@ -141,7 +141,7 @@ pub(crate) fn verify_game(game: Game) -> Result<Verification, TableError> {
             (None, Some(b)) => b,
             (None, None) => break,
         };
-        let said = |stored: &mnk_format::Stored, at: usize| {
+        let said = |stored: &format::Stored, at: usize| {
             unentry(stored.entries[at]).map(|(value, remoteness)| {
                 let best = Cells::from_bits(stored.best[at].into());
                 (value, remoteness, best)
@@ -181,11 +181,7 @@ pub(crate) fn verify_game(game: Game) -> Result<Verification, TableError> {
 /// Compares the embedded lowest optimal move of every board (4x4's half bytes) with those of
 /// the `fresh` solve, adding a mismatch for each board in play where they differ, its moves
 /// the lowest optimal move each side says.
-fn first_moves_differing(
-    fresh: &mnk_format::Stored,
-    embedded: &[u8],
-    mismatches: &mut Vec<Mismatch>,
-) {
+fn first_moves_differing(fresh: &format::Stored, embedded: &[u8], mismatches: &mut Vec<Mismatch>) {
     let codes = crate::solve::Codes::new(fresh.game);
     let mut made = vec![0; embedded.len()];
     crate::table::write_first_moves(&codes, fresh, &mut made);

@@ -1,5 +1,5 @@
 """The Python sessions (`pycon` blocks) of the README and of every page of docs/, run as
-doctests: the one place that runs them (tests/docs.rs leaves them here)."""
+doctests: the one place that runs them (tests/integration/docs.rs leaves them here)."""
 
 import doctest
 import glob

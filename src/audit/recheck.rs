@@ -38,7 +38,7 @@ pub const RECHECK_GAMES: usize = 16;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
-/// An external program is, as `tests/recheck.rs` shows through `ttt audit`.
+/// An external program is, as `tests/integration/recheck.rs` shows through `ttt audit`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Recheck {
     /// The games followed: the shortest loss and forfeit where there are some, then those

@@ -4,7 +4,7 @@
 //! to 25 cells with the table `ttt solve` cached (mapped from disk). The walks are written
 //! once, over [`Rules`], and compiled for each. Tic-tac-toe and the games of at most 16 cells
 //! carry a base-3 code from move to move and find a position's place in an array by it
-//! ([`Dense`], [`Coded`]); past 16 cells, whose codes outgrow any array, a hash map by marks
+//! ([`TicTacToePlaces`], [`Coded`]); past 16 cells, whose codes outgrow any array, a hash map by marks
 //! ([`Hashed`]) finds it.
 //!
 //! The table is what every walk judges moves by. A walk for games without one (issue #15)
@@ -199,9 +199,9 @@ const UNSEEN: u16 = u16::MAX;
 /// Tic-tac-toe's places: an array by base-3 code, a board belonging to one ply only (its
 /// number of marks), so that the places of every ply share it. A ply lists at most 1,520.
 #[derive(Default)]
-pub(crate) struct Dense(Vec<u16>);
+pub(crate) struct TicTacToePlaces(Vec<u16>);
 
-impl Places<Board> for Dense {
+impl Places<Board> for TicTacToePlaces {
     fn ready(&mut self, _: Game) {
         if self.0.is_empty() {
             self.0 = vec![UNSEEN; CODES];
@@ -409,7 +409,7 @@ impl Rules for Board {
     type Table = TicTacToeTable;
     type Code = u16;
     type Line = u32;
-    type Places = Dense;
+    type Places = TicTacToePlaces;
     // Its best moves are the low bits of a word; the rest needs unpacking.
     const EVALUATE_AT_ONCE: bool = false;
     // A lookup is a load from an array in the first-level cache.

@@ -154,7 +154,7 @@ enum Judge {
     Disk(&'static DiskTable),
 }
 
-/// The table of `game`, through a one-game cache per thread: `mnk_table` takes a lock, and
+/// The table of `game`, through a one-game cache per thread: `table::of` takes a lock, and
 /// an audit asks at every position.
 fn table_of(game: Game, bot: &str) -> Result<Judge, BotError> {
     thread_local! {

@@ -4,19 +4,19 @@
 
 use crate::{Analysis, Player, Status, Value};
 
+use super::any_game::{self, board_squares};
 use super::draw::{Square, cells, grid_of, side_by_side};
-use super::mnk::{self, board_squares};
 use super::style::Style;
 
 /// What each empty cell of tic-tac-toe leads to for the side to move, as
-/// [`mnk::outcome_squares`] shows it on any board: the nine squares of
+/// [`any_game::outcome_squares`] shows it on any board: the nine squares of
 /// [`grid`](super::draw::grid).
 ///
 /// # Panics
 ///
 /// When `analysis` is of another game.
 pub fn outcome_squares(analysis: &Analysis, style: Style) -> [Square; 9] {
-    mnk::outcome_squares(analysis, style)
+    any_game::outcome_squares(analysis, style)
         .try_into()
         .expect("an analysis of tic-tac-toe has nine cells")
 }
@@ -27,7 +27,7 @@ pub fn text(analysis: &Analysis, style: Style) -> Vec<String> {
     let game = board.game();
     let left = grid_of(&board_squares(&board, style), game.columns());
     let right = match analysis.status {
-        Status::InProgress => grid_of(&mnk::outcome_squares(analysis, style), game.columns()),
+        Status::InProgress => grid_of(&any_game::outcome_squares(analysis, style), game.columns()),
         Status::Finished(_) => Vec::new(),
     };
     let summary = Summary {

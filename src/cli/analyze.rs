@@ -8,9 +8,9 @@ use clap::Args;
 use serde::Serialize;
 
 use super::analysis_text::text;
+use super::any_game::table_of;
 use super::best_batch::{FastBest, Layout};
 use super::lines::{Line, read_bounded_line};
-use super::mnk::table_of;
 use super::style::Style;
 use super::{Failure, Format, PositionArgs};
 
@@ -192,7 +192,7 @@ struct Batch {
 
 /// Lines read, and those that got an error instead of an answer.
 #[derive(Debug, Default)]
-struct Tally {
+struct LineCount {
     lines: u64,
     bad: u64,
     /// The first bad line, counting from 1; 0 while there is none.
@@ -212,7 +212,7 @@ impl Batch {
     fn answer_all(&self) -> Result<(), Failure> {
         let mut input = BufReader::with_capacity(INPUT_BUFFER, io::stdin());
         let mut out = BufWriter::with_capacity(INPUT_BUFFER, super::stdout());
-        let mut tally = Tally::default();
+        let mut tally = LineCount::default();
         match self.run(&mut input, &mut out, &mut tally) {
             Ok(()) => {}
             // A reader that went away too: the answers did not all arrive.
@@ -246,7 +246,7 @@ impl Batch {
         &self,
         input: &mut BufReader<R>,
         out: &mut impl Write,
-        tally: &mut Tally,
+        tally: &mut LineCount,
     ) -> Result<(), Stopped> {
         let mut answers = Vec::new();
         loop {
@@ -338,7 +338,12 @@ mod tests {
     use super::*;
 
     /// What batch mode writes for `input`, and its tally.
-    fn run_batch(notation: Notation, query: Query, format: Format, input: &str) -> (String, Tally) {
+    fn run_batch(
+        notation: Notation,
+        query: Query,
+        format: Format,
+        input: &str,
+    ) -> (String, LineCount) {
         let batch = Batch {
             notation,
             query,
@@ -349,7 +354,7 @@ mod tests {
         };
         let mut input = BufReader::new(Cursor::new(input.as_bytes().to_vec()));
         let mut out = Vec::new();
-        let mut tally = Tally::default();
+        let mut tally = LineCount::default();
         batch.run(&mut input, &mut out, &mut tally).unwrap();
         (String::from_utf8(out).unwrap(), tally)
     }
@@ -408,7 +413,7 @@ mod tests {
         };
         let mut input = BufReader::with_capacity(capacity, Cursor::new(input.as_bytes().to_vec()));
         let mut out = Vec::new();
-        let mut tally = Tally::default();
+        let mut tally = LineCount::default();
         batch.run(&mut input, &mut out, &mut tally).unwrap();
         (String::from_utf8(out).unwrap(), tally.lines, tally.bad)
     }

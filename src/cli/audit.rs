@@ -210,7 +210,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     }
     if game != Game::TIC_TAC_TOE && game.has_table() {
         // Solved before the audits, with a note on a terminal, rather than inside the first.
-        super::mnk::table_of(game)?;
+        super::any_game::table_of(game)?;
     }
     if let (Some(games), Some(mistakes)) = (&args.losing_games, &args.mistakes) {
         if super::jsonl::same_file(games, mistakes) {

@@ -76,7 +76,7 @@ pub fn run(args: &ExportArgs) -> Result<(), Failure> {
     // The game's table first: a game too large for one is refused before any file is made.
     // A game past 16 cells reads the table `ttt solve` cached, checked as it is opened.
     if args.game != Game::TIC_TAC_TOE && args.game.has_table() {
-        super::mnk::table_of(args.game)?;
+        super::any_game::table_of(args.game)?;
     }
     let records = export::records(args.game, args.canonical)?;
     let output = destination.open()?;

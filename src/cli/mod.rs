@@ -1,8 +1,9 @@
 //! The command line, `ttt`: one clap tree, one small function per subcommand. The binary
-//! (`src/main.rs`) calls [`main`]; nothing else here is public.
+//! (`src/main.rs`) calls [`main`].
 
 mod analysis_text;
 mod analyze;
+mod any_game;
 mod audit;
 mod audit_jobs;
 mod audit_large;
@@ -19,7 +20,6 @@ mod losing_games;
 mod map;
 mod matchup;
 mod mistakes;
-mod mnk;
 mod named;
 mod notation;
 mod play;

@@ -15,7 +15,7 @@ use super::draw::{board_squares, cells, grid, grid_within, pair_fits, pair_withi
 use super::lines::{Line, read_bounded_line};
 use super::named::Opponent;
 use super::style::Style;
-use super::{Failure, mnk};
+use super::{Failure, any_game};
 use crate::result_line::{GameResult, ResultLine};
 
 /// The side the human takes.
@@ -75,7 +75,7 @@ const LINE_LIMIT: usize = 256;
 /// How a game ended.
 enum Ending {
     /// Played to the end (or won by forfeit), with the result for the human.
-    Finished(Verdict),
+    Finished(GameEnd),
     /// The human typed `quit`.
     Quit,
     /// Standard input ended.
@@ -84,7 +84,7 @@ enum Ending {
 
 /// How a finished game went for the human.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Verdict {
+enum GameEnd {
     Won,
     Drew,
     Lost,
@@ -99,11 +99,11 @@ struct Score {
 }
 
 impl Score {
-    fn add(&mut self, verdict: Verdict) {
+    fn add(&mut self, verdict: GameEnd) {
         match verdict {
-            Verdict::Won => self.wins += 1,
-            Verdict::Drew => self.draws += 1,
-            Verdict::Lost => self.losses += 1,
+            GameEnd::Won => self.wins += 1,
+            GameEnd::Drew => self.draws += 1,
+            GameEnd::Lost => self.losses += 1,
         }
     }
 
@@ -130,7 +130,7 @@ impl fmt::Display for Score {
 /// What answers hints: the table of the game played, when it has one. Read before the first
 /// move, so that no bot can stumble on a damaged table mid-game.
 #[derive(Clone)]
-enum Oracle {
+enum Hints {
     /// Tic-tac-toe's.
     TicTacToe(&'static Dense),
     /// Another game's: embedded, solved before the game, or cached by `ttt solve` (17 to 25).
@@ -139,19 +139,19 @@ enum Oracle {
     Nothing { why: String, short: String },
 }
 
-impl Oracle {
+impl Hints {
     /// The table of `game`, if it has one: a damaged one stops the command.
-    fn of(game: Game) -> Result<Oracle, Failure> {
+    fn of(game: Game) -> Result<Hints, Failure> {
         if game == Game::TIC_TAC_TOE {
             let table = try_table().map_err(|error| Failure::damaged(&error))?;
-            Ok(Oracle::TicTacToe(table))
+            Ok(Hints::TicTacToe(table))
         } else if game.has_table() {
-            mnk::table_of(game).map(|table| Oracle::Game(crate::Oracle::of_table(table)))
+            any_game::table_of(game).map(|table| Hints::Game(crate::Oracle::of_table(table)))
         } else if game.cells() <= crate::tiers::MAX_TIER_CELLS {
             match crate::Oracle::of(game) {
-                Ok(oracle) => Ok(Oracle::Game(oracle)),
+                Ok(oracle) => Ok(Hints::Game(oracle)),
                 // Play goes on without hints; asking for them says how to make the table.
-                Err(error @ crate::TableError::NotSolved { .. }) => Ok(Oracle::Nothing {
+                Err(error @ crate::TableError::NotSolved { .. }) => Ok(Hints::Nothing {
                     why: error.to_string(),
                     short: format!("no table solved yet; make one with `ttt solve --game {game}`"),
                 }),
@@ -162,7 +162,7 @@ impl Oracle {
             let why = format!(
                 "hints come from a solved table, and {game} has {cells} cells; tables stop at {most}"
             );
-            Ok(Oracle::Nothing {
+            Ok(Hints::Nothing {
                 short: why.clone(),
                 why,
             })
@@ -173,7 +173,7 @@ impl Oracle {
 struct Session<'a> {
     /// The game played.
     game: Game,
-    oracle: Oracle,
+    oracle: Hints,
     bot: Box<dyn Bot + Send>,
     /// Echo what was typed, so a transcript of piped input reads like a terminal session.
     echo: bool,
@@ -193,9 +193,9 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         .map_err(|error| Failure::usage(format!("--opponent: {}", error.message)))?;
     // `perfect` and the styles read the table inside `choose`: were it damaged, they would
     // panic there and the game would be scored as a forfeit.
-    let oracle = Oracle::of(game)?;
+    let oracle = Hints::of(game)?;
     if args.hints
-        && let Oracle::Nothing { why, .. } = &oracle
+        && let Hints::Nothing { why, .. } = &oracle
     {
         return Err(Failure::usage(format!(
             "--hints: no hints on {game}: {why}; play without --hints"
@@ -282,7 +282,7 @@ impl Session<'_> {
         let hints = hints && !game.position().is_over();
         let mut where_hints = "Right";
         let lines = match &self.oracle {
-            Oracle::TicTacToe(table) => {
+            Hints::TicTacToe(table) => {
                 let board = game.board();
                 let left = grid(&board_squares(board, self.style));
                 if hints {
@@ -294,19 +294,19 @@ impl Session<'_> {
                     left
                 }
             }
-            Oracle::Game(oracle) if hints => {
+            Hints::Game(oracle) if hints => {
                 let board = game.position();
                 let analysis = oracle.analyze(&board);
-                let left = mnk::board_squares(&board, self.style);
-                let right = mnk::outcome_squares(&analysis, self.style);
+                let left = any_game::board_squares(&board, self.style);
+                let right = any_game::outcome_squares(&analysis, self.style);
                 let columns = self.game.columns();
                 if !pair_fits(&left, &right, columns, 5, WIDTH - 2) {
                     where_hints = "Below";
                 }
                 pair_within(&left, &right, columns, 5, WIDTH - 2)
             }
-            Oracle::Game(_) | Oracle::Nothing { .. } => {
-                let squares = mnk::board_squares(&game.position(), self.style);
+            Hints::Game(_) | Hints::Nothing { .. } => {
+                let squares = any_game::board_squares(&game.position(), self.style);
                 grid_within(&squares, self.game.columns(), WIDTH - 2)
             }
         };
@@ -353,9 +353,9 @@ impl Session<'_> {
             if let Some(winner) = board.winner() {
                 self.show(&game, false)?;
                 let (who, verdict) = if winner == human {
-                    ("You win", Verdict::Won)
+                    ("You win", GameEnd::Won)
                 } else {
-                    ("You lose", Verdict::Lost)
+                    ("You lose", GameEnd::Lost)
                 };
                 let run = match self.game.k() {
                     3 => "three".to_string(),
@@ -369,7 +369,7 @@ impl Session<'_> {
                 self.show(&game, false)?;
                 writeln!(self.out, "A draw.")?;
                 self.result(&game, GameResult::Board(Outcome::Draw))?;
-                return Ok(Ending::Finished(Verdict::Drew));
+                return Ok(Ending::Finished(GameEnd::Drew));
             }
             if board.to_move() != human {
                 if let Some(ending) = self.bot_move(&mut game, human)? {
@@ -405,7 +405,7 @@ impl Session<'_> {
                     return Ok(Ending::Quit);
                 }
                 "hint" | "h" | "?" => match &self.oracle {
-                    Oracle::Nothing { short, .. } => {
+                    Hints::Nothing { short, .. } => {
                         writeln!(self.out, "No hints on {}: {short}.", self.game)?;
                     }
                     _ => self.show(&game, true)?,
@@ -455,7 +455,7 @@ impl Session<'_> {
             Err(_) => {
                 self.about_bot(" crashed, so you win by forfeit.")?;
                 self.forfeit(game, human)?;
-                return Ok(Some(Ending::Finished(Verdict::Won)));
+                return Ok(Some(Ending::Finished(GameEnd::Won)));
             }
         };
         let turn = bots::sample(&choices, &mut self.rng)
@@ -471,14 +471,14 @@ impl Session<'_> {
                     " played {cell}, which is taken: you win by forfeit."
                 ))?;
                 self.forfeit(game, human)?;
-                Ok(Some(Ending::Finished(Verdict::Won)))
+                Ok(Some(Ending::Finished(GameEnd::Won)))
             }
             other => {
                 self.about_bot(&format!(
                     " {other}, which the rules forbid: you win by forfeit."
                 ))?;
                 self.forfeit(game, human)?;
-                Ok(Some(Ending::Finished(Verdict::Won)))
+                Ok(Some(Ending::Finished(GameEnd::Won)))
             }
         }
     }
@@ -690,7 +690,7 @@ mod tests {
     fn the_score_counts_each_result_in_words() {
         let mut score = Score::default();
         assert_eq!(score.to_string(), "0 wins, 0 draws, 0 losses");
-        for verdict in [Verdict::Won, Verdict::Drew, Verdict::Lost, Verdict::Lost] {
+        for verdict in [GameEnd::Won, GameEnd::Drew, GameEnd::Lost, GameEnd::Lost] {
             score.add(verdict);
         }
         assert_eq!(score.to_string(), "1 win, 1 draw, 2 losses");

@@ -10,11 +10,11 @@ use crate::{
 use clap::Args;
 
 use super::analysis_text::outcome_squares;
+use super::any_game::outcome_label;
 use super::draw::{board_squares, cells, grid, pair_within, side_by_side};
 use super::lines::{Line, read_bounded_line};
-use super::mnk::outcome_label;
 use super::style::Style;
-use super::{Failure, Format, mnk};
+use super::{Failure, Format, any_game};
 use crate::result_line::{self, FORM, GameResult, ReviewJson};
 use crate::tiers::MAX_TIER_CELLS;
 
@@ -46,26 +46,26 @@ const INPUT_LIMIT: u64 = 1 << 20;
 
 /// Prints the review of the game given, as a move list or on standard input.
 pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
-    let mnk = args.game;
-    if mnk.cells() > MAX_TIER_CELLS {
+    let game_played = args.game;
+    if game_played.cells() > MAX_TIER_CELLS {
         return Err(Failure::usage(format!(
-            "ttt review judges moves against the game's solved table, and {mnk} has {} cells; \
+            "ttt review judges moves against the game's solved table, and {game_played} has {} cells; \
              tables stop at {MAX_TIER_CELLS} (past {MAX_TABLE_CELLS}, made by `ttt solve`)",
-            mnk.cells()
+            game_played.cells()
         )));
     }
     // Tic-tac-toe's dense table, or the front door to any other game's: embedded, solved
     // when used, or cached by `ttt solve` (an error says how to make one when there is none).
-    let mnk_table = if mnk == Game::TIC_TAC_TOE {
+    let oracle = if game_played == Game::TIC_TAC_TOE {
         None
-    } else if mnk.has_table() {
-        Some(Oracle::of_table(mnk::table_of(mnk)?))
+    } else if game_played.has_table() {
+        Some(Oracle::of_table(any_game::table_of(game_played)?))
     } else {
-        Some(Oracle::of(mnk)?)
+        Some(Oracle::of(game_played)?)
     };
     let (game, result) = match &args.moves {
         Some(list) => (
-            result_line::parse_game(mnk, list).map_err(Failure::usage)?,
+            result_line::parse_game(game_played, list).map_err(Failure::usage)?,
             None,
         ),
         None => {
@@ -74,11 +74,11 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
                 // A hint only: standard error failing stops nothing.
                 let _ = say_what_to_paste();
             }
-            let (result, game) = read_result(stdin.lock(), mnk)?;
+            let (result, game) = read_result(stdin.lock(), game_played)?;
             (game, Some(result))
         }
     };
-    let review = match mnk_table {
+    let review = match oracle {
         None => Review::with_oracle(&Oracle::of_dense(table()), &game),
         Some(oracle) => Review::with_oracle(&oracle, &game),
     };
@@ -90,7 +90,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
             writeln!(out)?;
         }
         Format::Text => {
-            for line in text(&review, &game, result, mnk_table, Style::for_stdout()) {
+            for line in text(&review, &game, result, oracle, Style::for_stdout()) {
                 writeln!(out, "{line}")?;
             }
         }
@@ -110,8 +110,8 @@ fn say_what_to_paste() -> io::Result<()> {
 
 /// The result line in `input` (which may be a whole transcript of `ttt play`), read back. An
 /// error when there is none, or more than one, or it is garbled, or the input is longer than
-/// [`INPUT_LIMIT`]. The moves are cells of `mnk`.
-fn read_result(input: impl Read, mnk: Game) -> Result<(GameResult, History), Failure> {
+/// [`INPUT_LIMIT`]. The moves are cells of `game_played`.
+fn read_result(input: impl Read, game_played: Game) -> Result<(GameResult, History), Failure> {
     let mut reader = BufReader::new(input.take(INPUT_LIMIT + 1));
     let mut found: Option<(u64, String)> = None;
     let mut number = 0;
@@ -156,7 +156,7 @@ fn read_result(input: impl Read, mnk: Game) -> Result<(GameResult, History), Fai
              of ttt play (or give the moves with --moves)"
         ))
     })?;
-    result_line::parse(&text, mnk)
+    result_line::parse(&text, game_played)
         .map_err(|error| Failure::usage(format!("line {number}: {error}")))
 }
 
@@ -177,12 +177,12 @@ fn paint_verdict(style: Style, verdict: MoveVerdict, width: usize) -> String {
 }
 
 /// A line about the game, a row a ply, a legend and a summary; then each mistake drawn, from
-/// `mnk_table` on a game other than tic-tac-toe.
+/// `oracle` on a game other than tic-tac-toe.
 fn text(
     review: &Review,
     game: &History,
     result: Option<GameResult>,
-    mnk_table: Option<Oracle>,
+    oracle: Option<Oracle>,
     style: Style,
 ) -> Vec<String> {
     let board = game.position();
@@ -214,9 +214,9 @@ fn text(
     lines.push(style.strong(&summary(&mistakes)));
     for ply in mistakes {
         lines.push(String::new());
-        lines.extend(match mnk_table {
+        lines.extend(match oracle {
             None => mistake(ply, &review.moves, style),
-            Some(oracle) => mnk_mistake(&oracle, ply, &review.moves, style),
+            Some(oracle) => mistake_on_any_game(&oracle, ply, &review.moves, style),
         });
     }
     lines
@@ -300,7 +300,7 @@ fn mistake(ply: &PlyReview, moves: &[crate::Cell], style: Style) -> Vec<String> 
 
 /// A mistake on a game other than tic-tac-toe, as [`mistake`] shows one: the grids side by
 /// side when they fit in 100 columns, else one under the other.
-fn mnk_mistake(
+fn mistake_on_any_game(
     oracle: &Oracle,
     ply: &PlyReview,
     moves: &[crate::Cell],
@@ -314,8 +314,8 @@ fn mnk_mistake(
         });
     let analysis = oracle.analyze(&board);
     lines.extend(pair_within(
-        &mnk::board_squares(&board, style),
-        &mnk::outcome_squares(&analysis, style),
+        &any_game::board_squares(&board, style),
+        &any_game::outcome_squares(&analysis, style),
         oracle.game().columns(),
         5,
         100,

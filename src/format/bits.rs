@@ -1,7 +1,7 @@
 //! The bit streams of a table, read and written from the low bit of each byte up, and the
 //! truncated binary of a number below a bound.
 
-use super::MnkFormatError;
+use super::TableFormatError;
 
 pub(super) struct BitWriter {
     bytes: Vec<u8>,
@@ -98,9 +98,9 @@ impl<'a> BitReader<'a> {
     }
 
     /// An error if more bits were taken than the stream holds.
-    pub(super) fn past_end(&self) -> Result<(), MnkFormatError> {
+    pub(super) fn past_end(&self) -> Result<(), TableFormatError> {
         if 8 * self.next - self.filled as usize > 8 * self.bytes.len() {
-            return Err(MnkFormatError::Truncated);
+            return Err(TableFormatError::Truncated);
         }
         Ok(())
     }

@@ -43,7 +43,7 @@ mod write;
 use std::fmt;
 
 use crate::game::Game;
-use crate::solve::{Digits, Entry, MnkSolution, unentry};
+use crate::solve::{Digits, Entry, Solution, unentry};
 
 pub use read::{Packed, decode};
 pub use write::encode;
@@ -66,7 +66,7 @@ const INDEX_RECORD: usize = 8;
 
 /// Why bytes are not an m,n,k table.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MnkFormatError {
+pub enum TableFormatError {
     /// The bytes end before the table does.
     Truncated,
     /// Not a table of this kind.
@@ -79,22 +79,22 @@ pub enum MnkFormatError {
     Invalid(&'static str),
 }
 
-impl fmt::Display for MnkFormatError {
+impl fmt::Display for TableFormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MnkFormatError::Truncated => f.write_str("the table ends too early"),
-            MnkFormatError::BadMagic => f.write_str("not an m,n,k table (wrong magic)"),
-            MnkFormatError::Version(version) => write!(
+            TableFormatError::Truncated => f.write_str("the table ends too early"),
+            TableFormatError::BadMagic => f.write_str("not an m,n,k table (wrong magic)"),
+            TableFormatError::Version(version) => write!(
                 f,
                 "table format version {version}, this build reads version {MNK_FORMAT_VERSION}"
             ),
-            MnkFormatError::Checksum => f.write_str("the checksum does not match: damaged table"),
-            MnkFormatError::Invalid(what) => write!(f, "damaged table: {what}"),
+            TableFormatError::Checksum => f.write_str("the checksum does not match: damaged table"),
+            TableFormatError::Invalid(what) => write!(f, "damaged table: {what}"),
         }
     }
 }
 
-impl std::error::Error for MnkFormatError {}
+impl std::error::Error for TableFormatError {}
 
 /// The positions of a decoded table: base-3 codes of canonical boards in play, ascending, and
 /// the entry and optimal moves of each.
@@ -121,7 +121,7 @@ pub struct StoredPosition {
 }
 
 /// Collects the positions a table stores from a solution: the canonical boards in play.
-pub fn stored(solution: &MnkSolution) -> Stored {
+pub fn stored(solution: &Solution) -> Stored {
     let game = solution.game();
     let (mut codes, mut entries, mut best) = (Vec::new(), Vec::new(), Vec::new());
     let mut moves = solution.best_moves().iter();

@@ -5,7 +5,7 @@ use super::bits::{BitReader, read_truncated};
 use super::huffman::{MAX_CODE, decoding_table};
 use super::subsets::{BINOMIAL, subset_unrank};
 use super::{
-    INDEX_RECORD, MNK_FORMAT_VERSION, MNK_MAGIC, MnkFormatError, Pair, Stored, StoredPosition,
+    INDEX_RECORD, MNK_FORMAT_VERSION, MNK_MAGIC, Pair, Stored, StoredPosition, TableFormatError,
     checksum, empty_cells,
 };
 use crate::game::{Game, MAX_TABLE_CELLS};
@@ -14,25 +14,25 @@ use crate::solve::{Digits, Entry, unentry};
 struct Cursor<'a>(&'a [u8]);
 
 impl<'a> Cursor<'a> {
-    fn bytes(&mut self, n: usize) -> Result<&'a [u8], MnkFormatError> {
+    fn bytes(&mut self, n: usize) -> Result<&'a [u8], TableFormatError> {
         if self.0.len() < n {
-            return Err(MnkFormatError::Truncated);
+            return Err(TableFormatError::Truncated);
         }
         let (head, rest) = self.0.split_at(n);
         self.0 = rest;
         Ok(head)
     }
 
-    fn u8(&mut self) -> Result<u8, MnkFormatError> {
+    fn u8(&mut self) -> Result<u8, TableFormatError> {
         Ok(self.bytes(1)?[0])
     }
 
-    fn u16(&mut self) -> Result<u16, MnkFormatError> {
+    fn u16(&mut self) -> Result<u16, TableFormatError> {
         let bytes = self.bytes(2)?;
         Ok(u16::from_le_bytes([bytes[0], bytes[1]]))
     }
 
-    fn u32(&mut self) -> Result<u32, MnkFormatError> {
+    fn u32(&mut self) -> Result<u32, TableFormatError> {
         let bytes = self.bytes(4)?;
         Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
     }
@@ -65,51 +65,51 @@ impl<'a> Packed<'a> {
     ///
     /// # Errors
     ///
-    /// [`MnkFormatError`] saying what is wrong with the bytes.
-    pub fn open(bytes: &'a [u8]) -> Result<Packed<'a>, MnkFormatError> {
+    /// [`TableFormatError`] saying what is wrong with the bytes.
+    pub fn open(bytes: &'a [u8]) -> Result<Packed<'a>, TableFormatError> {
         if bytes.len() < 8 + 4 {
-            return Err(MnkFormatError::Truncated);
+            return Err(TableFormatError::Truncated);
         }
         if bytes[..8] != MNK_MAGIC {
-            return Err(MnkFormatError::BadMagic);
+            return Err(TableFormatError::BadMagic);
         }
         let mut cursor = Cursor(&bytes[8..]);
         let version = cursor.u32()?;
         if version != MNK_FORMAT_VERSION {
-            return Err(MnkFormatError::Version(version));
+            return Err(TableFormatError::Version(version));
         }
         if bytes.len() < 8 + 4 + 8 {
-            return Err(MnkFormatError::Truncated);
+            return Err(TableFormatError::Truncated);
         }
         let (body, stored_sum) = bytes.split_at(bytes.len() - 8);
         let mut sum = [0u8; 8];
         sum.copy_from_slice(stored_sum);
         if checksum(body) != u64::from_le_bytes(sum) {
-            return Err(MnkFormatError::Checksum);
+            return Err(TableFormatError::Checksum);
         }
         let mut cursor = Cursor(&body[12..]);
         let (rows, columns, k) = (cursor.u8()?, cursor.u8()?, cursor.u8()?);
         let game = Game::new(rows.into(), columns.into(), k.into())
-            .map_err(|_| MnkFormatError::Invalid("not a game"))?;
+            .map_err(|_| TableFormatError::Invalid("not a game"))?;
         if game.cells() > MAX_TABLE_CELLS {
-            return Err(MnkFormatError::Invalid("a game too large for a table"));
+            return Err(TableFormatError::Invalid("a game too large for a table"));
         }
         let count = cursor.u32()? as usize;
         let limit = 3u64.pow(game.cells() as u32);
         if count as u64 > limit {
-            return Err(MnkFormatError::Invalid("more positions than boards"));
+            return Err(TableFormatError::Invalid("more positions than boards"));
         }
         let block = usize::from(cursor.u16()?);
         if block == 0 {
-            return Err(MnkFormatError::Invalid("blocks of no positions"));
+            return Err(TableFormatError::Invalid("blocks of no positions"));
         }
         let rice = u32::from(cursor.u8()?);
         if rice > 24 {
-            return Err(MnkFormatError::Invalid("Rice parameter out of range"));
+            return Err(TableFormatError::Invalid("Rice parameter out of range"));
         }
         let (symbols, lengths) = read_symbols(&mut cursor, game.cells())?;
         if count > 0 && symbols.is_empty() {
-            return Err(MnkFormatError::Invalid(
+            return Err(TableFormatError::Invalid(
                 "the value code is not a prefix code",
             ));
         }
@@ -118,7 +118,7 @@ impl<'a> Packed<'a> {
         let length = cursor.u32()? as usize;
         let positions = cursor.bytes(length)?;
         if !cursor.0.is_empty() {
-            return Err(MnkFormatError::Invalid("bytes after the last field"));
+            return Err(TableFormatError::Invalid("bytes after the last field"));
         }
         let packed = Packed {
             game,
@@ -137,10 +137,12 @@ impl<'a> Packed<'a> {
         for b in 0..blocks {
             let (first, bit) = packed.record(b);
             if u64::from(first) >= limit || last.is_some_and(|last| first <= last) {
-                return Err(MnkFormatError::Invalid("a block index out of order"));
+                return Err(TableFormatError::Invalid("a block index out of order"));
             }
             if bit > 8 * positions.len() {
-                return Err(MnkFormatError::Invalid("a block starts past the positions"));
+                return Err(TableFormatError::Invalid(
+                    "a block starts past the positions",
+                ));
             }
             last = Some(first);
         }
@@ -186,8 +188,8 @@ impl<'a> Packed<'a> {
     ///
     /// # Errors
     ///
-    /// [`MnkFormatError`] when that block is damaged.
-    pub fn find(&self, code: u32) -> Result<Option<StoredPosition>, MnkFormatError> {
+    /// [`TableFormatError`] when that block is damaged.
+    pub fn find(&self, code: u32) -> Result<Option<StoredPosition>, TableFormatError> {
         // The last block whose first code is at most `code`.
         let (mut low, mut high) = (0, self.blocks());
         while low < high {
@@ -212,7 +214,7 @@ impl<'a> Packed<'a> {
     }
 
     /// Every position, in order.
-    pub fn positions(&self) -> impl Iterator<Item = Result<StoredPosition, MnkFormatError>> + '_ {
+    pub fn positions(&self) -> impl Iterator<Item = Result<StoredPosition, TableFormatError>> + '_ {
         (0..self.blocks()).flat_map(|b| self.block(b))
     }
 }
@@ -223,26 +225,26 @@ impl<'a> Packed<'a> {
 fn read_symbols(
     cursor: &mut Cursor,
     cells: usize,
-) -> Result<(Vec<Pair>, Vec<u32>), MnkFormatError> {
+) -> Result<(Vec<Pair>, Vec<u32>), TableFormatError> {
     let count = usize::from(cursor.u16()?);
     let (mut symbols, mut lengths) = (Vec::with_capacity(count), Vec::with_capacity(count));
     for _ in 0..count {
         let (entry, optimal, length) = (cursor.u8()?, cursor.u8()?, u32::from(cursor.u8()?));
         if length == 0 || length > MAX_CODE {
-            return Err(MnkFormatError::Invalid("bad code length"));
+            return Err(TableFormatError::Invalid("bad code length"));
         }
         if unentry(entry).is_none_or(|(_, remoteness)| remoteness == 0) {
-            return Err(MnkFormatError::Invalid(
+            return Err(TableFormatError::Invalid(
                 "an entry that is no value of a board in play",
             ));
         }
         if optimal == 0 || usize::from(optimal) > cells {
-            return Err(MnkFormatError::Invalid(
+            return Err(TableFormatError::Invalid(
                 "a number of optimal moves out of range",
             ));
         }
         if symbols.last().is_some_and(|&last| last >= (entry, optimal)) {
-            return Err(MnkFormatError::Invalid("symbols out of order"));
+            return Err(TableFormatError::Invalid("symbols out of order"));
         }
         symbols.push((entry, optimal));
         lengths.push(length);
@@ -253,7 +255,7 @@ fn read_symbols(
         .map(|&length| 1u64 << (MAX_CODE - length))
         .sum();
     if kraft > 1 << MAX_CODE {
-        return Err(MnkFormatError::Invalid(
+        return Err(TableFormatError::Invalid(
             "the value code is not a prefix code",
         ));
     }
@@ -294,7 +296,7 @@ impl Coded {
 
 impl Block<'_, '_> {
     /// The next position, if the block has one left; nothing after a damaged one.
-    fn next_coded(&mut self) -> Option<Result<Coded, MnkFormatError>> {
+    fn next_coded(&mut self) -> Option<Result<Coded, TableFormatError>> {
         if self.left == 0 {
             return None;
         }
@@ -306,7 +308,7 @@ impl Block<'_, '_> {
         Some(coded)
     }
 
-    fn decode(&mut self) -> Result<Coded, MnkFormatError> {
+    fn decode(&mut self) -> Result<Coded, TableFormatError> {
         let packed = self.packed;
         let reader = &mut self.reader;
         let code = match self.last {
@@ -331,24 +333,26 @@ impl Block<'_, '_> {
             }
         };
         if code >= packed.limit {
-            return Err(MnkFormatError::Invalid("a board code out of range"));
+            return Err(TableFormatError::Invalid("a board code out of range"));
         }
         let code = code as u32;
         self.last = Some(code);
         let (symbol, length) = packed.decoding[(reader.peek() & ((1 << MAX_CODE) - 1)) as usize];
         if length == 0 {
-            return Err(MnkFormatError::Invalid("a value with no code"));
+            return Err(TableFormatError::Invalid("a value with no code"));
         }
         reader.take(u32::from(length));
         let (entry, optimal) = packed.symbols[usize::from(symbol)];
         let empty = empty_cells(&packed.digits, packed.full, code);
         let free = empty.count_ones() as usize;
         if usize::from((entry - 1) % 32) > free {
-            return Err(MnkFormatError::Invalid("a remoteness longer than the game"));
+            return Err(TableFormatError::Invalid(
+                "a remoteness longer than the game",
+            ));
         }
         let choices = BINOMIAL[free][usize::from(optimal)];
         if choices == 0 {
-            return Err(MnkFormatError::Invalid(
+            return Err(TableFormatError::Invalid(
                 "more optimal moves than empty cells",
             ));
         }
@@ -365,7 +369,7 @@ impl Block<'_, '_> {
 }
 
 impl Iterator for Block<'_, '_> {
-    type Item = Result<StoredPosition, MnkFormatError>;
+    type Item = Result<StoredPosition, TableFormatError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         self.next_coded()
@@ -379,8 +383,8 @@ impl Iterator for Block<'_, '_> {
 ///
 /// # Errors
 ///
-/// [`MnkFormatError`] saying what is wrong with the bytes.
-pub fn decode(bytes: &[u8]) -> Result<Stored, MnkFormatError> {
+/// [`TableFormatError`] saying what is wrong with the bytes.
+pub fn decode(bytes: &[u8]) -> Result<Stored, TableFormatError> {
     let packed = Packed::open(bytes)?;
     let mut stored = Stored {
         game: packed.game(),
@@ -395,7 +399,7 @@ pub fn decode(bytes: &[u8]) -> Result<Stored, MnkFormatError> {
             .last()
             .is_some_and(|&last| position.code <= last)
         {
-            return Err(MnkFormatError::Invalid("board codes out of order"));
+            return Err(TableFormatError::Invalid("board codes out of order"));
         }
         stored.codes.push(position.code);
         stored.entries.push(position.entry);

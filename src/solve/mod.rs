@@ -164,13 +164,13 @@ impl Codes {
 /// A solved game: the entry of every canonical position reachable from the empty board,
 /// terminal ones included, in a dense array indexed by base-3 code (0 elsewhere); and the
 /// optimal moves of each canonical position in play.
-pub struct MnkSolution {
+pub struct Solution {
     game: Game,
     entries: Vec<Entry>,
     best: Vec<(u32, u16)>,
 }
 
-impl MnkSolution {
+impl Solution {
     /// The game solved.
     pub fn game(&self) -> Game {
         self.game
@@ -195,7 +195,7 @@ impl MnkSolution {
 /// # Panics
 ///
 /// If the game has more than 16 cells.
-pub fn solve_game(game: Game) -> MnkSolution {
+pub fn solve_game(game: Game) -> Solution {
     assert!(
         game.cells() <= MAX_TABLE_CELLS,
         "only games of at most {MAX_TABLE_CELLS} cells can be solved into a table"
@@ -208,7 +208,7 @@ pub fn solve_game(game: Game) -> MnkSolution {
     solver.visit(0, 0, 0, Player::X);
     // Visited in depth-first order; a table is read by code.
     solver.best.sort_unstable_by_key(|&(code, _)| code);
-    MnkSolution {
+    Solution {
         game,
         entries: solver.entries,
         best: solver.best,

@@ -306,7 +306,9 @@ impl DiskTable {
     ///
     /// If `board` belongs to another game.
     pub fn probe(&self, board: &Position) -> Probe {
-        assert_eq!(board.game(), self.game(), "a position of another game");
+        if board.game() != self.game() {
+            crate::game::wrong_game(board.game(), self.game());
+        }
         let (value, remoteness) = self.entry(
             marks(board, crate::Player::X),
             marks(board, crate::Player::O),

@@ -21,11 +21,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::board::{Cell, Cells, Player};
-use crate::format::{MnkFormatError, Packed, StoredPosition};
+use crate::format::{Packed, StoredPosition, TableFormatError};
 use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::memory::OverMemory;
 use crate::position::Position;
-use crate::solve::{Codes, Entry, MnkSolution, solve_game, unentry};
+use crate::solve::{Codes, Entry, Solution, solve_game, unentry};
 
 use crate::value::{Probe, Value};
 use first_moves::FirstMoves;
@@ -323,8 +323,8 @@ impl Table {
     /// This table, with `positions` unpacked into memory, checked.
     fn unpacked_from(
         self,
-        positions: impl Iterator<Item = Result<StoredPosition, MnkFormatError>>,
-    ) -> Result<Table, MnkFormatError> {
+        positions: impl Iterator<Item = Result<StoredPosition, TableFormatError>>,
+    ) -> Result<Table, TableFormatError> {
         let unpacked = Unpacked::new(positions, self.stored, &self.codes)?;
         self.unpacked
             .set(unpacked)
@@ -337,8 +337,8 @@ impl Table {
     ///
     /// # Errors
     ///
-    /// [`MnkFormatError`] when the bytes are not a complete, undamaged table.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Table, MnkFormatError> {
+    /// [`TableFormatError`] when the bytes are not a complete, undamaged table.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Table, TableFormatError> {
         let packed = Packed::open(bytes)?;
         Table::new(packed.game(), packed.count(), bytes.len(), None)
             .unpacked_from(packed.positions())
@@ -351,13 +351,16 @@ impl Table {
     ///
     /// # Errors
     ///
-    /// [`MnkFormatError`] when the bytes are not a complete, undamaged table.
+    /// [`TableFormatError`] when the bytes are not a complete, undamaged table.
     ///
     /// # Panics
     ///
     /// A query panics if the block it decodes, or the table as it unpacks, turns out damaged in
     /// a way the checksum let through.
-    pub fn compressed(bytes: &'static [u8], unpack_after: usize) -> Result<Table, MnkFormatError> {
+    pub fn compressed(
+        bytes: &'static [u8],
+        unpack_after: usize,
+    ) -> Result<Table, TableFormatError> {
         let packed = Packed::open(bytes)?;
         let (game, stored) = (packed.game(), packed.count());
         Ok(Table {
@@ -426,7 +429,7 @@ impl Table {
     }
 
     /// The table of a solution made in this process, unpacked.
-    pub fn from_solution(solution: &MnkSolution) -> Table {
+    pub fn from_solution(solution: &Solution) -> Table {
         let entries = solution.entries();
         let positions = solution.best_moves().iter().map(|&(code, best)| {
             Ok(StoredPosition {
@@ -465,8 +468,8 @@ impl Table {
     fn check(&self, board: &Position) {
         // Each game has one geometry (`Game::geometry`): the same one is the same game, found
         // without reading it.
-        if !std::ptr::eq(board.geometry(), self.codes.geometry()) {
-            assert_eq!(board.game(), self.game, "a board of another game");
+        if !std::ptr::eq(board.geometry(), self.codes.geometry()) && board.game() != self.game {
+            crate::game::wrong_game(board.game(), self.game);
         }
     }
 
@@ -566,7 +569,7 @@ impl Table {
         (Probe { value, remoteness }, Cells::from_bits(best.into()))
     }
 
-    /// The optimal moves as a mask (bit `i` is cell `i + 1`): the best value, then the fastest
+    /// The optimal moves: the best value, then the fastest
     /// win or the slowest loss; every drawing move when the value is a draw. 0 when the game is
     /// over.
     pub fn best_moves(&self, board: &Position) -> Cells {

@@ -64,16 +64,6 @@ pub fn table() -> &'static Dense {
     }
 }
 
-/// The panic of a query of tic-tac-toe's table about a position of another game.
-#[cold]
-#[inline(never)]
-fn not_tic_tac_toe(position: &Position) -> ! {
-    panic!(
-        "a position of {} asked of tic-tac-toe's table",
-        position.game()
-    )
-}
-
 /// The solved game, ready for queries.
 ///
 /// Holds one 16-bit word for each of the 3^9 base-3 codes of a board: a query computes the code
@@ -240,7 +230,7 @@ impl Dense {
     #[inline(always)]
     pub(crate) fn best_move(&self, position: &Position) -> Option<Cell> {
         if !position.is_of(self.geometry) {
-            not_tic_tac_toe(position);
+            crate::game::wrong_game(position.game(), Game::TIC_TAC_TOE);
         }
         Cell::new(usize::from(self.first[position.code()]))
     }

@@ -1,7 +1,7 @@
 //! A table unpacked into memory: which base-3 codes are stored, and their records.
 
 use super::Record;
-use crate::format::{MnkFormatError, StoredPosition};
+use crate::format::{StoredPosition, TableFormatError};
 use crate::solve::{Codes, Digits};
 
 /// A table in memory: which base-3 codes are stored, a bit each, and a record per stored
@@ -25,10 +25,10 @@ impl Unpacked {
     /// Unpacks `count` positions, checking that they come in order of their codes and that
     /// each is canonical.
     pub(crate) fn new(
-        positions: impl Iterator<Item = Result<StoredPosition, MnkFormatError>>,
+        positions: impl Iterator<Item = Result<StoredPosition, TableFormatError>>,
         count: usize,
         codes: &Codes,
-    ) -> Result<Unpacked, MnkFormatError> {
+    ) -> Result<Unpacked, TableFormatError> {
         let geometry = codes.geometry();
         let cells = geometry.game().cells();
         let len = 3usize.pow(cells as u32).div_ceil(64);
@@ -40,15 +40,17 @@ impl Unpacked {
         for position in positions {
             let StoredPosition { code, entry, best } = position?;
             if last.is_some_and(|last| code <= last) {
-                return Err(MnkFormatError::Invalid("board codes out of order"));
+                return Err(TableFormatError::Invalid("board codes out of order"));
             }
             last = Some(code);
             if best == 0 {
-                return Err(MnkFormatError::Invalid("a board in play with no best move"));
+                return Err(TableFormatError::Invalid(
+                    "a board in play with no best move",
+                ));
             }
             let (x, o) = digits.marks(code);
             if codes.canonical(x, o).0 != code {
-                return Err(MnkFormatError::Invalid(
+                return Err(TableFormatError::Invalid(
                     "a stored board that is not canonical",
                 ));
             }

@@ -1,6 +1,6 @@
 //! Tic-tac-toe's own 4-byte board and its readers: `Board` parsing, legality and play, and
 //! `parse_moves`, the move-list reader of the 3x3 game, which checks syntax only and tells what
-//! is wrong with a cell. (Moved from tests/board.rs when `Board` and `parse_moves` left the
+//! is wrong with a cell. (Moved from tests/integration/board.rs when `Board` and `parse_moves` left the
 //! public API; the same rules through `Position` stay there.)
 
 use proptest::prelude::*;

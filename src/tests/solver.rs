@@ -1,6 +1,6 @@
 //! The solvers behind the tables: tic-tac-toe's `solve()` and its `Evaluation`s with the
 //! symmetries of the 3x3 board, and the general `solve_game` against tic-tac-toe's own table.
-//! (Moved from tests/solver.rs and tests/mnk.rs when these types left the public API; the
+//! (Moved from tests/integration/solver.rs and tests/integration/mnk.rs when these types left the public API; the
 //! same answers through `Oracle` stay there.)
 
 use crate::board::{Board, Cell, Cells, Player};

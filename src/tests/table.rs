@@ -1,12 +1,12 @@
 //! The general table of the m,n,k games and its byte format: a table read in place answers as
 //! the same table unpacked, unpacks itself after so many lookups, and damaged bytes are refused,
-//! never met with a panic. (Moved from tests/mnk.rs and tests/mnk_exhaustive.rs when the table,
-//! its bytes and `MnkFormatError` left the public API.)
+//! never met with a panic. (Moved from tests/integration/mnk.rs and tests/integration/mnk_exhaustive.rs when the table,
+//! its bytes and `TableFormatError` left the public API.)
 
 use proptest::prelude::*;
 
 use crate::cells::Cells;
-use crate::format::MnkFormatError;
+use crate::format::TableFormatError;
 use crate::game::{Game, Mask};
 use crate::position::Position;
 use crate::solve::solve_game;
@@ -111,7 +111,7 @@ fn a_table_of_another_format_version_is_refused_by_its_version() {
     let mut bytes = embedded_bytes("3x4".parse().unwrap()).unwrap().to_vec();
     bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
     let error = Table::from_bytes(&bytes).unwrap_err();
-    assert_eq!(error, MnkFormatError::Version(1));
+    assert_eq!(error, TableFormatError::Version(1));
     assert_eq!(
         error.to_string(),
         "table format version 1, this build reads version 2"

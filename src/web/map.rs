@@ -8,7 +8,7 @@
 //! led to it (`data-moves`, `none` for the empty board) and its square (`data-box`: x, y,
 //! side); every mark is a `<g class="mark">` with its cell (`data-cell`) and player
 //! (`data-player`), and the player's move on that board has class `mark best`. A program can
-//! so read the picture back, as `tests/map.rs` does to check it against the table.
+//! so read the picture back, as `tests/integration/map.rs` does to check it against the table.
 
 use std::fmt::Write;
 

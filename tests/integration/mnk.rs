@@ -314,14 +314,14 @@ fn stats_and_verify_take_a_game() {
 /// A position given to another game's oracle is the caller's bug: a panic naming both games,
 /// before any table is read by the position's code (which would answer for another board).
 #[test]
-#[should_panic(expected = "a position of 4x4 asked of tic-tac-toe's table")]
+#[should_panic(expected = "a position of 4x4 asked of the table of 3x3")]
 fn tic_tac_toes_best_move_refuses_a_position_of_4x4() {
     let four = Position::parse("4x4".parse().unwrap(), "X.../..../..../....").unwrap();
     Oracle::of(Game::TIC_TAC_TOE).unwrap().best_move(&four);
 }
 
 #[test]
-#[should_panic(expected = "a board of another game")]
+#[should_panic(expected = "a position of 3x3 asked of the table of 4x4")]
 fn four_by_fours_best_move_refuses_a_position_of_tic_tac_toe() {
     let three = Position::parse(Game::TIC_TAC_TOE, "X........").unwrap();
     Oracle::of("4x4".parse().unwrap())

@@ -389,8 +389,8 @@ fn blocks_every_lone_threat_on_every_board_it_plays() {
     let mut checked = [0; 5];
     for trial in 0..4_000 {
         let n = [3, 5, 7, 9, 11][trial % 5];
-        let mnk: Game = format!("{n}x{n}").parse().unwrap();
-        let geometry = History::empty(mnk).position().geometry();
+        let square: Game = format!("{n}x{n}").parse().unwrap();
+        let geometry = History::empty(square).position().geometry();
         let lines = geometry.lines();
         let line = lines[rng.below(lines.len() as u64) as usize];
         let cells: Vec<usize> = (0..n * n).filter(|&c| line >> c & 1 == 1).collect();
@@ -428,7 +428,7 @@ fn blocks_every_lone_threat_on_every_board_it_plays() {
         if geometry.has_line(mask(xs)) || geometry.has_line(mask(os)) {
             continue;
         }
-        let mut game = History::empty(mnk);
+        let mut game = History::empty(square);
         for i in 0..xs.len().max(os.len()) {
             for cell in [xs.get(i), os.get(i)].into_iter().flatten() {
                 game.play_unchecked(Cell::new(*cell).unwrap());
