@@ -66,8 +66,16 @@ impl Drop for PidFile {
     }
 }
 
+/// A path in the temporary folder no other test of any process uses: `PREFIX-PID-N-NAME`, N
+/// counting the calls (the tests of one crate share the process id).
+pub fn scratch(prefix: &str, name: &str) -> PathBuf {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("{prefix}-{}-{call}-{name}", std::process::id()))
+}
+
 pub fn pidfile(name: &str) -> PidFile {
-    let path = std::env::temp_dir().join(format!("ttt-pids-{}-{name}", std::process::id()));
+    let path = scratch("ttt-pids", name);
     let _ = std::fs::remove_file(&path);
     PidFile(path)
 }

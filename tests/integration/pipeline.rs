@@ -15,8 +15,7 @@ struct Logs(PathBuf);
 
 impl Logs {
     fn new(name: &str) -> Logs {
-        let logs =
-            Logs(std::env::temp_dir().join(format!("ttt-log-{}-{name}", std::process::id())));
+        let logs = Logs(crate::common::scratch("ttt-log", name));
         logs.clear();
         logs
     }
