@@ -171,7 +171,14 @@ impl fmt::Display for TableError {
     }
 }
 
-impl std::error::Error for TableError {}
+impl std::error::Error for TableError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TableError::OverMemory { over, .. } => Some(over),
+            _ => None,
+        }
+    }
+}
 
 /// The embedded bytes of `game`'s table, if `build.rs` solved it.
 pub fn embedded_bytes(game: Game) -> Option<&'static [u8]> {

@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 
 /// The parameters of one request, by name.
 #[derive(Debug, Default)]
-pub struct Params(BTreeMap<String, String>);
+pub(crate) struct Params(BTreeMap<String, String>);
 
 impl Params {
     /// The parameters of a query string: `name=value` pairs joined by `&`, percent-encoded,
     /// `+` for a space.
-    pub fn from_query(query: &str) -> Result<Params, String> {
+    pub(crate) fn from_query(query: &str) -> Result<Params, String> {
         let mut params = Params::default();
         for pair in query.split('&').filter(|pair| !pair.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
@@ -21,7 +21,7 @@ impl Params {
     }
 
     /// The parameters of a JSON object whose values are strings or numbers.
-    pub fn from_json(body: &[u8]) -> Result<Params, String> {
+    pub(crate) fn from_json(body: &[u8]) -> Result<Params, String> {
         let object: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(body)
             .map_err(|error| format!("the body is not a JSON object: {error}"))?;
         let mut params = Params::default();
@@ -50,7 +50,7 @@ impl Params {
 
     /// The parameters, if they are all among `known`; an error naming the first stranger and
     /// what is known otherwise.
-    pub fn only(self, known: &[&str]) -> Result<Params, String> {
+    pub(crate) fn only(self, known: &[&str]) -> Result<Params, String> {
         match self.0.keys().find(|name| !known.contains(&name.as_str())) {
             None => Ok(self),
             Some(name) if known.is_empty() => {
@@ -64,7 +64,7 @@ impl Params {
     }
 
     /// The value of `name`, if given.
-    pub fn get(&self, name: &str) -> Option<&str> {
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
         self.0.get(name).map(String::as_str)
     }
 }

@@ -70,7 +70,7 @@ pub(super) fn read_reply(game: Game, reply: &[u8]) -> Result<Vec<Cell>, String> 
             [only] if only == text => {
                 format!("it replied {said}, which is not a cell; expected {expected}")
             }
-            _ => format!("it replied {said}: {why}"),
+            _ => format!("it replied {said}: {}", why.message),
         }
     })
 }

@@ -3,6 +3,7 @@
 
 use crate::Game;
 use crate::board::{Cell, Cells};
+use crate::bots::bot::BotError;
 use crate::history::History;
 use crate::quote::quote;
 
@@ -66,7 +67,7 @@ pub fn environment(game: Game) -> [(&'static str, String); 4] {
 ///
 /// # Errors
 ///
-/// What was wrong and what was expected, when the reply is anything else.
+/// A [`BotError`] saying what was wrong and what was expected, when the reply is anything else.
 ///
 /// # Examples
 ///
@@ -78,7 +79,7 @@ pub fn environment(game: Game) -> [(&'static str, String); 4] {
 /// assert!(parse_reply("+5").is_err());
 /// assert!(parse_reply("").is_err());
 /// ```
-pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
+pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, BotError> {
     parse_reply_in(Game::TIC_TAC_TOE, reply)
 }
 
@@ -88,7 +89,7 @@ pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
 ///
 /// # Errors
 ///
-/// What was wrong and what was expected, when the reply is anything else.
+/// A [`BotError`] saying what was wrong and what was expected, when the reply is anything else.
 ///
 /// # Examples
 ///
@@ -101,18 +102,21 @@ pub fn parse_reply(reply: &str) -> Result<Vec<Cell>, String> {
 /// assert!(parse_reply_in(game, "016").is_err());
 /// # Ok::<(), ttt_oracle::GameError>(())
 /// ```
-pub fn parse_reply_in(game: Game, reply: &str) -> Result<Vec<Cell>, String> {
+pub fn parse_reply_in(game: Game, reply: &str) -> Result<Vec<Cell>, BotError> {
     let count = game.cells();
     let expected = format!("one or more cells 1..{count} separated by spaces");
     let tokens: Vec<&str> = reply.split(' ').filter(|t| !t.is_empty()).collect();
     if tokens.is_empty() {
-        return Err(format!("an empty line; expected {expected}"));
+        return Err(BotError {
+            message: format!("an empty line; expected {expected}"),
+        });
     }
     let mut seen = Cells::EMPTY;
     let mut cells = Vec::new();
     for token in tokens {
-        let cell = cell_of(token, count)
-            .ok_or_else(|| format!("{} is not a cell; expected {expected}", quote(token)))?;
+        let cell = cell_of(token, count).ok_or_else(|| BotError {
+            message: format!("{} is not a cell; expected {expected}", quote(token)),
+        })?;
         if !seen.contains(cell) {
             seen.insert(cell);
             cells.push(cell);
