@@ -12,8 +12,6 @@
 //!
 //! Pure: no I/O. [`solve`] solves one tier from the next with rayon.
 
-#[cfg(feature = "mpi")]
-pub mod distributed;
 pub mod solve;
 
 use crate::game::Game;

@@ -55,7 +55,7 @@ pub fn solve_tier(tiers: &Tiers, t: usize, next: &[Entry], out: &mut [Entry]) {
 
 /// Solves the blocks `reps` of tier `t` (X's representatives by index, ascending mask) into
 /// `out`, on the current rayon pool: what one process does of a tier split by representative
-/// (`tiers::distributed`, with the `mpi` feature; one process's tier is one slice).
+/// (`ttt-mpi`, in mpi/; one process's tier is one slice).
 ///
 /// `next` is what tier `t + 1` the slice reads (empty for the last tier). Where X moves (even
 /// `t`) a child's X cells can have any representative, so `next` is the whole tier. Where O

@@ -1,8 +1,5 @@
 //! The tiered solve across MPI ranks (docs/scale.md), run for real: `mpirun` starts `ttt-mpi`
 //! on this machine, its ranks exchanging tiers over loopback, and every entry of every tier
-//! the ranks wrote must be the single-process solve's. Needs Open MPI (`mpirun`) and the `mpi`
-//! feature: `cargo test --features mpi --test mpi_loopback`, which `.ci/test` runs.
-#![cfg(feature = "mpi")]
 
 use std::fs;
 use std::os::unix::process::CommandExt;

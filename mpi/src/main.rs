@@ -6,15 +6,17 @@
 //! `mpirun -np 2 ttt-mpi --game 4x4k3 --out DIR`; `--piece BYTES` bounds a message of the
 //! exchange (1 GiB unless told).
 
+mod distributed;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use distributed::{AcrossError, PIECE, TierSlice, solve_across};
 use mpi::collective::SystemOperation;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 use ttt_oracle::Game;
-use ttt_oracle::internals::distributed::{AcrossError, PIECE, TierSlice, solve_across};
 use ttt_oracle::internals::grouped;
 
 const USAGE: &str = "usage: mpirun -np P ttt-mpi --game G --out DIR [--piece BYTES]";

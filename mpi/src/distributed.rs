@@ -19,10 +19,8 @@ use std::time::{Duration, Instant};
 use mpi::Count;
 use mpi::traits::{Communicator, Root};
 
-use super::solve::solve_slice;
-use super::{MAX_TIER_CELLS, Tiers};
-use crate::game::Game;
-use crate::solve::Entry;
+use ttt_oracle::Game;
+use ttt_oracle::internals::{Entry, MAX_TIER_CELLS, Tiers, solve_slice};
 
 /// The bytes a message of the exchange holds at most, unless told otherwise: 1 GiB.
 pub const PIECE: usize = 1 << 30;
@@ -31,8 +29,6 @@ pub const PIECE: usize = 1 << 30;
 pub struct TierSlice<'a> {
     /// The tier: its boards have this many marks.
     pub tier: usize,
-    /// The index in the tier of the slice's first entry.
-    pub first: u64,
     /// The slice's entries, in the tier's order.
     pub entries: &'a [Entry],
     /// The bytes this rank received from the others to solve it: the slices of the tier above
@@ -125,12 +121,10 @@ where
             (own, 0)
         };
         let mut out = vec![0 as Entry; reps.len() * tiers.block(t) as usize];
-        let first = reps.start as u64 * tiers.block(t);
         solve_slice(&tiers, t, reps, &reads, &mut out);
         drop(reads);
         each(TierSlice {
             tier: t,
-            first,
             entries: &out,
             received,
             elapsed: start.elapsed(),
