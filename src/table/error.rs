@@ -1,0 +1,127 @@
+//! Why a game has no table here: [`TableError`], what every way of holding a table reports.
+
+use std::fmt;
+
+use crate::game::{Game, MAX_TABLE_CELLS};
+use crate::memory::OverMemory;
+
+/// Why a game has no table here.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Oracle, TableError};
+///
+/// let error = Oracle::of("6x6".parse()?).unwrap_err();
+/// assert!(matches!(error, TableError::TooLarge { .. }));
+/// assert_eq!(
+///     error.to_string(),
+///     "game 6x6 has 36 cells; tables exist for games of at most 16 cells"
+/// );
+/// # Ok::<(), ttt_oracle::GameError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// A count of `ttt stats` passes what 64 bits hold (a game past 20 cells can: 21! move
+    /// sequences pass 2^64).
+    NotCounted {
+        /// The game.
+        game: Game,
+    },
+    /// More cells than a table can hold.
+    TooLarge {
+        /// The game.
+        game: Game,
+    },
+    /// No table for this game is embedded in this binary (it is solved when used), so there
+    /// is none to verify.
+    NotEmbedded {
+        /// The game.
+        game: Game,
+    },
+    /// The table embedded in this binary is damaged (which takes a binary altered after the
+    /// build: the build writes the tables and the tests check them).
+    Damaged {
+        /// The game.
+        game: Game,
+        /// What is wrong with the bytes.
+        detail: String,
+    },
+    /// A game past 16 cells with no table solved for it in the cache folder yet (`ttt solve`
+    /// makes one).
+    NotSolved {
+        /// The game.
+        game: Game,
+        /// Where its table would be.
+        path: String,
+    },
+    /// The table of a game past 16 cells in the cache folder is damaged (or of another
+    /// version): it is not read.
+    DamagedFile {
+        /// The game.
+        game: Game,
+        /// The file and what is wrong with it.
+        detail: String,
+    },
+    /// Solving the game would hold more than the [memory limit](crate::memory::set_limit).
+    OverMemory {
+        /// The game.
+        game: Game,
+        /// About how much the solve holds, in bytes.
+        needs: u64,
+        /// The limit it would pass.
+        over: OverMemory,
+    },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::TooLarge { game } => write!(
+                f,
+                "game {game} has {} cells; tables exist for games of at most {MAX_TABLE_CELLS} \
+                 cells",
+                game.cells(),
+            ),
+            TableError::NotCounted { game } => write!(
+                f,
+                "the counts of game {game} pass what 64 bits hold ({}), so they are not given",
+                crate::wording::grouped(u64::MAX)
+            ),
+            TableError::NotEmbedded { game } => write!(
+                f,
+                "ttt embeds no table for game {game}: it is solved when used, so there is nothing \
+                 to compare (embedded: 3x3, {})",
+                Game::EMBEDDED.map(|game| game.to_string()).join(", ")
+            ),
+            TableError::NotSolved { game, path } => write!(
+                f,
+                "game {game} has {} cells and no table solved yet ({path}); make one with \
+                 `ttt solve --game {game}`",
+                game.cells()
+            ),
+            TableError::DamagedFile { game, detail } => write!(
+                f,
+                "the table of game {game} is damaged: {detail}; solve it again with \
+                 `ttt solve --game {game}`"
+            ),
+            TableError::Damaged { game, detail } => {
+                write!(f, "the embedded table of game {game} is damaged: {detail}")
+            }
+            TableError::OverMemory { game, needs, over } => write!(
+                f,
+                "solving game {game} holds about {}: {over}",
+                crate::memory::Size(*needs)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TableError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TableError::OverMemory { over, .. } => Some(over),
+            _ => None,
+        }
+    }
+}
