@@ -20,10 +20,10 @@ use ttt_oracle::audit::{Report, SideReport};
 use ttt_oracle::bots::Bot;
 use ttt_oracle::{AuditError, AuditOptions, Player};
 
-/// The `ttt` under test: the one cargo built beside these tests, or the one `TTT_BIN` names
-/// (`.ci/test` runs the commands' tests on the statically linked build that way).
+/// The `ttt` under test: the one cargo built beside these tests (for `.ci/test`'s release
+/// tests on x86-64 Linux, the statically linked one).
 pub fn ttt() -> PathBuf {
-    std::env::var_os("TTT_BIN").map_or_else(|| env!("CARGO_BIN_EXE_ttt").into(), PathBuf::from)
+    PathBuf::from(env!("CARGO_BIN_EXE_ttt"))
 }
 
 pub fn root() -> &'static Path {

@@ -1,7 +1,6 @@
 //! The tests through the real binary and the public API, in one crate so that the library and
 //! its embedded tables are linked once: a module a subject. The tests that change what a whole
 //! process shares (its allocator, the cache folder) are crates of their own beside this one.
-//! `TTT_BIN` names another `ttt` to test (`.ci/test` runs some modules on the static build).
 
 #[path = "../common/mod.rs"]
 mod common;
