@@ -1,6 +1,7 @@
 //! The tests through the real binary and the public API, in one crate so that the library and
 //! its embedded tables are linked once: a module a subject. The tests that change what a whole
-//! process shares (its allocator, the cache folder) are crates of their own beside this one.
+//! process shares (its allocator, the cache folder, files it writes then runs) are crates of
+//! their own beside this one.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -40,8 +41,6 @@ mod serve;
 mod simulate;
 mod solver;
 mod symmetric;
-#[cfg(target_os = "linux")]
-mod table;
 mod tableless;
 mod worst_case;
 mod write_failures;

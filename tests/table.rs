@@ -3,7 +3,12 @@
 //! broken is refused with a reason by the decoder itself: the unit tests of the dense table's
 //! layout, src/tests/dense_table.rs.
 
-// The binary is patched and run as Linux lays it out and runs it.
+// The binary is patched and run as Linux lays it out and runs it. A crate of its own: a patched
+// copy is written, then run, and a process that forks meanwhile (as the other tests' do) could
+// hold it open for writing ("text file busy").
+#![cfg(target_os = "linux")]
+
+mod common;
 
 /// Where the fields of tic-tac-toe's serialized table start (see the layout in
 /// `src/format/tic_tac_toe.rs`): the magic, the format version, the checksum of the entries,
@@ -56,7 +61,7 @@ fn alone() -> std::sync::MutexGuard<'static, ()> {
 /// `ttt` copied, with its embedded table damaged in place: one byte in the middle of the
 /// entries flipped, as a disk or a careless patch would.
 fn damaged_binary() -> std::path::PathBuf {
-    let original = std::fs::read(crate::common::ttt()).unwrap();
+    let original = std::fs::read(common::ttt()).unwrap();
     let tables = tables_in(&original);
     assert!(!tables.is_empty(), "the table is not in the binary");
     let mut patched = original;
@@ -171,7 +176,7 @@ fn damaged_best_moves_of_4x4_are_found_by_verify() {
     // Boards with 5 X and 4 or 5 O, among the first codes of that many marks: most in play.
     let start = 20_000_000;
     let (window, boards) = first_moves_from(start);
-    let original = std::fs::read(crate::common::ttt()).unwrap();
+    let original = std::fs::read(common::ttt()).unwrap();
     let found: Vec<usize> = original
         .windows(window.len())
         .enumerate()
