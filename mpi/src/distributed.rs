@@ -1,4 +1,4 @@
-//! The tiered solve split across MPI ranks (the `mpi` feature), as docs/scale.md lays it out:
+//! The tiered solve split across MPI ranks, as docs/scale.md lays it out:
 //! of each tier, rank `i` of `P` owns the blocks of X's representatives
 //! `i * B / P .. (i + 1) * B / P`, `B` being the tier's representatives, and solves them with
 //! [`solve_slice`], as one process solves a whole tier.

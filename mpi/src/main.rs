@@ -1,5 +1,5 @@
-//! `ttt-mpi`: the tiered solve of a game across the ranks `mpirun` starts (the `mpi` feature),
-//! as docs/scale.md lays it out. Each rank writes its slice of each tier, raw entries, to
+//! `ttt-mpi`: the tiered solve of a game across the ranks `mpirun` starts, as docs/scale.md
+//! lays it out. Each rank writes its slice of each tier, raw entries, to
 //! `OUT/tier-TT.rank-R`; the slices of a tier in rank order are the tier. Rank 0 prints, per
 //! tier, the entries, the bytes the ranks received from each other and the slowest rank's time.
 //!

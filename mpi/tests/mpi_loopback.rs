@@ -1,5 +1,7 @@
 //! The tiered solve across MPI ranks (docs/scale.md), run for real: `mpirun` starts `ttt-mpi`
 //! on this machine, its ranks exchanging tiers over loopback, and every entry of every tier
+//! the ranks wrote must be the single-process solve's. Needs Open MPI (`mpirun`), and libclang
+//! to build: `cargo test -p ttt-mpi`, which `.ci/test` runs.
 
 use std::fs;
 use std::os::unix::process::CommandExt;

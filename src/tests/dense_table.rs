@@ -1,7 +1,7 @@
 //! Tic-tac-toe's dense table and its byte format: every way the embedded bytes can be broken is
-//! refused with a reason, never with a panic. (Moved from tests/integration/table.rs and tests/integration/solver.rs
-//! when `Table`, `FormatError` and the embedded bytes left the public API; a damaged binary is
-//! still run through in tests/integration/table.rs.)
+//! refused with a reason, never with a panic. (Moved from the integration tests of the table and
+//! of the solver when `Table`, `FormatError` and the embedded bytes left the public API; a
+//! damaged binary is still run through in tests/table.rs.)
 
 use proptest::prelude::*;
 

@@ -1,7 +1,7 @@
 //! The solvers behind the tables: tic-tac-toe's `solve()` and its `Evaluation`s with the
 //! symmetries of the 3x3 board, and the general `solve_game` against tic-tac-toe's own table.
-//! (Moved from tests/integration/solver.rs and tests/integration/mnk.rs when these types left the public API; the
-//! same answers through `Oracle` stay there.)
+//! (Moved from the integration tests of the solver and of the m,n,k games when these types left
+//! the public API; the same answers through `Oracle` stay there, in tests/integration/.)
 
 use crate::board::{Board, Cell, Cells, Player};
 use crate::game::{Game, Mask};

@@ -1,7 +1,7 @@
 //! The general table of the m,n,k games and its byte format: a table read in place answers as
 //! the same table unpacked, unpacks itself after so many lookups, and damaged bytes are refused,
-//! never met with a panic. (Moved from tests/integration/mnk.rs and tests/integration/mnk_exhaustive.rs when the table,
-//! its bytes and `TableFormatError` left the public API.)
+//! never met with a panic. (Moved from the integration tests of the m,n,k games when the table,
+//! its bytes and its format error left the public API.)
 
 use proptest::prelude::*;
 
