@@ -27,6 +27,7 @@ mod progress;
 mod review;
 mod serve;
 mod simulate;
+mod size;
 mod solve;
 mod stats;
 mod style;
@@ -68,7 +69,7 @@ pub(crate) struct Cli {
     /// The most memory the command may hold: bytes, or a number with K, M, G or T (powers of
     /// 1024), e.g. 512M or 2G. By default half the memory available (the least of the cgroup's
     /// room, MemAvailable and `ulimit -v`). Past it, the command stops with exit code 6.
-    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    #[arg(long, global = true, value_name = "SIZE", value_parser = size::parse_size)]
     max_memory: Option<u64>,
     /// The folder of tables solved by `ttt solve`: by default $XDG_CACHE_HOME/ttt-oracle, or
     /// ~/.cache/ttt-oracle.

@@ -1,0 +1,91 @@
+//! `--max-memory`: a size as people write it, read into bytes.
+
+/// Reads a size as `--max-memory` takes it: a number of bytes, or with a suffix K, M, G or T
+/// (powers of 1024, `B` or `iB` after them allowed, any case), a fraction allowed: `512M`,
+/// `1.5G`, `2GiB`, `1000000`.
+///
+/// # Errors
+///
+/// What is wrong with the text, and what would be right.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let wanted = "a number of bytes, or a number with K, M, G or T after it (e.g. 512M, 2G)";
+    let trimmed = text.trim();
+    let lower = trimmed.to_ascii_lowercase();
+    let unitless = lower
+        .strip_suffix("ib")
+        .or_else(|| lower.strip_suffix('b'))
+        .unwrap_or(&lower);
+    let (number, shift) = match unitless.chars().last() {
+        Some('k') => (&unitless[..unitless.len() - 1], 10),
+        Some('m') => (&unitless[..unitless.len() - 1], 20),
+        Some('g') => (&unitless[..unitless.len() - 1], 30),
+        Some('t') => (&unitless[..unitless.len() - 1], 40),
+        _ if unitless.len() != lower.len() && lower.ends_with("ib") => {
+            return Err(format!("{wanted}, not {trimmed:?}"));
+        }
+        _ => (unitless, 0),
+    };
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+    if whole.is_empty() || !digits(whole) || !digits(fraction) || (shift == 0 && number != whole) {
+        return Err(format!("{wanted}, not {trimmed:?}"));
+    }
+    let too_large = || format!("{trimmed:?} is more memory than any machine has");
+    let whole: u64 = whole.parse().map_err(|_| too_large())?;
+    let mut bytes = whole.checked_shl(shift).filter(|b| b >> shift == whole);
+    if !fraction.is_empty() {
+        // Nine digits of a fraction are finer than a byte of any unit here.
+        let digits: String = fraction.chars().take(9).collect();
+        let scale = 10u64.pow(digits.len() as u32);
+        let part: u64 = digits.parse().unwrap_or(0);
+        let extra = (u128::from(part) << shift) / u128::from(scale);
+        bytes = bytes.and_then(|b| b.checked_add(extra as u64));
+    }
+    match bytes.ok_or_else(too_large)? {
+        0 => Err(format!(
+            "the memory limit must be more than 0, not {trimmed:?}"
+        )),
+        bytes => Ok(bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_read_in_binary_units() {
+        for (text, bytes) in [
+            ("1000000", 1_000_000),
+            ("512M", 512 << 20),
+            ("512m", 512 << 20),
+            ("2G", 2 << 30),
+            ("2GiB", 2 << 30),
+            ("2gb", 2 << 30),
+            ("1.5G", 3 << 29),
+            ("64K", 64 << 10),
+            ("1T", 1 << 40),
+            (" 300M ", 300 << 20),
+        ] {
+            assert_eq!(parse_size(text), Ok(bytes), "{text}");
+        }
+        for text in [
+            "",
+            "M",
+            "-1",
+            "1.5",
+            "12X",
+            "0",
+            "0M",
+            "1e9",
+            "1..5G",
+            "99999999999999999999",
+            "20000000T",
+            "2 G",
+            "iB",
+            "5ib",
+        ] {
+            assert!(parse_size(text).is_err(), "{text:?}");
+        }
+    }
+}
