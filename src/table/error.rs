@@ -4,6 +4,7 @@ use std::fmt;
 
 use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::memory::OverMemory;
+use crate::tiers::MAX_TIER_CELLS;
 
 /// Why a game has no table here.
 ///
@@ -16,7 +17,7 @@ use crate::memory::OverMemory;
 /// assert!(matches!(error, TableError::TooLarge { .. }));
 /// assert_eq!(
 ///     error.to_string(),
-///     "game 6x6 has 36 cells; tables exist for games of at most 16 cells"
+///     "game 6x6 has 36 cells; tables stop at 25 (past 16, made by `ttt solve`)"
 /// );
 /// # Ok::<(), ttt_oracle::GameError>(())
 /// ```
@@ -28,7 +29,7 @@ pub enum TableError {
         /// The game.
         game: Game,
     },
-    /// More cells than a table can hold.
+    /// More cells than a table can hold: 25, of which past 16 only a table `ttt solve` made.
     TooLarge {
         /// The game.
         game: Game,
@@ -79,8 +80,8 @@ impl fmt::Display for TableError {
         match self {
             TableError::TooLarge { game } => write!(
                 f,
-                "game {game} has {} cells; tables exist for games of at most {MAX_TABLE_CELLS} \
-                 cells",
+                "game {game} has {} cells; tables stop at {MAX_TIER_CELLS} (past \
+                 {MAX_TABLE_CELLS}, made by `ttt solve`)",
                 game.cells(),
             ),
             TableError::NotCounted { game } => write!(

@@ -457,7 +457,7 @@ fn bad_mnk_exports_are_usage_errors_and_leave_nothing_behind() {
         ),
         (
             "9x9",
-            "game 9x9 has 81 cells; tables exist for games of at most 16 cells",
+            "game 9x9 has 81 cells; tables stop at 25 (past 16, made by `ttt solve`)",
         ),
         ("5x4", "make one with `ttt solve --game 5x4`"),
         ("4x4q", "\"4x4q\" is not a game"),
