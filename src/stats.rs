@@ -13,6 +13,7 @@ use crate::game::Game;
 use crate::position::Position;
 use crate::solve::{Codes, Digits, solve_game, unentry};
 use crate::symmetry::{Canonical, canonicalize};
+use crate::table::TableError;
 use crate::table::tic_tac_toe::Dense;
 use crate::value::Value;
 
@@ -209,7 +210,12 @@ fn count_canonical_games(canonical: Canonical, memo: &mut HashMap<Canonical, u64
 
 /// Counts everything `ttt stats --game` reports for `game` (at most 16 cells), from a fresh
 /// solve, worked out on canonical positions and their orbits.
-pub(crate) fn of_game(game: Game) -> Stats {
+///
+/// # Errors
+///
+/// [`TableError::OverMemory`] when the solve would pass the memory limit.
+pub(crate) fn of_game(game: Game) -> Result<Stats, TableError> {
+    crate::table::room_to_solve(game)?;
     let cells = game.cells();
     let solution = solve_game(game);
     let codes = Codes::new(game);
@@ -311,7 +317,7 @@ pub(crate) fn of_game(game: Game) -> Stats {
         canonical_games[i] = children.iter().map(|&child| canonical_games[child]).sum();
     }
     stats.games_up_to_symmetry = canonical_games[0];
-    stats
+    Ok(stats)
 }
 
 /// A canonical position, as the passes over paths need it.

@@ -29,9 +29,8 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     let stats = if game == Game::TIC_TAC_TOE {
         stats(table())
     } else if game.has_table() {
-        // The counts come from a fresh solve, which must fit in the memory limit.
-        crate::table::room_to_solve(game)?;
-        of_game(game)
+        // The counts come from a fresh solve (the table itself is not needed).
+        of_game(game)?
     } else if game.cells() <= crate::tiers::MAX_TIER_CELLS {
         // A game `ttt solve` takes: counted from its cached table, or told how to make one.
         crate::Oracle::of(game)?.stats()?

@@ -132,7 +132,7 @@ fn the_engine_on_3x3_agrees_with_tic_tac_toe_everywhere() {
         assert_eq!(ours.tic_tac_toe(), board);
         assert_eq!(Position::from_board(board), ours);
     }
-    let mut ours = crate::stats::of_game(game);
+    let mut ours = crate::stats::of_game(game).unwrap();
     let theirs = crate::stats::stats(table());
     ours.table_bytes = theirs.table_bytes;
     assert_eq!(ours, theirs);

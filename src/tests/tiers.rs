@@ -80,7 +80,7 @@ fn counts_agree(game: Game) {
     let tiers = Tiers::new(game);
     let solved = solve_in_memory(&tiers);
     let tiered = crate::stats::tiered::of_tiers(&tiers, |t| &solved[t], 0).unwrap();
-    let mut memoised = crate::stats::of_game(game);
+    let mut memoised = crate::stats::of_game(game).unwrap();
     memoised.table_bytes = 0;
     assert_eq!(tiered, memoised, "game {game}");
 }
