@@ -217,10 +217,8 @@ impl DiskTable {
         let map = unsafe { Mmap::map(&file) }.map_err(|e| damaged(format!("cannot map: {e}")))?;
         #[cfg(target_family = "wasm")]
         let map = {
-            use std::io::Read;
             let mut bytes = Vec::new();
-            let mut file = file;
-            file.read_to_end(&mut bytes)
+            std::io::Read::read_to_end(&mut &file, &mut bytes)
                 .map_err(|e| damaged(format!("cannot be read: {e}")))?;
             bytes
         };
