@@ -3,7 +3,7 @@
 //! its best moves by raw code.
 //!
 //! The rules, the symmetries, the solver and the table format are the library's own files,
-//! pulled in with `#[path]` so that they are written once (with `quote.rs`, which the rules'
+//! pulled in with `#[path]` so that they are written once (with `text.rs`, which the rules'
 //! error messages use).
 
 use std::path::PathBuf;
@@ -39,14 +39,14 @@ mod player;
 #[path = "src/position.rs"]
 mod position;
 #[allow(dead_code)]
-#[path = "src/quote.rs"]
-mod quote;
-#[allow(dead_code)]
 #[path = "src/solve/mod.rs"]
 mod solve;
 #[allow(dead_code)]
 #[path = "src/symmetry.rs"]
 mod symmetry;
+#[allow(dead_code)]
+#[path = "src/text.rs"]
+mod text;
 #[allow(dead_code)]
 #[path = "src/value.rs"]
 mod value;
@@ -67,7 +67,7 @@ fn main() {
         "moves",
         "player",
         "position",
-        "quote",
+        "text",
         "solve/mod",
         "solve/tic_tac_toe",
         "symmetry",

@@ -20,7 +20,8 @@ use ttt_oracle::audit::Report;
 use ttt_oracle::bots::{self, Bot};
 use ttt_oracle::internals::{Dense, solve, table};
 use ttt_oracle::{
-    AuditOptions, Cell, Game, MatchOptions, MatchReport, Oracle, Player, Position, audit, matchup,
+    AuditOptions, Cell, Game, Oracle, Player, Position, audit, matchup,
+    matchup::{MatchOptions, MatchReport},
 };
 
 /// The 4,520 positions where the game goes on, most of them not canonical.

@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::cell::Mask;
-use crate::quote::quote;
+use crate::text::quote;
 
 // The rules this file held before they were split by idea, still found here by the files
 // that import them from `board`.

@@ -24,6 +24,8 @@ use crate::solve::Entry;
 use crate::table::disk::{self, HEADER_BYTES, Header, checksum};
 use crate::tiers::{MAX_TIER_CELLS, Tiers, solve::solve_tier, tier_sizes};
 
+pub use crate::table::disk::{cache_dir, set_cache_dir};
+
 /// What a solve of a game holds: memory at its peak and disk at its end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {

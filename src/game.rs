@@ -13,8 +13,12 @@ use crate::symmetry::Symmetry;
 // Where the rest of the crate has always found them.
 pub use crate::cell::{MAX_CELLS, Mask};
 
-/// The most cells a game may have for a table: `3^16` base-3 codes are 43 million.
+/// The most cells a game may have for a table in memory: `3^16` base-3 codes are 43 million.
 pub const MAX_TABLE_CELLS: usize = 16;
+
+/// The most cells a tiered solve takes (`ttt solve`): the class of every set of cells is a table
+/// of `2^N` words (128 MiB at 25 cells), and a remoteness must fit 5 bits.
+pub const MAX_TIER_CELLS: usize = 25;
 
 /// An m,n,k game: `rows` by `columns` cells, and `k` marks in a row (across, down or diagonally)
 /// win. Tic-tac-toe is 3,3,3.
@@ -88,7 +92,7 @@ impl fmt::Display for GameError {
                     f,
                     "{} is not a game: write MxN (M rows, N columns, k = the shorter side) or \
                      MxNkK, for example 3x3, 4x4 or 4x4k3",
-                    crate::quote::quote(text)
+                    crate::text::quote(text)
                 )?;
                 match suggestion(text) {
                     Some(game) => write!(f, " (did you mean {game}?)"),
@@ -99,11 +103,11 @@ impl fmt::Display for GameError {
                 write!(
                     f,
                     "{} is not a game: {} has a leading zero; write each number without one",
-                    crate::quote::quote(text),
-                    crate::quote::quote(number),
+                    crate::text::quote(text),
+                    crate::text::quote(number),
                 )?;
                 match without_leading_zeros(text).parse::<Game>() {
-                    Ok(game) => write!(f, ", as in {}", crate::quote::quote(&game.to_string())),
+                    Ok(game) => write!(f, ", as in {}", crate::text::quote(&game.to_string())),
                     Err(_) => Ok(()),
                 }
             }
@@ -134,6 +138,13 @@ pub(crate) fn wrong_game(asked: Game, of: Game) -> ! {
 }
 
 impl Game {
+    /// The most cells of a game whose table is embedded or solved in memory on first use.
+    pub const MAX_TABLE_CELLS: usize = MAX_TABLE_CELLS;
+
+    /// The most cells of a game with a table at all: past [`Game::MAX_TABLE_CELLS`], the one
+    /// `ttt solve` made.
+    pub const MAX_TIER_CELLS: usize = MAX_TIER_CELLS;
+
     /// Tic-tac-toe: 3 rows, 3 columns, 3 in a row.
     pub const TIC_TAC_TOE: Game = Game {
         rows: 3,

@@ -10,6 +10,6 @@ pub use crate::solve::{solve_game, unentry};
 pub use crate::table::disk::{HEADER_BYTES, Header, checksum, set_cache_dir};
 pub use crate::table::tic_tac_toe::{Dense, table};
 pub use crate::table::{Table, embedded_bytes};
+pub use crate::text::grouped;
 pub use crate::tiers::solve::solve_slice;
 pub use crate::tiers::{MAX_TIER_CELLS, Tiers, solve_in_memory};
-pub use crate::wording::grouped;

@@ -81,76 +81,70 @@
 //! and files are described in `docs/architecture.md`.
 
 #![warn(missing_docs)]
-// Without the `cli` feature, the crate-internal helpers only the command line calls (its
-// output files, signals, crate-root names) are unused: that is the point of the feature.
-#![cfg_attr(not(feature = "cli"), allow(dead_code, unused_imports))]
 
 mod analysis;
 pub mod audit;
+mod batch;
 mod board;
 pub mod bots;
 #[cfg(not(target_family = "wasm"))]
-mod cache;
+pub mod cache;
 mod cell;
 mod cells;
 #[cfg(not(target_family = "wasm"))]
 mod child;
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod cli;
 pub mod export;
 mod format;
 mod game;
 mod history;
 mod json;
-mod matchup;
+pub mod matchup;
 pub mod memory;
 mod moves;
 mod oracle;
 #[cfg(not(target_family = "wasm"))]
-mod output;
+pub mod output;
 mod player;
 mod position;
-mod quote;
 mod ratio;
 mod reachable;
-mod result_line;
-mod review;
+pub mod result_line;
+pub mod review;
 mod rng;
 #[cfg(not(target_family = "wasm"))]
-mod shutdown;
-mod simulate;
+pub mod shutdown;
+pub mod simulate;
 mod solve;
 pub mod stats;
 mod symmetry;
 mod table;
 #[cfg(test)]
 mod tests;
+pub mod text;
 mod tiers;
 mod value;
-mod verify;
+pub mod verify;
 pub mod web;
-mod wording;
 
 pub use analysis::Analysis;
 pub use audit::{AuditError, AuditOptions, audit};
+pub use batch::BatchBest;
 pub use board::IllegalPosition;
 pub use cell::{Cell, ParseCellError};
 pub use cells::Cells;
 pub use game::{Game, GameError};
 pub use history::History;
-pub use matchup::{MatchError, MatchOptions, MatchReport, matchup};
+pub use matchup::matchup;
 pub use moves::MoveError;
 pub use oracle::Oracle;
 pub use player::{Outcome, Player, Status};
 pub use position::{MoveListError, ParsePositionError, Position};
 pub use ratio::Ratio;
-pub use review::{MoveVerdict, PlyReview, Review};
+pub use review::Review;
 pub use rng::SplitMix64;
-pub use simulate::{SimulateOptions, Tally, simulate};
+pub use simulate::simulate;
 pub use table::TableError;
 pub use value::{MoveValue, Probe, Value};
-pub use verify::{Mismatch, Verification};
 
 // The Rust examples of the README and of docs/ run with the doctests: docs are tests.
 #[cfg(doctest)]
@@ -179,17 +173,3 @@ struct WebPage;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals;
-
-// Crate-internal names at the root, for the command line: the layouts behind the front door.
-pub(crate) use audit::tableless::odds_tableless;
-pub(crate) use audit::{
-    AuditBudget, Forfeit, LostGame, OverBudget, Shortest, SideReport, TablelessReport, Verdict,
-    WorstCase,
-};
-pub(crate) use board::Board;
-pub(crate) use game::MAX_TABLE_CELLS;
-pub(crate) use moves::parse_moves;
-pub(crate) use simulate::{Rate, simulate_game};
-pub(crate) use stats::ByOutcome;
-pub(crate) use table::Table;
-pub(crate) use table::tic_tac_toe::{Dense, table, try_table};

@@ -65,7 +65,7 @@ use crate::tiers::MAX_TIER_CELLS;
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{MatchError, MatchOptions, Ratio, bots, matchup};
+/// use ttt_oracle::{Ratio, bots, matchup, matchup::{MatchError, MatchOptions}};
 ///
 /// // Two random players meet every game of tic-tac-toe: all 255,168 of them.
 /// let (mut x, mut o) = (bots::from_spec("random")?, bots::from_spec("random")?);
@@ -114,7 +114,7 @@ pub fn matchup(
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Game, MatchOptions};
+/// use ttt_oracle::{Game, matchup::MatchOptions};
 ///
 /// let options = MatchOptions { game: "4x4k3".parse()?, ..MatchOptions::default() };
 /// assert_eq!(options.game.k(), 3);
@@ -209,7 +209,7 @@ fn play<R: Rules>(
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{MatchOptions, Ratio, bots, matchup};
+/// use ttt_oracle::{Ratio, bots, matchup, matchup::MatchOptions};
 ///
 /// // newell-simon opens in the centre and marcelo answers in corner 1 or 3, equally likely:
 /// // after 5 1 9 it marks two cells in one turn (8 and 7); after 5 3 the game is drawn.
@@ -292,7 +292,7 @@ impl Serialize for MatchReport {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{MatchError, bots::BotError};
+/// use ttt_oracle::{bots::BotError, matchup::MatchError};
 ///
 /// let error = MatchError::from(BotError { message: "external bot \"b\" broke the protocol".into() });
 /// assert_eq!(error.to_string(), "external bot \"b\" broke the protocol");

@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::cell::{Cell, ParseCellError};
 use crate::player::{Outcome, Player, Status};
-use crate::quote::quote;
+use crate::text::quote;
 
 /// Why a move cannot be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

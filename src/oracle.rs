@@ -45,7 +45,7 @@ pub struct Oracle {
 /// How the table is laid out: tic-tac-toe in a dense array indexed by the board's code (one
 /// read a query), every other game in the general table.
 #[derive(Clone, Copy)]
-enum Layout {
+pub(crate) enum Layout {
     TicTacToe(&'static Dense),
     Any(&'static Table),
     Disk(&'static DiskTable),
@@ -90,18 +90,9 @@ impl Oracle {
         Ok(Oracle { layout })
     }
 
-    /// The oracle of tic-tac-toe's dense table, for callers that hold it already.
-    pub(crate) fn of_dense(dense: &'static Dense) -> Oracle {
-        Oracle {
-            layout: Layout::TicTacToe(dense),
-        }
-    }
-
-    /// The oracle of a general table, for callers that hold it already.
-    pub(crate) fn of_table(table: &'static Table) -> Oracle {
-        Oracle {
-            layout: Layout::Any(table),
-        }
+    /// How the table is held, for the layouts' fast paths ([`BatchBest`](crate::BatchBest)).
+    pub(crate) fn layout(&self) -> Layout {
+        self.layout
     }
 
     /// The game this table solves.
@@ -110,6 +101,17 @@ impl Oracle {
             Layout::TicTacToe(_) => Game::TIC_TAC_TOE,
             Layout::Any(table) => table.game(),
             Layout::Disk(table) => table.game(),
+        }
+    }
+
+    /// The checksum stored in tic-tac-toe's serialized table, which `ttt --version` shows, and
+    /// the version of its format; `None` for the other games' layouts.
+    pub fn checksum(&self) -> Option<(u32, u64)> {
+        match self.layout {
+            Layout::TicTacToe(dense) => {
+                Some((crate::format::tic_tac_toe::FORMAT_VERSION, dense.checksum()))
+            }
+            Layout::Any(_) | Layout::Disk(_) => None,
         }
     }
 
@@ -337,7 +339,13 @@ impl Oracle {
     /// ```
     pub fn verify(&self) -> Result<Verification, TableError> {
         match self.layout {
-            Layout::TicTacToe(dense) => Ok(crate::verify::verify(dense)),
+            // The embedded bytes decoded afresh, not only the table already in use.
+            Layout::TicTacToe(_) => {
+                crate::verify::verify_embedded().map_err(|error| TableError::Damaged {
+                    game: Game::TIC_TAC_TOE,
+                    detail: error.to_string(),
+                })
+            }
             Layout::Any(table) => crate::verify::verify_game(table.game()),
             Layout::Disk(table) => crate::verify::verify_disk(table),
         }

@@ -9,7 +9,7 @@
 //!   directory is synced. On Linux the temporary file has no name (`O_TMPFILE`) until it is
 //!   linked in, so that even a `SIGKILL` leaves nothing; elsewhere, or where the file system
 //!   refuses that, it is `.ttt-XXXXXXXXXXXX.tmp`, created exclusively under an unpredictable
-//!   name, and renamed over the path (see [`temporary`]). An existing file keeps its permission bits and, where the process may set them,
+//!   name, and renamed over the path (see `output/temporary.rs`). An existing file keeps its permission bits and, where the process may set them,
 //!   its owner and group; a new file gets `0666` minus the umask. The directory must be writable.
 //! - A symbolic link is followed, the whole chain, and its final target is replaced; the links
 //!   stay. A dangling link creates its target, as the shell's `>` does. Like the kernel with
@@ -36,9 +36,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::quote::quote;
+use crate::text::quote;
 
-pub(crate) use self::stdout::{StandardOutput, failed as standard_output_failed, standard_output};
+pub use self::stdout::{StandardOutput, failed as standard_output_failed, standard_output};
 use self::temporary::Temporary;
 pub use self::temporary::remove_temporary_files;
 
@@ -193,7 +193,7 @@ impl std::error::Error for WriteError {}
 /// Whether `error` says the output cannot take more (a full disk or quota, the file size
 /// limit), is gone (a reader that went away) or failed in the device: reasons that are no fault
 /// of the path, even when they come as the file is created.
-pub(crate) fn is_full_or_broken(error: &io::Error) -> bool {
+pub fn is_full_or_broken(error: &io::Error) -> bool {
     matches!(
         error.raw_os_error(),
         Some(libc::ENOSPC | libc::EDQUOT | libc::EFBIG | libc::EPIPE | libc::EIO)

@@ -38,7 +38,7 @@ impl Player {
     /// Whose turn it is after `ply` moves (from 0): X on even plies. Known from the moves'
     /// count, where counting a board's marks has no instruction on the portable build.
     #[inline(always)]
-    pub(crate) const fn at_ply(ply: usize) -> Player {
+    pub const fn at_ply(ply: usize) -> Player {
         if ply % 2 == 0 { Player::X } else { Player::O }
     }
 

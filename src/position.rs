@@ -12,7 +12,7 @@ use crate::cells::Cells;
 use crate::game::{Game, Geometry};
 use crate::moves::{MoveError, MovesError, for_each_move};
 use crate::player::{Outcome, Player, Status};
-use crate::quote::quote;
+use crate::text::quote;
 
 /// A legal position of an m,n,k game: one that play from the empty board can reach.
 ///
@@ -165,6 +165,9 @@ impl ParsePositionError {
 impl fmt::Display for ParsePositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            ParsePositionError::Length { game, found } if game == Game::TIC_TAC_TOE => {
+                ParseBoardError::Length { found }.fmt(f)
+            }
             ParsePositionError::Length { game, found } => write!(
                 f,
                 "a board of game {game} has {} cells ({} rows of {}), this has {found}",

@@ -7,8 +7,8 @@ use std::fmt;
 use crate::board::{Cell, Outcome, Player, Status};
 use crate::game::Game;
 use crate::history::History;
-use crate::quote::quote;
 use crate::review::Review;
+use crate::text::quote;
 
 /// The moves, as people type them: `5 3 9`.
 fn cells(moves: &[Cell]) -> String {
@@ -18,7 +18,7 @@ fn cells(moves: &[Cell]) -> String {
 
 /// The game of the move list `text` on `game`, or what is wrong with it, in the words of
 /// `ttt analyze --moves` (on tic-tac-toe, the cells are single digits).
-pub(crate) fn parse_game(game: Game, text: &str) -> Result<History, String> {
+pub fn parse_game(game: Game, text: &str) -> Result<History, ResultLineError> {
     let played = if game == Game::TIC_TAC_TOE {
         crate::moves::parse_moves(text)
             .and_then(|moves| History::from_moves(&moves))
@@ -26,8 +26,20 @@ pub(crate) fn parse_game(game: Game, text: &str) -> Result<History, String> {
     } else {
         History::parse(game, text).map_err(|error| error.to_string())
     };
-    played.map_err(|error| format!("bad move list {}: {error}", quote(text)))
+    played.map_err(|error| ResultLineError(format!("bad move list {}: {error}", quote(text))))
 }
+
+/// What is wrong with a result line or its move list, in the words `ttt` prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultLineError(String);
+
+impl fmt::Display for ResultLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ResultLineError {}
 
 /// What starts a result line.
 pub const PREFIX: &str = "result:";
@@ -87,7 +99,9 @@ impl ReviewJson<'_> {
 
 /// A result line to write: `result: STATUS moves: LIST`, `none` for no moves.
 pub struct ResultLine<'a> {
+    /// How the game ended.
     pub result: GameResult,
+    /// Its moves, from the empty board.
     pub moves: &'a [Cell],
 }
 
@@ -110,8 +124,9 @@ pub fn is_result_line(line: &str) -> bool {
 /// Reads a result line of `game` back: the result it names and the game of its moves,
 /// checked against each other. The error says what is wrong; a bad move list gets the error
 /// `ttt analyze --game G --moves` gives it.
-pub fn parse(line: &str, game: Game) -> Result<(GameResult, History), String> {
-    let bad = |why: String| format!("bad result line {}: {why}", quote(line.trim()));
+pub fn parse(line: &str, game: Game) -> Result<(GameResult, History), ResultLineError> {
+    let bad =
+        |why: String| ResultLineError(format!("bad result line {}: {why}", quote(line.trim())));
     let rest = line
         .trim()
         .strip_prefix(PREFIX)
@@ -167,7 +182,7 @@ pub fn parse(line: &str, game: Game) -> Result<(GameResult, History), String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::parse_moves;
+    use crate::moves::parse_moves;
 
     use super::*;
 
@@ -245,7 +260,7 @@ mod tests {
         ] {
             assert_eq!(
                 parse(line, Game::TIC_TAC_TOE),
-                Err(message.to_string()),
+                Err(ResultLineError(message.to_string())),
                 "{line}"
             );
         }

@@ -20,7 +20,7 @@ use crate::{Game, Oracle, Position};
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Game, MoveVerdict, Oracle, Position};
+/// use ttt_oracle::{Game, Oracle, Position, review::MoveVerdict};
 ///
 /// // X wins at once on 3; 6 only draws; 7, 8 and 9 let O win on 6.
 /// let oracle = Oracle::of(Game::TIC_TAC_TOE)?;
@@ -92,7 +92,7 @@ impl MoveVerdict {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::MoveVerdict;
+    /// use ttt_oracle::review::MoveVerdict;
     ///
     /// assert!(MoveVerdict::DrawToLoss.is_mistake());
     /// assert!(!MoveVerdict::SlowWin.is_mistake());
@@ -110,7 +110,7 @@ impl MoveVerdict {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::MoveVerdict;
+    /// use ttt_oracle::review::MoveVerdict;
     ///
     /// assert_eq!(MoveVerdict::SlowWin.as_str(), "slow_win");
     /// assert_eq!(serde_json::to_string(&MoveVerdict::SlowWin)?, "\"slow_win\"");
@@ -244,7 +244,7 @@ impl Review {
     /// # Examples
     ///
     /// ```
-    /// use ttt_oracle::{Game, History, MoveVerdict, Review};
+    /// use ttt_oracle::{Game, History, Review, review::MoveVerdict};
     ///
     /// // X's fifth move, 4, leaves O's line 1-2-3 open: a drawn game thrown away.
     /// let review = Review::new(&History::parse(Game::TIC_TAC_TOE, "5 3 9 1 4 2")?)?;
@@ -266,7 +266,7 @@ impl Review {
     }
 
     /// Judges every move of `game` against `oracle`, its game's table.
-    pub(crate) fn with_oracle(oracle: &Oracle, game: &History) -> Review {
+    pub fn with_oracle(oracle: &Oracle, game: &History) -> Review {
         if oracle.game() != game.game() {
             crate::game::wrong_game(game.game(), oracle.game());
         }

@@ -44,7 +44,7 @@ impl Tally {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Player, SimulateOptions};
+/// use ttt_oracle::{Player, simulate::SimulateOptions};
 ///
 /// let options = SimulateOptions { side: Player::O, games: 500, ..SimulateOptions::default() };
 /// assert_eq!((options.games, options.seed), (500, 0));
@@ -84,7 +84,7 @@ impl Default for SimulateOptions {
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Player, SimulateOptions, bots, simulate};
+/// use ttt_oracle::{Player, bots, simulate, simulate::SimulateOptions};
 ///
 /// let mut perfect = bots::from_spec("perfect")?;
 /// let options = SimulateOptions { games: 1000, seed: 7, ..SimulateOptions::default() };
@@ -98,28 +98,29 @@ impl Default for SimulateOptions {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn simulate(bot: &mut dyn Bot, options: &SimulateOptions) -> Result<Tally, BotError> {
+    simulate_with_progress(bot, options, &mut |_| {})
+}
+
+/// [`simulate`], telling `played` after each game how many have been played: for a progress
+/// line.
+///
+/// # Errors
+///
+/// As [`simulate`].
+pub fn simulate_with_progress(
+    bot: &mut dyn Bot,
+    options: &SimulateOptions,
+    played: &mut dyn FnMut(u64),
+) -> Result<Tally, BotError> {
     bot.plays(options.game)?;
     let mut rng = SplitMix64::new(options.seed);
     let SimulateOptions {
         game, side, games, ..
     } = *options;
-    simulate_game(bot, game, side, games, &mut rng, &mut |_| {})
-}
-
-/// The games of [`simulate`], drawn from `rng`, telling `played` after each game how many have
-/// been played: for a progress line. The caller has checked that the bot plays the game.
-pub(crate) fn simulate_game(
-    bot: &mut dyn Bot,
-    game: Game,
-    side: Player,
-    games: u64,
-    rng: &mut SplitMix64,
-    played: &mut dyn FnMut(u64),
-) -> Result<Tally, BotError> {
     let mut tally = Tally::default();
     let mut choices = Vec::new();
     for number in 1..=games {
-        match play_one(bot, game, side, rng, &mut choices)? {
+        match play_one(bot, game, side, &mut rng, &mut choices)? {
             End::Finished(Outcome::Draw) => tally.draws += 1,
             End::Finished(Outcome::Win(winner)) if winner == side => tally.wins += 1,
             End::Finished(Outcome::Win(_)) => tally.losses += 1,

@@ -214,7 +214,7 @@ fn count_canonical_games(canonical: Canonical, memo: &mut HashMap<Canonical, u64
 /// # Errors
 ///
 /// [`TableError::OverMemory`] when the solve would pass the memory limit.
-pub(crate) fn of_game(game: Game) -> Result<Stats, TableError> {
+pub fn of_game(game: Game) -> Result<Stats, TableError> {
     crate::table::room_to_solve(game)?;
     let cells = game.cells();
     let solution = solve_game(game);

@@ -17,9 +17,7 @@ pub mod solve;
 use crate::game::Game;
 use crate::solve::Entry;
 
-/// The most cells a tiered solve takes: the class of every set of cells is a table of
-/// `2^N` words (128 MiB at 25 cells), and a remoteness must fit 5 bits.
-pub const MAX_TIER_CELLS: usize = 25;
+pub use crate::game::MAX_TIER_CELLS;
 
 /// The most marks one side has on a board of [`MAX_TIER_CELLS`], plus one for a child's rank.
 const MAX_RANKED: usize = MAX_TIER_CELLS / 2 + 2;

@@ -42,6 +42,9 @@ pub struct Verification {
     pub table_checksum: u64,
     /// The checksum of the fresh solve, serialized the way `build.rs` does.
     pub fresh_checksum: u64,
+    /// Whether the table's best move on every board (4x4's embedded half bytes) was compared
+    /// too.
+    pub first_moves: bool,
 }
 
 impl Verification {
@@ -103,6 +106,7 @@ pub(crate) fn verify(table: &Dense) -> Verification {
         mismatches,
         table_checksum: table.checksum(),
         fresh_checksum,
+        first_moves: false,
     }
 }
 
@@ -165,7 +169,8 @@ pub(crate) fn verify_game(game: Game) -> Result<Verification, TableError> {
             });
         }
     }
-    if let Some(embedded) = crate::table::embedded_first_moves(game) {
+    let first_moves = crate::table::embedded_first_moves(game);
+    if let Some(embedded) = first_moves {
         first_moves_differing(&fresh, embedded, &mut mismatches);
     }
     Ok(Verification {
@@ -175,6 +180,7 @@ pub(crate) fn verify_game(game: Game) -> Result<Verification, TableError> {
         mismatches,
         table_checksum: checksum(bytes),
         fresh_checksum: checksum(&fresh_bytes),
+        first_moves: first_moves.is_some(),
     })
 }
 
@@ -284,5 +290,6 @@ pub(crate) fn verify_disk(table: &DiskTable) -> Result<Verification, TableError>
         differing,
         table_checksum: fold(&stored),
         fresh_checksum: fold(&fresh_sums),
+        first_moves: false,
     })
 }

@@ -27,7 +27,7 @@ fn ttt(dir: &Path, args: &[&str]) -> Output {
         .arg("--cache-dir")
         .arg(dir)
         .env_remove("XDG_CACHE_HOME")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .output()
         .unwrap()
 }

@@ -11,7 +11,9 @@ use serde_json::Value as Json;
 use ttt_oracle::audit::{AuditJson, Mistakes, Report, Verdict};
 use ttt_oracle::bots::external::DEFAULT_TIMEOUT;
 use ttt_oracle::bots::{self, Bot, Choice, DependsOn, Turn};
-use ttt_oracle::{AuditError, AuditOptions, Game, History, MatchError, Player, SplitMix64};
+use ttt_oracle::{
+    AuditError, AuditOptions, Game, History, Player, SplitMix64, matchup::MatchError,
+};
 
 use crate::convert::{game_of, json_to_python, value_error};
 use crate::pybot::{Held, PyBot, Watch};

@@ -2,7 +2,7 @@
 
 use pyo3::prelude::*;
 use serde_json::Value as Json;
-use ttt_oracle::MatchOptions;
+use ttt_oracle::matchup::MatchOptions;
 
 use crate::audit::{Failure, Prepared, fraction, timeout_of};
 use crate::convert::{game_of, json_to_python, value_error};
@@ -49,7 +49,7 @@ fn play_match(
 /// The exact odds of every way a match ends.
 #[pyclass(module = "ttt_oracle", frozen)]
 struct MatchReport {
-    report: ttt_oracle::MatchReport,
+    report: ttt_oracle::matchup::MatchReport,
     json: Json,
 }
 

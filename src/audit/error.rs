@@ -6,9 +6,9 @@ use std::fmt;
 use crate::bots::{Bot, BotError};
 use crate::game::Game;
 use crate::memory::OverMemory;
-use crate::quote::quote;
 use crate::table::TableError;
-use crate::wording::counted;
+use crate::text::counted;
+use crate::text::quote;
 
 /// A walk by histories that would ask more questions than its budget allows: every history
 /// (the moves that reach a bot's turn) is asked on its own when a bot does not say it answers

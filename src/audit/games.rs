@@ -285,7 +285,7 @@ impl<R: Rules, E, F: FnMut(LostGame) -> Result<(), E>> Walk<'_, R, F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::{self, AuditBudget};
+    use crate::audit;
     use crate::bots::{CATALOG, from_spec};
 
     /// A memoryless bot that plays the first empty cell, except on `trigger`: there it panics,
@@ -357,10 +357,7 @@ mod tests {
             Ok::<(), AuditError>(())
         })
         .unwrap();
-        (
-            games,
-            audit::with_table(bot.as_mut(), Game::TIC_TAC_TOE, side, AuditBudget::DEFAULT).unwrap(),
-        )
+        (games, audit::solved(bot.as_mut(), &opts(side)).unwrap())
     }
 
     /// The first of the shortest games that `pick` takes.

@@ -56,9 +56,10 @@ pub use games::{LostGame, losing_games};
 pub use json::AuditJson;
 pub use mistakes::{Mistake, MistakeKind, Mistakes};
 pub use recheck::{Difference, RECHECK_GAMES, Recheck};
-pub(crate) use report::MistakeJson;
-pub use report::{Blunders, Forfeit, IllegalLine, LosingLine, Odds, SideReport, WorstCase};
-pub use tableless::{AuditBudget, Counts, Shortest, TablelessReport};
+pub use report::{
+    Blunders, Forfeit, IllegalLine, LosingLine, MistakeJson, Odds, SideReport, WorstCase,
+};
+pub use tableless::{AuditBudget, Counts, Shortest, TablelessReport, odds_tableless};
 pub use verdict::Verdict;
 
 /// What to audit: the game, the side the bot plays, how much the walk may hold, and how many
@@ -278,21 +279,6 @@ pub fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<Report, AuditE
     }
     bot.plays(game).map_err(AuditError::Refused)?;
     tableless::audit_tableless(bot, game, side, budget).map(Report::Searched)
-}
-
-/// Audits `bot` playing `side` of `game`, a game with a table, within `budget`: the audit of
-/// [`audit`] on a game with a table, its first mistakes listed.
-pub(crate) fn with_table(
-    bot: &mut dyn Bot,
-    game: Game,
-    side: Player,
-    budget: AuditBudget,
-) -> Result<SideReport, AuditError> {
-    let options = AuditOptions {
-        budget,
-        ..AuditOptions::new(game, side)
-    };
-    solved(bot, &options)
 }
 
 /// The audit of [`audit`] on a game with a table, as `options` say.

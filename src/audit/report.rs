@@ -436,8 +436,8 @@ struct MistakesJson<'a> {
 
 /// One mistake as JSON, in the report and in `ttt audit --mistakes`: the keys documented in
 /// `docs/commands.md`.
-#[derive(serde::Serialize)]
-pub(crate) struct MistakeJson<'a> {
+#[derive(Debug, serde::Serialize)]
+pub struct MistakeJson<'a> {
     board: crate::Position,
     moves: &'a [Cell],
     played: &'a crate::value::MoveValue,
@@ -449,7 +449,7 @@ pub(crate) struct MistakeJson<'a> {
 
 impl MistakeJson<'_> {
     /// `mistake`, made in `game`, as JSON.
-    pub(crate) fn new(game: Game, mistake: &Mistake) -> MistakeJson<'_> {
+    pub fn new(game: Game, mistake: &Mistake) -> MistakeJson<'_> {
         MistakeJson {
             board: History::replay(game, &mistake.moves).position(),
             moves: &mistake.moves,

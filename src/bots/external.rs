@@ -47,8 +47,8 @@ use crate::Game;
 use crate::board::Cell;
 use crate::child::{Clock, Deadline, Leftover, Line, Pending, Process, SendError};
 use crate::history::History;
-use crate::quote::{quote, quote_bytes};
 use crate::ratio::Ratio;
+use crate::text::{quote, quote_bytes};
 
 pub use self::protocol::{MAX_REPLY, environment, parse_reply, parse_reply_in, request};
 
@@ -276,7 +276,7 @@ impl External {
             // A fresh process has the start-up allowance and the timeout for its first reply,
             // and at least the timeout from the moment it reads the request.
             let deadline = if self.process.is_none() {
-                let label: String = crate::quote::escape(&self.name).chars().take(30).collect();
+                let label: String = crate::text::escape(&self.name).chars().take(30).collect();
                 let env = environment(self.game);
                 let process = match Process::start(&self.command, &label, MAX_REPLY, &env) {
                     Ok(process) => process,

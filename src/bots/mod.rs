@@ -53,7 +53,7 @@ use bot::collect;
 /// probability as `p/q`: the bots' tests state their sources' positions this way.
 #[cfg(test)]
 fn answers(bot: &mut dyn Bot, moves: &str) -> Vec<(Turn, String)> {
-    let game = History::from_moves(&crate::parse_moves(moves).unwrap()).unwrap();
+    let game = History::from_moves(&crate::moves::parse_moves(moves).unwrap()).unwrap();
     bot.choose(&game)
         .unwrap()
         .into_iter()

@@ -6,13 +6,14 @@ use std::cell::Cell as Slot;
 
 use super::BotError;
 use crate::board::{Board, Cell, Cells};
+use crate::game::MAX_TABLE_CELLS;
 use crate::history::History;
 use crate::table::disk::DiskTable;
 use crate::table::tic_tac_toe::table;
 use crate::table::{Table, TableError};
 use crate::tiers::MAX_TIER_CELLS;
 use crate::value::Value;
-use crate::{Game, MAX_TABLE_CELLS, Position};
+use crate::{Game, Position};
 
 /// A position with the table that knows it.
 #[derive(Clone, Copy)]

@@ -53,7 +53,7 @@ pub fn parse_probability(text: &str) -> Result<Ratio, SpecError> {
         message: format!(
             "probability {} is not a number from 0 to 1 with at most three decimal places \
              (write e.g. 0.25, or a fraction such as 1/3 with a denominator up to 1000)",
-            crate::quote::quote(text)
+            crate::text::quote(text)
         ),
     };
     let number = |s: &str| -> Result<u128, SpecError> {
@@ -150,7 +150,7 @@ fn parameterised_words() -> impl Iterator<Item = &'static str> {
 /// Why `spec` names no bot: a form that takes a parameter given without one, or an unknown
 /// name, with the closest known spelling when one is close (as clap suggests a subcommand).
 fn unknown(spec: &str) -> SpecError {
-    let quoted = crate::quote::quote(spec);
+    let quoted = crate::text::quote(spec);
     if let Some((form, _)) = PARAMETERISED
         .iter()
         .find(|(form, _)| form.split_once(':').is_some_and(|(word, _)| word == spec))

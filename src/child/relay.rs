@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, TrySendError};
 use std::thread;
 
-use crate::quote::escape_lines;
+use crate::text::escape_lines;
 
 /// How many chunks (of up to 8 KiB) may wait to be written: 512 KiB at most.
 const QUEUE: usize = 64;

@@ -399,8 +399,8 @@ impl fmt::Display for FormatError {
                 write!(
                     f,
                     "not a table: starts with {}, not {}",
-                    crate::quote::quote_bytes(found),
-                    crate::quote::quote_bytes(&MAGIC)
+                    crate::text::quote_bytes(found),
+                    crate::text::quote_bytes(&MAGIC)
                 )
             }
             FormatError::Version { found } => write!(

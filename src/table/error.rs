@@ -87,7 +87,7 @@ impl fmt::Display for TableError {
             TableError::NotCounted { game } => write!(
                 f,
                 "the counts of game {game} pass what 64 bits hold ({}), so they are not given",
-                crate::wording::grouped(u64::MAX)
+                crate::text::grouped(u64::MAX)
             ),
             TableError::NotEmbedded { game } => write!(
                 f,

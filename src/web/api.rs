@@ -12,10 +12,10 @@ use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::history::History;
 use crate::oracle::Oracle;
 use crate::position::Position;
-use crate::quote::quote;
 use crate::result_line::{self, ReviewJson};
 use crate::review::Review;
 use crate::rng::SplitMix64;
+use crate::text::quote;
 
 /// A failed request: its status and what to say.
 type Refusal = (u16, String);
@@ -103,7 +103,8 @@ fn game(params: &Params) -> Result<Game, Refusal> {
 
 /// The game of the `moves` parameter (none when absent) on `game`.
 fn history(game: Game, params: &Params) -> Result<History, Refusal> {
-    result_line::parse_game(game, params.get("moves").unwrap_or("")).map_err(bad)
+    result_line::parse_game(game, params.get("moves").unwrap_or(""))
+        .map_err(|error| bad(error.to_string()))
 }
 
 fn oracle(game: Game) -> Result<Oracle, Refusal> {
@@ -157,7 +158,7 @@ fn pasted(game: Game, text: &str) -> Result<(History, Option<result_line::GameRe
         ))),
         (Some((_, line)), None) => result_line::parse(line, game)
             .map(|(result, played)| (played, Some(result)))
-            .map_err(bad),
+            .map_err(|error| bad(error.to_string())),
     }
 }
 

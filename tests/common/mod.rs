@@ -27,7 +27,7 @@ pub fn ttt() -> PathBuf {
 }
 
 pub fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 pub fn misbehave(mode: &str) -> String {

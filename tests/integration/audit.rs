@@ -400,7 +400,8 @@ fn the_report_of_every_built_in_bot_fits_the_screen() {
 }
 
 fn misbehave(mode: &str) -> String {
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/misbehave.py");
+    let script = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .join("tests/bots/misbehave.py");
     format!("python3 {} {mode}", script.display())
 }
 

@@ -10,8 +10,8 @@ use predicates::prelude::*;
 use ttt_oracle::audit::{AuditBudget, LostGame, Report, SideReport, losing_games};
 use ttt_oracle::bots::{self, Bot, BotError, Choice, Turn};
 use ttt_oracle::{
-    AuditError, AuditOptions, Cell, Game, History, MatchError, MatchOptions, MatchReport, Oracle,
-    Outcome, Player, Ratio, Status, matchup,
+    AuditError, AuditOptions, Cell, Game, History, Oracle, Outcome, Player, Ratio, Status, matchup,
+    matchup::{MatchError, MatchOptions, MatchReport},
 };
 
 /// The audit of `bot` playing `side` of `game`, a game with a table, judged by that table.

@@ -10,7 +10,8 @@ use serde_json::Value;
 
 fn ttt(args: &[&str]) -> Command {
     let mut cmd = Command::new(crate::common::ttt());
-    cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd.args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     cmd.timeout(Duration::from_secs(600));
     cmd
 }

@@ -83,10 +83,16 @@ fn syntax_errors_say_what_and_where() {
         message.contains("\"\\u{1b}\" at position 3") && !message.contains('\x1b'),
         "{message}"
     );
-    // The count is told with the game's shape.
+    // The count is told with how a board is written (on other games, with their shape).
     assert_eq!(
         parse("X.O").unwrap_err().to_string(),
-        "a board of game 3x3 has 9 cells (3 rows of 3), this has 3"
+        "a board has 9 cells, this has 3 (write 9 of X, O and . row-major, e.g. X...O....)"
+    );
+    assert_eq!(
+        Position::parse("3x4".parse().unwrap(), "X.O")
+            .unwrap_err()
+            .to_string(),
+        "a board of game 3x4 has 12 cells (3 rows of 4), this has 3"
     );
 }
 

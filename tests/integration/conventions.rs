@@ -260,8 +260,8 @@ fn the_man_page_carries_every_command_and_the_exit_codes() {
 
 #[test]
 fn the_docs_table_of_published_bots_matches_the_bots() {
-    let page =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/commands.md")).unwrap();
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/commands.md"))
+        .unwrap();
     let section = page.split("## `ttt bots`").nth(1).unwrap();
     let section = section.split("\n## ").next().unwrap();
     let rows: Vec<Vec<String>> = section
@@ -379,7 +379,7 @@ fn text_for_people_reads_in_one_style_across_commands() {
     for args in commands {
         let out = ttt()
             .args(*args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
             .output()
             .unwrap();
         assert!(
@@ -411,7 +411,7 @@ fn text_for_people_reads_in_one_style_across_commands() {
     }
     let play = ttt()
         .args(["play", "--seed", "7", "--opponent", first, "--game", "3x4"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .write_stdin("6\n7\n5\n8\nhint\n")
         .output()
         .unwrap();

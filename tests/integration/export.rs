@@ -226,7 +226,7 @@ fn the_files_in_data_equal_a_fresh_export() {
         let mut fresh = Vec::new();
         let records = export::records(game, false).unwrap();
         export::write(&mut fresh, format, game, records).unwrap();
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
             .join("data")
             .join(file);
         let stored = std::fs::read(&path).unwrap();

@@ -19,8 +19,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("rules", &[
         "src/player.rs", "src/cell.rs", "src/cells.rs", "src/board.rs", "src/symmetry.rs",
         "src/position", "src/game.rs", "src/geometry.rs", "src/moves.rs", "src/value.rs",
-        "src/history.rs", "src/quote.rs", "src/rng.rs", "src/ratio.rs", "src/reachable.rs",
-        "src/wording.rs",
+        "src/history.rs", "src/text.rs", "src/rng.rs", "src/ratio.rs", "src/reachable.rs",
         "src/memory.rs",
     ]),
     ("solver", &["src/solve", "src/tiers"]),
@@ -33,8 +32,8 @@ const LAYERS: &[(&str, &[&str])] = &[
         "src/review.rs", "src/simulate.rs", "src/export", "src/output", "src/cache.rs",
         "src/result_line.rs", "src/web",
     ]),
-    ("cli", &["src/cli"]),
-    // Everything else: the crate root (src/lib.rs) and the unit tests under src/tests.
+    // Everything else: the crate root (src/lib.rs) and the unit tests under src/tests. The
+    // command line (cli/) is a package of its own: the compiler keeps it to the public API.
     ("higher", &[]),
 ];
 
@@ -45,7 +44,7 @@ const FORBIDDEN_ROOT_SUFFIXES: &[&str] = &["_game", "_within"];
 
 #[test]
 fn no_source_file_is_over_700_lines() {
-    let mut files: Vec<String> = ["src", "tests", "benches", "mpi"]
+    let mut files: Vec<String> = ["src", "cli", "tests", "benches", "mpi"]
         .iter()
         .flat_map(|dir| rs_files(dir))
         .collect();
@@ -148,7 +147,7 @@ fn is_forbidden(name: &str) -> bool {
 // ---- The tree ----
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 /// Every `.rs` file under `dir`, relative to the root with `/` separators, sorted.

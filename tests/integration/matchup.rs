@@ -11,8 +11,8 @@ use serde_json::Value as Json;
 use ttt_oracle::audit::{Report, SideReport};
 use ttt_oracle::bots::{self, Bot, CATALOG, Choice, Turn};
 use ttt_oracle::{
-    AuditOptions, History, MatchOptions, MatchReport, Outcome, Player, Ratio, Status, audit,
-    matchup,
+    AuditOptions, History, Outcome, Player, Ratio, Status, audit, matchup,
+    matchup::{MatchOptions, MatchReport},
 };
 
 use common::by_histories::ByHistories;

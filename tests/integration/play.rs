@@ -381,7 +381,7 @@ fn a_bot_name_is_escaped() {
     // A relative path, so that the name fits whatever the checkout's path: longer names are cut.
     let spec = "cmd:python3 tests/bots/misbehave.py first \x1b[31m";
     let out = ttt()
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .args(["play", "--opponent", spec, "--as", "o"])
         .write_stdin("quit\n")
         .output()
@@ -447,7 +447,7 @@ fn every_line_fits_in_100_columns_whatever_is_typed() {
 
 #[test]
 fn every_line_fits_in_100_columns_whatever_the_bot_is_called() {
-    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/misbehave.py");
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/bots/misbehave.py");
     let long = "a-long-argument-".repeat(8);
     for (mode, told) in [
         ("first", "(X) plays 1."),
@@ -506,7 +506,7 @@ fn help_for_play_lists_the_commands_and_the_exit_codes() {
 fn on_a_terminal(args: &[&str], steps: &[(&str, &str)]) -> String {
     // The driver gives up after 10 seconds; this is in case the driver itself hangs.
     let out = Command::new("python3")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/terminal.py"))
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/terminal.py"))
         .arg(crate::common::ttt())
         .arg(serde_json::to_string(args).unwrap())
         .arg(serde_json::to_string(steps).unwrap())
@@ -527,7 +527,7 @@ fn on_a_terminal(args: &[&str], steps: &[(&str, &str)]) -> String {
 /// A bot that always takes the first empty cell, so that every game below is known in
 /// advance: as X, 5 3 7 wins, 2 4 5 7 9 draws, 9 8 4 loses.
 fn first_empty_cell() -> String {
-    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/misbehave.py");
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/bots/misbehave.py");
     format!("cmd:python3 {bot} first")
 }
 

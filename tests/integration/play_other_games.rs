@@ -29,7 +29,7 @@ fn assert_fits(out: &str) {
 /// A bot that always takes the first empty cell, so that every game below is known in
 /// advance.
 fn first_empty_cell() -> String {
-    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/misbehave.py");
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/bots/misbehave.py");
     format!("cmd:python3 {bot} first")
 }
 

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use serde_json::{Value as Json, json};
 use ttt_oracle::{
-    AuditOptions, Cells, Game, History, MoveVerdict, Player, PlyReview, Position, Review, Value,
-    audit, bots,
+    AuditOptions, Cells, Game, History, Player, Position, Review, Value, audit, bots,
+    review::{MoveVerdict, PlyReview},
 };
 
 /// Each run that feeds odd or endless input is bounded in time, so that a regression that

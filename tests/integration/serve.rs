@@ -137,7 +137,7 @@ fn error_of(body: &str) -> String {
 /// for a POST its JSON body), a blank line, and the answer (`STATUS`, then its JSON).
 #[test]
 fn every_exchange_in_the_docs_is_what_the_server_answers() {
-    let page = std::fs::read_to_string("docs/web.md").unwrap();
+    let page = std::fs::read_to_string(crate::common::root().join("docs/web.md")).unwrap();
     let server = Server::start();
     let mut checked = 0;
     let mut rest = page.as_str();

@@ -157,7 +157,7 @@ fn walked(
 ///
 /// # Errors
 ///
-/// As [`audit_tableless`].
+/// As [`audit`](crate::audit()) on a game with no table.
 pub fn odds_tableless(
     bot: &mut dyn Bot,
     game: Game,

@@ -4,7 +4,7 @@
 use super::protocol::{MAX_REPLY, parse_reply_in};
 use crate::Game;
 use crate::board::Cell;
-use crate::quote::quote_bytes;
+use crate::text::quote_bytes;
 
 /// The first line of `bytes`, without its newline.
 pub(super) fn first_line(bytes: &[u8]) -> &[u8] {
@@ -18,7 +18,7 @@ pub(super) fn first_line(bytes: &[u8]) -> &[u8] {
 /// The start of a line that was cut off unread: its first characters and an ellipsis, with no
 /// length (only its start was read).
 pub(super) fn quote_head(bytes: &[u8]) -> String {
-    crate::quote::quote_head(bytes, None)
+    crate::text::quote_head(bytes, None)
 }
 
 pub(super) fn stray(after_last: &str, bytes: &[u8]) -> String {

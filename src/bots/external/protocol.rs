@@ -5,7 +5,7 @@ use crate::Game;
 use crate::board::{Cell, Cells};
 use crate::bots::bot::BotError;
 use crate::history::History;
-use crate::quote::quote;
+use crate::text::quote;
 
 /// The longest reply line, in bytes before the newline; a longer one breaks the protocol, and
 /// no more than this is ever held of a bot's output.

@@ -1,0 +1,97 @@
+//! An analysis drawn for people, on the grid of any game (tic-tac-toe's 3x3 included): the
+//! board beside a map of where each empty cell leads, then the value, the optimal moves, the
+//! perfect line and a key.
+
+use ttt_oracle::{Analysis, Player, Status, Value};
+
+use super::any_game::{self, board_squares};
+use super::draw::{cells, grid_of, side_by_side};
+use super::style::Style;
+
+/// The board beside a map of where each empty cell leads, then a summary, on the game's grid.
+pub fn text(analysis: &Analysis, style: Style) -> Vec<String> {
+    let board = analysis.board;
+    let game = board.game();
+    let left = grid_of(&board_squares(&board, style), game.columns());
+    let right = match analysis.status {
+        Status::InProgress => grid_of(&any_game::outcome_squares(analysis, style), game.columns()),
+        Status::Finished(_) => Vec::new(),
+    };
+    let summary = Summary {
+        value: analysis.value,
+        remoteness: analysis.remoteness,
+        mover: analysis.to_move,
+        best: analysis.best.to_string(),
+        line: cells(&analysis.line),
+        winner: board.winner(),
+    };
+    layout(left, right, &summary, style)
+}
+
+/// What the lines under an analysis's grids say.
+struct Summary {
+    /// The value for the side to move.
+    value: Value,
+    /// Plies to the end.
+    remoteness: u8,
+    /// The side to move.
+    mover: Player,
+    /// The optimal moves, as people read them.
+    best: String,
+    /// The perfect line, as people read it.
+    line: String,
+    /// Who won, on a finished board.
+    winner: Option<Player>,
+}
+
+/// An analysis for people: the board beside the map of where each move leads (`right`, empty
+/// for a finished game), then the value, the optimal moves, the perfect line and the key; or
+/// the board and how the game ended.
+fn layout(left: Vec<String>, right: Vec<String>, summary: &Summary, style: Style) -> Vec<String> {
+    let mover = summary.mover;
+    let mut lines = Vec::new();
+    if right.is_empty() {
+        lines.extend(left);
+        lines.push(String::new());
+        let result = match summary.winner {
+            Some(winner) => format!("Game over: {winner} won."),
+            None => "Game over: a draw.".to_string(),
+        };
+        lines.push(style.strong(&result));
+        return lines;
+    }
+    lines.extend(side_by_side(&left, &right, 5));
+    let plies = super::text::plies(usize::from(summary.remoteness));
+    let said = match summary.value {
+        Value::Win => format!("{mover} to move wins in {plies}"),
+        Value::Draw => format!("{mover} to move draws ({plies} to a full board)"),
+        Value::Loss => format!("{mover} to move loses in {plies}"),
+    };
+    lines.push(String::new());
+    lines.push(format!(
+        "{}. Best: {}.",
+        style.value(summary.value, &said),
+        summary.best
+    ));
+    lines.push(format!("Perfect play: {}", summary.line));
+    lines.push(style.faint(&format!(
+        "Right: what each move leads to for {mover}: W win, D draw, L loss, plies to the end; * best."
+    )));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ttt_oracle::{Game, Oracle, Position};
+
+    #[test]
+    fn text_marks_every_empty_cell() {
+        let board = Position::parse(Game::TIC_TAC_TOE, "XO..X....").unwrap();
+        let analysis = Oracle::of(Game::TIC_TAC_TOE).unwrap().analyze(&board);
+        let lines = text(&analysis, Style::plain());
+        let joined = lines.join("\n");
+        assert_eq!(joined.matches('L').count(), 6 + 1, "{joined}");
+        assert!(joined.contains("L4*"), "{joined}");
+    }
+}

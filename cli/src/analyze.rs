@@ -1,0 +1,480 @@
+//! `ttt analyze` and `ttt best`: one position given on the command line, or batch mode (`-`),
+//! where a program sends one position a line on standard input and reads each answer back.
+
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+
+use clap::Args;
+use serde::Serialize;
+use ttt_oracle::{Analysis, BatchBest, Cell, Game, Oracle, Player, Position, Value};
+
+use super::analysis_text::text;
+use super::any_game::oracle_of;
+use super::lines::{Line, read_bounded_line};
+use super::style::Style;
+use super::{Failure, Format, PositionArgs};
+
+// `PositionArgs` names the notation from here.
+pub(super) use super::notation::Notation;
+
+/// Arguments of `ttt analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+}
+
+/// The longest line batch mode reads, in bytes, not counting its newline. A board or a move
+/// list takes a few bytes; a longer line is an error for that line, and is skipped to its end
+/// without being kept, so that no input can fill the memory.
+const LINE_LIMIT: usize = 4096;
+
+/// How much of standard input batch mode reads at once. Answers are held back only while
+/// whole lines are waiting in this buffer, so it bounds how late an answer can be.
+const INPUT_BUFFER: usize = 64 * 1024;
+
+/// What a command asks of each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Query {
+    /// `ttt analyze`: everything.
+    Analyze,
+    /// `ttt best`: the move to play.
+    Best,
+}
+
+/// `ttt best --format json`: the move, and the value and remoteness it keeps for the side to
+/// move; the first key, `game`, is left out for tic-tac-toe.
+#[derive(Debug, Serialize)]
+struct BestMove {
+    #[serde(skip_serializing_if = "Game::is_tic_tac_toe")]
+    game: Game,
+    board: Position,
+    to_move: Player,
+    best: Cell,
+    value: Value,
+    remoteness: u8,
+}
+
+/// The answer to one position.
+enum Answer {
+    Analysis(Analysis),
+    Best(BestMove),
+}
+
+/// Batch mode with `--format json`: a line that got no answer, and why, in the answer's place.
+#[derive(Serialize)]
+struct LineError<'a> {
+    error: &'a str,
+    line: u64,
+}
+
+/// Prints the analysis of one position, or of each line of standard input.
+pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
+    answer(&args.position, Query::Analyze)
+}
+
+/// Prints the best move alone, for one position or each line of standard input.
+pub fn best(args: &PositionArgs) -> Result<(), Failure> {
+    answer(args, Query::Best)
+}
+
+fn answer(position: &PositionArgs, query: Query) -> Result<(), Failure> {
+    let style = Style::for_stdout();
+    let oracle = oracle_of(position.game)?;
+    if let Some(notation) = position.batch() {
+        let fast = (query == Query::Best && notation == Notation::Board)
+            .then(|| BatchBest::new(&oracle, position.format == Format::Json))
+            .flatten();
+        let batch = Batch {
+            notation,
+            query,
+            format: position.format,
+            style,
+            oracle,
+            fast,
+        };
+        return batch.answer_all();
+    }
+    let (notation, text) = position.given();
+    let answer = answer_text(notation, text, false, query, oracle).map_err(Failure::usage)?;
+    let mut out = super::stdout();
+    write_answer(&mut out, &answer, position.format, style)?;
+    Ok(())
+}
+
+/// Reads a position of the oracle's game and looks it up; the error is why there is no answer
+/// (a position that cannot be read, or `best` on a finished game).
+fn answer_text(
+    notation: Notation,
+    text: &str,
+    batch: bool,
+    query: Query,
+    oracle: Oracle,
+) -> Result<Answer, String> {
+    let position = notation.parse(oracle.game(), text, batch)?;
+    match query {
+        Query::Analyze => Ok(Answer::Analysis(oracle.analyze(&position))),
+        Query::Best => best_move(oracle, position).map(Answer::Best),
+    }
+}
+
+/// The best move on `position`; the error says why there is none.
+fn best_move(oracle: Oracle, position: Position) -> Result<BestMove, String> {
+    let best = oracle
+        .best_move(&position)
+        .ok_or_else(|| no_move(&position))?;
+    let probe = oracle.probe(&position);
+    Ok(BestMove {
+        game: position.game(),
+        board: position,
+        to_move: position.to_move(),
+        best,
+        value: probe.value,
+        remoteness: probe.remoteness,
+    })
+}
+
+/// Why a finished game has no best move.
+fn no_move(position: &Position) -> String {
+    let status = position.status();
+    format!("the game on {position} is over ({status}): there is no move to make")
+}
+
+fn write_answer(
+    out: &mut impl Write,
+    answer: &Answer,
+    format: Format,
+    style: Style,
+) -> io::Result<()> {
+    match (answer, format) {
+        (Answer::Analysis(analysis), Format::Json) => {
+            serde_json::to_writer(&mut *out, analysis)?;
+            writeln!(out)
+        }
+        (Answer::Analysis(analysis), Format::Text) => {
+            for line in text(analysis, style) {
+                writeln!(out, "{line}")?;
+            }
+            Ok(())
+        }
+        (Answer::Best(best), Format::Json) => {
+            serde_json::to_writer(&mut *out, best)?;
+            writeln!(out)
+        }
+        (Answer::Best(best), Format::Text) => writeln!(out, "{}", best.best),
+    }
+}
+
+/// Batch mode: what each line holds, what is asked of it, and how answers are printed.
+struct Batch {
+    notation: Notation,
+    query: Query,
+    format: Format,
+    style: Style,
+    /// The game's table.
+    oracle: Oracle,
+    /// `ttt best -` on boards: the lines it reads, answered without the general path.
+    fast: Option<BatchBest>,
+}
+
+/// Lines read, and those that got an error instead of an answer.
+#[derive(Debug, Default)]
+struct LineCount {
+    lines: u64,
+    bad: u64,
+    /// The first bad line, counting from 1; 0 while there is none.
+    first_bad: u64,
+}
+
+/// Why batch mode stopped before the end of its input.
+#[derive(Debug)]
+enum Stopped {
+    Read(io::Error),
+    Write(io::Error),
+}
+
+impl Batch {
+    /// Batch mode on standard input and output. Exit code 2 when any line got an error, and
+    /// standard error says how many and where the first was.
+    fn answer_all(&self) -> Result<(), Failure> {
+        let mut input = BufReader::with_capacity(INPUT_BUFFER, io::stdin());
+        let mut out = BufWriter::with_capacity(INPUT_BUFFER, super::stdout());
+        let mut tally = LineCount::default();
+        match self.run(&mut input, &mut out, &mut tally) {
+            Ok(()) => {}
+            // A reader that went away too: the answers did not all arrive.
+            Err(Stopped::Write(error)) => return Err(error.into()),
+            Err(Stopped::Read(error)) => {
+                // The reader's error says what it could not read; say after which line.
+                let error = error
+                    .get_ref()
+                    .and_then(|inner| inner.downcast_ref::<super::lines::ReadingInput>())
+                    .map_or_else(|| error.to_string(), |reading| reading.0.to_string());
+                return Err(Failure::usage(format!(
+                    "cannot read standard input after line {}: {error}",
+                    tally.lines
+                )));
+            }
+        }
+        if tally.bad == 0 {
+            return Ok(());
+        }
+        Err(Failure::usage(format!(
+            "{} of {} {} got an error instead of an answer, the first at line {}",
+            tally.bad,
+            tally.lines,
+            if tally.lines == 1 { "line" } else { "lines" },
+            tally.first_bad
+        )))
+    }
+
+    /// Answers every line of `input` on `out`, in order, until the input ends.
+    fn run<R: io::Read>(
+        &self,
+        input: &mut BufReader<R>,
+        out: &mut impl Write,
+        tally: &mut LineCount,
+    ) -> Result<(), Stopped> {
+        let mut answers = Vec::new();
+        loop {
+            // Answers are buffered only while the next line is already here: before anything
+            // can wait for input, every answer so far goes out, since a client may be waiting
+            // for one before it writes its next line.
+            if !input.buffer().contains(&b'\n') {
+                out.flush().map_err(Stopped::Write)?;
+            }
+            if let Some(fast) = &self.fast {
+                answers.clear();
+                let (used, lines) = fast.answer_lines(input.buffer(), &mut answers);
+                if lines > 0 {
+                    tally.lines += lines;
+                    input.consume(used);
+                    out.write_all(&answers).map_err(Stopped::Write)?;
+                    continue;
+                }
+            }
+            let line = match read_bounded_line(input, LINE_LIMIT) {
+                Ok(Some(line)) => line,
+                Ok(None) => return out.flush().map_err(Stopped::Write),
+                Err(error) => {
+                    let _ = out.flush();
+                    return Err(Stopped::Read(error));
+                }
+            };
+            tally.lines += 1;
+            let result = match line {
+                Line::Text(text) => {
+                    answer_text(self.notation, &text, true, self.query, self.oracle)
+                }
+                Line::TooLong { head, length } => Err(too_long(self.notation, &head, length)),
+            };
+            if result.is_err() {
+                tally.bad += 1;
+                if tally.first_bad == 0 {
+                    tally.first_bad = tally.lines;
+                }
+            }
+            self.write(out, tally.lines, &result)
+                .map_err(Stopped::Write)?;
+        }
+    }
+
+    /// Writes the answer to line `number`, or its error in the answer's place.
+    fn write(
+        &self,
+        out: &mut impl Write,
+        number: u64,
+        result: &Result<Answer, String>,
+    ) -> io::Result<()> {
+        match (result, self.format) {
+            (Ok(answer), format) => write_answer(out, answer, format, self.style)?,
+            (Err(message), Format::Json) => {
+                let error = LineError {
+                    error: message,
+                    line: number,
+                };
+                serde_json::to_writer(&mut *out, &error)?;
+                writeln!(out)?;
+            }
+            (Err(message), Format::Text) => {
+                let label = self.style.error("error:");
+                writeln!(out, "{label} line {number}: {message}")?;
+            }
+        }
+        if self.query == Query::Analyze && self.format == Format::Text {
+            // A text analysis is a block of lines: a blank line ends each answer.
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+}
+
+/// The error for a line longer than [`LINE_LIMIT`]: its start, quoted, and its length.
+fn too_long(notation: Notation, head: &[u8], length: u64) -> String {
+    format!(
+        "bad {} {}: a line has at most {LINE_LIMIT} bytes",
+        notation.noun(),
+        ttt_oracle::text::quote_head(head, Some(length))
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+
+    use super::*;
+
+    /// What batch mode writes for `input`, and its tally.
+    fn run_batch(
+        notation: Notation,
+        query: Query,
+        format: Format,
+        input: &str,
+    ) -> (String, LineCount) {
+        let batch = Batch {
+            notation,
+            query,
+            format,
+            style: Style::plain(),
+            oracle: Oracle::of(Game::TIC_TAC_TOE).unwrap(),
+            fast: None,
+        };
+        let mut input = BufReader::new(Cursor::new(input.as_bytes().to_vec()));
+        let mut out = Vec::new();
+        let mut tally = LineCount::default();
+        batch.run(&mut input, &mut out, &mut tally).unwrap();
+        (String::from_utf8(out).unwrap(), tally)
+    }
+
+    #[test]
+    fn batch_answers_every_line_in_its_place() {
+        let (out, tally) = run_batch(
+            Notation::Moves,
+            Query::Best,
+            Format::Text,
+            "5 1 9\n\n1 1\n1 4 2 5 3\n5",
+        );
+        assert_eq!(
+            out,
+            "3\n1\nerror: line 3: bad move list \"1 1\": move 2: cell 1 is already taken by X\n\
+             error: line 4: the game on XXXOO.... is over (x_wins): there is no move to make\n1\n"
+        );
+        assert_eq!((tally.lines, tally.bad, tally.first_bad), (5, 2, 3));
+    }
+
+    #[test]
+    fn a_long_line_is_quoted_short_with_its_length() {
+        let input = format!("{}\nX........\n", "X".repeat(100_000));
+        let (out, tally) = run_batch(Notation::Board, Query::Best, Format::Json, &input);
+        assert_eq!(
+            out,
+            format!(
+                "{{\"error\":\"bad board \\\"{}…\\\" (100000 bytes): a line has at most 4096 bytes\",\"line\":1}}\n\
+                 {{\"board\":\"X........\",\"to_move\":\"O\",\"best\":5,\"value\":\"draw\",\"remoteness\":8}}\n",
+                "X".repeat(60)
+            )
+        );
+        assert_eq!((tally.lines, tally.bad), (2, 1));
+    }
+
+    /// Batch mode's output and tally for `input` on `layout`'s game, with the fast path or
+    /// without, reading through a buffer of `capacity` bytes.
+    fn run_best(
+        oracle: Oracle,
+        format: Format,
+        fast: bool,
+        capacity: usize,
+        input: &str,
+    ) -> (String, u64, u64) {
+        let batch = Batch {
+            notation: Notation::Board,
+            query: Query::Best,
+            format,
+            style: Style::plain(),
+            oracle,
+            fast: fast.then(|| BatchBest::new(&oracle, format == Format::Json).unwrap()),
+        };
+        let mut input = BufReader::with_capacity(capacity, Cursor::new(input.as_bytes().to_vec()));
+        let mut out = Vec::new();
+        let mut tally = LineCount::default();
+        batch.run(&mut input, &mut out, &mut tally).unwrap();
+        (String::from_utf8(out).unwrap(), tally.lines, tally.bad)
+    }
+
+    /// Every line both ways, in both formats and through buffers small and large: the fast
+    /// path must write what the general path writes, byte for byte.
+    fn fast_path_agrees(oracle: Oracle, input: &str, lines: u64, in_play: u64) {
+        for format in [Format::Text, Format::Json] {
+            // The fast path itself answers every board in play, line by line.
+            let fast = BatchBest::new(&oracle, format == Format::Json).unwrap();
+            let answered: u64 = input
+                .split_inclusive('\n')
+                .map(|line| fast.answer_lines(line.as_bytes(), &mut Vec::new()).1)
+                .sum();
+            assert_eq!(answered, in_play);
+            let general = run_best(oracle, format, false, INPUT_BUFFER, input);
+            assert_eq!(general.1, lines);
+            for capacity in [7, 64, INPUT_BUFFER] {
+                assert_eq!(
+                    run_best(oracle, format, true, capacity, input),
+                    general,
+                    "{format:?}"
+                );
+            }
+        }
+    }
+
+    /// Lines the fast path leaves to the general path, among boards it answers.
+    const ODD_LINES: &str = "x........\n\nX........\r\nXX.......\nXO\nXXXOO....\n\u{e9}........\n";
+
+    #[test]
+    fn the_fast_path_answers_every_tic_tac_toe_board_as_the_general_path_does() {
+        let mut input = String::new();
+        for position in Position::reachable(Game::TIC_TAC_TOE) {
+            input.push_str(&format!("{position}\n"));
+        }
+        input.push_str(ODD_LINES);
+        // Every board again after the odd lines, and a last line without its newline.
+        input.push_str(&input.clone());
+        input.push_str("X...O....");
+        fast_path_agrees(
+            Oracle::of(Game::TIC_TAC_TOE).unwrap(),
+            &input,
+            2 * (5478 + 7) + 1,
+            2 * 4520,
+        );
+    }
+
+    #[test]
+    fn the_fast_path_answers_4x4_boards_as_the_general_path_does() {
+        let game: Game = "4x4".parse().unwrap();
+        let oracle = Oracle::of(game).unwrap();
+        // Random games, every position of each, finished ones included.
+        let mut rng = ttt_oracle::SplitMix64::new(29);
+        let mut input = String::new();
+        let (mut lines, mut in_play) = (0, 0);
+        for _ in 0..400 {
+            let mut position = Position::empty(game);
+            loop {
+                input.push_str(&format!("{position}\n"));
+                lines += 1;
+                let moves = position.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                in_play += 1;
+                let pick = rng.next_u64() % moves.len() as u64;
+                position = position
+                    .play(moves.iter().nth(pick as usize).unwrap())
+                    .unwrap();
+            }
+        }
+        // Illegal boards: too many O, both with a line, a slash misplaced, another game's.
+        input.push_str("OO../..../..../....\nXXXX/OOOO/..../....\nXX.../..../..../...\n");
+        input.push_str(ODD_LINES);
+        // Input in bulk unpacks the table, which JSON answers read, line by line after that.
+        BatchBest::new(&oracle, true)
+            .unwrap()
+            .answer_lines(input.as_bytes(), &mut Vec::new());
+        fast_path_agrees(oracle, &input, lines + 3 + 7, in_play);
+    }
+}

@@ -1,0 +1,150 @@
+//! Boards drawn for people: grids of short labels; and moves written for them.
+
+use ttt_oracle::Cell;
+
+use super::text::shown_width;
+
+/// One square of a drawn grid: its text, and the same text with colour (if any).
+#[derive(Clone, Debug, Default)]
+pub struct Square {
+    plain: String,
+    painted: String,
+}
+
+impl Square {
+    /// A square shown as `plain`, painted as `painted` (same visible text).
+    pub fn new(plain: impl Into<String>, painted: impl Into<String>) -> Square {
+        Square {
+            plain: plain.into(),
+            painted: painted.into(),
+        }
+    }
+}
+
+/// Draws squares as a grid of `columns` columns, each padded to the widest:
+///
+/// ```text
+///  X | O | 3
+/// ---+---+---
+/// ```
+pub fn grid_of(squares: &[Square], columns: usize) -> Vec<String> {
+    let rows = squares.len() / columns;
+    let width = squares
+        .iter()
+        .map(|s| s.plain.chars().count())
+        .max()
+        .unwrap_or(1);
+    let mut lines = Vec::with_capacity(2 * rows);
+    for row in 0..rows {
+        if row > 0 {
+            lines.push(vec!["-".repeat(width + 2); columns].join("+"));
+        }
+        let cells: Vec<String> = (0..columns)
+            .map(|column| {
+                let square = &squares[row * columns + column];
+                let pad = width - square.plain.chars().count();
+                format!(" {}{} ", square.painted, " ".repeat(pad))
+            })
+            .collect();
+        lines.push(cells.join("|").trim_end().to_string());
+    }
+    lines
+}
+
+/// Two grids of equal height side by side, `gap` spaces apart: the right one starts in the same
+/// column on every line, and no line ends in spaces.
+pub fn side_by_side(left: &[String], right: &[String], gap: usize) -> Vec<String> {
+    let width = left.iter().map(|l| shown_width(l)).max().unwrap_or(0);
+    left.iter()
+        .zip(right)
+        .map(|(l, r)| {
+            let pad = " ".repeat(width - shown_width(l) + gap);
+            format!("{l}{pad}{r}").trim_end().to_string()
+        })
+        .collect()
+}
+
+/// Cells separated by spaces, as people read a game or a line: `5 1 9`.
+pub fn cells(moves: &[Cell]) -> String {
+    moves
+        .iter()
+        .map(Cell::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The width of the widest square, in characters.
+fn widest(squares: &[Square]) -> usize {
+    squares
+        .iter()
+        .map(|s| s.plain.chars().count())
+        .max()
+        .unwrap_or(1)
+}
+
+/// The width in columns of the grid [`grid_of`] draws of `squares` in `columns` columns.
+fn grid_width(squares: &[Square], columns: usize) -> usize {
+    columns * (widest(squares) + 3) - 1
+}
+
+/// Draws squares as a grid of `columns` columns, as [`grid_of`] does, in at most `room`
+/// columns of text: a board too wide for that (a row of 20 cells or more) is cut into bands of
+/// whole columns, left to right, each under the one before it after a blank line. The cell
+/// numbers say where each band belongs.
+pub fn grid_within(squares: &[Square], columns: usize, room: usize) -> Vec<String> {
+    if grid_width(squares, columns) <= room {
+        return grid_of(squares, columns);
+    }
+    let widest = widest(squares);
+    // Every band padded to the widest square of all, so that the bands line up.
+    let padded = |s: &Square| {
+        let pad = " ".repeat(widest - s.plain.chars().count());
+        Square::new(format!("{}{pad}", s.plain), format!("{}{pad}", s.painted))
+    };
+    let band = ((room + 1) / (widest + 3)).max(1);
+    let rows = squares.len() / columns;
+    let mut lines = Vec::new();
+    for first in (0..columns).step_by(band) {
+        let last = (first + band).min(columns);
+        let part: Vec<Square> = (0..rows)
+            .flat_map(|row| (first..last).map(move |column| row * columns + column))
+            .map(|index| padded(&squares[index]))
+            .collect();
+        if first > 0 {
+            lines.push(String::new());
+        }
+        lines.extend(grid_of(&part, last - first));
+    }
+    lines
+}
+
+/// Whether [`pair_within`] draws two grids side by side, rather than one under the other.
+pub fn pair_fits(
+    left: &[Square],
+    right: &[Square],
+    columns: usize,
+    gap: usize,
+    room: usize,
+) -> bool {
+    grid_width(left, columns) + gap + grid_width(right, columns) <= room
+}
+
+/// A board's squares and a second set of the same shape (what each cell leads to) drawn as
+/// grids of `columns` columns: side by side, `gap` spaces apart, when both fit in `room`
+/// columns of text; otherwise the second under the first, after a blank line, each cut into
+/// bands as [`grid_within`] cuts it.
+pub fn pair_within(
+    left: &[Square],
+    right: &[Square],
+    columns: usize,
+    gap: usize,
+    room: usize,
+) -> Vec<String> {
+    if pair_fits(left, right, columns, gap, room) {
+        return side_by_side(&grid_of(left, columns), &grid_of(right, columns), gap);
+    }
+    let mut lines = grid_within(left, columns, room);
+    lines.push(String::new());
+    lines.extend(grid_within(right, columns, room));
+    lines
+}

@@ -1,0 +1,147 @@
+//! `ttt audit --losing-games FILE`: every game the audited bots lose or forfeit, one JSON
+//! object a line, written where and as `ttt export -o` writes.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use serde::Serialize;
+use ttt_oracle::audit::{AuditBudget, LostGame, OverBudget};
+use ttt_oracle::bots::{Bot, BotError};
+use ttt_oracle::memory::OverMemory;
+use ttt_oracle::{AuditError, Cell, Game, Player};
+
+use super::Failure;
+use super::jsonl::JsonLines;
+
+/// Where the games go, opened before the audits.
+pub struct LosingGames(JsonLines);
+
+/// A line of the file: the keys documented in `docs/commands.md`.
+#[derive(Serialize)]
+struct Line<'a> {
+    /// The game, for any but tic-tac-toe (whose lines are as they were before other games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
+    bot: &'a str,
+    side: Player,
+    moves: &'a [Cell],
+    /// `"loss"` or `"forfeit"`.
+    end: &'static str,
+    /// For a forfeit, what the bot did, in the words of the report's shortest forfeit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    turn: Option<String>,
+}
+
+/// Why writing the games stopped.
+enum Stop {
+    Bot(BotError),
+    OverBudget(OverBudget),
+    OverMemory(OverMemory),
+    Write(io::Error),
+}
+
+impl From<AuditError> for Stop {
+    fn from(error: AuditError) -> Stop {
+        match error {
+            AuditError::Bot(error) | AuditError::Refused(error) => Stop::Bot(error),
+            // Not after an audit within the same budget, which asked the same questions.
+            AuditError::OverBudget(over) => Stop::OverBudget(over),
+            AuditError::OverMemory(over) => Stop::OverMemory(over),
+            // The audit found the table before the games are written.
+            AuditError::NoTable(error) => Stop::Write(io::Error::other(error.to_string())),
+        }
+    }
+}
+
+impl LosingGames {
+    /// Opens `path` (`-` for standard output), if one was given: see [`JsonLines::open`].
+    pub fn open(path: Option<&Path>) -> Result<Option<LosingGames>, Failure> {
+        Ok(JsonLines::open(path)?.map(LosingGames))
+    }
+
+    /// Whether the games go to standard output, which then holds nothing else.
+    pub fn to_stdout(&self) -> bool {
+        self.0.to_stdout()
+    }
+
+    /// Writes the games of each bot on each of its sides, in order, and puts the file in
+    /// place. A bot that breaks the protocol (exit 3) or output that fails (exit 5, a reader
+    /// that closes standard output's pipe too) leaves a file being replaced as it was.
+    pub fn write(
+        self,
+        game: Game,
+        auditors: Vec<(&mut dyn Bot, &[Player])>,
+        budget: AuditBudget,
+    ) -> Result<(), Failure> {
+        let mut broke = None;
+        let written = self
+            .0
+            .output
+            .write(|out| match write_all(out, game, auditors, budget) {
+                Ok(()) => Ok(()),
+                Err(Stop::Write(error)) => Err(error),
+                // Any error will do to drop the temporary file: the bot's is the one reported.
+                Err(Stop::Bot(error)) => {
+                    broke = Some(Failure::protocol(error));
+                    Err(io::Error::other("an external bot broke the protocol"))
+                }
+                Err(Stop::OverBudget(over)) => {
+                    broke = Some(super::named::over_budget(&over));
+                    Err(io::Error::other("over the budget of histories"))
+                }
+                Err(Stop::OverMemory(over)) => {
+                    broke = Some(Failure::audit_memory(over));
+                    Err(io::Error::other("over the memory limit"))
+                }
+            });
+        if let Some(failure) = broke {
+            return Err(failure);
+        }
+        Ok(written?)
+    }
+}
+
+fn write_all(
+    out: &mut dyn Write,
+    game: Game,
+    auditors: Vec<(&mut dyn Bot, &[Player])>,
+    budget: AuditBudget,
+) -> Result<(), Stop> {
+    let name_of_game = (game != Game::TIC_TAC_TOE).then(|| game.to_string());
+    for (bot, sides) in auditors {
+        let name = bot.name().to_string();
+        for &side in sides {
+            let options = ttt_oracle::AuditOptions {
+                budget,
+                ..ttt_oracle::AuditOptions::new(game, side)
+            };
+            ttt_oracle::audit::losing_games(bot, &options, |lost| {
+                write_line(out, name_of_game.as_deref(), &name, side, &lost).map_err(Stop::Write)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn write_line(
+    out: &mut dyn Write,
+    name_of_game: Option<&str>,
+    bot: &str,
+    side: Player,
+    game: &LostGame,
+) -> io::Result<()> {
+    let (end, turn) = match game {
+        LostGame::Loss(_) => ("loss", None),
+        LostGame::Forfeit(line) => ("forfeit", Some(line.what.to_string())),
+    };
+    let line = Line {
+        game: name_of_game.map(str::to_string),
+        bot,
+        side,
+        moves: game.moves(),
+        end,
+        turn,
+    };
+    serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
+    writeln!(out)
+}

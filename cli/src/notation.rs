@@ -1,0 +1,85 @@
+//! How a position is written on the command line, as a board or as the moves that reach it,
+//! and how it is read, with a hint for a tic-tac-toe move list given as a board.
+
+use std::fmt::Write as _;
+
+use ttt_oracle::result_line;
+use ttt_oracle::text::{QUOTE_LIMIT, quote};
+use ttt_oracle::{Game, Position};
+
+/// How a position is written: a board, or the moves from the empty board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// `X...O....`
+    Board,
+    /// `5 1 9`
+    Moves,
+}
+
+impl Notation {
+    pub fn noun(self) -> &'static str {
+        match self {
+            Notation::Board => "board",
+            Notation::Moves => "move list",
+        }
+    }
+
+    /// Reads a position of `game` written this way; the error is one line that quotes at most
+    /// the start of `text`. A tic-tac-toe move list given as a board gets a hint: `--moves
+    /// LIST`, or in batch mode `--moves -`.
+    pub fn parse(self, game: Game, text: &str, batch: bool) -> Result<Position, String> {
+        let parsed = match self {
+            Notation::Moves => result_line::parse_game(game, text)
+                .map(|game| game.position())
+                .map_err(|error| error.to_string()),
+            Notation::Board => Position::parse(game, text).map_err(|error| {
+                let mut message = format!("bad {} {}: {error}", self.noun(), quote(text));
+                if game == Game::TIC_TAC_TOE && looks_like_moves(text) {
+                    if batch {
+                        message.push_str(" (a move list? read them with --moves -)");
+                    } else {
+                        let _ = write!(message, " (did you mean --moves {}?)", quote(text));
+                    }
+                }
+                message
+            }),
+        };
+        parsed.map_err(|mut message| {
+            // The empty board typed as empty text: say how it is written. (Batch mode's
+            // errors, read by programs, stay as they are.)
+            if self == Notation::Board && text.trim().is_empty() && !batch {
+                message.push_str(" (for the empty board give no board, or --moves \"\")");
+            }
+            message
+        })
+    }
+}
+
+/// Whether `text`, which is not a board, is a move list: cells 1 to 9 separated by spaces or
+/// commas, short enough to be suggested whole.
+fn looks_like_moves(text: &str) -> bool {
+    text.chars().count() <= QUOTE_LIMIT
+        && text.chars().any(|ch| ch.is_ascii_digit())
+        && text
+            .chars()
+            .all(|ch| ch.is_ascii_digit() || ch == ' ' || ch == ',')
+        && text
+            .split([' ', ','])
+            .filter(|cell| !cell.is_empty())
+            .all(|cell| matches!(cell.parse::<u8>(), Ok(1..=9)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_move_lists_are_suggested_as_moves() {
+        for text in ["5 1 9", "5,1,9", "5", "1 1"] {
+            assert!(looks_like_moves(text), "{text}");
+        }
+        for text in ["", " ", "X.Z", "5 10", "5 1 9 x", "519", "5\t1"] {
+            assert!(!looks_like_moves(text), "{text}");
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! `ttt solve`: a game past 16 cells solved into the cache folder, with a progress line on a
+//! terminal.
+
+use std::io::{IsTerminal, Write};
+use std::num::NonZeroUsize;
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::Failure;
+use ttt_oracle::Game;
+use ttt_oracle::cache::{Plan, SolveError, Step, solve_into};
+use ttt_oracle::memory::Size;
+
+/// `ttt solve`'s arguments.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The game: MxN or MxNkK of 17 to 25 cells, e.g. 4x5k4 or 5x4k4.
+    #[arg(short = 'g', long, value_name = "GAME", value_parser = super::values::GameValues, hide_possible_values = true)]
+    game: Game,
+    /// Threads to solve with; by default one per core.
+    #[arg(short = 'j', long, value_name = "N")]
+    threads: Option<NonZeroUsize>,
+    /// Print what the solve would hold (memory, disk, each tier's size) and solve nothing.
+    #[arg(long)]
+    plan: bool,
+}
+
+/// Solves the game, or says what it would take.
+pub fn run(args: &SolveArgs) -> Result<(), Failure> {
+    let game = args.game;
+    let dir = ttt_oracle::cache::cache_dir().ok_or_else(|| {
+        Failure::usage("no cache folder: set XDG_CACHE_HOME or HOME, or give --cache-dir")
+    })?;
+    let mut out = super::stdout();
+    if args.plan {
+        let plan = Plan::of(game);
+        writeln!(out, "game {game}: {} tiers", plan.tiers.len())?;
+        for (t, size) in plan.tiers.iter().enumerate() {
+            let noun = if *size == 1 { "position" } else { "positions" };
+            let count = ttt_oracle::text::grouped(*size);
+            writeln!(out, "  tier {t:>2}: {count:>19} {noun}")?;
+        }
+        writeln!(
+            out,
+            "table {}, memory at the peak {}, disk at the peak {}",
+            Size(plan.table_bytes),
+            Size(plan.memory_bytes),
+            Size(plan.disk_bytes)
+        )?;
+        return Ok(());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.map_or(0, NonZeroUsize::get))
+        .build()
+        .map_err(|error| Failure::usage(format!("cannot start the threads: {error}")))?;
+    let bar = progress_bar(game);
+    let start = Instant::now();
+    let step = |step: Step| {
+        if let Some(bar) = &bar {
+            bar.set_length(step.total);
+            bar.set_position(step.done);
+            bar.set_message(format!("tier {}", step.tier));
+        }
+    };
+    let waiting = |lock: &std::path::Path| {
+        eprintln!(
+            "another ttt solve --game {game} is writing into {} (it holds {}); waiting for it \
+             to end",
+            dir.display(),
+            lock.display()
+        );
+    };
+    let solved = pool.install(|| solve_into(&dir, game, &step, &waiting));
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let solved = solved.map_err(|error| match error {
+        SolveError::NotForThisGame(_)
+        | SolveError::OverMemory { .. }
+        | SolveError::OverDisk { .. } => Failure::usage(error.to_string()),
+        SolveError::Write(error) => Failure::output(error.to_string()),
+        SolveError::Folder(..) => Failure::output(error.to_string()),
+    })?;
+    let path = solved.path.display();
+    if solved.already {
+        writeln!(
+            out,
+            "game {game}: solved already, {} at {path}",
+            Size(solved.bytes)
+        )?;
+        return Ok(());
+    }
+    let resumed = match solved.resumed_at {
+        Some(tier) => format!(", going on from tier {tier}"),
+        None => String::new(),
+    };
+    writeln!(
+        out,
+        "game {game}: solved in {:.1} s{resumed}, {} at {path}",
+        start.elapsed().as_secs_f64(),
+        Size(solved.bytes)
+    )?;
+    Ok(())
+}
+
+/// The progress line, on a terminal only: tier, positions, rate, time taken and left.
+fn progress_bar(game: Game) -> Option<ProgressBar> {
+    let wanted =
+        std::io::stderr().is_terminal() && std::env::var_os("TERM").is_some_and(|t| t != "dumb");
+    if !wanted {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(4));
+    let template = "{spinner} {prefix} {msg}  {human_pos}/{human_len} positions  {per_sec}  \
+                    {elapsed}, about {eta} left";
+    bar.set_style(ProgressStyle::with_template(template).ok()?);
+    bar.set_prefix(format!("solving {game}"));
+    bar.enable_steady_tick(std::time::Duration::from_millis(250));
+    Some(bar)
+}

@@ -1,0 +1,160 @@
+//! `ttt stats`.
+
+use std::io::{self, Write};
+
+use clap::Args;
+use ttt_oracle::Game;
+use ttt_oracle::stats::{ByOutcome, ByValue, of_game};
+use ttt_oracle::text::grouped;
+
+use super::{Failure, Format};
+
+/// Arguments of `ttt stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Output format.
+    #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    format: Format,
+    /// The game: 3x3 (tic-tac-toe), MxN or MxNkK (see `ttt best --help`). Games of up to 16
+    /// cells other than 3x3 are solved afresh to count them: 4x4 takes a few seconds. Games of
+    /// 17 to 25 cells are counted from the table `ttt solve --game G` cached, in one pass over
+    /// it: 4x5k4 takes about a minute.
+    #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
+    game: Game,
+}
+
+/// Prints the counts.
+pub fn run(args: &StatsArgs) -> Result<(), Failure> {
+    let game = args.game;
+    let stats = if game.has_table() && !game.is_embedded() {
+        // The counts come from a fresh solve (the table itself is not needed).
+        of_game(game)?
+    } else if game.cells() <= Game::MAX_TIER_CELLS {
+        // An embedded table, or one `ttt solve` cached (an error says how to make one).
+        ttt_oracle::Oracle::of(game)?.stats()?
+    } else {
+        return Err(Failure::usage(format!(
+            "game {game} has {} cells; counts are made for games of at most {} cells",
+            game.cells(),
+            Game::MAX_TIER_CELLS
+        )));
+    };
+    let mut out = super::stdout();
+    if args.format == Format::Json {
+        serde_json::to_writer(&mut out, &stats).map_err(io::Error::from)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    let outcomes = |o: ByOutcome| {
+        format!(
+            "{} (X wins {}, O wins {}, drawn {})",
+            grouped(o.total),
+            grouped(o.x_wins),
+            grouped(o.o_wins),
+            grouped(o.draw)
+        )
+    };
+    let values = |v: &ByValue| {
+        format!(
+            "win {}, draw {}, loss {}",
+            grouped(v.win),
+            grouped(v.draw),
+            grouped(v.loss)
+        )
+    };
+    let (table_row, table_label) = if game == Game::TIC_TAC_TOE || game.is_embedded() {
+        (
+            "embedded table",
+            format!("{} bytes", grouped(stats.table_bytes)),
+        )
+    } else if game.has_table() {
+        ("embedded table", "none (solved when used)".to_string())
+    } else {
+        (
+            "cached table",
+            format!("{} bytes", grouped(stats.table_bytes)),
+        )
+    };
+    let rows = [
+        ("reachable positions", grouped(stats.reachable_positions)),
+        ("  up to symmetry", grouped(stats.canonical_positions)),
+        (
+            "non-terminal positions",
+            grouped(stats.non_terminal_positions),
+        ),
+        ("terminal positions", outcomes(stats.terminal_positions)),
+        (
+            "  up to symmetry",
+            outcomes(stats.canonical_terminal_positions),
+        ),
+        ("values (side to move)", values(&stats.values)),
+        ("  up to symmetry", values(&stats.canonical_values)),
+    ];
+    for (label, value) in rows {
+        writeln!(out, "{}", row(label, &value))?;
+    }
+    let cells = game.cells();
+    let lists = [
+        (format!("by remoteness 0..{cells}"), &stats.by_remoteness),
+        (format!("by ply 0..{cells}"), &stats.by_ply),
+        ("  up to symmetry".to_string(), &stats.canonical_by_ply),
+    ];
+    // One column width for the three lists, so that a ply's counts line up.
+    let width = lists
+        .iter()
+        .flat_map(|(_, list)| list.iter())
+        .map(|&n| grouped(n).len())
+        .max()
+        .unwrap_or(1);
+    for (label, list) in &lists {
+        for line in columns(label, list, width) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    let rows = [
+        ("complete games", outcomes(stats.games)),
+        ("  up to symmetry", grouped(stats.games_up_to_symmetry)),
+        ("game-tree nodes", grouped(stats.game_tree_nodes)),
+        (table_row, table_label),
+    ];
+    for (label, value) in rows {
+        writeln!(out, "{}", row(label, &value))?;
+    }
+    Ok(())
+}
+
+/// A row: its label, then its value; when the whole would pass 100 columns, the part in
+/// parentheses goes on a line of its own, under the value, without them.
+fn row(label: &str, value: &str) -> String {
+    let line = format!("{label:<LABEL$} {value}");
+    match value.split_once(" (") {
+        Some((total, rest)) if line.len() > 100 => {
+            let rest = rest.strip_suffix(')').unwrap_or(rest);
+            format!("{label:<LABEL$} {total}\n{:<LABEL$} {rest}", "")
+        }
+        _ => line,
+    }
+}
+
+/// The width of the labels' column.
+const LABEL: usize = 24;
+
+/// A count a ply (or a remoteness) from 0, in columns `width` wide, as many a
+/// line as fit in 100 columns; a line after the first is labelled with its first ply (`7..`).
+fn columns(label: &str, counts: &[u64], width: usize) -> Vec<String> {
+    let counts: Vec<String> = counts.iter().map(|&n| grouped(n)).collect();
+    // Each count takes two spaces and its column, after the label's column and a space.
+    let per_line = ((100 - LABEL - 1 + 2) / (width + 2)).max(1);
+    counts
+        .chunks(per_line)
+        .enumerate()
+        .map(|(i, chunk)| {
+            let label = match i {
+                0 => label.to_string(),
+                _ => format!("  {}..", i * per_line),
+            };
+            let counts: Vec<String> = chunk.iter().map(|c| format!("{c:>width$}")).collect();
+            format!("{label:<LABEL$} {}", counts.join("  "))
+        })
+        .collect()
+}

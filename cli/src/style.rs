@@ -1,0 +1,167 @@
+//! Colour for people: on a terminal, as `--color` says, else as the environment says.
+//!
+//! `--color always|never` wins; with `auto` (the default) colour is off when `NO_COLOR` is set
+//! and not empty (<https://no-color.org>), on when `CLICOLOR_FORCE` is set and not `0`, off when
+//! `TERM` is `dumb`, and otherwise on exactly when the stream is a terminal.
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::sync::OnceLock;
+
+use clap::ValueEnum;
+use ttt_oracle::Value;
+
+/// When to colour, as `--color` takes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless the environment says otherwise.
+    #[default]
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+static CHOICE: OnceLock<ColorChoice> = OnceLock::new();
+
+/// Settles the choice for the whole run; the first call wins.
+pub fn init(choice: ColorChoice) {
+    let _ = CHOICE.set(choice);
+}
+
+/// The `--color` value among the arguments, read before clap parses them so that clap's own
+/// help and errors follow it too. `None` when absent or not one of the values (clap then
+/// reports it).
+pub fn scan(args: impl IntoIterator<Item = OsString>) -> Option<ColorChoice> {
+    let mut args = args.into_iter().skip(1);
+    let mut found = None;
+    while let Some(arg) = args.next() {
+        let arg = arg.to_string_lossy().into_owned();
+        if arg == "--" {
+            break;
+        }
+        let value = if arg == "--color" {
+            args.next().map(|v| v.to_string_lossy().into_owned())
+        } else {
+            arg.strip_prefix("--color=").map(str::to_string)
+        };
+        if let Some(value) = value {
+            found = ColorChoice::from_str(&value, true).ok();
+        }
+    }
+    found
+}
+
+fn enabled(terminal: bool) -> bool {
+    match CHOICE.get().copied().unwrap_or_default() {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+            if set("NO_COLOR").is_some() {
+                false
+            } else if set("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+                true
+            } else if std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
+                false
+            } else {
+                terminal
+            }
+        }
+    }
+}
+
+/// The same decision, for clap's help and errors (on standard error and standard output).
+pub fn clap_choice() -> clap::ColorChoice {
+    if enabled(std::io::stderr().is_terminal() || std::io::stdout().is_terminal()) {
+        clap::ColorChoice::Always
+    } else {
+        clap::ColorChoice::Never
+    }
+}
+
+/// Whether to colour a stream, and how.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    colour: bool,
+}
+
+impl Style {
+    /// For standard output.
+    pub fn for_stdout() -> Style {
+        Style {
+            colour: enabled(std::io::stdout().is_terminal()),
+        }
+    }
+
+    /// For standard error.
+    pub fn for_stderr() -> Style {
+        Style {
+            colour: enabled(std::io::stderr().is_terminal()),
+        }
+    }
+
+    /// No colour at all.
+    #[cfg(test)]
+    pub fn plain() -> Style {
+        Style { colour: false }
+    }
+
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// Green for a win, yellow for a draw, red for a loss.
+    pub fn value(self, value: Value, text: &str) -> String {
+        let code = match value {
+            Value::Win => "32",
+            Value::Draw => "33",
+            Value::Loss => "31",
+        };
+        self.paint(code, text)
+    }
+
+    /// Bold.
+    pub fn strong(self, text: &str) -> String {
+        self.paint("1", text)
+    }
+
+    /// Dimmed, for what matters less.
+    pub fn faint(self, text: &str) -> String {
+        self.paint("2", text)
+    }
+
+    /// Bold red, as clap shows `error:`.
+    pub fn error(self, text: &str) -> String {
+        self.paint("1;31", text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        list.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn the_flag_is_found_in_either_form_and_any_case() {
+        assert_eq!(scan(args(&["ttt", "bots"])), None);
+        assert_eq!(
+            scan(args(&["ttt", "--color", "never", "bots"])),
+            Some(ColorChoice::Never)
+        );
+        assert_eq!(
+            scan(args(&["ttt", "audit", "--color=ALWAYS"])),
+            Some(ColorChoice::Always)
+        );
+        assert_eq!(scan(args(&["ttt", "--", "--color=never"])), None);
+        assert_eq!(scan(args(&["ttt", "--color=sometimes"])), None);
+    }
+}

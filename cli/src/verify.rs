@@ -1,0 +1,168 @@
+//! `ttt verify`.
+
+use std::io::Write;
+
+use clap::Args;
+use serde::Serialize;
+use ttt_oracle::{Cells, Game, Oracle, TableError, Value};
+
+use super::{Failure, Format};
+
+/// Arguments of `ttt verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Output format.
+    #[arg(short = 'f', long, value_enum, ignore_case = true, default_value_t = Format::Text)]
+    format: Format,
+    /// The game whose embedded table to check: 3x3 (the default), 3x4, 4x3, 4x4 or 4x4k3.
+    #[arg(short = 'g', long, value_name = "GAME", default_value = "3x3", value_parser = super::values::GameValues, hide_possible_values = true)]
+    game: Game,
+}
+
+/// A position where the table and the fresh solve disagree, in JSON.
+#[derive(Serialize)]
+struct MismatchJson {
+    board: String,
+    table: Option<String>,
+    fresh: Option<String>,
+}
+
+#[derive(Serialize)]
+struct VerifyJson {
+    ok: bool,
+    compared: usize,
+    table_checksum: String,
+    fresh_checksum: String,
+    mismatches: Vec<MismatchJson>,
+}
+
+/// An entry as people and programs read it: `Win in 3, best 1 5`.
+fn show(entry: Option<(Value, u8, Cells)>) -> Option<String> {
+    // A cached table stores no moves: its entries say value and remoteness only.
+    entry.map(|(value, remoteness, best)| match best.is_empty() {
+        true => format!("{value:?} in {remoteness}"),
+        false => format!("{value:?} in {remoteness}, best {best}"),
+    })
+}
+
+pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
+    let game = args.game;
+    let checked = if game.has_table() && !game.is_embedded() {
+        Err(TableError::NotEmbedded { game })
+    } else {
+        Oracle::of(game).and_then(|oracle| oracle.verify())
+    };
+    // Damage is the answer here, with exit code 1, where every other command stops with 4.
+    let found = checked.map_err(|error| match error {
+        TableError::Damaged { detail, .. } if game == Game::TIC_TAC_TOE => Failure::negative(
+            format!("the embedded table is damaged: {detail}; rebuild ttt"),
+        ),
+        TableError::Damaged { detail, .. } => Failure::negative(format!(
+            "game {game}: the embedded table is damaged: {detail}; rebuild ttt"
+        )),
+        TableError::DamagedFile { .. } => Failure::negative(error.to_string()),
+        other => Failure::from(other),
+    })?;
+    let mismatches = found
+        .mismatches
+        .iter()
+        .map(|m| MismatchJson {
+            board: m.position.to_string(),
+            table: show(m.table),
+            fresh: show(m.fresh),
+        })
+        .collect();
+    let (compared, what) = if game == Game::TIC_TAC_TOE {
+        (
+            "canonical positions".to_string(),
+            "the embedded table".to_string(),
+        )
+    } else if game.cells() > Game::MAX_TABLE_CELLS {
+        (
+            "positions".to_string(),
+            format!("every tier of the cached table of {game} matches its checksum and"),
+        )
+    } else if found.first_moves {
+        (
+            format!("canonical positions in play of {game}"),
+            format!("the embedded table of {game} (with its best move on every board)"),
+        )
+    } else {
+        (
+            format!("canonical positions in play of {game}"),
+            format!("the embedded table of {game}"),
+        )
+    };
+    report(
+        args.format,
+        Report {
+            ok: found.is_ok(),
+            compared: found.compared,
+            differing: found.differing,
+            table_checksum: found.table_checksum,
+            fresh_checksum: found.fresh_checksum,
+            mismatches,
+        },
+        &compared,
+        &what,
+    )
+}
+
+struct Report {
+    ok: bool,
+    compared: usize,
+    differing: usize,
+    table_checksum: u64,
+    fresh_checksum: u64,
+    mismatches: Vec<MismatchJson>,
+}
+
+/// Prints a check's result in `format`; fails (exit 1) when it found a difference. `compared`
+/// names what was compared, `what` the table checked.
+fn report(format: Format, found: Report, compared: &str, what: &str) -> Result<(), Failure> {
+    let mut out = super::stdout();
+    let differ = ttt_oracle::text::counted(found.differing, "position differs", "positions differ");
+    let (table_checksum, fresh_checksum) = (
+        format!("{:016x}", found.table_checksum),
+        format!("{:016x}", found.fresh_checksum),
+    );
+    match format {
+        Format::Json => {
+            let json = VerifyJson {
+                ok: found.ok,
+                compared: found.compared,
+                table_checksum,
+                fresh_checksum,
+                mismatches: found.mismatches,
+            };
+            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        Format::Text => {
+            for mismatch in found.mismatches.iter().take(10) {
+                writeln!(
+                    out,
+                    "mismatch at {}: table {}, fresh solve {}",
+                    mismatch.board,
+                    mismatch.table.as_deref().unwrap_or("nothing"),
+                    mismatch.fresh.as_deref().unwrap_or("nothing")
+                )?;
+            }
+            writeln!(
+                out,
+                "compared {} {compared}; table checksum {table_checksum}, fresh solve {fresh_checksum}",
+                ttt_oracle::text::grouped(found.compared)
+            )?;
+            if found.ok {
+                writeln!(out, "ok: {what} equals a fresh solve")?;
+            }
+        }
+    }
+    if found.ok {
+        Ok(())
+    } else {
+        Err(Failure::negative(format!(
+            "{what} differs from a fresh solve ({differ})"
+        )))
+    }
+}
