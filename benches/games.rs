@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use c_solver::c_solver;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ttt_oracle::internals::{Table, embedded_bytes, solve_game, unentry};
+use ttt_oracle::internals::{Table, embedded_bytes, solve_game};
+use ttt_oracle::tiers::unentry;
 use ttt_oracle::{Cell, Game, Oracle, Player, Position, SplitMix64, Value};
 
 /// 4,520 legal 4x4 positions still in play, most not canonical: random games from a fixed

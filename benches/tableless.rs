@@ -12,9 +12,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use ttt_oracle::audit::audit_tableless;
 use ttt_oracle::audit::{AuditBudget, TablelessReport, Verdict};
 use ttt_oracle::bots::{self, Bot};
-use ttt_oracle::internals::audit_tableless;
 use ttt_oracle::{AuditOptions, Game, Player, audit};
 
 #[path = "../tests/common/blocks_unsaid.rs"]

@@ -13,7 +13,8 @@ use std::time::Duration;
 use c_solver::c_solver;
 use criterion::{Criterion, criterion_group, criterion_main};
 use ttt_oracle::Game;
-use ttt_oracle::internals::{Tiers, solve_game, solve_in_memory};
+use ttt_oracle::internals::solve_game;
+use ttt_oracle::tiers::{Tiers, solve_in_memory};
 
 fn solve(c: &mut Criterion) {
     let game: Game = "4x4".parse().unwrap();

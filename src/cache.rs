@@ -21,10 +21,10 @@ use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::memory::Size;
 use crate::output::{Destination, WriteError};
 use crate::solve::Entry;
-use crate::table::disk::{self, HEADER_BYTES, Header, checksum};
+use crate::table::disk;
 use crate::tiers::{MAX_TIER_CELLS, Tiers, solve::solve_tier, tier_sizes};
 
-pub use crate::table::disk::{cache_dir, set_cache_dir};
+pub use crate::table::disk::{HEADER_BYTES, Header, cache_dir, checksum, set_cache_dir};
 
 /// What a solve of a game holds: memory at its peak and disk at its end.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -75,8 +75,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! To check a bot instead of playing it, [`audit()`] walks every game it can face; [`matchup`]
-//! plays two bots through every game, [`Review`] judges every move of a game, [`simulate`]
+//! To check a bot instead of playing it, [`audit()`] walks every game it can face; [`matchup()`]
+//! plays two bots through every game, [`Review`] judges every move of a game, [`simulate()`]
 //! plays sampled games, and [`bots`] has the published bots the project audits. The layers
 //! and files are described in `docs/architecture.md`.
 
@@ -108,7 +108,7 @@ mod player;
 mod position;
 mod ratio;
 mod reachable;
-pub mod result_line;
+
 pub mod review;
 mod rng;
 #[cfg(not(target_family = "wasm"))]
@@ -121,7 +121,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 pub mod text;
-mod tiers;
+pub mod tiers;
 mod value;
 pub mod verify;
 pub mod web;

@@ -1,5 +1,7 @@
 //! History review: every move of a game judged against the table, as `ttt review` shows it.
 
+pub mod result_line;
+
 use std::fmt;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};

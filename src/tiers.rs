@@ -10,12 +10,15 @@
 //! eighth on a square. A board is found by turning it so that X's cells are their
 //! representative, then ranking O's cells among the empty ones: O(1) with no search.
 //!
-//! Pure: no I/O. [`solve`] solves one tier from the next with rayon.
+//! Pure: no I/O. [`solve`] solves one tier from the next with rayon. `ttt solve` writes the
+//! tiers to the cache one by one ([`cache`](crate::cache)); `ttt-mpi` splits each tier's
+//! blocks across MPI ranks with [`solve::solve_slice`]. [`unentry`] reads an entry back.
 
 pub mod solve;
 
 use crate::game::Game;
-use crate::solve::Entry;
+
+pub use crate::solve::{Entry, unentry};
 
 pub use crate::game::MAX_TIER_CELLS;
 
@@ -385,7 +388,6 @@ pub fn tier_sizes(game: Game) -> Vec<u128> {
 
 /// Every tier of `tiers` solved in memory, from the empty board to the full one: for tests
 /// and small games (the command line keeps only two tiers at a time, and the rest on disk).
-#[cfg(any(test, feature = "internals"))]
 pub fn solve_in_memory(tiers: &Tiers) -> Vec<Vec<Entry>> {
     let mut solved: Vec<Vec<Entry>> = Vec::with_capacity(tiers.cells() + 1);
     for t in (0..=tiers.cells()).rev() {

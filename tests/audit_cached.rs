@@ -85,7 +85,7 @@ fn moves(json: &Json) -> Vec<usize> {
 
 /// The oracle of the cached table, read by the library as the binary reads it.
 fn oracle() -> Oracle {
-    ttt_oracle::internals::set_cache_dir(solved().to_path_buf());
+    ttt_oracle::cache::set_cache_dir(solved().to_path_buf());
     Oracle::of(GAME.parse().unwrap()).unwrap()
 }
 
@@ -202,7 +202,7 @@ fn an_external_bot_is_judged_by_the_cached_table() {
 
 #[test]
 fn the_library_audits_a_cached_game_with_its_table() {
-    ttt_oracle::internals::set_cache_dir(solved().to_path_buf());
+    ttt_oracle::cache::set_cache_dir(solved().to_path_buf());
     let game: Game = GAME.parse().unwrap();
     let mut perfect = bots::from_spec("perfect").unwrap();
     let options = AuditOptions::new(game, Player::X);

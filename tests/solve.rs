@@ -88,7 +88,7 @@ fn solve_and_check(game: &str, dir: &Path, plies: std::ops::Range<usize>, per_pl
     );
     let game: Game = game.parse().unwrap();
     // The library reads the folder the command line wrote.
-    ttt_oracle::internals::set_cache_dir(dir.to_path_buf());
+    ttt_oracle::cache::set_cache_dir(dir.to_path_buf());
     let oracle = Oracle::of(game).unwrap();
     let mut plain = Plain::new(game.rows(), game.columns(), game.k());
     for plies in plies {
@@ -489,7 +489,7 @@ fn a_folder_that_cannot_hold_the_table_is_exit_5() {
 /// Rewrites the table at `path` with `edit` applied to its entries, its checksums made to
 /// match: a table that passes every check of its file but not a fresh solve.
 fn rewrite_checked(path: &Path, edit: impl Fn(&mut [u8])) {
-    use ttt_oracle::internals::{HEADER_BYTES, Header, checksum};
+    use ttt_oracle::cache::{HEADER_BYTES, Header, checksum};
     let mut bytes = fs::read(path).unwrap();
     let mut header = Header::decode(&bytes).unwrap();
     edit(&mut bytes[HEADER_BYTES..]);
@@ -529,7 +529,7 @@ fn verify_checks_a_cached_table_against_its_checksums_and_a_fresh_solve() {
     let table = dir.join("3x6k4.table");
     let whole = fs::read(&table).unwrap();
     // The empty board, tier 0, is the first entry: a draw in 18, said to be a win in 1.
-    let empty = ttt_oracle::internals::unentry(whole[ttt_oracle::internals::HEADER_BYTES]);
+    let empty = ttt_oracle::tiers::unentry(whole[ttt_oracle::cache::HEADER_BYTES]);
     assert_eq!(empty, Some((Value::Draw, 18)));
     rewrite_checked(&table, |entries| entries[0] = 1 + 64 + 1);
     let out = ttt(&dir, &["verify", "--game", "3x6k4"]);
@@ -608,7 +608,7 @@ fn export_streams_a_cached_table_in_bounded_memory() {
     let solved = ttt(&dir, &["solve", "--game", "3x6k4"]);
     assert!(solved.status.success(), "{}", text(&solved.stderr));
     let game: Game = "3x6k4".parse().unwrap();
-    ttt_oracle::internals::set_cache_dir(dir.clone());
+    ttt_oracle::cache::set_cache_dir(dir.clone());
     let oracle = Oracle::of(game).unwrap();
     // 200,000 canonical positions, past ply 5, while the export goes on: each as the table
     // says, canonical, in the order of the ≤16-cell exports (ply, then base-3 code).

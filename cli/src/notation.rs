@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use ttt_oracle::result_line;
+use ttt_oracle::review::result_line;
 use ttt_oracle::text::{QUOTE_LIMIT, quote};
 use ttt_oracle::{Game, Position};
 

@@ -15,7 +15,7 @@ use super::lines::{Line, read_bounded_line};
 use super::named::Opponent;
 use super::style::Style;
 use super::{Failure, any_game};
-use ttt_oracle::result_line::{GameResult, ResultLine};
+use ttt_oracle::review::result_line::{GameResult, ResultLine};
 
 /// The side the human takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -14,7 +14,7 @@ use super::draw::{cells, pair_within};
 use super::lines::{Line, read_bounded_line};
 use super::style::Style;
 use super::{Failure, Format, any_game};
-use ttt_oracle::result_line::{self, FORM, GameResult, ReviewJson};
+use ttt_oracle::review::result_line::{self, FORM, GameResult, ReviewJson};
 
 /// Arguments of `ttt review`.
 #[derive(Debug, Args)]

@@ -20,7 +20,8 @@ use mpi::Count;
 use mpi::traits::{Communicator, Root};
 
 use ttt_oracle::Game;
-use ttt_oracle::internals::{Entry, MAX_TIER_CELLS, Tiers, solve_slice};
+use ttt_oracle::tiers::solve::solve_slice;
+use ttt_oracle::tiers::{Entry, MAX_TIER_CELLS, Tiers};
 
 /// The bytes a message of the exchange holds at most, unless told otherwise: 1 GiB.
 pub const PIECE: usize = 1 << 30;

@@ -17,7 +17,7 @@ use distributed::{AcrossError, PIECE, TierSlice, solve_across};
 use mpi::collective::SystemOperation;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 use ttt_oracle::Game;
-use ttt_oracle::internals::grouped;
+use ttt_oracle::text::grouped;
 
 const USAGE: &str = "usage: mpirun -np P ttt-mpi --game G --out DIR [--piece BYTES]";
 

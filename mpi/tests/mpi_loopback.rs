@@ -11,7 +11,7 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use ttt_oracle::Game;
-use ttt_oracle::internals::{Tiers, solve_in_memory};
+use ttt_oracle::tiers::{Tiers, solve_in_memory};
 
 /// Longer than any run here takes, even on a loaded debug build: then the run is stopped.
 const TIME_LIMIT: Duration = Duration::from_secs(300);
@@ -141,7 +141,7 @@ fn two_ranks_solve_a_square_as_one_process_does() {
         .map(|t| tiers.size(t + 1))
         .sum();
     let last = printed.lines().last().unwrap();
-    let grouped = ttt_oracle::internals::grouped(exchanged);
+    let grouped = ttt_oracle::text::grouped(exchanged);
     assert!(
         last.ends_with(&format!("; {grouped} bytes exchanged in all")),
         "{printed}"

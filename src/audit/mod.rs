@@ -59,7 +59,9 @@ pub use recheck::{Difference, RECHECK_GAMES, Recheck};
 pub use report::{
     Blunders, Forfeit, IllegalLine, LosingLine, MistakeJson, Odds, SideReport, WorstCase,
 };
-pub use tableless::{AuditBudget, Counts, Shortest, TablelessReport, odds_tableless};
+pub use tableless::{
+    AuditBudget, Counts, Shortest, TablelessReport, audit_tableless, odds_tableless,
+};
 pub use verdict::Verdict;
 
 /// What to audit: the game, the side the bot plays, how much the walk may hold, and how many

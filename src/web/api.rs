@@ -12,8 +12,8 @@ use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::history::History;
 use crate::oracle::Oracle;
 use crate::position::Position;
-use crate::result_line::{self, ReviewJson};
 use crate::review::Review;
+use crate::review::result_line::{self, ReviewJson};
 use crate::rng::SplitMix64;
 use crate::text::quote;
 

@@ -6,22 +6,9 @@ use crate::common;
 use common::audit_3x3 as audit;
 
 use common::blocks_unsaid::BlocksUnsaid;
-use ttt_oracle::AuditError;
-use ttt_oracle::audit::{AuditBudget, Shortest, TablelessReport};
-use ttt_oracle::bots::{self, Bot};
+use ttt_oracle::audit::{AuditBudget, Shortest, audit_tableless};
+use ttt_oracle::bots;
 use ttt_oracle::{Game, Player};
-
-/// The audit without a table of `bot` playing `side` of `game`, within `budget`: on a game
-/// with a table too, which `ttt_oracle::audit` judges by its table, through the walk the crate
-/// keeps for boards beyond 16 cells (its internals, which these tests see).
-fn audit_tableless(
-    bot: &mut dyn Bot,
-    game: Game,
-    side: Player,
-    budget: AuditBudget,
-) -> Result<TablelessReport, AuditError> {
-    ttt_oracle::internals::audit_tableless(bot, game, side, budget)
-}
 
 #[test]
 fn equals_the_table_audit_on_tic_tac_toe() {

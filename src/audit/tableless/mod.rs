@@ -43,7 +43,9 @@ use walk::{Kind, Walk};
 pub use budget::AuditBudget;
 pub use report::{Counts, Shortest, TablelessReport};
 
-/// Audits `bot` playing `side` in `game` without a table, within `budget`.
+/// Audits `bot` playing `side` in `game` without a table, within `budget`: what
+/// [`audit`](crate::audit()) does on a board with no table, here on any game. On a game with a
+/// table it gives the figures the table's audit gives, found by search: a cross-check.
 ///
 /// The caller has checked that the bot [plays](Bot::plays) the game.
 ///
@@ -157,7 +159,7 @@ fn walked(
 ///
 /// # Errors
 ///
-/// As [`audit`](crate::audit()) on a game with no table.
+/// As [`audit_tableless`].
 pub fn odds_tableless(
     bot: &mut dyn Bot,
     game: Game,
