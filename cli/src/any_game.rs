@@ -1,4 +1,4 @@
-//! `--game` for every command: the table of any game (solved first when none is embedded), a
+//! `--game` for every command: the oracle of any game (solved first when none is embedded), a
 //! move list of any game read into the game it plays, and the squares that draw a board of any
 //! game and what each of its moves leads to.
 
@@ -10,7 +10,8 @@ use super::Failure;
 use super::draw::Square;
 use super::style::Style;
 
-/// The table of `game`, solving it first (with a note on a terminal) when none is embedded.
+/// The oracle of `game`, its table solved first (with a note on a terminal) when none is
+/// embedded.
 ///
 /// # Errors
 ///

@@ -245,7 +245,10 @@ fn worst_case(game: Game, worst: &WorstCase, verdict: Verdict) -> Vec<String> {
     ];
     let mut lines = wrap("  worst case:", "   ", &words);
     let mut words: Vec<String> = worst.line.iter().map(ToString::to_string).collect();
-    let ends = replay(game, &worst.line).position().status() != Status::InProgress;
+    let ends = super::any_game::replayed(game, &worst.line)
+        .position()
+        .status()
+        != Status::InProgress;
     if !ends {
         words.push("(then it forfeits)".to_string());
     }
@@ -381,15 +384,6 @@ fn summary(audits: &[BotAudit]) -> String {
         .map(|audit| (audit.bot.as_str(), audit.sides.as_slice()))
         .collect();
     super::audit_recheck::first(&sides, summary::summary(&audited))
-}
-
-/// The game of `moves`, which the caller knows are legal (a game an audit reported).
-fn replay(game: Game, moves: &[Cell]) -> History {
-    let mut replayed = History::empty(game);
-    for &cell in moves {
-        replayed.play(cell).expect("a reported game replays");
-    }
-    replayed
 }
 
 /// The game as rows of boards, one a move, as many a row as fit in 100 columns (at most six);

@@ -49,7 +49,9 @@ pub struct Header {
 }
 
 impl Header {
-    /// The header as stored: [`HEADER_BYTES`] bytes.
+    /// The header as stored: [`HEADER_BYTES`] bytes (what `ttt solve` writes: not on
+    /// WebAssembly, which writes no files).
+    #[cfg(not(target_family = "wasm"))]
     pub fn encode(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(HEADER_BYTES);
         bytes.extend_from_slice(MAGIC);
@@ -154,6 +156,7 @@ fn chosen() -> &'static Mutex<Option<PathBuf>> {
 }
 
 /// Sets the folder [`cache_dir`] gives (`--cache-dir`), for the rest of the process.
+#[cfg(not(target_family = "wasm"))]
 pub fn set_cache_dir(dir: PathBuf) {
     *chosen().lock().unwrap_or_else(|p| p.into_inner()) = Some(dir);
 }
