@@ -12,10 +12,9 @@
 //!   - `<!-- not run: REASON -->`: it cannot be run here, and REASON says why;
 //!   - `<!-- set-up: exits N -->`: one of the README's two set-up commands, run exactly as
 //!     written by `.ci/run` (which reads them from the page), which expects exit code N;
-//!   - `<!-- release only: REASON -->`, before a block of `$ ` lines: run by the release build
-//!     of this test alone (`cargo test --release --test integration docs::`, part of the test command), as a
-//!     debug build would take minutes; REASON says why. Every other example runs in the debug
-//!     build alone;
+//!   - `<!-- release only: REASON -->`, before a block of `$ ` lines: left out of a debug build
+//!     of this test, as it would take minutes there; REASON says why. The test command runs
+//!     this test in a release build, with every example;
 //!   - Rust blocks run as doctests (`src/lib.rs` includes every page) and need no comment;
 //!   - so do Python sessions (`pycon` blocks), run as doctests by the Python package's tests
 //!     (`python/tests/test_docs.py`, part of the test command).
@@ -258,13 +257,14 @@ fn every_example_in_the_docs_prints_what_the_page_shows() {
                 std::fs::write(dir.join(file), body.join("\n") + "\n").unwrap();
                 continue;
             }
-            // Each example runs in one build: the release build runs those marked for it.
-            let debug = cfg!(debug_assertions);
+            // The release build (the test command's) runs every example; a debug build leaves
+            // out those marked for release only.
+            let release = !cfg!(debug_assertions);
             let runs = match &block.marker {
-                Some(Marker::OutputOf(_)) => debug,
-                Some(Marker::ReleaseOnly(_)) => !debug,
+                Some(Marker::OutputOf(_)) => true,
+                Some(Marker::ReleaseOnly(_)) => release,
                 Some(_) => false,
-                None => debug && !is_doctest(&block) && has_commands(&block),
+                None => !is_doctest(&block) && has_commands(&block),
             };
             if !runs {
                 continue;
