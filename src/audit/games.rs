@@ -20,6 +20,7 @@ use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
 use crate::history::History;
 use crate::memory::OverMemory;
+use crate::oracle::{Layout, Oracle};
 use crate::position::Position;
 
 /// A game the bot did not win or draw.
@@ -118,15 +119,12 @@ pub fn losing_games<E: From<AuditError>>(
         Stop::OverMemory(over) => AuditError::OverMemory(over).into(),
         Stop::Sink(error) => error,
     };
-    if game == Game::TIC_TAC_TOE {
-        let table = crate::table::tic_tac_toe::table();
-        return walk::<Board, E>(bot, game, table, side, u64::MAX, sink).map_err(error);
+    match Oracle::of(game).map_err(AuditError::NoTable)?.layout() {
+        Layout::TicTacToe(dense) => walk::<Board, E>(bot, game, dense, side, u64::MAX, sink),
+        Layout::Disk(table) => walk::<Cached, E>(bot, game, table, side, limit, sink),
+        Layout::Any(table) => walk::<Position, E>(bot, game, table, side, limit, sink),
     }
-    if let Some(table) = Cached::table(game).map_err(AuditError::NoTable)? {
-        return walk::<Cached, E>(bot, game, table, side, limit, sink).map_err(error);
-    }
-    let table = crate::table::of(game).map_err(AuditError::NoTable)?;
-    walk::<Position, E>(bot, game, table, side, limit, sink).map_err(error)
+    .map_err(error)
 }
 
 /// The walk of [`losing_games`] on any board, asking a bot that is not memoryless about at

@@ -43,8 +43,8 @@ mod verdict;
 use crate::board::{Board, Player};
 use crate::bots::Bot;
 use crate::game::Game;
+use crate::oracle::{Layout, Oracle};
 use crate::position::Position;
-use crate::table::tic_tac_toe::table;
 use positions::Kept;
 use rules::Cached;
 // The walks take it from here, as `super::panic_message`.
@@ -293,20 +293,19 @@ pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideRe
         ..
     } = *options;
     bot.plays(game).map_err(AuditError::Refused)?;
-    if game == Game::TIC_TAC_TOE {
-        return walk::<Board>(bot, game, table(), side, u64::MAX, keep).map_err(
-            |halt| match halt {
-                Halt::Bot(error) => AuditError::Bot(error),
-                Halt::OverMemory(over) => AuditError::OverMemory(over),
-                Halt::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
-            },
-        );
-    }
     let limit = budget.states as u64;
-    let walked = match Cached::table(game).map_err(AuditError::NoTable)? {
-        Some(table) => walk::<Cached>(bot, game, table, side, limit, keep),
-        None => {
-            let table = crate::table::of(game).map_err(AuditError::NoTable)?;
+    let walked = match Oracle::of(game).map_err(AuditError::NoTable)?.layout() {
+        Layout::TicTacToe(dense) => {
+            return walk::<Board>(bot, game, dense, side, u64::MAX, keep).map_err(
+                |halt| match halt {
+                    Halt::Bot(error) => AuditError::Bot(error),
+                    Halt::OverMemory(over) => AuditError::OverMemory(over),
+                    Halt::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
+                },
+            );
+        }
+        Layout::Disk(table) => walk::<Cached>(bot, game, table, side, limit, keep),
+        Layout::Any(table) => {
             let by_images = match bot.symmetric() && bot.memoryless() {
                 true => images::audit(bot, game, table, side),
                 false => Ok(None),

@@ -18,7 +18,7 @@ use serde::{Deserialize, Deserializer};
 
 use crate::board::{Board, Cells, Player, Status};
 use crate::game::Game;
-use crate::oracle::Oracle;
+use crate::oracle::{Layout, Oracle};
 use crate::position::Position;
 use crate::reachable::Reachable;
 use crate::solve::Codes;
@@ -131,21 +131,16 @@ pub enum ExportFormat {
 /// [`TableError`] when the game has no table (none embedded, none cached by `ttt solve` for
 /// a game past 16 cells, or too large for either), or its table is damaged.
 pub fn records(game: Game, canonical_only: bool) -> Result<Records, TableError> {
-    if game.is_tic_tac_toe() {
-        return Ok(Records {
-            walk: Walk::TicTacToe(Board::reachable().into_iter(), Oracle::of(game)?),
-            canonical_only,
-        });
-    }
-    if !game.has_table() && game.cells() <= crate::tiers::MAX_TIER_CELLS {
-        return Ok(Records {
-            walk: Walk::Disk(crate::table::disk::solved(game)?, Position::reachable(game)),
-            canonical_only,
-        });
-    }
-    let table = crate::table::of(game)?;
+    let oracle = Oracle::of(game)?;
+    let walk = match oracle.layout() {
+        Layout::TicTacToe(_) => Walk::TicTacToe(Board::reachable().into_iter(), oracle),
+        Layout::Disk(table) => Walk::Disk(table, Position::reachable(game)),
+        Layout::Any(table) => {
+            Walk::Table(table, Position::reachable(game), Box::new(Codes::new(game)))
+        }
+    };
     Ok(Records {
-        walk: Walk::Table(table, Position::reachable(game), Box::new(Codes::new(game))),
+        walk,
         canonical_only,
     })
 }
