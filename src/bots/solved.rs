@@ -8,6 +8,7 @@ use super::BotError;
 use crate::board::{Board, Cell, Cells};
 use crate::game::MAX_TABLE_CELLS;
 use crate::history::History;
+use crate::oracle::{Layout, Oracle};
 use crate::table::disk::DiskTable;
 use crate::table::tic_tac_toe::table;
 use crate::table::{Table, TableError};
@@ -37,9 +38,10 @@ impl Solved {
         if game.is_tic_tac_toe() {
             return Ok(Solved::TicTacToe(game.board()));
         }
-        Ok(match table_of(game.game(), bot)? {
-            Judge::Memory(table) => Solved::Game(table, game.position()),
-            Judge::Disk(table) => Solved::Cached(table, game.position()),
+        Ok(match oracle_of(game.game(), bot)?.layout() {
+            Layout::TicTacToe(_) => Solved::TicTacToe(game.board()),
+            Layout::Any(table) => Solved::Game(table, game.position()),
+            Layout::Disk(table) => Solved::Cached(table, game.position()),
         })
     }
 
@@ -136,7 +138,7 @@ pub(crate) fn plays(bot: &str, game: Game) -> Result<(), BotError> {
             ),
         });
     }
-    let message = match crate::table::disk::solved(game) {
+    let message = match Oracle::of(game) {
         Ok(_) => return Ok(()),
         // Where the table would be is left out: the words are the same wherever the cache is.
         Err(TableError::NotSolved { .. }) => format!(
@@ -148,34 +150,21 @@ pub(crate) fn plays(bot: &str, game: Game) -> Result<(), BotError> {
     Err(BotError { message })
 }
 
-/// A game's table: in memory, or cached by `ttt solve`.
-#[derive(Clone, Copy)]
-enum Judge {
-    Memory(&'static Table),
-    Disk(&'static DiskTable),
-}
-
-/// The table of `game`, through a one-game cache per thread: `table::of` takes a lock, and
+/// The oracle of `game`, through a one-game cache per thread: `Oracle::of` takes a lock, and
 /// an audit asks at every position.
-fn table_of(game: Game, bot: &str) -> Result<Judge, BotError> {
+fn oracle_of(game: Game, bot: &str) -> Result<Oracle, BotError> {
     thread_local! {
-        static LAST: Slot<Option<(Game, Judge)>> = const { Slot::new(None) };
+        static LAST: Slot<Option<Oracle>> = const { Slot::new(None) };
     }
-    if let Some((last, table)) = LAST.get()
-        && last == game
+    if let Some(oracle) = LAST.get()
+        && oracle.game() == game
     {
-        return Ok(table);
+        return Ok(oracle);
     }
     plays(bot, game)?;
-    let table = match game.has_table() {
-        true => Judge::Memory(crate::table::of(game).map_err(|error| BotError {
-            message: format!("{bot} has no table for {game}: {error}"),
-        })?),
-        // `plays` opened it.
-        false => Judge::Disk(crate::table::disk::cached(game).map_err(|error| BotError {
-            message: format!("{bot} has no table for {game}: {error}"),
-        })?),
-    };
-    LAST.set(Some((game, table)));
-    Ok(table)
+    let oracle = Oracle::of(game).map_err(|error| BotError {
+        message: format!("{bot} has no table for {game}: {error}"),
+    })?;
+    LAST.set(Some(oracle));
+    Ok(oracle)
 }
