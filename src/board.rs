@@ -3,7 +3,7 @@
 //!
 //! This file is shared with `build.rs` (through `#[path]`), so it depends on nothing but `std`
 //! and files that `build.rs` pulls in too: the rules (`player.rs`, `cell.rs`, `cells.rs`,
-//! `moves.rs`) and `quote.rs`.
+//! `moves.rs`) and `text.rs`.
 
 use std::fmt;
 use std::str::FromStr;

@@ -280,8 +280,8 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`ParsePositionError`] naming the character, or the game and the count of cells, or
-    /// why play cannot reach the board.
+    /// [`ParsePositionError`] naming the character, or the count of cells (with the game's
+    /// shape, or on tic-tac-toe how a board is written), or why play cannot reach the board.
     pub fn parse(game: Game, text: &str) -> Result<Position, ParsePositionError> {
         let (mut x, mut o): (Mask, Mask) = (0, 0);
         let cells = read_cells(text, |cell, player| {

@@ -268,6 +268,10 @@ impl Review {
     }
 
     /// Judges every move of `game` against `oracle`, its game's table.
+    ///
+    /// # Panics
+    ///
+    /// If `oracle` is the table of another game.
     pub fn with_oracle(oracle: &Oracle, game: &History) -> Review {
         if oracle.game() != game.game() {
             crate::game::wrong_game(game.game(), oracle.game());

@@ -6,11 +6,13 @@ use std::io::Write;
 use clap::Args;
 
 use ttt_oracle::audit::AuditJson;
-use ttt_oracle::audit::{AuditBudget, Forfeit, Report, Shortest, TablelessReport, Verdict};
+use ttt_oracle::audit::{
+    AuditBudget, Forfeit, Shortest, TablelessReport, Verdict, audit_tableless,
+};
 use ttt_oracle::bots::{Bot, BotError, Turn};
 use ttt_oracle::text::escape;
 use ttt_oracle::text::grouped;
-use ttt_oracle::{AuditError, AuditOptions, Cell, Game, Player, Ratio};
+use ttt_oracle::{AuditError, Cell, Game, Player, Ratio};
 
 use super::audit_jobs::{both_at_once, one_by_one};
 use super::draw::cells;
@@ -91,18 +93,8 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
             continue;
         }
         let label = fit(&escape(&bot.name), 30);
-        let audit = |bot: &mut dyn Bot, side| {
-            let options = AuditOptions {
-                budget,
-                recheck: 0,
-                ..AuditOptions::new(game, side)
-            };
-            // `audit` searches a game with no table, and this one had none a moment ago.
-            match ttt_oracle::audit(bot, &options)? {
-                Report::Searched(report) => Ok(report),
-                Report::Solved(_) => unreachable!("{game} has no table: audit searches it"),
-            }
-        };
+        // Without a table, whatever `ttt solve` caches meanwhile: the command decided once.
+        let audit = |bot: &mut dyn Bot, side| audit_tableless(bot, game, side, budget);
         let results = if jobs > 1 && sides.len() > 1 {
             // An external bot's O stops as soon as its X breaks the protocol.
             let (mut instance, mut twin, stop): (Box<dyn Bot + Send>, Box<dyn Bot + Send>, _) =

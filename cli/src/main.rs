@@ -476,11 +476,11 @@ impl From<WriteError> for Failure {
     }
 }
 
-/// Runs `ttt` with the process's arguments.
 /// Every allocation counted, so that commands keep to their memory limit (`--max-memory`).
 #[global_allocator]
 static ALLOCATOR: ttt_oracle::memory::Counting = ttt_oracle::memory::Counting;
 
+/// Runs `ttt` with the process's arguments.
 fn main() -> ExitCode {
     ttt_oracle::shutdown::ignore_file_size_signal();
     // The colour is settled before clap parses, so that its help and errors follow it too.

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use ttt_oracle::review::result_line;
 use ttt_oracle::text::{QUOTE_LIMIT, quote};
-use ttt_oracle::{Game, Position};
+use ttt_oracle::{Cell, Game, Position};
 
 /// How a position is written: a board, or the moves from the empty board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,10 +63,12 @@ fn looks_like_moves(text: &str) -> bool {
         && text
             .chars()
             .all(|ch| ch.is_ascii_digit() || ch == ' ' || ch == ',')
-        && text
-            .split([' ', ','])
-            .filter(|cell| !cell.is_empty())
-            .all(|cell| matches!(cell.parse::<u8>(), Ok(1..=9)))
+        // Read as a tic-tac-toe move list is: a cell 1..9 between every two commas and on both
+        // sides of each, cells apart by spaces.
+        && text.split(',').all(|item| {
+            let mut cells = item.split_whitespace().peekable();
+            cells.peek().is_some() && cells.all(|cell| cell.parse::<Cell>().is_ok())
+        })
 }
 
 #[cfg(test)]
@@ -78,7 +80,9 @@ mod tests {
         for text in ["5 1 9", "5,1,9", "5", "1 1"] {
             assert!(looks_like_moves(text), "{text}");
         }
-        for text in ["", " ", "X.Z", "5 10", "5 1 9 x", "519", "5\t1"] {
+        for text in [
+            "", " ", "X.Z", "5 10", "5 1 9 x", "519", "5\t1", "1,", ",5", "5,,1", "05",
+        ] {
             assert!(!looks_like_moves(text), "{text}");
         }
     }

@@ -26,7 +26,7 @@ pub struct StatsArgs {
 /// Prints the counts.
 pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     let game = args.game;
-    let stats = if game.has_table() && !game.is_embedded() {
+    let stats = if game.has_table() && game != Game::TIC_TAC_TOE {
         // The counts come from a fresh solve (the table itself is not needed).
         of_game(game)?
     } else if game.cells() <= Game::MAX_TIER_CELLS {

@@ -24,7 +24,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ]),
     ("solver", &["src/solve", "src/tiers"]),
     ("table", &[
-        "src/table", "src/format", "src/oracle.rs", "src/analysis.rs", "src/stats.rs",
+        "src/table", "src/format", "src/oracle.rs", "src/batch.rs", "src/analysis.rs", "src/stats.rs",
         "src/verify.rs", "src/json.rs",
     ]),
     ("plays", &[
