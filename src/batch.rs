@@ -38,11 +38,7 @@ pub struct BatchBest {
 
 impl std::fmt::Debug for BatchBest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let game = match self.layout {
-            Layout::TicTacToe(_) => Game::TIC_TAC_TOE,
-            Layout::Any(table) => table.game(),
-        };
-        write!(f, "BatchBest({game}, json: {})", self.json)
+        write!(f, "BatchBest({}, json: {})", self.layout.game(), self.json)
     }
 }
 
@@ -52,6 +48,16 @@ enum Layout {
     TicTacToe(&'static Dense),
     /// Any other game's table, answering once it is unpacked.
     Any(&'static Table),
+}
+
+impl Layout {
+    /// The game whose table this is.
+    fn game(&self) -> Game {
+        match self {
+            Layout::TicTacToe(_) => Game::TIC_TAC_TOE,
+            Layout::Any(table) => table.game(),
+        }
+    }
 }
 
 /// The digit of each byte in a board's base-3 code: `.` 0, `X` 1, `O` 2, anything else 3.
@@ -97,10 +103,7 @@ impl BatchBest {
             OracleLayout::Any(table) => Layout::Any(table),
             OracleLayout::Disk(_) => return None,
         };
-        let game = match layout {
-            Layout::TicTacToe(_) => Game::TIC_TAC_TOE,
-            Layout::Any(table) => table.game(),
-        };
+        let game = layout.game();
         let slashes = if game == Game::TIC_TAC_TOE {
             0
         } else {

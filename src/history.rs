@@ -95,8 +95,15 @@ impl History {
     /// # Ok::<(), ttt_oracle::MoveListError>(())
     /// ```
     pub fn parse(game: Game, text: &str) -> Result<History, MoveListError> {
-        let (_, moves) = Position::from_move_list(game, text)?;
-        Ok(History::replay(game, &moves))
+        let (position, moves) = Position::from_move_list(game, text)?;
+        if game == Game::TIC_TAC_TOE {
+            // Tic-tac-toe keeps its own board: the moves played again onto it.
+            return Ok(History::replay(game, &moves));
+        }
+        Ok(History {
+            position: Layout::Game(position),
+            moves,
+        })
     }
 
     /// The game of `moves` in `game`, which the caller knows are legal (the auditor, replaying
