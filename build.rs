@@ -61,7 +61,7 @@ fn main() {
         "format/mod",
         "format/read",
         "format/subsets",
-        "format/tic_tac_toe",
+        "format/dense",
         "format/write",
         "game",
         "moves",
@@ -69,7 +69,6 @@ fn main() {
         "position",
         "text",
         "solve/mod",
-        "solve/tic_tac_toe",
         "symmetry",
         "table/first_moves",
         "value",
@@ -78,21 +77,17 @@ fn main() {
     }
     println!("cargo::rerun-if-changed=build.rs");
 
-    let solution = solve::tic_tac_toe::solve();
-    let bytes = format::tic_tac_toe::encode(&solution);
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    fs::write(out.join("table.bin"), &bytes).expect("write OUT_DIR/table.bin");
-    fs::write(out.join("expanded.rs"), expanded_source(&solution))
-        .expect("write OUT_DIR/expanded.rs");
-
-    // The larger games, each on its own thread: 4x4 takes most of the time, and build
-    // machines have more than one core.
-    let solving: Vec<_> = game::Game::EMBEDDED
+    let solving: Vec<_> = [game::Game::TIC_TAC_TOE]
         .into_iter()
+        .chain(game::Game::EMBEDDED)
         .map(|game| {
             std::thread::spawn(move || {
                 let solution = solve::solve_game(game);
-                let bytes = format::encode(&format::stored(&solution));
+                let stored = format::stored(&solution);
+                let bytes = format::encode(&stored);
+                let expanded = (game == game::Game::TIC_TAC_TOE)
+                    .then(|| expanded_source(&stored, format::checksum_of(&bytes)));
                 // 4x4's best moves by raw code, so that a process answers them at once.
                 let first_moves = (game.to_string() == "4x4").then(|| {
                     let mut moves = vec![0; first_moves::len(game.cells())];
@@ -100,14 +95,17 @@ fn main() {
                     first_moves::write(&solve::Codes::new(game), stored, &mut moves);
                     moves
                 });
-                (game, bytes, first_moves)
+                (game, bytes, first_moves, expanded)
             })
         })
         .collect();
     for thread in solving {
-        let (game, bytes, first_moves) = thread.join().expect("a solver thread finishes");
+        let (game, bytes, first_moves, expanded) = thread.join().expect("a solver thread finishes");
         let name = format!("mnk-{game}.bin");
         fs::write(out.join(&name), &bytes).unwrap_or_else(|e| panic!("write OUT_DIR/{name}: {e}"));
+        if let Some(source) = expanded {
+            fs::write(out.join("expanded.rs"), source).expect("write OUT_DIR/expanded.rs");
+        }
         if let Some(moves) = first_moves {
             let name = format!("first-moves-{game}.bin");
             fs::write(out.join(&name), &moves)
@@ -116,25 +114,21 @@ fn main() {
     }
 }
 
-/// Tic-tac-toe's table expanded over its symmetries, as Rust statics, so that a process answers
-/// from them without decoding the serialized table (about a million instructions at every
-/// start); the serialized table stays what is exported and verified, and a process checks that
-/// the two agree through their checksums.
-fn expanded_source(solution: &solve::tic_tac_toe::Solution) -> String {
-    use format::tic_tac_toe as ttt;
-    let expanded = ttt::expand(solution).expect("the solve covers every position");
+/// Tic-tac-toe's table expanded over its symmetries (`format/dense.rs`), as Rust statics, so
+/// that a process answers from them without decoding the stored table; a process checks that
+/// the two agree through their checksums, and `ttt verify` expands the stored table again.
+fn expanded_source(stored: &format::Stored, table_checksum: u64) -> String {
+    use format::dense;
+    let expanded = dense::expand(stored).expect("the solve covers every position");
     let list = |values: Vec<String>| values.join(",");
     format!(
-        "/// The checksum of the serialized table these arrays were expanded from.\n\
-         pub(super) const TABLE_CHECKSUM: u64 = {table:#018x};\n\
-         /// [`expanded_checksum`](crate::format::tic_tac_toe::expanded_checksum) of the arrays.\n\
+        "/// The checksum of the stored table these arrays were expanded from.\n\
+         pub(super) const TABLE_CHECKSUM: u64 = {table_checksum:#018x};\n\
+         /// [`expanded_checksum`](crate::format::dense::expanded_checksum) of the arrays.\n\
          pub(super) const EXPANDED_CHECKSUM: u64 = {expanded:#018x};\n\
-         /// The words, by base-3 code.\n\
          pub(super) static WORDS: [u16; CODES] = [{words}];\n\
-         /// The lowest optimal moves, by base-3 code.\n\
          pub(super) static FIRST: [u8; CODES] = [{first}];\n",
-        table = ttt::solution_checksum(solution),
-        expanded = ttt::expanded_checksum(&expanded.words, &expanded.first[..]),
+        expanded = dense::expanded_checksum(&expanded.words, &expanded.first[..]),
         words = list(expanded.words.iter().map(u16::to_string).collect()),
         first = list(expanded.first.iter().map(u8::to_string).collect()),
     )

@@ -18,7 +18,7 @@ use by_histories::ByHistories;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ttt_oracle::audit::Report;
 use ttt_oracle::bots::{self, Bot};
-use ttt_oracle::internals::{Dense, solve, table};
+use ttt_oracle::internals::solve_game;
 use ttt_oracle::{
     AuditOptions, Cell, Game, Oracle, Player, Position, audit, matchup,
     matchup::{MatchOptions, MatchReport},
@@ -159,19 +159,15 @@ fn queries(c: &mut Criterion) {
     group.finish();
 }
 
-fn load_and_solve(c: &mut Criterion) {
-    let bytes = Dense::embedded_bytes();
-    c.bench_function("load", |b| {
-        b.iter(|| {
-            let loaded = Dense::from_bytes(black_box(bytes)).unwrap();
-            assert_eq!(black_box(loaded.checksum()), table().checksum());
-        })
-    });
-    let expected = table().solution().clone();
+fn solve(c: &mut Criterion) {
+    let expected = Oracle::of(Game::TIC_TAC_TOE).unwrap().stats().unwrap();
     c.bench_function("solve", |b| {
         b.iter(|| {
-            let fresh = solve();
-            assert_eq!(black_box(&fresh), &expected);
+            let fresh = solve_game(black_box(Game::TIC_TAC_TOE));
+            assert_eq!(
+                black_box(fresh.best_moves().len() as u64),
+                expected.canonical_positions - expected.canonical_terminal_positions.total
+            );
         })
     });
 }
@@ -302,6 +298,6 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
-    targets = queries, load_and_solve, audits, matches
+    targets = queries, solve, audits, matches
 }
 criterion_main!(benches);

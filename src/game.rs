@@ -533,6 +533,13 @@ impl Geometry {
         &self.turns
     }
 
+    /// The index in [`turns`](Geometry::turns) of the turn that undoes the `t`-th.
+    pub fn inverse_turn(&self, t: usize) -> usize {
+        let inverse = self.turns[t].inverse();
+        (self.turns.iter().position(|&turn| turn == inverse))
+            .expect("the symmetries of a board are a group")
+    }
+
     /// Where the `t`-th turn of [`turns`](Geometry::turns) sends the cell with index `cell`.
     pub fn turn_cell(&self, t: usize, cell: usize) -> usize {
         usize::from(self.targets[t][cell])

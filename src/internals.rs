@@ -4,6 +4,4 @@
 //! only the benchmarks turn on.
 
 pub use crate::solve::solve_game;
-pub use crate::solve::tic_tac_toe::solve;
-pub use crate::table::tic_tac_toe::{Dense, table};
 pub use crate::table::{Table, embedded_bytes};

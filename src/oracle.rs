@@ -104,13 +104,11 @@ impl Oracle {
         }
     }
 
-    /// The checksum stored in tic-tac-toe's serialized table, which `ttt --version` shows, and
+    /// The checksum stored in tic-tac-toe's embedded table, which `ttt --version` shows, and
     /// the version of its format; `None` for the other games' layouts.
     pub fn checksum(&self) -> Option<(u32, u64)> {
         match self.layout {
-            Layout::TicTacToe(dense) => {
-                Some((crate::format::tic_tac_toe::FORMAT_VERSION, dense.checksum()))
-            }
+            Layout::TicTacToe(dense) => Some((crate::format::MNK_FORMAT_VERSION, dense.checksum())),
             Layout::Any(_) | Layout::Disk(_) => None,
         }
     }
@@ -312,8 +310,7 @@ impl Oracle {
     /// ```
     pub fn stats(&self) -> Result<Stats, TableError> {
         match self.layout {
-            Layout::TicTacToe(dense) => Ok(crate::stats::stats(dense)),
-            Layout::Any(table) => crate::stats::of_game(table.game()),
+            Layout::TicTacToe(_) | Layout::Any(_) => crate::stats::of_game(self.game()),
             Layout::Disk(table) => crate::stats::of_disk(table),
         }
     }
@@ -340,13 +337,7 @@ impl Oracle {
     pub fn verify(&self) -> Result<Verification, TableError> {
         match self.layout {
             // The embedded bytes decoded afresh, not only the table already in use.
-            Layout::TicTacToe(_) => {
-                crate::verify::verify_embedded().map_err(|error| TableError::Damaged {
-                    game: Game::TIC_TAC_TOE,
-                    detail: error.to_string(),
-                })
-            }
-            Layout::Any(table) => crate::verify::verify_game(table.game()),
+            Layout::TicTacToe(_) | Layout::Any(_) => crate::verify::verify_game(self.game()),
             Layout::Disk(table) => crate::verify::verify_disk(table),
         }
     }

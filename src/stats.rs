@@ -8,13 +8,11 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde::Serialize;
 
-use crate::board::{Board, Outcome, Player, Status};
+use crate::board::{Outcome, Player};
 use crate::game::Game;
 use crate::position::Position;
 use crate::solve::{Codes, Digits, solve_game, unentry};
-use crate::symmetry::{Canonical, canonicalize};
 use crate::table::TableError;
-use crate::table::tic_tac_toe::Dense;
 use crate::value::Value;
 
 pub(crate) use tiered::of_disk;
@@ -40,13 +38,6 @@ impl ByOutcome {
             Outcome::Win(Player::O) => self.o_wins += n,
             Outcome::Draw => self.draw += n,
         }
-    }
-
-    fn merge(&mut self, other: ByOutcome) {
-        self.total += other.total;
-        self.x_wins += other.x_wins;
-        self.o_wins += other.o_wins;
-        self.draw += other.draw;
     }
 }
 
@@ -126,86 +117,6 @@ impl Stats {
             table_bytes,
         }
     }
-}
-
-/// Counts everything `ttt stats` reports for tic-tac-toe, from the rules and its table.
-pub(crate) fn stats(table: &Dense) -> Stats {
-    let mut stats = Stats::zero(9, table.size_bytes() as u64);
-    for board in Board::reachable() {
-        let probe = table.probe(&board);
-        let canonical = Canonical::new(board).is_some();
-        stats.reachable_positions += 1;
-        stats.by_ply[board.ply()] += 1;
-        stats.by_remoteness[usize::from(probe.remoteness)] += 1;
-        stats.values.add(probe.value, 1);
-        if canonical {
-            stats.canonical_positions += 1;
-            stats.canonical_by_ply[board.ply()] += 1;
-            stats.canonical_values.add(probe.value, 1);
-        }
-        match board.status() {
-            Status::InProgress => stats.non_terminal_positions += 1,
-            Status::Finished(outcome) => {
-                stats.terminal_positions.add(outcome, 1);
-                if canonical {
-                    stats.canonical_terminal_positions.add(outcome, 1);
-                }
-            }
-        }
-    }
-    let (games, nodes) = count_games(Board::EMPTY, &mut HashMap::new());
-    stats.games = games;
-    stats.game_tree_nodes = nodes;
-    stats.games_up_to_symmetry =
-        count_canonical_games(canonicalize(Board::EMPTY).0, &mut HashMap::new());
-    stats
-}
-
-/// Complete games from `board` by outcome, and game-tree nodes from `board` (itself included).
-fn count_games(board: Board, memo: &mut HashMap<Board, (ByOutcome, u64)>) -> (ByOutcome, u64) {
-    if let Some(&known) = memo.get(&board) {
-        return known;
-    }
-    let mut games = ByOutcome::default();
-    let mut nodes = 1;
-    match board.status() {
-        Status::Finished(outcome) => games.add(outcome, 1),
-        Status::InProgress => {
-            for cell in board.legal_moves() {
-                let (child_games, child_nodes) = count_games(board.play_unchecked(cell), memo);
-                games.merge(child_games);
-                nodes += child_nodes;
-            }
-        }
-    }
-    memo.insert(board, (games, nodes));
-    (games, nodes)
-}
-
-/// Paths from `canonical` to a finished game through canonical positions, each distinct
-/// canonical child counted once.
-fn count_canonical_games(canonical: Canonical, memo: &mut HashMap<Canonical, u64>) -> u64 {
-    if let Some(&known) = memo.get(&canonical) {
-        return known;
-    }
-    let board = canonical.board();
-    let total = if board.is_over() {
-        1
-    } else {
-        let mut children: Vec<Canonical> = board
-            .legal_moves()
-            .iter()
-            .map(|cell| canonicalize(board.play_unchecked(cell)).0)
-            .collect();
-        children.sort();
-        children.dedup();
-        children
-            .into_iter()
-            .map(|child| count_canonical_games(child, memo))
-            .sum()
-    };
-    memo.insert(canonical, total);
-    total
 }
 
 /// Counts everything `ttt stats --game` reports for `game` (at most 16 cells), from a fresh

@@ -150,40 +150,10 @@ impl fmt::Display for Symmetry {
     }
 }
 
-/// A board in canonical form: of its eight images, the one with the smallest base-3 code
-/// ([`Board::code`]). Only this module makes one, so a `Canonical` is canonical by construction.
-/// Canonical boards order by code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Canonical(Board);
-
-impl PartialOrd for Canonical {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Canonical {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.code().cmp(&other.0.code())
-    }
-}
-
-impl Canonical {
-    /// The canonical board itself.
-    pub const fn board(self) -> Board {
-        self.0
-    }
-
-    /// `board` as a `Canonical`, if it already is in canonical form.
-    pub fn new(board: Board) -> Option<Canonical> {
-        let (canonical, _) = canonicalize(board);
-        (canonical.board() == board).then_some(canonical)
-    }
-}
-
-/// The canonical form of `board`, and the first symmetry (in the order of [`Symmetry::ALL`])
-/// that maps `board` onto it.
-pub fn canonicalize(board: Board) -> (Canonical, Symmetry) {
+/// The canonical form of `board` (of its eight images, the one with the smallest base-3 code,
+/// [`Board::code`]), and the first symmetry (in the order of [`Symmetry::ALL`]) that maps
+/// `board` onto it.
+pub fn canonicalize(board: Board) -> (Board, Symmetry) {
     let mut best = (board, Symmetry::Identity);
     for symmetry in Symmetry::ALL.into_iter().skip(1) {
         let image = symmetry.apply(board);
@@ -191,5 +161,5 @@ pub fn canonicalize(board: Board) -> (Canonical, Symmetry) {
             best = (image, symmetry);
         }
     }
-    (Canonical(best.0), best.1)
+    best
 }

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::ops::Neg;
 
-use crate::board::Cell;
+use crate::board::{Cell, Cells};
 
 /// The game-theoretic value of a position, always for the side to move.
 ///
@@ -87,4 +87,16 @@ pub struct MoveValue {
     pub value: Value,
     /// Plies from before this move to the end of the game, under perfect play after it.
     pub remoteness: u8,
+}
+
+/// What a table says of a position: its value and remoteness, and every optimal move (none once
+/// the game is over).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Evaluation {
+    /// The value for the side to move.
+    pub value: Value,
+    /// Moves to the end of the game under perfect play.
+    pub remoteness: u8,
+    /// Every optimal move.
+    pub best: Cells,
 }

@@ -1,13 +1,10 @@
 //! Re-solving the game at run time and comparing the result with the embedded table.
 
-use crate::board::Cells;
-use crate::format;
-use crate::format::tic_tac_toe::{self as dense_format, FormatError};
+use crate::board::{Cells, code_marks};
+use crate::format::{self, dense};
 use crate::game::Game;
 use crate::position::Position;
-use crate::solve::tic_tac_toe::{Evaluation, solve};
 use crate::solve::{Digits, Entry, solve_game, unentry};
-use crate::symmetry::Canonical;
 use crate::table::TableError;
 use crate::table::disk::{DiskTable, checksum as tier_checksum};
 use crate::table::tic_tac_toe::Dense;
@@ -54,62 +51,6 @@ impl Verification {
     }
 }
 
-/// Decodes a serialized tic-tac-toe table and, if it decodes, verifies it as [`verify`]
-/// does: `ttt verify` runs it on the embedded bytes so that damage is reported, not met with a
-/// panic.
-#[cfg(test)]
-pub(crate) fn verify_bytes(bytes: &[u8]) -> Result<Verification, FormatError> {
-    Dense::from_bytes(bytes).map(|table| verify(&table))
-}
-
-/// Verifies the table embedded in this binary: its serialized bytes decoded and solved again as
-/// [`verify_bytes`] does, and the expanded arrays that queries read checked to answer every
-/// code as the decoded table does.
-pub(crate) fn verify_embedded() -> Result<Verification, FormatError> {
-    let decoded = Dense::from_bytes(Dense::embedded_bytes())?;
-    if !crate::table::tic_tac_toe::try_table()?.same_answers(&decoded) {
-        return Err(FormatError::Expanded {
-            reason: "does not answer as the serialized table does".to_string(),
-        });
-    }
-    Ok(verify(&decoded))
-}
-
-/// Solves tic-tac-toe again from scratch and compares every entry and the checksum with `table`.
-pub(crate) fn verify(table: &Dense) -> Verification {
-    let fresh = solve();
-    let fresh_checksum = dense_format::solution_checksum(&fresh);
-    let mut keys: Vec<Canonical> = fresh
-        .entries()
-        .iter()
-        .chain(table.solution().entries())
-        .map(|(canonical, _)| *canonical)
-        .collect();
-    keys.sort();
-    keys.dedup();
-    let mismatches: Vec<Mismatch> = keys
-        .iter()
-        .filter_map(|&board| {
-            let (ours, theirs) = (table.solution().get(board), fresh.get(board));
-            let said = |e: &Evaluation| (e.value, e.remoteness, e.best);
-            (ours != theirs).then(|| Mismatch {
-                position: Position::from_board(board.board()),
-                table: ours.map(said),
-                fresh: theirs.map(said),
-            })
-        })
-        .collect();
-    Verification {
-        game: Game::TIC_TAC_TOE,
-        compared: keys.len(),
-        differing: mismatches.len(),
-        mismatches,
-        table_checksum: table.checksum(),
-        fresh_checksum,
-        first_moves: false,
-    }
-}
-
 /// Solves an embedded game again from scratch and compares every stored position and the
 /// checksum with the table embedded in the binary: the check behind `ttt verify --game`.
 ///
@@ -126,11 +67,6 @@ pub(crate) fn verify_game(game: Game) -> Result<Verification, TableError> {
     crate::table::room_to_solve(game)?;
     let fresh = format::stored(&solve_game(game));
     let fresh_bytes = format::encode(&fresh);
-    let checksum = |bytes: &[u8]| {
-        let mut sum = [0u8; 8];
-        sum.copy_from_slice(&bytes[bytes.len() - 8..]);
-        u64::from_le_bytes(sum)
-    };
     let digits = Digits::new();
     let geometry = game.geometry();
     let (mut i, mut j) = (0, 0);
@@ -173,15 +109,41 @@ pub(crate) fn verify_game(game: Game) -> Result<Verification, TableError> {
     if let Some(embedded) = first_moves {
         first_moves_differing(&fresh, embedded, &mut mismatches);
     }
+    if game == Game::TIC_TAC_TOE {
+        dense_differing(crate::table::tic_tac_toe()?, &fresh, &mut mismatches);
+    }
     Ok(Verification {
         game,
         compared,
         differing: mismatches.len(),
         mismatches,
-        table_checksum: checksum(bytes),
-        fresh_checksum: checksum(&fresh_bytes),
+        table_checksum: format::checksum_of(bytes),
+        fresh_checksum: format::checksum_of(&fresh_bytes),
         first_moves: first_moves.is_some(),
     })
+}
+
+/// Compares tic-tac-toe's expanded arrays with those the `fresh` solve expands to, adding a
+/// mismatch for each legal board where they differ.
+pub(crate) fn dense_differing(
+    dense: &Dense,
+    fresh: &format::Stored,
+    mismatches: &mut Vec<Mismatch>,
+) {
+    let expanded = dense::expand(fresh).expect("a fresh solve covers every position");
+    let said = |word: u16| {
+        let evaluation = dense::unpack(word & !dense::PRESENT).filter(|_| word != 0)?;
+        Some((evaluation.value, evaluation.remoteness, evaluation.best))
+    };
+    let geometry = Game::TIC_TAC_TOE.geometry();
+    for (code, ours, theirs) in dense.codes_differing(&expanded) {
+        let (x, o) = code_marks(code, 9);
+        mismatches.push(Mismatch {
+            position: Position::from_marks_unchecked(geometry, x.into(), o.into()),
+            table: said(ours),
+            fresh: said(theirs),
+        });
+    }
 }
 
 /// Compares the embedded lowest optimal move of every board (4x4's half bytes) with those of

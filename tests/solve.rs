@@ -516,7 +516,7 @@ fn verify_checks_a_cached_table_against_its_checksums_and_a_fresh_solve() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let said = text(&out.stdout);
     assert!(
-        said.contains("compared 22,167,401 positions;")
+        said.contains("compared 22,167,401 positions\nchecksums: table ")
             && said.contains("ok: every tier of the cached table of 3x6k4 matches its checksum"),
         "{said}"
     );

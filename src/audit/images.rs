@@ -29,8 +29,8 @@ use crate::bots::Bot;
 use crate::game::Game;
 use crate::history::History;
 use crate::position::{POWERS, Position};
-use crate::solve::tic_tac_toe::Evaluation;
 use crate::table::Table;
+use crate::value::Evaluation;
 use crate::value::{Probe, Value};
 
 /// Audits `bot`, [symmetric](Bot::symmetric) and [memoryless](Bot::memoryless), playing

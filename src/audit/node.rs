@@ -8,7 +8,7 @@ use crate::board::{Board, Cell, Cells, Outcome, Player};
 use crate::bots::{Bot, BotError};
 use crate::game::Game;
 use crate::history::History;
-use crate::solve::tic_tac_toe::Evaluation;
+use crate::value::Evaluation;
 use crate::value::Value;
 
 /// A position of the walk: in 32 bytes on tic-tac-toe, where a ply lists up to 1,520.

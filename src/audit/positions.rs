@@ -42,7 +42,7 @@ use crate::memory::OverMemory;
 use crate::position::Position;
 use crate::ratio::Ratio;
 use crate::review::MoveVerdict;
-use crate::solve::tic_tac_toe::Evaluation;
+use crate::value::Evaluation;
 use crate::value::{Probe, Value};
 
 /// Audits memoryless `bot` playing `side` of `game` by positions, judged by `table`; `None`

@@ -17,7 +17,7 @@ use crate::game::Game;
 use crate::history::History;
 use crate::ratio::Ratio;
 use crate::review::MoveVerdict;
-use crate::solve::tic_tac_toe::Evaluation;
+use crate::value::Evaluation;
 use crate::value::{Probe, Value};
 
 /// A line of play, as the moves from the empty board.

@@ -17,11 +17,11 @@ use crate::board::{Board, CODES, Cell, Cells, HAS_LINE, Player, Status};
 use crate::game::Game;
 use crate::history::History;
 use crate::position::{POWERS, Position};
-use crate::solve::tic_tac_toe::Evaluation;
 use crate::table::disk::DiskTable;
 use crate::table::tic_tac_toe::Dense as TicTacToeTable;
 use crate::table::{Table, TableError};
 use crate::tiers::MAX_TIER_CELLS;
+use crate::value::Evaluation;
 use crate::value::Probe;
 
 /// A board the walks play on, with its table.

@@ -8,15 +8,22 @@
 use std::io::{self, Read, Write};
 use std::{fmt, vec};
 
+use bincode::config::{Configuration, Fixint, Limit, LittleEndian};
 use serde::{Deserialize, Serialize};
 
 use super::Record;
 use crate::board::{Board, Cells, Player, Status};
-use crate::format::tic_tac_toe::BINCODE_CONFIG;
 use crate::game::Game;
 use crate::position::Position;
 use crate::symmetry::Symmetry;
 use crate::value::{MoveValue, Value};
+
+/// bincode's settings for an export: little-endian, fixed-width integers, and at most 16 MiB
+/// for anything read whole.
+const BINCODE_CONFIG: Configuration<LittleEndian, Fixint, Limit<16_777_216>> =
+    bincode::config::standard()
+        .with_fixed_int_encoding()
+        .with_limit::<16_777_216>();
 
 /// The first eight bytes of tic-tac-toe's bincode export.
 pub const EXPORT_MAGIC: [u8; 8] = *b"TTTEXPRT";

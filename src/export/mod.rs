@@ -168,7 +168,7 @@ impl Iterator for Records {
         match &mut self.walk {
             Walk::TicTacToe(boards, oracle) => boards.by_ref().find_map(|board| {
                 let (canonical, symmetry) = canonicalize(board);
-                if self.canonical_only && canonical.board() != board {
+                if self.canonical_only && canonical != board {
                     return None;
                 }
                 let position = Position::from_board(board);
@@ -183,7 +183,7 @@ impl Iterator for Records {
                     remoteness: probe.remoteness,
                     best: oracle.best_moves(&position),
                     moves: oracle.moves(&position),
-                    canonical: Position::from_board(canonical.board()),
+                    canonical: Position::from_board(canonical),
                     symmetry,
                 })
             }),

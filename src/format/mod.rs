@@ -1,4 +1,4 @@
-//! The serialized table of an m,n,k game: what `build.rs` writes for each embedded game, and
+//! The stored table of a game: what `build.rs` writes for each embedded game, and
 //! what `ttt` reads back, whole or a block at a time. Shared with `build.rs` (through
 //! `#[path]`).
 //!
@@ -30,14 +30,14 @@
 //!
 //! `write.rs` writes a table and `read.rs` reads it, whole or a block at a time, both with the
 //! bit streams and truncated binary of `bits.rs`, the Huffman code of `huffman.rs` and the
-//! subset ranks of `subsets.rs`. Tic-tac-toe's own table has a layout of its own, in
-//! `tic_tac_toe.rs`.
+//! subset ranks of `subsets.rs`. `dense.rs` expands tic-tac-toe's stored table into the arrays
+//! the 3x3 layout answers from.
 
 mod bits;
+pub mod dense;
 mod huffman;
 mod read;
 mod subsets;
-pub mod tic_tac_toe;
 mod write;
 
 use std::fmt;
@@ -88,7 +88,7 @@ impl fmt::Display for TableFormatError {
                 f,
                 "table format version {version}, this build reads version {MNK_FORMAT_VERSION}"
             ),
-            TableFormatError::Checksum => f.write_str("the checksum does not match: damaged table"),
+            TableFormatError::Checksum => f.write_str("the checksum does not match"),
             TableFormatError::Invalid(what) => write!(f, "damaged table: {what}"),
         }
     }
@@ -174,6 +174,16 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 }
 
 /// The empty cells of the board with base-3 code `code`, on a board whose cells are `full`.
+/// The checksum a table stores in its last 8 bytes, read without checking it (0 when there
+/// are fewer bytes).
+pub fn checksum_of(bytes: &[u8]) -> u64 {
+    let sum = bytes
+        .len()
+        .checked_sub(8)
+        .map_or(&[][..], |start| &bytes[start..]);
+    sum.try_into().map_or(0, u64::from_le_bytes)
+}
+
 fn empty_cells(digits: &Digits, full: u64, code: u32) -> u64 {
     let (x, o) = digits.marks(code);
     !(x | o) & full

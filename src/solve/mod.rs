@@ -2,8 +2,6 @@
 //! dense array indexed by base-3 code. Pure: no I/O. Shared with `build.rs` (through
 //! `#[path]`), which solves the embedded games with it.
 
-pub mod tic_tac_toe;
-
 use crate::board::{Player, code_marks};
 use crate::game::{Game, Geometry, MAX_TABLE_CELLS, Mask};
 use crate::value::{Value, move_rank};

@@ -34,7 +34,11 @@ use unpacked::Unpacked;
 pub use error::TableError;
 
 /// The tables `build.rs` wrote, by game, as embedded in this binary.
-static EMBEDDED: [(Game, &[u8]); 4] = [
+static EMBEDDED: [(Game, &[u8]); 5] = [
+    (
+        Game::TIC_TAC_TOE,
+        include_bytes!(concat!(env!("OUT_DIR"), "/mnk-3x3.bin")),
+    ),
     (
         Game::EMBEDDED[0],
         include_bytes!(concat!(env!("OUT_DIR"), "/mnk-3x4.bin")),
@@ -133,9 +137,9 @@ pub(crate) fn room_to_solve(game: Game) -> Result<(), TableError> {
 /// Tic-tac-toe's dense table, decoded once per process; damage to its embedded bytes as a
 /// [`TableError`], as every other game's table reports it.
 pub(crate) fn tic_tac_toe() -> Result<&'static tic_tac_toe::Dense, TableError> {
-    tic_tac_toe::try_table().map_err(|error| TableError::Damaged {
+    tic_tac_toe::try_table().map_err(|detail| TableError::Damaged {
         game: Game::TIC_TAC_TOE,
-        detail: error.to_string(),
+        detail,
     })
 }
 
@@ -183,15 +187,8 @@ impl fmt::Debug for Table {
 impl Table {
     fn new(game: Game, stored: usize, size: usize, packed: Option<Packed<'static>>) -> Table {
         let geometry = game.geometry();
-        let turns = geometry.turns();
-        let undo = turns
-            .iter()
-            .map(|turn| {
-                turns
-                    .iter()
-                    .position(|other| *other == turn.inverse())
-                    .expect("the symmetries of a board are a group")
-            })
+        let undo = (0..geometry.turns().len())
+            .map(|t| geometry.inverse_turn(t))
             .collect();
         Table {
             game,
@@ -342,7 +339,7 @@ impl Table {
         self.stored
     }
 
-    /// The size in bytes of the serialized table (0 for a table solved in this process).
+    /// The size in bytes of the stored table (0 for a table solved in this process).
     pub fn size_bytes(&self) -> usize {
         self.size
     }

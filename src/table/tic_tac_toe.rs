@@ -1,23 +1,17 @@
-//! The embedded table: any legal position answered in O(1) from arrays by base-3 code, which
-//! `build.rs` expands and embeds beside the serialized table, so that no process decodes it.
-
-use std::sync::OnceLock;
+//! Tic-tac-toe's table laid out for speed: any legal position answered in O(1) from arrays by
+//! base-3 code, which `build.rs` expands from the stored table (`format/dense.rs`) and embeds
+//! beside it, so that no process decodes it.
 
 use once_cell::sync::Lazy;
 
 use crate::board::{Board, CODES, Cell, Cells};
-use crate::format::tic_tac_toe::{self as format, FormatError, PRESENT};
+use crate::format::dense::{self as format, Expanded, PRESENT};
+use crate::format::{Packed, checksum_of};
 use crate::game::{Game, Geometry, Mask};
 use crate::position::Position;
-use crate::solve::tic_tac_toe::{Evaluation, Solution};
-use crate::symmetry::Canonical;
-use crate::value::{MoveValue, Probe};
+use crate::value::{Evaluation, MoveValue, Probe};
 
-/// The table `build.rs` wrote, as embedded in this binary.
-static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/table.bin"));
-
-/// The same table expanded by `build.rs`: `TABLE_CHECKSUM`, `EXPANDED_CHECKSUM`, `WORDS` and
-/// `FIRST`.
+/// The arrays `build.rs` expanded: `TABLE_CHECKSUM`, `EXPANDED_CHECKSUM`, `WORDS` and `FIRST`.
 mod expanded {
     use crate::board::CODES;
     include!(concat!(env!("OUT_DIR"), "/expanded.rs"));
@@ -25,9 +19,10 @@ mod expanded {
 
 /// The embedded table, checked on first use; the error, kept for every later call, if the bytes
 /// are damaged.
-static TABLE: Lazy<Result<Dense, FormatError>> = Lazy::new(|| {
+static TABLE: Lazy<Result<Dense, String>> = Lazy::new(|| {
+    let bytes = super::embedded_bytes(Game::TIC_TAC_TOE).expect("tic-tac-toe is embedded");
     Dense::from_expanded(
-        EMBEDDED,
+        bytes,
         &expanded::WORDS,
         &expanded::FIRST,
         expanded::TABLE_CHECKSUM,
@@ -35,19 +30,15 @@ static TABLE: Lazy<Result<Dense, FormatError>> = Lazy::new(|| {
     )
 });
 
-/// The process-wide table, checked on first use, or why it cannot be used.
+/// The process-wide table, checked on first use, or what is wrong with the embedded bytes.
 ///
-/// The embedded bytes are checked once (the serialized table's frame and checksum, the expanded
+/// The embedded bytes are checked once (the stored table's frame and checksum, the expanded
 /// arrays' checksum, and that both are the same table); every call after the first returns the
 /// same table (or the same error). A program that must not panic calls this before anything
-/// that uses [`table()`], which then cannot fail.
-///
-/// # Errors
-///
-/// [`FormatError`] saying what is wrong when the bytes embedded in the binary are damaged
-/// (which takes a binary altered after the build: `build.rs` writes them, the tests check them).
-pub fn try_table() -> Result<&'static Dense, FormatError> {
-    TABLE.as_ref().map_err(FormatError::clone)
+/// that uses [`table()`], which then cannot fail. Damage takes a binary altered after the
+/// build: `build.rs` writes the bytes, the tests check them.
+pub fn try_table() -> Result<&'static Dense, String> {
+    TABLE.as_ref().map_err(String::clone)
 }
 
 /// The process-wide table, checked on first use.
@@ -70,116 +61,76 @@ pub fn table() -> &'static Dense {
 /// with two array reads and reads the word, so no symmetry is tried and nothing is searched.
 pub struct Dense {
     dense: Box<[u16]>,
-    /// The lowest optimal move of each code, [`NO_MOVE`](format::NO_MOVE) where the game is over: the
-    /// 19.7 KB that [`best_move`](Dense::best_move) reads stay in the first-level cache, where
-    /// the 39 KB of the words would not.
+    /// The lowest optimal move of each code, [`NO_MOVE`](format::NO_MOVE) where the game is
+    /// over: the 19.7 KB that [`best_move`](Dense::best_move) reads stay in the first-level
+    /// cache, where the 39 KB of the words would not.
     first: [u8; CODES],
     /// Tic-tac-toe's rules, one per process: a position is tic-tac-toe's if it holds them.
     geometry: &'static Geometry,
-    /// The canonical entries: decoded with the table from bytes, gathered from the words on
-    /// first use for the embedded table.
-    solution: OnceLock<Solution>,
     checksum: u64,
     size: usize,
 }
 
 impl Dense {
-    /// Decodes a table written by `build.rs` (see the `format` module) and expands it over all
-    /// eight symmetries of each canonical position.
-    ///
-    /// Any bytes may be given: whatever they hold, this returns an error rather than panic,
-    /// and a table it returns answers every legal position.
+    /// The table from arrays `build.rs` expanded, once the stored `bytes` pass their frame and
+    /// checksum, the arrays theirs (`expanded_checksum`), and both come from the same table
+    /// (`table_checksum`, the one the arrays were expanded from).
     ///
     /// # Errors
     ///
-    /// [`FormatError`] when the bytes are not a complete, undamaged table.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Dense, FormatError> {
-        let (solution, checksum) = format::decode(bytes)?;
-        let expanded = format::expand(&solution)?;
-        Ok(Dense {
-            dense: expanded.words,
-            first: *expanded.first,
-            geometry: Game::TIC_TAC_TOE.geometry(),
-            solution: OnceLock::from(solution),
-            checksum,
-            size: bytes.len(),
-        })
-    }
-
-    /// The table from arrays `build.rs` expanded, once the serialized `bytes` pass their
-    /// frame and checksum, the arrays theirs (`expanded_checksum`), and both come from the same
-    /// table (`table_checksum`, the one the arrays were expanded from).
-    ///
-    /// # Errors
-    ///
-    /// [`FormatError`] naming the first check that fails.
+    /// What is wrong, naming the first check that fails.
     pub(crate) fn from_expanded(
         bytes: &[u8],
         words: &[u16; CODES],
         first: &[u8; CODES],
         table_checksum: u64,
         expanded_checksum: u64,
-    ) -> Result<Dense, FormatError> {
-        let checksum = format::check_frame(bytes)?;
+    ) -> Result<Dense, String> {
+        Packed::open(bytes).map_err(|error| error.to_string())?;
+        let checksum = checksum_of(bytes);
         let computed = format::expanded_checksum(words, first);
         if computed != expanded_checksum {
-            return Err(FormatError::Expanded {
-                reason: format!(
-                    "does not match its checksum: stored {expanded_checksum:016x}, \
-                     its arrays give {computed:016x}"
-                ),
-            });
+            return Err(format!(
+                "the expanded table does not match its checksum: stored {expanded_checksum:016x}, \
+                 its arrays give {computed:016x}"
+            ));
         }
         if checksum != table_checksum {
-            return Err(FormatError::Expanded {
-                reason: format!(
-                    "was expanded from the table of checksum {table_checksum:016x}, \
-                     not {checksum:016x}"
-                ),
-            });
+            return Err(format!(
+                "the expanded table was expanded from the table of checksum \
+                 {table_checksum:016x}, not {checksum:016x}"
+            ));
         }
         Ok(Dense {
             dense: Box::from(&words[..]),
             first: *first,
             geometry: Game::TIC_TAC_TOE.geometry(),
-            solution: OnceLock::new(),
             checksum,
             size: bytes.len(),
         })
     }
 
-    /// Whether `other` answers every code as this table does.
-    pub(crate) fn same_answers(&self, other: &Dense) -> bool {
-        self.dense == other.dense && self.first == other.first
+    /// Every code the table answers otherwise than `expanded` does (its word or its first
+    /// move), with the word of each.
+    pub(crate) fn codes_differing<'a>(
+        &'a self,
+        expanded: &'a Expanded,
+    ) -> impl Iterator<Item = (usize, u16, u16)> + 'a {
+        (0..CODES)
+            .filter(|&code| {
+                self.dense[code] != expanded.words[code] || self.first[code] != expanded.first[code]
+            })
+            .map(|code| (code, self.dense[code], expanded.words[code]))
     }
 
-    /// The bytes embedded in this binary.
-    pub fn embedded_bytes() -> &'static [u8] {
-        EMBEDDED
-    }
-
-    /// The size in bytes of the serialized table this was decoded from.
+    /// The size of the stored table, in bytes.
     pub fn size_bytes(&self) -> usize {
         self.size
     }
 
-    /// The checksum stored in (and verified against) the serialized table.
+    /// The checksum of the stored table.
     pub fn checksum(&self) -> u64 {
         self.checksum
-    }
-
-    /// The canonical entries, as decoded (for the embedded table, gathered from its words on
-    /// first use).
-    pub fn solution(&self) -> &Solution {
-        self.solution.get_or_init(|| {
-            let entries = (0..CODES)
-                .filter_map(|code| {
-                    let canonical = Canonical::new(Board::from_code(code)?)?;
-                    Some((canonical, self.evaluate_code(code)?))
-                })
-                .collect();
-            Solution::new(entries)
-        })
     }
 
     /// Value, remoteness and optimal moves of `board`, for the side to move.
