@@ -1,7 +1,7 @@
-//! The m,n,k games: queries on 4x4 beside the same queries on 3x3, from the table unpacked and
-//! read in place; opening the 4x4 table for a first query, and unpacking it; and the build-time
-//! solve of every embedded game beside a plain memoised C solver of 4x4's values alone
-//! (benches/mnk_solver.c, built with the machine's C compiler), all in one run.
+//! The m,n,k games, through the public API: queries on 4x4 beside the same queries on 3x3, and
+//! the solve of every embedded game as `ttt verify` runs it (decoded, solved again, compared)
+//! beside a plain memoised C solver of 4x4's values alone (benches/mnk_solver.c, built with the
+//! machine's C compiler), all in one run.
 //!
 //! `cargo bench --bench games`; `python3 benches/report.py games` prints the medians.
 
@@ -14,9 +14,7 @@ use std::time::Duration;
 
 use c_solver::c_solver;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ttt_oracle::internals::{Table, embedded_bytes, solve_game};
-use ttt_oracle::tiers::unentry;
-use ttt_oracle::{Cell, Game, Oracle, Player, Position, SplitMix64, Value};
+use ttt_oracle::{Cell, Game, Oracle, Player, Position, SplitMix64};
 
 /// 4,520 legal 4x4 positions still in play, most not canonical: random games from a fixed
 /// seed, cut at a random ply.
@@ -169,30 +167,25 @@ fn queries(c: &mut Criterion) {
         .collect();
     let oracle3 = Oracle::of(Game::TIC_TAC_TOE).unwrap();
     let four = four_by_four();
-    let bytes = embedded_bytes("4x4".parse().unwrap()).unwrap();
-    let table4 = Table::from_bytes(bytes).unwrap();
-    assert!(table4.is_unpacked());
     // The front door on 4x4, as a user asks it: unpacked after its first lookups.
     let oracle4 = Oracle::of("4x4".parse().unwrap()).unwrap();
     for board in &four {
-        oracle4.best_move(board);
+        oracle4.probe(board);
     }
-    // What a process has at first: the table read in place, here never unpacked.
-    let in_place = Table::compressed(bytes, usize::MAX).unwrap();
     let expected3 = digest(
         three
             .iter()
             .map(|b| u64::from(oracle3.best_move(b).unwrap().number())),
     );
-    let best4 = |table: &Table, boards: &[Position]| {
+    let best4 = |boards: &[Position]| {
         digest(
             boards
                 .iter()
-                .map(|b| u64::from(table.best_move(b).unwrap().number())),
+                .map(|b| u64::from(oracle4.best_move(b).unwrap().number())),
         )
     };
-    let expected4 = best4(&table4, &four);
-    let probes4 = digest(four.iter().map(|b| u64::from(table4.probe(b).remoteness)));
+    let expected4 = best4(&four);
+    let probes4 = digest(four.iter().map(|b| u64::from(oracle4.probe(b).remoteness)));
     let mut group = c.benchmark_group("games_query");
     group.throughput(Throughput::Elements(4520));
     group.bench_function("3x3_best_move", |b| {
@@ -205,25 +198,15 @@ fn queries(c: &mut Criterion) {
             assert_eq!(d, expected3);
         })
     });
-    group.bench_function("4x4_best_move", |b| {
-        b.iter(|| assert_eq!(best4(&table4, black_box(&four)), expected4))
-    });
     group.bench_function("4x4_best_move_oracle", |b| {
-        b.iter(|| {
-            let d = digest(
-                black_box(&four)
-                    .iter()
-                    .map(|b| u64::from(oracle4.best_move(b).unwrap().number())),
-            );
-            assert_eq!(d, expected4);
-        })
+        b.iter(|| assert_eq!(best4(black_box(&four)), expected4))
     });
     group.bench_function("4x4_value_remoteness", |b| {
         b.iter(|| {
             let d = digest(
                 black_box(&four)
                     .iter()
-                    .map(|b| u64::from(table4.probe(b).remoteness)),
+                    .map(|b| u64::from(oracle4.probe(b).remoteness)),
             );
             assert_eq!(d, probes4);
         })
@@ -231,70 +214,17 @@ fn queries(c: &mut Criterion) {
     group.finish();
     play(c, &three, oracle3);
     peers(c, &three, oracle3);
-    let mut group = c.benchmark_group("games_query_in_place");
-    group.throughput(Throughput::Elements(4520));
-    group.sample_size(10);
-    group.bench_function("4x4_best_move", |b| {
-        b.iter(|| assert_eq!(best4(&in_place, black_box(&four)), expected4))
-    });
-    group.finish();
-    assert!(!in_place.is_unpacked());
-}
-
-fn load(c: &mut Criterion) {
-    let game: Game = "4x4".parse().unwrap();
-    let bytes = embedded_bytes(game).unwrap();
-    let mut group = c.benchmark_group("games_load");
-    group.sample_size(10);
-    group.measurement_time(Duration::from_secs(5));
-    // Decode, check and unpack every position.
-    group.bench_function("4x4_unpack", |b| {
-        b.iter(|| {
-            let table = Table::from_bytes(black_box(bytes)).unwrap();
-            assert_eq!(table.probe(&Position::empty(game)).value, Value::Draw);
-        })
-    });
-    // The same, then the first best move, which writes the half byte of every position.
-    let board4 = Position::parse(game, "X.../.O../..../....").unwrap();
-    group.bench_function("4x4_unpack_and_best_moves", |b| {
-        b.iter(|| {
-            let table = Table::from_bytes(black_box(bytes)).unwrap();
-            assert_eq!(table.best_move(&board4).map(|cell| cell.number()), Some(2));
-        })
-    });
-    // What a new process does for its first best move: open the table in place (checksum,
-    // header, index) and read the half byte of the board among the embedded ones.
-    group.bench_function("4x4_first_best_move", |b| {
-        b.iter(|| {
-            let table = Table::embedded(black_box(game)).unwrap();
-            assert_eq!(table.best_move(&board4).map(|cell| cell.number()), Some(2));
-        })
-    });
-    // What a new process does for its first query of the optimal moves: open the table in
-    // place and read one position's record.
-    let board = Position::parse(game, "X.../.O../..../....").unwrap();
-    group.bench_function("4x4_first_query", |b| {
-        b.iter(|| {
-            let table = Table::compressed(black_box(bytes), usize::MAX).unwrap();
-            assert_eq!(
-                table.best_moves(&board).first().map(|cell| cell.number()),
-                Some(2)
-            );
-        })
-    });
-    group.finish();
 }
 
 fn solve(c: &mut Criterion) {
     let mut group = c.benchmark_group("games_solve");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(20));
-    group.bench_function("every_embedded_game", |b| {
+    group.bench_function("verify_every_embedded_game", |b| {
         b.iter(|| {
             for game in Game::EMBEDDED {
-                let solution = solve_game(black_box(game));
-                let (value, _) = unentry(solution.entries()[0]).unwrap();
-                assert_eq!(value == Value::Draw, game.k() == 4);
+                let verification = Oracle::of(black_box(game)).unwrap().verify().unwrap();
+                assert!(verification.is_ok(), "{game}");
             }
         })
     });
@@ -312,6 +242,6 @@ fn solve(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default();
-    targets = queries, load, solve
+    targets = queries, solve
 }
 criterion_main!(benches);

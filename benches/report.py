@@ -29,8 +29,7 @@ def games():
     queries against 3x3's best move of the same run."""
     print("| benchmark | median | per query |")
     print("| --- | --- | --- |")
-    groups = ("games_query", "games_query_in_place", "games_play", "peers_3x3_best_move",
-              "games_load", "games_solve")
+    groups = ("games_query", "games_play", "peers_3x3_best_move", "games_solve")
     for group in groups:
         if not (CRITERION / group).exists():
             continue
@@ -38,14 +37,14 @@ def games():
             if not (path / "new" / "estimates.json").exists():
                 continue
             ns = median_ns(group, path.name)
-            per = fmt(ns / 4520) if group not in ("games_load", "games_solve") else ""
+            per = fmt(ns / 4520) if group != "games_solve" else ""
             print(f"| {group}/{path.name} | {fmt(ns)} | {per} |")
     try:
         baseline = median_ns("games_query", "3x3_best_move")
     except FileNotFoundError:
         return
-    for group, bench in (("games_query", "4x4_best_move"), ("games_query", "4x4_value_remoteness"),
-                         ("games_query_in_place", "4x4_best_move")):
+    for group, bench in (("games_query", "4x4_best_move_oracle"),
+                         ("games_query", "4x4_value_remoteness")):
         try:
             print(f"{group}/{bench}: {median_ns(group, bench) / baseline:,.1f} times 3x3's best move")
         except FileNotFoundError:
@@ -84,7 +83,7 @@ def main():
             except FileNotFoundError:
                 continue
             print(f"| {group}/{bench} ({n} positions) | {fmt(ns)} | {fmt(ns / n)} |")
-    for name in ("load", "solve"):
+    for name in ("solve",):
         try:
             print(f"| {name} | {fmt(median_ns(name))} | |")
         except FileNotFoundError:

@@ -1,6 +1,7 @@
 //! The tiered solve (src/tiers.rs) of 4x4, value and remoteness of every board, on 1 and on 2
 //! threads, against benches/mnk_solver.c with the same 8 symmetries (built with `cc -O2`, run
-//! as a process) and the memoised solve of the build (value, remoteness and optimal moves), all
+//! as a process) and the memoised solve of the build (value, remoteness and optimal moves, as
+//! `ttt verify --game 4x4` runs it: the embedded table decoded, solved again and compared), all
 //! in one run. The 20-cell games, too long for criterion, are timed by `benches/solve.py`.
 
 #[path = "common/c_solver.rs"]
@@ -12,9 +13,8 @@ use std::time::Duration;
 
 use c_solver::c_solver;
 use criterion::{Criterion, criterion_group, criterion_main};
-use ttt_oracle::Game;
-use ttt_oracle::internals::solve_game;
 use ttt_oracle::tiers::{Tiers, solve_in_memory};
+use ttt_oracle::{Game, Oracle};
 
 fn solve(c: &mut Criterion) {
     let game: Game = "4x4".parse().unwrap();
@@ -37,8 +37,16 @@ fn solve(c: &mut Criterion) {
             })
         });
     }
-    group.bench_function("memoised_with_best_moves", |b| {
-        b.iter(|| solve_game(black_box(game)))
+    group.bench_function("memoised_verify", |b| {
+        b.iter(|| {
+            assert!(
+                Oracle::of(black_box(game))
+                    .unwrap()
+                    .verify()
+                    .unwrap()
+                    .is_ok()
+            )
+        })
     });
     if let Some(solver) = c_solver("mnk_solver_tiers") {
         group.bench_function("c_memoised_8_symmetries", |b| {

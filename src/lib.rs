@@ -168,8 +168,3 @@ struct PerformancePage;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/web.md")]
 struct WebPage;
-
-/// The layouts behind the front door, for the project's own tests and benchmarks only.
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod internals;

@@ -217,7 +217,7 @@ impl Table {
         Ok(self)
     }
 
-    #[cfg(any(test, feature = "internals"))]
+    #[cfg(test)]
     /// Decodes a table written by `build.rs`, checking every position, and unpacks it.
     ///
     /// # Errors
@@ -333,7 +333,7 @@ impl Table {
         self.game
     }
 
-    #[cfg(any(test, feature = "internals"))]
+    #[cfg(test)]
     /// How many canonical positions in play the table stores.
     pub fn stored_positions(&self) -> usize {
         self.stored
