@@ -20,10 +20,10 @@ use ttt_oracle::audit::{Report, SideReport};
 use ttt_oracle::bots::Bot;
 use ttt_oracle::{AuditError, AuditOptions, Player};
 
-/// The `ttt` under test: the one cargo built beside these tests (for `.ci/test`'s release
-/// tests on x86-64 Linux, the statically linked one).
+/// The `ttt` under test: the one the environment variable `TTT` names (`.ci/test` names the
+/// statically linked one on x86-64 Linux), else the one cargo built beside these tests.
 pub fn ttt() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_ttt"))
+    std::env::var_os("TTT").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_ttt")), PathBuf::from)
 }
 
 pub fn root() -> &'static Path {
