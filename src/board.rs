@@ -6,10 +6,8 @@
 //! `moves.rs`) and `text.rs`.
 
 use std::fmt;
-use std::str::FromStr;
 
 use crate::cell::Mask;
-use crate::text::quote;
 
 // The rules this file held before they were split by idea, still found here by the files
 // that import them from `board`.
@@ -362,62 +360,6 @@ impl fmt::Debug for Board {
     }
 }
 
-impl FromStr for Board {
-    type Err = ParseBoardError;
-
-    fn from_str(text: &str) -> Result<Board, ParseBoardError> {
-        let (mut x, mut o) = (Cells::EMPTY, Cells::EMPTY);
-        let cells = read_cells(text, |index, player| {
-            if let Some(cell) = Cell::from_index(index) {
-                match player {
-                    Player::X => x.insert(cell),
-                    Player::O => o.insert(cell),
-                }
-            }
-        })?;
-        if cells != 9 {
-            return Err(ParseBoardError::Length { found: cells });
-        }
-        Board::from_marks(x, o).map_err(ParseBoardError::Illegal)
-    }
-}
-
-/// Reads the cells of a board's text, for every game: `X`/`x` and `O`/`o` are marks (handed
-/// to `mark` with the cell's index), `.`, `-`, `_` or the cell's own digit `1`..`9` are empty,
-/// and `|`, `/` and whitespace are skipped. Returns how many cells there were; the caller
-/// checks that against its board.
-///
-/// # Errors
-///
-/// [`ParseBoardError::InvalidChar`] or [`ParseBoardError::MisplacedDigit`] for the first
-/// character that is not a cell or a separator.
-pub(crate) fn read_cells(
-    text: &str,
-    mut mark: impl FnMut(usize, Player),
-) -> Result<usize, ParseBoardError> {
-    let mut cells = 0usize;
-    for (i, ch) in text.chars().enumerate() {
-        let position = i + 1;
-        match ch {
-            _ if ch.is_whitespace() || ch == '|' || ch == '/' => continue,
-            'X' | 'x' => mark(cells, Player::X),
-            'O' | 'o' => mark(cells, Player::O),
-            '.' | '-' | '_' => {}
-            '1'..='9' if ch as usize - '0' as usize == cells + 1 => {}
-            '1'..='9' => {
-                return Err(ParseBoardError::MisplacedDigit {
-                    position,
-                    digit: ch,
-                    cell: cells + 1,
-                });
-            }
-            _ => return Err(ParseBoardError::InvalidChar { position, ch }),
-        }
-        cells += 1;
-    }
-    Ok(cells)
-}
-
 /// Why a set of marks is not a position that play can reach.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IllegalPosition {
@@ -490,65 +432,3 @@ impl fmt::Display for IllegalPosition {
 }
 
 impl std::error::Error for IllegalPosition {}
-
-/// Why text is not a board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ParseBoardError {
-    /// There were not exactly 9 cells.
-    Length {
-        /// How many cells there were.
-        found: usize,
-    },
-    /// A character that is neither a mark, an empty cell nor a separator.
-    InvalidChar {
-        /// Where it stands in the text, counting characters from 1.
-        position: usize,
-        /// The character.
-        ch: char,
-    },
-    /// A digit marks an empty cell only at its own place: `3` may stand for cell 3, nowhere else.
-    MisplacedDigit {
-        /// Where it stands in the text, counting characters from 1.
-        position: usize,
-        /// The digit.
-        digit: char,
-        /// The cell it stands at.
-        cell: usize,
-    },
-    /// The text is a board, but not one that play can reach.
-    Illegal(IllegalPosition),
-}
-
-impl fmt::Display for ParseBoardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseBoardError::Length { found } => write!(
-                f,
-                "a board has 9 cells, this has {found} (write 9 of X, O and . row-major, e.g. X...O....)"
-            ),
-            ParseBoardError::InvalidChar { position, ch } => write!(
-                f,
-                "unknown character {} at position {position} (cells are X, O, or . - _ or the cell's own digit for empty; | / and spaces are ignored)",
-                quote(ch.encode_utf8(&mut [0; 4]))
-            ),
-            ParseBoardError::MisplacedDigit {
-                position,
-                digit,
-                cell,
-            } => write!(
-                f,
-                "digit {digit:?} at position {position} stands for cell {cell}; a digit marks an empty cell only at its own place"
-            ),
-            ParseBoardError::Illegal(error) => write!(f, "not a reachable position: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for ParseBoardError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ParseBoardError::Illegal(error) => Some(error),
-            _ => None,
-        }
-    }
-}

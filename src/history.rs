@@ -3,7 +3,8 @@
 
 use crate::board::{Board, Cell, Cells, MoveError, MovesError, Player};
 use crate::game::Game;
-use crate::position::{MoveListError, Position};
+use crate::notation::MoveListError;
+use crate::position::Position;
 
 /// The game being played (tic-tac-toe, or any m,n,k game of at most 128 cells), the position
 /// and every move played to reach it, X first.

@@ -6,13 +6,12 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use crate::board::{Board, IllegalPosition, ParseBoardError, read_cells};
+use crate::board::{Board, IllegalPosition};
 use crate::cell::{Cell, MAX_CELLS, Mask};
 use crate::cells::Cells;
 use crate::game::{Game, Geometry};
-use crate::moves::{MoveError, MovesError, for_each_move};
+use crate::moves::MoveError;
 use crate::player::{Outcome, Player, Status};
-use crate::text::quote;
 
 /// A legal position of an m,n,k game: one that play from the empty board can reach.
 ///
@@ -107,101 +106,6 @@ impl Hash for Position {
     }
 }
 
-/// Why text is not a position of a given game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ParsePositionError {
-    /// Not as many cells as the game has.
-    Length {
-        /// The game.
-        game: Game,
-        /// How many cells there were.
-        found: usize,
-    },
-    /// A character that is neither a cell nor a separator.
-    InvalidChar {
-        /// Where it is, counting characters from 1.
-        position: usize,
-        /// The character.
-        ch: char,
-    },
-    /// A digit that marks an empty cell away from its own place.
-    MisplacedDigit {
-        /// Where it is, counting characters from 1.
-        position: usize,
-        /// The digit.
-        digit: char,
-        /// The cell it stands for.
-        cell: usize,
-    },
-    /// The text is a board, but not one that play can reach.
-    Illegal(IllegalPosition),
-}
-
-impl ParsePositionError {
-    /// The error of reading a board's cells, as tic-tac-toe's boards report it.
-    fn of_text(error: ParseBoardError) -> ParsePositionError {
-        match error {
-            ParseBoardError::InvalidChar { position, ch } => {
-                ParsePositionError::InvalidChar { position, ch }
-            }
-            ParseBoardError::MisplacedDigit {
-                position,
-                digit,
-                cell,
-            } => ParsePositionError::MisplacedDigit {
-                position,
-                digit,
-                cell,
-            },
-            ParseBoardError::Illegal(error) => ParsePositionError::Illegal(error),
-            ParseBoardError::Length { found } => ParsePositionError::Length {
-                game: Game::TIC_TAC_TOE,
-                found,
-            },
-        }
-    }
-}
-
-impl fmt::Display for ParsePositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            ParsePositionError::Length { game, found } if game == Game::TIC_TAC_TOE => {
-                ParseBoardError::Length { found }.fmt(f)
-            }
-            ParsePositionError::Length { game, found } => write!(
-                f,
-                "a board of game {game} has {} cells ({} rows of {}), this has {found}",
-                game.cells(),
-                game.rows(),
-                game.columns()
-            ),
-            ParsePositionError::InvalidChar { position, ch } => {
-                ParseBoardError::InvalidChar { position, ch }.fmt(f)
-            }
-            ParsePositionError::MisplacedDigit {
-                position,
-                digit,
-                cell,
-            } => ParseBoardError::MisplacedDigit {
-                position,
-                digit,
-                cell,
-            }
-            .fmt(f),
-            ParsePositionError::Illegal(error) => write!(f, "not a reachable position: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for ParsePositionError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ParsePositionError::Illegal(error) => Some(error),
-            _ => None,
-        }
-    }
-}
-
 impl Position {
     /// The empty board of `game`, X to move.
     pub fn empty(game: Game) -> Position {
@@ -274,28 +178,6 @@ impl Position {
             o,
             code,
         }
-    }
-
-    /// Reads a board of `game` (see the type's documentation for the syntax).
-    ///
-    /// # Errors
-    ///
-    /// [`ParsePositionError`] naming the character, or the count of cells (with the game's
-    /// shape, or on tic-tac-toe how a board is written), or why play cannot reach the board.
-    pub fn parse(game: Game, text: &str) -> Result<Position, ParsePositionError> {
-        let (mut x, mut o): (Mask, Mask) = (0, 0);
-        let cells = read_cells(text, |cell, player| {
-            let bit = if cell < MAX_CELLS { 1 << cell } else { 0 };
-            match player {
-                Player::X => x |= bit,
-                Player::O => o |= bit,
-            }
-        })
-        .map_err(ParsePositionError::of_text)?;
-        if cells != game.cells() {
-            return Err(ParsePositionError::Length { game, found: cells });
-        }
-        Position::checked(game.geometry(), x, o).map_err(ParsePositionError::Illegal)
     }
 
     /// A tic-tac-toe board from its own 4-byte layout.
@@ -537,149 +419,4 @@ impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({} {self})", self.game())
     }
-}
-
-/// Why a move list is not a game of an m,n,k board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveListError {
-    /// No cell before a comma: the list starts with a comma, or has two with nothing but
-    /// spaces between them (`,1`, `1,,2`).
-    EmptyMove {
-        /// Which move is missing, counting from 1.
-        position: usize,
-        /// Where the comma stands in the text, counting characters from 1.
-        comma: usize,
-    },
-    /// No cell after the last comma (`1,`).
-    TrailingComma {
-        /// Which move is missing, counting from 1.
-        position: usize,
-        /// Where the comma stands in the text, counting characters from 1.
-        comma: usize,
-    },
-    /// An item that is not a cell number of this game.
-    NotACell {
-        /// Which move, counting from 1.
-        position: usize,
-        /// The item as written.
-        token: String,
-        /// The game's cells.
-        cells: usize,
-    },
-    /// A move that the rules forbid at that point.
-    Illegal {
-        /// Which move, counting from 1.
-        position: usize,
-        /// Why.
-        error: MoveError,
-    },
-}
-
-/// What the reader of move lists finds wrong with the commas (it reads no cell itself).
-impl From<MovesError> for MoveListError {
-    fn from(error: MovesError) -> MoveListError {
-        match error {
-            MovesError::EmptyMove { position, comma } => {
-                MoveListError::EmptyMove { position, comma }
-            }
-            MovesError::TrailingComma { position, comma } => {
-                MoveListError::TrailingComma { position, comma }
-            }
-            MovesError::NotACell {
-                position, token, ..
-            } => MoveListError::NotACell {
-                position,
-                token,
-                cells: 9,
-            },
-            MovesError::Illegal { position, error } => MoveListError::Illegal { position, error },
-        }
-    }
-}
-
-impl fmt::Display for MoveListError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveListError::EmptyMove { position, comma } => MovesError::EmptyMove {
-                position: *position,
-                comma: *comma,
-            }
-            .fmt(f),
-            MoveListError::TrailingComma { position, comma } => MovesError::TrailingComma {
-                position: *position,
-                comma: *comma,
-            }
-            .fmt(f),
-            MoveListError::NotACell {
-                position,
-                token,
-                cells,
-            } => write!(
-                f,
-                "move {position} is {}, not a cell: cells are numbered 1 to {cells}, in decimal \
-                 with no sign or leading zero",
-                quote(token)
-            ),
-            MoveListError::Illegal { position, error } => write!(f, "move {position}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for MoveListError {}
-
-impl Position {
-    /// The board reached by playing `text`, a move list (cells 1..rows*columns separated by
-    /// commas or whitespace, as tic-tac-toe's are), from the empty board of `game`; and the
-    /// moves as cell numbers.
-    ///
-    /// # Errors
-    ///
-    /// [`MoveListError`] for the first item that is not a cell of the game or cannot be
-    /// played there, or a misplaced comma.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ttt_oracle::Position;
-    ///
-    /// let (board, moves) = Position::from_move_list("4x4".parse()?, "1 16, 6")?;
-    /// assert_eq!(board.to_string(), "X.../.X../..../...O");
-    /// assert_eq!(moves.iter().map(|cell| cell.number()).collect::<Vec<_>>(), [1, 16, 6]);
-    /// assert!(Position::from_move_list("4x4".parse()?, "17").is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn from_move_list(game: Game, text: &str) -> Result<(Position, Vec<Cell>), MoveListError> {
-        let cells = game.cells();
-        let mut board = Position::empty(game);
-        let mut moves = Vec::new();
-        for_each_move(text, |position, token| {
-            let cell = cell_number(token, cells)
-                .and_then(|number| Cell::new(number - 1))
-                .ok_or_else(|| MoveListError::NotACell {
-                    position,
-                    token: token.to_string(),
-                    cells,
-                })?;
-            board = board
-                .play(cell)
-                .map_err(|error| MoveListError::Illegal { position, error })?;
-            moves.push(cell);
-            Ok::<(), MoveListError>(())
-        })?;
-        Ok((board, moves))
-    }
-}
-
-/// The cell `token` names on a board of `cells` cells: a decimal number 1..=cells with no
-/// sign or leading zero.
-fn cell_number(token: &str, cells: usize) -> Option<usize> {
-    let digits = token.as_bytes();
-    if digits.is_empty() || digits.len() > 3 || digits[0] == b'0' {
-        return None;
-    }
-    if !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let number: usize = token.parse().ok()?;
-    (1..=cells).contains(&number).then_some(number)
 }

@@ -6,11 +6,12 @@
 use proptest::prelude::*;
 
 use crate::board::{
-    Board, Cell, Cells, IllegalPosition, MoveError, MovesError, Outcome, ParseBoardError, Player,
-    Status,
+    Board, Cell, Cells, IllegalPosition, MoveError, MovesError, Outcome, Player, Status,
 };
 use crate::cell::ParseCellError;
+use crate::game::Game;
 use crate::moves::parse_moves;
+use crate::notation::ParsePositionError;
 
 fn board(text: &str) -> Board {
     text.parse().unwrap()
@@ -36,15 +37,21 @@ fn every_accepted_spelling_of_a_board() {
 fn syntax_errors_say_what_and_where() {
     assert_eq!(
         "X.O".parse::<Board>(),
-        Err(ParseBoardError::Length { found: 3 })
+        Err(ParsePositionError::Length {
+            game: Game::TIC_TAC_TOE,
+            found: 3
+        })
     );
     assert_eq!(
         "X.O.......".parse::<Board>(),
-        Err(ParseBoardError::Length { found: 10 })
+        Err(ParsePositionError::Length {
+            game: Game::TIC_TAC_TOE,
+            found: 10
+        })
     );
     assert_eq!(
         "X.Z......".parse::<Board>(),
-        Err(ParseBoardError::InvalidChar {
+        Err(ParsePositionError::InvalidChar {
             position: 3,
             ch: 'Z'
         })
@@ -52,7 +59,7 @@ fn syntax_errors_say_what_and_where() {
     assert_eq!(board("1234567X9").to_string(), ".......X.");
     assert_eq!(
         "X3.......".parse::<Board>(),
-        Err(ParseBoardError::MisplacedDigit {
+        Err(ParsePositionError::MisplacedDigit {
             position: 2,
             digit: '3',
             cell: 2
@@ -74,7 +81,7 @@ fn syntax_errors_say_what_and_where() {
 #[test]
 fn legality_errors_name_the_rule() {
     let illegal = |text: &str| match text.parse::<Board>() {
-        Err(ParseBoardError::Illegal(error)) => error,
+        Err(ParsePositionError::Illegal(error)) => error,
         other => panic!("{text}: {other:?}"),
     };
     assert_eq!(
