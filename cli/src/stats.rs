@@ -26,8 +26,9 @@ pub struct StatsArgs {
 /// Prints the counts.
 pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     let game = args.game;
-    let stats = if game.has_table() && game != Game::TIC_TAC_TOE {
-        // The counts come from a fresh solve (the table itself is not needed).
+    let stats = if game.has_table() {
+        // The counts come from a fresh solve (the table itself is not needed; a damaged
+        // tic-tac-toe table has stopped `ttt` already).
         of_game(game)?
     } else if game.cells() <= Game::MAX_TIER_CELLS {
         // An embedded table, or one `ttt solve` cached (an error says how to make one).
