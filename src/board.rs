@@ -13,7 +13,7 @@ use crate::cell::Mask;
 // that import them from `board`.
 pub(crate) use crate::cell::Cell;
 pub(crate) use crate::cells::Cells;
-pub(crate) use crate::moves::{MoveError, MovesError};
+pub(crate) use crate::moves::MoveError;
 pub(crate) use crate::player::{Outcome, Player, Status};
 
 /// The eight lines of three: rows, columns, then the diagonals 1-5-9 and 3-5-7.
@@ -299,22 +299,6 @@ impl Board {
             x: self.x & !(cell.bit() as u16),
             o: self.o & !(cell.bit() as u16),
         }
-    }
-
-    /// The board reached by playing `moves` alternately from the empty board, X first.
-    ///
-    /// # Errors
-    ///
-    /// [`MovesError`] naming the first move that cannot be played, and why.
-    pub fn from_moves(moves: &[Cell]) -> Result<Board, MovesError> {
-        let mut board = Board::EMPTY;
-        for (i, &cell) in moves.iter().enumerate() {
-            board = board.play(cell).map_err(|error| MovesError::Illegal {
-                position: i + 1,
-                error,
-            })?;
-        }
-        Ok(board)
     }
 
     /// Every legal position, ordered by ply and then by the board's text (`.` < `O` < `X`).

@@ -56,15 +56,6 @@ impl Cell {
         Cell(8),
     ];
 
-    /// The cell of tic-tac-toe with index `index` (0..9), if there is one.
-    pub(crate) const fn from_index(index: usize) -> Option<Cell> {
-        if index < 9 {
-            Some(Cell(index as u8))
-        } else {
-            None
-        }
-    }
-
     /// The cell people call `number` (1 to 128, the largest board; a game's cells run to
     /// rows * columns), if there is one.
     pub const fn from_number(number: u32) -> Option<Cell> {

@@ -1,7 +1,7 @@
 //! A game in progress: the game being played, its board and the moves that made it, for bots
 //! that need their history.
 
-use crate::board::{Board, Cell, Cells, MoveError, MovesError, Player};
+use crate::board::{Board, Cell, Cells, MoveError, Player};
 use crate::game::Game;
 use crate::notation::MoveListError;
 use crate::position::Position;
@@ -62,18 +62,6 @@ impl History {
             position: Layout::Game(Position::empty(game)),
             moves: Vec::new(),
         }
-    }
-
-    /// The tic-tac-toe game made of `moves`, played alternately from the empty board.
-    ///
-    /// # Errors
-    ///
-    /// [`MovesError`] naming the first move that cannot be played.
-    pub(crate) fn from_moves(moves: &[Cell]) -> Result<History, MovesError> {
-        Ok(History {
-            position: Layout::TicTacToe(Board::from_moves(moves)?),
-            moves: moves.to_vec(),
-        })
     }
 
     /// The game of `game` played by `text`, a move list: cells 1..rows*columns separated by

@@ -82,14 +82,6 @@ where
     parse(&text).ok_or_else(|| de::Error::custom(format!("{text:?} is not {what}")))
 }
 
-impl<'de> Deserialize<'de> for Board {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Board, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse()
-            .map_err(|error| de::Error::custom(format!("board {text:?}: {error}")))
-    }
-}
-
 impl<'de> Deserialize<'de> for Game {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Game, D::Error> {
         let text = String::deserialize(deserializer)?;

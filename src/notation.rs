@@ -3,13 +3,11 @@
 //! is neither. How a position is written is its `Display`, in `position.rs`.
 
 use std::fmt;
-use std::str::FromStr;
 
-use crate::board::{Board, IllegalPosition};
+use crate::board::IllegalPosition;
 use crate::cell::{Cell, MAX_CELLS, Mask};
-use crate::cells::Cells;
 use crate::game::Game;
-use crate::moves::{MoveError, MovesError, for_each_move};
+use crate::moves::MoveError;
 use crate::player::Player;
 use crate::position::Position;
 use crate::text::quote;
@@ -147,51 +145,34 @@ pub enum MoveListError {
     },
 }
 
-/// What the reader of move lists finds wrong with the commas (it reads no cell itself).
-impl From<MovesError> for MoveListError {
-    fn from(error: MovesError) -> MoveListError {
-        match error {
-            MovesError::EmptyMove { position, comma } => {
-                MoveListError::EmptyMove { position, comma }
-            }
-            MovesError::TrailingComma { position, comma } => {
-                MoveListError::TrailingComma { position, comma }
-            }
-            MovesError::NotACell {
-                position, token, ..
-            } => MoveListError::NotACell {
-                position,
-                token,
-                cells: 9,
-            },
-            MovesError::Illegal { position, error } => MoveListError::Illegal { position, error },
-        }
-    }
-}
-
 impl fmt::Display for MoveListError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SEPARATE: &str =
+            "separate cells with one comma or with spaces, e.g. \"5,1,9\" or \"5 1 9\"";
         match self {
-            MoveListError::EmptyMove { position, comma } => MovesError::EmptyMove {
-                position: *position,
-                comma: *comma,
-            }
-            .fmt(f),
-            MoveListError::TrailingComma { position, comma } => MovesError::TrailingComma {
-                position: *position,
-                comma: *comma,
-            }
-            .fmt(f),
+            MoveListError::EmptyMove { position, comma } => write!(
+                f,
+                "move {position} is empty: nothing before the comma at character {comma} ({SEPARATE})"
+            ),
+            MoveListError::TrailingComma { position, comma } => write!(
+                f,
+                "move {position} is empty: nothing after the comma at character {comma}, which ends the list ({SEPARATE})"
+            ),
             MoveListError::NotACell {
                 position,
                 token,
                 cells,
-            } => write!(
-                f,
-                "move {position} is {}, not a cell: cells are numbered 1 to {cells}, in decimal \
-                 with no sign or leading zero",
-                quote(token)
-            ),
+            } => {
+                write!(f, "move {position} is {}, not a cell: ", quote(token))?;
+                // Tic-tac-toe's cells are single digits, and a cell's own reader says why.
+                match token.parse::<Cell>() {
+                    Err(error) if *cells == 9 => write!(f, "{error}"),
+                    _ => write!(
+                        f,
+                        "cells are numbered 1 to {cells}, in decimal with no sign or leading zero"
+                    ),
+                }
+            }
             MoveListError::Illegal { position, error } => write!(f, "move {position}: {error}"),
         }
     }
@@ -256,29 +237,6 @@ fn cell_number(token: &str, cells: usize) -> Option<usize> {
     (1..=cells).contains(&number).then_some(number)
 }
 
-impl FromStr for Board {
-    type Err = ParsePositionError;
-
-    fn from_str(text: &str) -> Result<Board, ParsePositionError> {
-        let (mut x, mut o) = (Cells::EMPTY, Cells::EMPTY);
-        let cells = read_cells(text, |index, player| {
-            if let Some(cell) = Cell::from_index(index) {
-                match player {
-                    Player::X => x.insert(cell),
-                    Player::O => o.insert(cell),
-                }
-            }
-        })?;
-        if cells != 9 {
-            return Err(ParsePositionError::Length {
-                game: Game::TIC_TAC_TOE,
-                found: cells,
-            });
-        }
-        Board::from_marks(x, o).map_err(ParsePositionError::Illegal)
-    }
-}
-
 /// Reads the cells of a board's text, for every game: `X`/`x` and `O`/`o` are marks (handed
 /// to `mark` with the cell's index), `.`, `-`, `_` or the cell's own digit `1`..`9` are empty,
 /// and `|`, `/` and whitespace are skipped. Returns how many cells there were; the caller
@@ -313,4 +271,54 @@ pub(crate) fn read_cells(
         cells += 1;
     }
     Ok(cells)
+}
+
+/// Reads a move list (items separated by commas or whitespace), handing each item (numbered
+/// from 1) to `each` as it is met: the separators' rules for every game's move lists. A run of
+/// whitespace is one separator, and so is a comma with whitespace around it; there must be an
+/// item between two commas and on both sides of each comma. Stops at the first error,
+/// whether `each` returns it or a comma is misplaced.
+///
+/// # Errors
+///
+/// What `each` returns, or [`MoveListError::EmptyMove`] or [`MoveListError::TrailingComma`]
+/// for a misplaced comma.
+fn for_each_move(
+    text: &str,
+    mut each: impl FnMut(usize, &str) -> Result<(), MoveListError>,
+) -> Result<(), MoveListError> {
+    let mut count = 0;
+    // The byte offset where the item being read starts.
+    let mut item = None;
+    // The last comma, while no cell has followed it.
+    let mut open_comma = None;
+    for (index, (offset, ch)) in text.char_indices().enumerate() {
+        if ch != ',' && !ch.is_whitespace() {
+            item.get_or_insert(offset);
+            continue;
+        }
+        if let Some(start) = item.take() {
+            count += 1;
+            each(count, &text[start..offset])?;
+            open_comma = None;
+        }
+        if ch == ',' {
+            if count == 0 || open_comma.is_some() {
+                return Err(MoveListError::EmptyMove {
+                    position: count + 1,
+                    comma: index + 1,
+                });
+            }
+            open_comma = Some(index + 1);
+        }
+    }
+    if let Some(start) = item {
+        each(count + 1, &text[start..])?;
+    } else if let Some(comma) = open_comma {
+        return Err(MoveListError::TrailingComma {
+            position: count + 1,
+            comma,
+        });
+    }
+    Ok(())
 }

@@ -124,7 +124,7 @@ impl Symmetry {
     #[cfg(test)]
     /// Where this symmetry sends `cell`.
     pub(crate) const fn apply_cell(self, cell: crate::cell::Cell) -> crate::cell::Cell {
-        match crate::cell::Cell::from_index(TARGETS[self as usize][cell.index()] as usize) {
+        match crate::cell::Cell::new(TARGETS[self as usize][cell.index()] as usize) {
             Some(image) => image,
             None => unreachable!(),
         }

@@ -90,24 +90,3 @@ impl Bot for CMinimax {
         true
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn takes_the_first_cell_of_the_best_value_not_the_fastest_win() {
-        // X: 1 2, O: 4 5; X to move. Cell 3 wins at once, and so (later) may others; the
-        // listing keeps the first cell whose score is +1.
-        let board: Board = "XX.OO....".parse().unwrap();
-        assert_eq!(
-            best_move(&mut Memo::default(), board).map(|c| c.number()),
-            Some(3)
-        );
-        // Empty board: every cell draws, so the first cell.
-        assert_eq!(
-            best_move(&mut Memo::default(), Board::EMPTY).map(|c| c.number()),
-            Some(1)
-        );
-    }
-}

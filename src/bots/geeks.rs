@@ -149,22 +149,3 @@ impl Bot for GeeksMinimax {
         true
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn best(mut bot: GeeksMinimax, board: &str) -> u8 {
-        match bot.find_best_move(board.parse().unwrap()) {
-            Some(cell) => cell.number(),
-            None => 0,
-        }
-    }
-
-    #[test]
-    fn the_listings_driver_board() {
-        // x o x / o o x / _ _ _ with x to move: the listing prints ROW 2 COL 2, cell 9.
-        assert_eq!(best(GeeksMinimax::plain(), "XOXOOX..."), 9);
-        assert_eq!(best(GeeksMinimax::with_depth(), "XOXOOX..."), 9);
-    }
-}

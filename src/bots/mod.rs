@@ -27,8 +27,6 @@ mod styles;
 mod tactics;
 
 use crate::board::Board;
-#[cfg(test)]
-use crate::history::History;
 
 pub use bot::{Bot, BotError, DependsOn};
 pub use c_minimax::CMinimax;
@@ -48,18 +46,6 @@ pub use spec::{MAX_DENOMINATOR, SpecError, allowed, from_spec, parse_probability
 pub use styles::{Casual, Epsilon, Tricky, ways_to_go_wrong};
 
 use bot::collect;
-
-/// What `bot` may do after `moves` (cells separated by spaces), each turn with its
-/// probability as `p/q`: the bots' tests state their sources' positions this way.
-#[cfg(test)]
-fn answers(bot: &mut dyn Bot, moves: &str) -> Vec<(Turn, String)> {
-    let game = History::from_moves(&crate::moves::parse_moves(moves).unwrap()).unwrap();
-    bot.choose(&game)
-        .unwrap()
-        .into_iter()
-        .map(|c| (c.turn, c.probability.to_string()))
-        .collect()
-}
 
 /// The side to move and its opponent, for bots written from one side's view.
 fn sides(board: Board) -> (crate::board::Player, crate::board::Player) {

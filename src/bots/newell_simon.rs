@@ -83,29 +83,3 @@ impl Bot for NewellSimon {
         true
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bots::Turn;
-
-    fn decide_after(moves: &str) -> u8 {
-        match super::super::answers(&mut NewellSimon, moves).as_slice() {
-            [(Turn::Mark(cell), p)] if p == "1/1" => cell.number(),
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn the_corner_trap_is_answered_with_a_side() {
-        // X 1, O 5, X 9: X threatens forks on 3 and 7; O must force with a side.
-        assert_eq!(decide_after("1 5 9"), 2);
-    }
-
-    #[test]
-    fn centre_then_opposite_corner() {
-        assert_eq!(decide_after(""), 5);
-        assert_eq!(decide_after("5"), 1);
-        assert_eq!(decide_after("5 1 9"), 3);
-    }
-}

@@ -12,7 +12,7 @@ use bincode::config::{Configuration, Fixint, Limit, LittleEndian};
 use serde::{Deserialize, Serialize};
 
 use super::Record;
-use crate::board::{Board, Cells, Player, Status};
+use crate::board::{Cells, Player, Status};
 use crate::game::Game;
 use crate::position::Position;
 use crate::symmetry::Symmetry;
@@ -40,7 +40,8 @@ const WHOLE_LIMIT: u64 = 16 << 20;
 /// A tic-tac-toe record as its export writes it: boards as 9-character text, no game.
 #[derive(Serialize, Deserialize)]
 pub(super) struct TicTacToeForm {
-    board: Board,
+    #[serde(deserialize_with = "tic_tac_toe_board")]
+    board: Position,
     to_move: Player,
     ply: u8,
     status: Status,
@@ -48,14 +49,24 @@ pub(super) struct TicTacToeForm {
     remoteness: u8,
     best: Cells,
     moves: Vec<MoveValue>,
-    canonical: Board,
+    #[serde(deserialize_with = "tic_tac_toe_board")]
+    canonical: Position,
     symmetry: Symmetry,
+}
+
+/// A board of tic-tac-toe, read back from its text.
+fn tic_tac_toe_board<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Position, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    Position::parse(Game::TIC_TAC_TOE, &text)
+        .map_err(|error| serde::de::Error::custom(format!("board {text:?}: {error}")))
 }
 
 impl TicTacToeForm {
     pub(super) fn of(record: &Record) -> TicTacToeForm {
         TicTacToeForm {
-            board: record.board.tic_tac_toe(),
+            board: record.board,
             to_move: record.to_move,
             ply: record.ply,
             status: record.status,
@@ -63,7 +74,7 @@ impl TicTacToeForm {
             remoteness: record.remoteness,
             best: record.best,
             moves: record.moves.clone(),
-            canonical: record.canonical.tic_tac_toe(),
+            canonical: record.canonical,
             symmetry: record.symmetry,
         }
     }
@@ -71,7 +82,7 @@ impl TicTacToeForm {
     fn record(self) -> Record {
         Record {
             game: Game::TIC_TAC_TOE,
-            board: Position::from_board(self.board),
+            board: self.board,
             to_move: self.to_move,
             ply: self.ply,
             status: self.status,
@@ -79,7 +90,7 @@ impl TicTacToeForm {
             remoteness: self.remoteness,
             best: self.best,
             moves: self.moves,
-            canonical: Position::from_board(self.canonical),
+            canonical: self.canonical,
             symmetry: self.symmetry,
         }
     }

@@ -17,16 +17,10 @@ fn cells(moves: &[Cell]) -> String {
 }
 
 /// The game of the move list `text` on `game`, or what is wrong with it, in the words of
-/// `ttt analyze --moves` (on tic-tac-toe, the cells are single digits).
+/// `ttt analyze --moves`.
 pub fn parse_game(game: Game, text: &str) -> Result<History, ResultLineError> {
-    let played = if game == Game::TIC_TAC_TOE {
-        crate::moves::parse_moves(text)
-            .and_then(|moves| History::from_moves(&moves))
-            .map_err(|error| error.to_string())
-    } else {
-        History::parse(game, text).map_err(|error| error.to_string())
-    };
-    played.map_err(|error| ResultLineError(format!("bad move list {}: {error}", quote(text))))
+    History::parse(game, text)
+        .map_err(|error| ResultLineError(format!("bad move list {}: {error}", quote(text))))
 }
 
 /// What is wrong with a result line or its move list, in the words `ttt` prints.
@@ -177,94 +171,5 @@ pub fn parse(line: &str, game: Game) -> Result<(GameResult, History), ResultLine
     match mismatch {
         None => Ok((result, game)),
         Some(why) => Err(bad(format!("it says {}, but {why}", result.name()))),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::moves::parse_moves;
-
-    use super::*;
-
-    fn game(moves: &str) -> History {
-        History::from_moves(&parse_moves(moves).unwrap()).unwrap()
-    }
-
-    #[test]
-    fn every_line_play_writes_reads_back() {
-        for (result, moves, line) in [
-            (
-                GameResult::Board(Outcome::Win(Player::O)),
-                "5 3 9 1 4 2",
-                "result: o_wins moves: 5 3 9 1 4 2",
-            ),
-            (
-                GameResult::Board(Outcome::Draw),
-                "5 1 9 3 2 8 4 6 7",
-                "result: draw moves: 5 1 9 3 2 8 4 6 7",
-            ),
-            (
-                GameResult::Forfeit(Player::O),
-                "",
-                "result: o_wins_by_forfeit moves: none",
-            ),
-            (
-                GameResult::Forfeit(Player::X),
-                "5",
-                "result: x_wins_by_forfeit moves: 5",
-            ),
-        ] {
-            let game = game(moves);
-            let written = ResultLine {
-                result,
-                moves: game.moves(),
-            }
-            .to_string();
-            assert_eq!(written, line);
-            assert!(is_result_line(&written));
-            assert_eq!(parse(&written, Game::TIC_TAC_TOE), Ok((result, game)));
-        }
-    }
-
-    #[test]
-    fn a_garbled_line_says_what_was_expected() {
-        for (line, message) in [
-            (
-                "result: o_won moves: 1",
-                "bad result line \"result: o_won moves: 1\": \"o_won\" is not a result (one of x_wins, o_wins, draw, x_wins_by_forfeit, o_wins_by_forfeit, then moves: LIST)",
-            ),
-            (
-                "result: draw",
-                "bad result line \"result: draw\": no \"moves:\" after the result (expected \"result: STATUS moves: LIST\")",
-            ),
-            (
-                "result: draw moves: 5 5",
-                "bad move list \"5 5\": move 2: cell 5 is already taken by X",
-            ),
-            (
-                "result: x_wins moves: 5 1 9",
-                "bad result line \"result: x_wins moves: 5 1 9\": it says x_wins, but after the moves 5 1 9 the game is unfinished",
-            ),
-            (
-                "result: draw moves: 1 4 2 5 3",
-                "bad result line \"result: draw moves: 1 4 2 5 3\": it says draw, but after the moves 1 4 2 5 3 the game is over (x_wins)",
-            ),
-            (
-                "result: x_wins_by_forfeit moves: 5 1",
-                "bad result line \"result: x_wins_by_forfeit moves: 5 1\": it says x_wins_by_forfeit, but O can forfeit only on its turn, and after the moves 5 1 it is X's turn",
-            ),
-            (
-                "result: o_wins_by_forfeit moves: 1 4 2 5 3",
-                "bad result line \"result: o_wins_by_forfeit moves: 1 4 2 5 3\": it says o_wins_by_forfeit, but after the moves 1 4 2 5 3 the game is over (x_wins)",
-            ),
-        ] {
-            assert_eq!(
-                parse(line, Game::TIC_TAC_TOE),
-                Err(ResultLineError(message.to_string())),
-                "{line}"
-            );
-        }
-        assert!(!is_result_line("X to move: result: draw moves: none"));
-        assert!(is_result_line("  result: draw"));
     }
 }

@@ -2,7 +2,6 @@
 //! the table formats, the solvers), which the public API does not show: they moved here from
 //! `tests/` when those types left the public API.
 
-mod board;
 mod dense_table;
 mod geometry;
 mod position;

@@ -347,14 +347,21 @@ fn move_lists() {
 #[test]
 fn move_list_errors_say_what_where_and_what_would_be_right() {
     let message = |text: &str| moves(text).unwrap_err().to_string();
+    // Tic-tac-toe's cells are single digits: the message says which rule an item breaks,
+    // as `ttt analyze --moves` and `ttt review` print it.
     assert_eq!(
         message("5 05"),
-        "move 2 is \"05\", not a cell: cells are numbered 1 to 9, in decimal with no sign or \
-         leading zero"
+        "move 2 is \"05\", not a cell: cells are numbered 1 to 9, each written as one digit"
     );
     assert_eq!(
         message("+5"),
-        "move 1 is \"+5\", not a cell: cells are numbered 1 to 9, in decimal with no sign or \
+        "move 1 is \"+5\", not a cell: a cell is one digit from 1 to 9, with no sign"
+    );
+    assert_eq!(
+        Position::from_move_list("4x4".parse().unwrap(), "+5")
+            .unwrap_err()
+            .to_string(),
+        "move 1 is \"+5\", not a cell: cells are numbered 1 to 16, in decimal with no sign or \
          leading zero"
     );
     assert_eq!(message("1,,2"), empty_move(2, 3));

@@ -3,7 +3,13 @@
 use super::*;
 
 fn choose(moves: &str) -> Vec<(Turn, String)> {
-    super::super::answers(&mut Marcelo::default(), moves)
+    let game = History::parse(Game::TIC_TAC_TOE, moves).unwrap();
+    Marcelo::default()
+        .choose(&game)
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.turn, c.probability.to_string()))
+        .collect()
 }
 
 fn mark(n: u32) -> Turn {
