@@ -25,7 +25,7 @@ use crate::table::disk;
 use crate::tiers::{MAX_TIER_CELLS, Tiers, solve::solve_tier, tier_sizes};
 
 pub use crate::table::disk::{
-    HEADER_BYTES, Header, HeaderError, cache_dir, checksum, set_cache_dir,
+    HEADER_BYTES, Header, cache_dir, checksum, set_cache_dir,
 };
 
 /// What a solve of a game holds: memory at its peak and disk at its end.
@@ -347,7 +347,7 @@ fn write_tier(folder: &Path, game: Game, t: usize, entries: &[Entry]) -> Result<
 /// Tier `t` read back from its file and checked; `None` when it is missing or damaged.
 fn read_tier(folder: &Path, game: Game, t: usize, size: u64) -> Option<Vec<Entry>> {
     let mut bytes = fs::read(tier_path(folder, t)).ok()?;
-    let header = Header::decode(&bytes).ok()?;
+    let header = Header::decode(&bytes)?;
     let expected = Header {
         game,
         first: t,

@@ -491,7 +491,7 @@ fn a_folder_that_cannot_hold_the_table_is_exit_5() {
 fn rewrite_checked(path: &Path, edit: impl Fn(&mut [u8])) {
     use ttt_oracle::cache::{HEADER_BYTES, Header, checksum};
     let mut bytes = fs::read(path).unwrap();
-    let mut header = Header::decode(&bytes).unwrap();
+    let mut header = Header::decode(&bytes).expect("a table's header");
     edit(&mut bytes[HEADER_BYTES..]);
     let mut at = HEADER_BYTES;
     for tier in &mut header.tiers {

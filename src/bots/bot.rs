@@ -22,8 +22,9 @@ pub enum DependsOn {
     History,
 }
 
-/// Why a bot could not answer at all (an external program that broke its protocol). This stops
-/// an audit; a bot that answers with a forbidden move only forfeits that game.
+/// Why a bot could not answer at all (an external program that broke its protocol), or why a
+/// specification ([`from_spec`](super::from_spec)) names no bot. This stops an audit; a bot
+/// that answers with a forbidden move only forfeits that game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotError {
     /// What went wrong, naming the request and what came back.

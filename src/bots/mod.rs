@@ -42,7 +42,7 @@ pub use perfect::Perfect;
 pub use random::RandomBot;
 pub use smartbot::Smartbot;
 pub use source::{Published, Source};
-pub use spec::{MAX_DENOMINATOR, SpecError, allowed, from_spec, parse_probability};
+pub use spec::{MAX_DENOMINATOR, allowed, from_spec, parse_probability};
 pub use styles::{Casual, Epsilon, Tricky, ways_to_go_wrong};
 
 use bot::collect;

@@ -1,28 +1,11 @@
 //! Reading a bot specification (`perfect`, `casual:0.3`, `cmd:COMMAND`...) into a bot.
 
-use std::fmt;
-
-use super::bot::Bot;
+use super::bot::{Bot, BotError};
 use super::catalog::{CATALOG, PARAMETERISED, builtin};
 #[cfg(not(target_family = "wasm"))]
 use super::external::{self, External};
 use super::styles::{Casual, Epsilon};
 use crate::ratio::Ratio;
-
-/// Why a bot specification names no bot.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError {
-    /// What is wrong, and what is allowed.
-    pub message: String,
-}
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for SpecError {}
 
 /// The finest probability a style takes: thousandths. The auditor's odds are exact fractions,
 /// and a bot's probabilities multiply along every game; with denominators up to 1,000 the
@@ -34,7 +17,7 @@ pub const MAX_DENOMINATOR: u128 = 1000;
 ///
 /// # Errors
 ///
-/// [`SpecError`] when the text is not such a number, lies outside 0..1, or is finer than
+/// [`BotError`] when the text is not such a number, lies outside 0..1, or is finer than
 /// thousandths.
 ///
 /// # Examples
@@ -46,17 +29,17 @@ pub const MAX_DENOMINATOR: u128 = 1000;
 /// assert_eq!(parse_probability("1/3")?, Ratio::new(1, 3));
 /// assert!(parse_probability("1.5").is_err());
 /// assert!(parse_probability("0.0001").is_err());
-/// # Ok::<(), ttt_oracle::bots::SpecError>(())
+/// # Ok::<(), ttt_oracle::bots::BotError>(())
 /// ```
-pub fn parse_probability(text: &str) -> Result<Ratio, SpecError> {
-    let bad = || SpecError {
+pub fn parse_probability(text: &str) -> Result<Ratio, BotError> {
+    let bad = || BotError {
         message: format!(
             "probability {} is not a number from 0 to 1 with at most three decimal places \
              (write e.g. 0.25, or a fraction such as 1/3 with a denominator up to 1000)",
             crate::text::quote(text)
         ),
     };
-    let number = |s: &str| -> Result<u128, SpecError> {
+    let number = |s: &str| -> Result<u128, BotError> {
         if s.is_empty() || s.len() > 4 || !s.bytes().all(|b| b.is_ascii_digit()) {
             return Err(bad());
         }
@@ -100,7 +83,7 @@ pub fn allowed() -> String {
 ///
 /// # Errors
 ///
-/// [`SpecError`] naming what is wrong and listing what is allowed.
+/// [`BotError`] naming what is wrong and listing what is allowed.
 ///
 /// # Examples
 ///
@@ -111,9 +94,9 @@ pub fn allowed() -> String {
 /// assert!(from_spec("casual:2").is_err());
 /// let error = from_spec("deep-blue").err().unwrap();
 /// assert!(error.to_string().contains("newell-simon"));
-/// # Ok::<(), ttt_oracle::bots::SpecError>(())
+/// # Ok::<(), ttt_oracle::bots::BotError>(())
 /// ```
-pub fn from_spec(spec: &str) -> Result<Box<dyn Bot + Send>, SpecError> {
+pub fn from_spec(spec: &str) -> Result<Box<dyn Bot + Send>, BotError> {
     if let Some(p) = spec.strip_prefix("casual:") {
         return Ok(Box::new(Casual::new(parse_probability(p)?)));
     }
@@ -122,7 +105,7 @@ pub fn from_spec(spec: &str) -> Result<Box<dyn Bot + Send>, SpecError> {
     }
     if let Some(command) = spec.strip_prefix("cmd:") {
         if command.trim().is_empty() {
-            return Err(SpecError {
+            return Err(BotError {
                 message: "cmd: needs a command, e.g. cmd:\"python3 bot.py\"".to_string(),
             });
         }
@@ -133,7 +116,7 @@ pub fn from_spec(spec: &str) -> Result<Box<dyn Bot + Send>, SpecError> {
             external::DEFAULT_TIMEOUT,
         )));
         #[cfg(target_family = "wasm")]
-        return Err(SpecError {
+        return Err(BotError {
             message: format!("cmd:{command}: this build cannot start programs (WebAssembly)"),
         });
     }
@@ -149,13 +132,13 @@ fn parameterised_words() -> impl Iterator<Item = &'static str> {
 
 /// Why `spec` names no bot: a form that takes a parameter given without one, or an unknown
 /// name, with the closest known spelling when one is close (as clap suggests a subcommand).
-fn unknown(spec: &str) -> SpecError {
+fn unknown(spec: &str) -> BotError {
     let quoted = crate::text::quote(spec);
     if let Some((form, _)) = PARAMETERISED
         .iter()
         .find(|(form, _)| form.split_once(':').is_some_and(|(word, _)| word == spec))
     {
-        return SpecError {
+        return BotError {
             message: format!(
                 "{quoted} needs its parameter: write {form}, e.g. {}",
                 example(form)
@@ -165,7 +148,7 @@ fn unknown(spec: &str) -> SpecError {
     let hint = suggestion(spec)
         .map(|close| format!(" (did you mean {close}?)"))
         .unwrap_or_default();
-    SpecError {
+    BotError {
         message: format!("unknown bot {quoted}{hint}; choose one of: {}", allowed()),
     }
 }

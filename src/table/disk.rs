@@ -70,47 +70,43 @@ impl Header {
         bytes
     }
 
-    /// The header at the start of `bytes`, checked.
-    ///
-    /// # Errors
-    ///
-    /// [`HeaderError`]: too short, not a table, another version, a checksum that does not
-    /// match.
-    pub fn decode(bytes: &[u8]) -> Result<Header, HeaderError> {
+    /// The header at the start of `bytes`, checked; `None` when it is too short, not a table,
+    /// of another version or its checksum does not match.
+    pub fn decode(bytes: &[u8]) -> Option<Header> {
+        Header::read(bytes).ok()
+    }
+
+    /// [`Header::decode`], saying in words what is wrong.
+    pub(crate) fn read(bytes: &[u8]) -> Result<Header, String> {
         if bytes.len() < HEADER_BYTES {
-            return Err(HeaderError(format!(
+            return Err(format!(
                 "{} bytes, shorter than a header",
-                bytes.len()
-            )));
+                bytes.len()));
         }
         if &bytes[..8] != MAGIC {
-            return Err(HeaderError(
-                "not a ttt table (wrong magic bytes)".to_string(),
-            ));
+            return Err("not a ttt table (wrong magic bytes)".to_string());
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
         let long = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
         let version = word(8);
         if version != VERSION {
-            return Err(HeaderError(format!(
+            return Err(format!(
                 "format version {version}, this ttt reads {VERSION}"
-            )));
+            ));
         }
         let count = word(16) as usize;
         let end = 20 + 16 * count;
         if end + 8 > HEADER_BYTES {
-            return Err(HeaderError(format!(
+            return Err(format!(
                 "{count} tiers, more than a header holds"
-            )));
+            ));
         }
         if long(end) != checksum(&bytes[..end]) {
-            return Err(HeaderError(
-                "the header's checksum does not match".to_string(),
-            ));
+            return Err("the header's checksum does not match".to_string());
         }
         let (rows, columns, k) = (bytes[12], bytes[13], bytes[14]);
         let game = Game::new(rows.into(), columns.into(), k.into())
-            .map_err(|error| HeaderError(format!("the header names no game: {error}")))?;
+            .map_err(|error| format!("the header names no game: {error}"))?;
         let tiers = (0..count)
             .map(|i| (long(20 + 16 * i), long(28 + 16 * i)))
             .collect();
@@ -193,19 +189,6 @@ impl fmt::Display for CacheError {
     }
 }
 
-/// What is wrong with a table file's header, in words: too short, not a table, another
-/// version, a checksum that does not match.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HeaderError(String);
-
-impl fmt::Display for HeaderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for HeaderError {}
-
 /// A table read from the cache: the file mapped into memory, checked.
 pub struct DiskTable {
     tiers: Tiers,
@@ -247,7 +230,7 @@ impl DiskTable {
                 .map_err(|e| damaged(format!("cannot be read: {e}")))?;
             bytes
         };
-        let header = Header::decode(&map).map_err(|error| damaged(error.to_string()))?;
+        let header = Header::read(&map).map_err(damaged)?;
         if header.game != game || header.first != 0 {
             return Err(damaged(format!(
                 "it holds game {}, not {game}",
