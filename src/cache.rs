@@ -24,9 +24,7 @@ use crate::solve::Entry;
 use crate::table::disk;
 use crate::tiers::{MAX_TIER_CELLS, Tiers, solve::solve_tier, tier_sizes};
 
-pub use crate::table::disk::{
-    HEADER_BYTES, Header, cache_dir, checksum, set_cache_dir,
-};
+pub use crate::table::disk::{HEADER_BYTES, Header, cache_dir, checksum, set_cache_dir};
 
 /// What a solve of a game holds: memory at its peak and disk at its end.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -79,9 +79,7 @@ impl Header {
     /// [`Header::decode`], saying in words what is wrong.
     pub(crate) fn read(bytes: &[u8]) -> Result<Header, String> {
         if bytes.len() < HEADER_BYTES {
-            return Err(format!(
-                "{} bytes, shorter than a header",
-                bytes.len()));
+            return Err(format!("{} bytes, shorter than a header", bytes.len()));
         }
         if &bytes[..8] != MAGIC {
             return Err("not a ttt table (wrong magic bytes)".to_string());
@@ -97,9 +95,7 @@ impl Header {
         let count = word(16) as usize;
         let end = 20 + 16 * count;
         if end + 8 > HEADER_BYTES {
-            return Err(format!(
-                "{count} tiers, more than a header holds"
-            ));
+            return Err(format!("{count} tiers, more than a header holds"));
         }
         if long(end) != checksum(&bytes[..end]) {
             return Err("the header's checksum does not match".to_string());
