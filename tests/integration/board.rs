@@ -1,6 +1,6 @@
 //! The rules and the notation of tic-tac-toe through the public API: parsing, legality, move
-//! lists, on `Position` of `Game::TIC_TAC_TOE`. The 3x3 board's own 4-byte layout and its
-//! parsers (`Board`, `parse_moves`) are checked by the unit tests in src/tests/board.rs.
+//! lists, on `Position` of `Game::TIC_TAC_TOE`. The 3x3 board's own 4-byte layout is checked
+//! against `Position` on every legal board by the unit tests in src/tests/solver.rs.
 
 use proptest::prelude::*;
 use ttt_oracle::{
@@ -396,9 +396,7 @@ proptest! {
     }
 
     /// Any separators between cells read back: on a board of 128 cells with 8 in a row to
-    /// win, where any 11 distinct cells are a game in progress (tic-tac-toe's lists with
-    /// repeated cells, which only a reader of syntax takes, are read back in
-    /// src/tests/board.rs).
+    /// win, where any 11 distinct cells are a game in progress.
     #[test]
     fn cells_with_any_separators_read_back(
         numbers in prop::sample::subsequence((1..=128u32).collect::<Vec<_>>(), 1..12)
