@@ -12,6 +12,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 use common::mnk::{Mask, check_all_mnk, check_position, code, known, reachable};
+use rayon::prelude::*;
 use ttt_oracle::export::Record;
 use ttt_oracle::{Cells, Game, Oracle, Position};
 
@@ -72,14 +73,15 @@ fn every_embedded_position_agrees_with_its_children_and_symmetries() {
     for game in games {
         let oracle = Oracle::of(game).unwrap();
         assert_eq!(oracle.game(), game);
-        let mut positions = 0;
-        for (x, o) in reachable(game.rows(), game.columns(), game.k()) {
+        // On every core: 4x4's millions of positions are the longest test of the crate.
+        let boards = reachable(game.rows(), game.columns(), game.k());
+        boards.par_iter().for_each(|&(x, o)| {
             check_position(
                 &oracle,
                 &Position::from_marks(game, Cells::from_bits(x), Cells::from_bits(o)).unwrap(),
             );
-            positions += 1;
-        }
+        });
+        let positions = boards.len();
         assert_eq!(
             positions as u64,
             oracle.stats().unwrap().reachable_positions,
