@@ -1,5 +1,5 @@
-//! Tic-tac-toe's own board: a legal position in 4 bytes, its eight lines and base-3 codes, how
-//! its text is read, and why marks are not a position.
+//! Tic-tac-toe's own board: a legal position in 4 bytes, its eight lines and base-3 codes, and
+//! why marks are not a position.
 //!
 //! This file is shared with `build.rs` (through `#[path]`), so it depends on nothing but `std`
 //! and files that `build.rs` pulls in too: the rules (`player.rs`, `cell.rs`, `cells.rs`,

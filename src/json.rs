@@ -1,10 +1,11 @@
 //! How the library's types appear to programs: every JSON output and export uses these forms.
 //!
-//! A board is its 9-character text (`X`, `O`, `.`), a player `"X"` or `"O"`, a cell its number
-//! 1..9, a set of cells a list of numbers, a value `"win"`/`"draw"`/`"loss"`, a status
-//! `"in_progress"`/`"x_wins"`/`"o_wins"`/`"draw"`, a symmetry its name. Each reads back
-//! from the same form. An m,n,k game is its name (`"4x4k3"`), and its board its text, rows
-//! separated by `/`; a board reads back only with its game (see `export::Record`).
+//! A board of tic-tac-toe is its 9-character text (`X`, `O`, `.`), a player `"X"` or `"O"`, a
+//! cell its number 1..9, a set of cells a list of numbers, a value `"win"`/`"draw"`/`"loss"`,
+//! a status `"in_progress"`/`"x_wins"`/`"o_wins"`/`"draw"`, a symmetry its name. Each but the
+//! board reads back from the same form. An m,n,k game is its name (`"4x4k3"`), and its board
+//! its text, rows separated by `/`; a board reads back only with its game (see
+//! `export::Record`).
 
 use serde::de::{self, Deserialize, Deserializer};
 use serde::{Serialize, Serializer};

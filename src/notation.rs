@@ -1,5 +1,5 @@
-//! Positions and games as text: a board of any game read from its cells (tic-tac-toe's own
-//! board too) and a move list read into the game it plays, with what is wrong with text that
+//! Positions and games as text: a board of any game read from its cells and a move list read
+//! into the game it plays, with what is wrong with text that
 //! is neither. How a position is written is its `Display`, in `position.rs`.
 
 use std::fmt;

@@ -170,7 +170,7 @@ fn the_engine_on_3x3_agrees_with_tic_tac_toe_everywhere() {
         assert_eq!(ours.tic_tac_toe(), board);
         assert_eq!(Position::from_board(board), ours);
         // The 4-byte board plays by the same rules: the same moves, to the same boards, and
-        // the same errors for every other cell.
+        // the same errors for every other cell of the board.
         assert_eq!(ours.legal_moves(), board.legal_moves(), "{board}");
         for cell in Cell::ALL {
             let played = board.play(cell).map(Position::from_board);

@@ -367,6 +367,13 @@ fn move_list_errors_say_what_where_and_what_would_be_right() {
     assert_eq!(message("1,,2"), empty_move(2, 3));
     assert_eq!(message("1,"), trailing_comma(2, 2));
     assert_eq!(message("5 5"), "move 2: cell 5 is already taken by X");
+    // The first thing wrong, in the order of the list: an illegal move before an item that
+    // is no cell at all.
+    assert_eq!(message("5 5 x"), "move 2: cell 5 is already taken by X");
+    assert_eq!(
+        message("5 x 5"),
+        "move 2 is \"x\", not a cell: a cell is one digit from 1 to 9"
+    );
     // A huge item is quoted by its start, and control characters are escaped.
     let long = format!("5 {}", "7".repeat(131_000));
     assert!(message(&long).len() < 200, "{}", message(&long));

@@ -148,6 +148,7 @@ fn only_close_names_are_suggested() {
         ("casuall", Some("casual:P")),
         ("deep-blue", None),
         ("x", None),
+        ("", None),
         ("zzz:0.3", None),
     ];
     for (typed, expected) in cases {

@@ -2,7 +2,7 @@
 //! public `Oracle::of`: the count of 4x4's reachable positions by an independent walk, every
 //! position against its children, its symmetries and its perfect line, each embedded table
 //! against a fresh solve, and the exports of the embedded games through the real binary (4x4's
-//! streamed: 9,722,011 lines). Too slow for a debug build: `.ci/run` runs this file in release
+//! streamed: 9,722,011 lines). Too slow for a debug build: `.ci/test` runs this file in release
 //! (`cargo test --release --test integration mnk_exhaustive::`). A table read in place against the same table
 //! unpacked is a unit test of the layout: `src/tests/table.rs`.
 
