@@ -73,31 +73,3 @@ fn every_index_of_every_tier_is_the_board_found_there() {
         }
     }
 }
-
-/// The counts of `ttt stats` made from the tiers (as for a cached table) equal those made
-/// from the memoised solve, orbit by orbit: positions, values, remoteness, games.
-fn counts_agree(game: Game) {
-    let tiers = Tiers::new(game);
-    let solved = solve_in_memory(&tiers);
-    let tiered = crate::stats::tiered::of_tiers(&tiers, |t| &solved[t], 0).unwrap();
-    let mut memoised = crate::stats::of_game(game).unwrap();
-    memoised.table_bytes = 0;
-    assert_eq!(tiered, memoised, "game {game}");
-}
-
-#[test]
-fn counts_from_the_tiers_equal_those_of_the_memoised_solve() {
-    // Square and not, a k below the side, a board whose turns fix many sets of cells.
-    for game in ["3x3", "2x2k2", "3x4", "2x5k2", "1x9k3", "3x5k3", "4x3k3"] {
-        counts_agree(game.parse().unwrap());
-    }
-}
-
-#[test]
-#[cfg_attr(
-    debug_assertions,
-    ignore = "solves 4x4 twice; .ci/test runs it in release"
-)]
-fn counts_of_4x4_from_the_tiers_equal_the_embedded_ones() {
-    counts_agree("4x4".parse().unwrap());
-}

@@ -8,6 +8,7 @@ use crate::common;
 
 use assert_cmd::Command;
 use common::mnk::{Mask, check_position, code, has_run, known, marks, reachable};
+use rayon::prelude::*;
 use ttt_oracle::{
     Cell, Cells, Game, IllegalPosition, Oracle, Outcome, ParsePositionError, Player, Position,
     Status,
@@ -327,4 +328,127 @@ fn four_by_fours_best_move_refuses_a_position_of_tic_tac_toe() {
     Oracle::of("4x4".parse().unwrap())
         .unwrap()
         .best_move(&three);
+}
+
+/// Every count of `ttt stats`, worked out here from an independent walk of the positions (by
+/// ply, so that every parent comes before its children), this file's symmetries and the
+/// oracle's values: positions, their values and endings, with and without symmetry, and the
+/// games, as move sequences and through canonical positions.
+fn counted_here(game: Game) -> ttt_oracle::stats::Stats {
+    use std::collections::{BTreeSet, HashMap};
+    use ttt_oracle::Value;
+    use ttt_oracle::stats::{ByOutcome, ByValue, Stats};
+
+    let oracle = Oracle::of(game).unwrap();
+    let cells = game.cells();
+    let mut boards: Vec<Position> = reachable(game.rows(), game.columns(), game.k())
+        .into_iter()
+        .map(|(x, o)| board(game, x, o))
+        .collect();
+    boards.sort_by_key(|b| (b.ply(), code(b)));
+    let at: HashMap<u64, usize> = boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (code(b), i))
+        .collect();
+    let canonical = |b: &Position| {
+        let least = common::mnk::symmetries(game)
+            .into_iter()
+            .map(|s| code(&common::mnk::turned(b, s)))
+            .min();
+        at[&least.unwrap()]
+    };
+    let outcome = |b: &Position| match b.status() {
+        Status::Finished(outcome) => Some(outcome),
+        Status::InProgress => None,
+    };
+    let add = |by: &mut ByOutcome, outcome: Outcome, n: u64| {
+        by.total += n;
+        match outcome {
+            Outcome::Win(Player::X) => by.x_wins += n,
+            Outcome::Win(Player::O) => by.o_wins += n,
+            Outcome::Draw => by.draw += n,
+        }
+    };
+    let add_value = |by: &mut ByValue, value: Value| match value {
+        Value::Win => by.win += 1,
+        Value::Draw => by.draw += 1,
+        Value::Loss => by.loss += 1,
+    };
+    let mut stats = Stats {
+        reachable_positions: boards.len() as u64,
+        canonical_positions: 0,
+        non_terminal_positions: 0,
+        terminal_positions: ByOutcome::default(),
+        canonical_terminal_positions: ByOutcome::default(),
+        values: ByValue::default(),
+        canonical_values: ByValue::default(),
+        by_remoteness: vec![0; cells + 1],
+        by_ply: vec![0; cells + 1],
+        canonical_by_ply: vec![0; cells + 1],
+        games: ByOutcome::default(),
+        games_up_to_symmetry: 0,
+        game_tree_nodes: 0,
+        table_bytes: 0,
+    };
+    let mut paths = vec![0u64; boards.len()];
+    paths[0] = 1;
+    for (i, b) in boards.iter().enumerate() {
+        let probe = oracle.probe(b);
+        let is_canonical = canonical(b) == i;
+        stats.by_ply[b.ply()] += 1;
+        stats.by_remoteness[usize::from(probe.remoteness)] += 1;
+        add_value(&mut stats.values, probe.value);
+        stats.game_tree_nodes += paths[i];
+        if is_canonical {
+            stats.canonical_positions += 1;
+            stats.canonical_by_ply[b.ply()] += 1;
+            add_value(&mut stats.canonical_values, probe.value);
+        }
+        match outcome(b) {
+            Some(ending) => {
+                add(&mut stats.terminal_positions, ending, 1);
+                add(&mut stats.games, ending, paths[i]);
+                if is_canonical {
+                    add(&mut stats.canonical_terminal_positions, ending, 1);
+                }
+            }
+            None => {
+                stats.non_terminal_positions += 1;
+                for cell in b.legal_moves() {
+                    paths[at[&code(&b.play(cell).unwrap())]] += paths[i];
+                }
+            }
+        }
+    }
+    // Games through canonical positions: from each, one game for every distinct canonical
+    // position a move leads to; from the last ply back.
+    let mut games = vec![0u64; boards.len()];
+    for (i, b) in boards.iter().enumerate().rev() {
+        games[i] = match outcome(b) {
+            Some(_) => 1,
+            None => {
+                let children: BTreeSet<usize> = b
+                    .legal_moves()
+                    .iter()
+                    .map(|cell| canonical(&b.play(cell).unwrap()))
+                    .collect();
+                children.iter().map(|&child| games[child]).sum()
+            }
+        };
+    }
+    stats.games_up_to_symmetry = games[0];
+    stats
+}
+
+#[test]
+fn stats_count_what_an_independent_walk_counts() {
+    // Square and not, a k below the side, a board whose turns fix many sets of cells.
+    let games = ["3x3", "2x2k2", "3x4", "2x5k2", "1x9k3", "4x3k3"];
+    games.par_iter().for_each(|name| {
+        let game: Game = name.parse().unwrap();
+        let mut stats = Oracle::of(game).unwrap().stats().unwrap();
+        stats.table_bytes = 0;
+        assert_eq!(stats, counted_here(game), "{game}");
+    });
 }
