@@ -381,23 +381,3 @@ pub(crate) fn prefetch<T>(value: &T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = value;
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_are_shown_in_binary_units() {
-        assert_eq!(Size(512 << 20).to_string(), "512 MiB");
-        assert_eq!(Size(3 << 29).to_string(), "1.5 GiB");
-        assert_eq!(Size(1000).to_string(), "1000 bytes");
-        assert_eq!(Size(1 << 10).to_string(), "1 KiB");
-    }
-
-    #[test]
-    fn the_system_says_how_much_is_available() {
-        // On Linux MemAvailable is always there.
-        #[cfg(target_os = "linux")]
-        assert!(available().is_some_and(|room| room > 0));
-    }
-}

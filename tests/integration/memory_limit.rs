@@ -409,3 +409,23 @@ fn sides_that_do_not_fit_side_by_side_are_audited_one_after_the_other() {
     );
     assert_eq!(text(&report), text(&audit("1", high).1));
 }
+
+/// Sizes as the library shows them, and what the system says is available.
+mod sizes {
+    use ttt_oracle::memory::{Size, available};
+
+    #[test]
+    fn sizes_are_shown_in_binary_units() {
+        assert_eq!(Size(512 << 20).to_string(), "512 MiB");
+        assert_eq!(Size(3 << 29).to_string(), "1.5 GiB");
+        assert_eq!(Size(1000).to_string(), "1000 bytes");
+        assert_eq!(Size(1 << 10).to_string(), "1 KiB");
+    }
+
+    #[test]
+    fn the_system_says_how_much_is_available() {
+        // On Linux MemAvailable is always there.
+        #[cfg(target_os = "linux")]
+        assert!(available().is_some_and(|room| room > 0));
+    }
+}

@@ -275,3 +275,74 @@ fn bad_input_is_refused_with_a_clear_error() {
             .stderr(predicate::str::contains(says));
     }
 }
+
+/// A rate's 95% interval and its distance from the exact odds, as the library works them out.
+mod rate {
+    use ttt_oracle::simulate::Rate;
+
+    #[test]
+    fn intervals_are_newcombes() {
+        let near = |(low, high): (f64, f64), (a, b): (f64, f64)| {
+            (low - a).abs() < 5e-5 && (high - b).abs() < 5e-5
+        };
+        assert!(near(
+            Rate {
+                count: 81,
+                games: 263
+            }
+            .interval(),
+            (0.2553, 0.3662)
+        ));
+        assert!(near(
+            Rate {
+                count: 1,
+                games: 10
+            }
+            .interval(),
+            (0.0179, 0.4042)
+        ));
+        assert!(near(
+            Rate {
+                count: 0,
+                games: 10
+            }
+            .interval(),
+            (0.0, 0.2775)
+        ));
+        assert_eq!(
+            Rate {
+                count: 0,
+                games: 50_000
+            }
+            .interval()
+            .0,
+            0.0
+        );
+        assert_eq!(Rate { count: 7, games: 7 }.interval().1, 1.0);
+    }
+
+    #[test]
+    fn standard_errors_measure_the_distance_from_exact() {
+        let rate = Rate {
+            count: 5_100,
+            games: 10_000,
+        };
+        assert!((rate.standard_errors(0.5).unwrap() - 2.0).abs() < 1e-9);
+        assert_eq!(
+            Rate {
+                count: 0,
+                games: 10
+            }
+            .standard_errors(0.0),
+            Some(0.0)
+        );
+        assert_eq!(
+            Rate {
+                count: 1,
+                games: 10
+            }
+            .standard_errors(0.0),
+            None
+        );
+    }
+}
