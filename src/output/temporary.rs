@@ -295,6 +295,8 @@ mod tests {
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
         output.write(|out| out.write_all(b"one\n")).unwrap();
         Destination::Path(path.clone())
+            .open()
+            .unwrap()
             .write(|out| out.write_all(b"two\n"))
             .unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "two\n");
@@ -309,10 +311,14 @@ mod tests {
         let path = dir.path().join("t.txt");
         let count = || fs::read_dir(dir.path()).unwrap().count();
         Destination::Path(path.clone())
+            .open()
+            .unwrap()
             .write(|out| out.write_all(b"new\n"))
             .unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new\n");
         Destination::Path(path.clone())
+            .open()
+            .unwrap()
             .write(|out| out.write_all(b"replaced\n"))
             .unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "replaced\n");
