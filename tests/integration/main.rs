@@ -15,6 +15,7 @@ mod bot_sources;
 mod cli;
 mod cli_batch;
 mod conventions;
+mod destination;
 mod docs;
 mod export;
 mod external;
