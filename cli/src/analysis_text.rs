@@ -79,19 +79,3 @@ fn layout(left: Vec<String>, right: Vec<String>, summary: &Summary, style: Style
     )));
     lines
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ttt_oracle::{Game, Oracle, Position};
-
-    #[test]
-    fn text_marks_every_empty_cell() {
-        let board = Position::parse(Game::TIC_TAC_TOE, "XO..X....").unwrap();
-        let analysis = Oracle::of(Game::TIC_TAC_TOE).unwrap().analyze(&board);
-        let lines = text(&analysis, Style::plain());
-        let joined = lines.join("\n");
-        assert_eq!(joined.matches('L').count(), 6 + 1, "{joined}");
-        assert!(joined.contains("L4*"), "{joined}");
-    }
-}

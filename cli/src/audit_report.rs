@@ -432,27 +432,3 @@ fn draw_game(game: Game, moves: &[Cell], mistake: Option<usize>, style: Style) -
     }
     lines
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wrap_breaks_between_words_and_keeps_a_long_word_whole() {
-        let words: Vec<String> = (0..30).map(|i| format!("word{i}")).collect();
-        let lines = wrap("  first:", "   ", &words);
-        assert!(lines.len() > 1);
-        assert!(lines.iter().all(|l| l.width() <= WIDTH), "{lines:?}");
-        assert!(lines[1..].iter().all(|l| l.starts_with("    word")));
-        assert_eq!(lines.join(" ").split_whitespace().count(), 31);
-        let long = vec!["x".repeat(90), "y".to_string()];
-        assert_eq!(
-            wrap("  first:", "   ", &long),
-            [
-                "  first:".to_string(),
-                format!("    {}", "x".repeat(90)),
-                "    y".to_string()
-            ]
-        );
-    }
-}

@@ -107,14 +107,3 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines.push(line);
     lines
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wrapping_breaks_between_words_within_the_width() {
-        assert_eq!(wrap("a bb ccc dd", 6), ["a bb", "ccc dd"]);
-        assert_eq!(wrap("\x1b[2mab cd\x1b[0m", 5), ["\x1b[2mab cd\x1b[0m"]);
-    }
-}

@@ -288,30 +288,3 @@ fn inline(text: &str) -> String {
     }
     out
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn other_characters_become_escapes() {
-        assert_eq!(
-            ascii("a…b \u{1F600}"),
-            ".if \\n(.g .fchar \\[u2026] ...\na\\[u2026]b \\[u1F600]"
-        );
-    }
-
-    #[test]
-    fn markdown_becomes_sections_and_preformatted_blocks() {
-        let roff = markdown_to_roff(
-            "protocol",
-            "## Requests\n\n.one `two` **three** [four](x.md#y)\n- item\n  more\n```\n$ ttt\n```\n\
-             | key | meaning |\n| --- | --- |\n| `a` | one |\n",
-        );
-        assert_eq!(
-            roff,
-            ".SH \"PROTOCOL\"\n.SS \"Requests\"\n.PP\n\\&.one \\fBtwo\\fR \\fBthree\\fR four\n\
-             .IP \\(bu 2\nitem\nmore\n.PP\n.RS 2\n.nf\n$ ttt\n.fi\n.RE\n.TP\n\\fBa\\fR\none\n"
-        );
-    }
-}

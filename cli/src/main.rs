@@ -658,38 +658,3 @@ fn command(cli: Cli) -> Result<(), Failure> {
         Command::Man => generate::man(),
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::CommandFactory;
-
-    #[test]
-    fn the_quick_parse_of_best_is_the_whole_trees() {
-        for line in [
-            "best",
-            "best X........",
-            "best XO.......",
-            "best 5",
-            "best X2X4O6O8X",
-        ] {
-            let args: Vec<String> = ["ttt"]
-                .iter()
-                .chain(&line.split(' ').collect::<Vec<_>>())
-                .map(|arg| arg.to_string())
-                .collect();
-            let (quick, _) = quick_best_from(&args).expect("parsed");
-            let whole = Cli::from_arg_matches(&clap_command().get_matches_from(&args)).unwrap();
-            assert_eq!(format!("{quick:?}"), format!("{whole:?}"), "{line}");
-        }
-        // Two boards: the whole tree says what is wrong.
-        let args = ["ttt", "best", "X........", "O........"].map(String::from);
-        assert!(quick_best_from(&args).is_none());
-    }
-
-    #[test]
-    fn clap_tree_is_consistent() {
-        Cli::command().debug_assert();
-        clap_command().debug_assert();
-    }
-}

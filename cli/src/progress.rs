@@ -207,15 +207,3 @@ impl Bot for Counted<'_> {
         prepared
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn time_taken_reads_at_a_glance() {
-        assert_eq!(took(Duration::from_millis(900)), "0s");
-        assert_eq!(took(Duration::from_secs(59)), "59s");
-        assert_eq!(took(Duration::from_secs(211)), "3m 31s");
-    }
-}

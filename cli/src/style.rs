@@ -102,12 +102,6 @@ impl Style {
         }
     }
 
-    /// No colour at all.
-    #[cfg(test)]
-    pub fn plain() -> Style {
-        Style { colour: false }
-    }
-
     fn paint(self, code: &str, text: &str) -> String {
         if self.colour {
             format!("\x1b[{code}m{text}\x1b[0m")
@@ -139,29 +133,5 @@ impl Style {
     /// Bold red, as clap shows `error:`.
     pub fn error(self, text: &str) -> String {
         self.paint("1;31", text)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(list: &[&str]) -> Vec<OsString> {
-        list.iter().map(OsString::from).collect()
-    }
-
-    #[test]
-    fn the_flag_is_found_in_either_form_and_any_case() {
-        assert_eq!(scan(args(&["ttt", "bots"])), None);
-        assert_eq!(
-            scan(args(&["ttt", "--color", "never", "bots"])),
-            Some(ColorChoice::Never)
-        );
-        assert_eq!(
-            scan(args(&["ttt", "audit", "--color=ALWAYS"])),
-            Some(ColorChoice::Always)
-        );
-        assert_eq!(scan(args(&["ttt", "--", "--color=never"])), None);
-        assert_eq!(scan(args(&["ttt", "--color=sometimes"])), None);
     }
 }

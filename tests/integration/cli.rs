@@ -310,6 +310,7 @@ fn a_move_list_given_as_a_board_suggests_moves() {
         ),
         (&["best", "5,1,9"], "(did you mean --moves \"5,1,9\"?)"),
         (&["best", "5"], "(did you mean --moves \"5\"?)"),
+        (&["best", "1 1"], "(did you mean --moves \"1 1\"?)"),
     ] {
         ttt()
             .args(args)
@@ -322,7 +323,9 @@ fn a_move_list_given_as_a_board_suggests_moves() {
             )))
             .stderr(predicate::str::ends_with(format!("{hint}\n")));
     }
-    for board in ["X.Z", "5 10", "XO"] {
+    for board in [
+        "X.Z", "5 10", "XO", " ", "5 1 9 x", "519", "5\t1", "1,", ",5", "5,,1", "05",
+    ] {
         ttt()
             .args(["best", board])
             .assert()
@@ -337,6 +340,25 @@ fn a_move_list_given_as_a_board_suggests_moves() {
         .stdout(predicate::str::ends_with(
             "(a move list? read them with --moves -)\n",
         ));
+}
+
+#[test]
+fn best_takes_one_position() {
+    // The quick reading of `ttt best BOARD` gives what the whole command line gives.
+    for (board, best) in [("X........", "5"), ("XO.......", "4"), ("X2X4O6O8X", "2")] {
+        ttt()
+            .args(["best", board])
+            .assert()
+            .success()
+            .stdout(format!("{best}\n"));
+    }
+    ttt().arg("best").assert().success().stdout("1\n");
+    ttt()
+        .args(["best", "X........", "O........"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("unexpected argument 'O........'"));
 }
 
 #[test]

@@ -7,6 +7,7 @@ use crate::common;
 use std::time::Duration;
 
 use serde_json::Value as Json;
+use ttt_oracle::{Game, Position};
 
 use common::cli::{TIME_LIMIT, json, ttt};
 
@@ -131,6 +132,95 @@ fn batch_answers_equal_the_single_commands_for_every_position() {
             None => assert!(answer.contains("is over"), "{answer}"),
         }
     }
+}
+
+/// Lines `ttt best -` reads on a board that the fast path of its answers leaves to the
+/// general one.
+const ODD_LINES: &str = "x........\n\nX........\r\nXX.......\nXO\nXXXOO....\n\u{e9}........\n";
+
+/// `ttt best -` answers every line of `input` on `game` as `ttt analyze -` (which always takes
+/// the general path) says it should, in text and JSON: the first best move with its value, the
+/// error `analyze` gives, or that the game is over; the JSON's keys in their documented order.
+fn best_agrees_with_analyze(game: &str, input: &str) {
+    let analyses = batch(&["analyze", "--game", game, "-", "--format", "json"], input);
+    let analyses: Vec<Json> = stdout_lines(&analyses)
+        .iter()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(analyses.len(), input.split_inclusive('\n').count());
+    for format in ["text", "json"] {
+        let best = batch(&["best", "--game", game, "-", "--format", format], input);
+        let answers = stdout_lines(&best);
+        assert_eq!(answers.len(), analyses.len(), "{format}");
+        for (i, (answer, analysis)) in answers.iter().zip(&analyses).enumerate() {
+            let error = match (&analysis["error"], &analysis["status"]) {
+                (Json::String(error), _) => Some(error.clone()),
+                (_, status) if status != "in_progress" => Some(format!(
+                    "the game on {} is over ({}): there is no move to make",
+                    analysis["board"].as_str().unwrap(),
+                    status.as_str().unwrap()
+                )),
+                _ => None,
+            };
+            let line = i + 1;
+            let expected = match (error, format) {
+                (Some(error), "text") => format!("error: line {line}: {error}"),
+                (Some(error), _) => serde_json::json!({"error": error, "line": line}).to_string(),
+                (None, "text") => analysis["best"][0].to_string(),
+                (None, _) => {
+                    let mut best = serde_json::json!({
+                        "board": analysis["board"], "to_move": analysis["to_move"],
+                        "best": analysis["best"][0], "value": analysis["value"],
+                        "remoteness": analysis["remoteness"],
+                    });
+                    let lead = if game == "3x3" {
+                        "{\"board\":"
+                    } else {
+                        best["game"] = game.into();
+                        "{\"game\":"
+                    };
+                    assert!(answer.starts_with(lead), "{answer}");
+                    assert_eq!(serde_json::from_str::<Json>(answer).unwrap(), best);
+                    continue;
+                }
+            };
+            assert_eq!(answer, &expected);
+        }
+    }
+}
+
+#[test]
+fn the_fast_answers_of_best_are_those_of_analyze() {
+    // Every board of tic-tac-toe, the odd lines, every board again and a last line without its
+    // newline: more than the 64 KiB `ttt` reads at once.
+    let mut input: String = Position::reachable(Game::TIC_TAC_TOE)
+        .map(|position| format!("{position}\n"))
+        .collect();
+    input.push_str(ODD_LINES);
+    input.push_str(&input.clone());
+    input.push_str("X...O....");
+    best_agrees_with_analyze("3x3", &input);
+    // 4x4: every position of random games, finished ones included; boards of too many O, of
+    // two lines, with a misplaced slash; the odd lines.
+    let game: Game = "4x4".parse().unwrap();
+    let mut rng = ttt_oracle::SplitMix64::new(29);
+    let mut input = String::new();
+    for _ in 0..400 {
+        let mut position = Position::empty(game);
+        loop {
+            input.push_str(&format!("{position}\n"));
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let pick = rng.next_u64() % moves.len() as u64;
+            let cell = moves.iter().nth(pick as usize).unwrap();
+            position = position.play(cell).unwrap();
+        }
+    }
+    input.push_str("OO../..../..../....\nXXXX/OOOO/..../....\nXX.../..../..../...\n");
+    input.push_str(ODD_LINES);
+    best_agrees_with_analyze("4x4", &input);
 }
 
 #[test]

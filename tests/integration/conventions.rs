@@ -256,6 +256,13 @@ fn the_man_page_carries_every_command_and_the_exit_codes() {
     for fact in ["4096 bytes", "never_loses", "ttt best -", "--startup-ms"] {
         assert!(page.contains(fact), "the man page lacks {fact:?}");
     }
+    // The Markdown of the docs in roff: ASCII alone (other characters as roff's escapes), its
+    // code blocks preformatted, its tables tagged paragraphs, its code bold.
+    let outside: Vec<char> = page.chars().filter(|c| !c.is_ascii()).collect();
+    assert!(outside.is_empty(), "{outside:?}");
+    for roff in ["\\[u2026]", "\n.nf\n", "\n.fi\n", "\n.TP\n\\fB", "\n.SS \""] {
+        assert!(page.contains(roff), "the man page lacks {roff:?}");
+    }
 }
 
 #[test]
@@ -435,4 +442,111 @@ fn the_style_check_finds_what_it_looks_for() {
     assert!(ungrouped("  exactly win 75257/77760, draw 2503/77760").is_empty());
     assert!(ungrouped("  29,429,345,758 games, seed 12345, checksum f96cc0f7753d148e").is_empty());
     assert!(ungrouped("seed 62524579: --seed 62524579 plays the same games").is_empty());
+}
+
+/// The last line of `ttt audit` on many bots: counted, then named as far as 100 columns allow.
+#[test]
+fn the_last_line_of_an_audit_of_many_bots_fits() {
+    let bots: Vec<String> = (1..=14).map(|i| format!("epsilon:{i}/100")).collect();
+    let out = ttt().arg("audit").args(&bots).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_fits(&text, "audit");
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("14 of 14 bots can lose: epsilon:0.01, epsilon:0.02, "),
+        "{last}"
+    );
+    assert!(last.ends_with(" more"), "{last}");
+}
+
+/// The cross table of `ttt match --all` goes on below, under its header again, when its columns
+/// do not fit in 100.
+#[test]
+fn the_cross_table_goes_on_below_when_its_columns_do_not_fit() {
+    let bots: Vec<String> = (1..=20).map(|i| format!("casual:{i}/20")).collect();
+    let args = [
+        vec!["match", "--all"],
+        bots.iter().map(String::as_str).collect(),
+    ]
+    .concat();
+    let text = stdout(&args);
+    assert_fits(&text, "match --all");
+    // After the matches one a row, the cross table: its header, then a row a bot, in parts.
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|line| !line.starts_with("    "))
+        .collect();
+    let rows = table.iter().filter(|line| line.contains("casual:")).count();
+    let parts = table.iter().filter(|line| line.starts_with("    ")).count();
+    assert!(parts > 1, "{text}");
+    assert_eq!(rows, 20 * parts, "{text}");
+    assert_eq!(
+        table.iter().filter(|line| line.ends_with("mean")).count(),
+        1,
+        "{text}"
+    );
+}
+
+/// Names cut to fit are cut between the escapes of invisible characters, never inside one.
+#[test]
+fn a_name_is_cut_between_escapes() {
+    let bot = crate::common::misbehave("first");
+    for name in [
+        format!("a{}b", "\u{a0}".repeat(30)),
+        format!("bot{}z", "\u{200b}".repeat(30)),
+    ] {
+        let out = ttt()
+            .args([
+                "audit",
+                "--side",
+                "x",
+                "--cmd",
+                &bot,
+                "--name",
+                &name,
+                "--recheck",
+                "0",
+            ])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_fits(&text, &name);
+        assert!(text.contains('…'), "{text}");
+        for line in text.lines() {
+            // Every `\u{` starts a whole escape: of a non-breaking or a zero-width space.
+            for (at, _) in line.match_indices("\\u{") {
+                let rest = &line[at..];
+                assert!(
+                    rest.starts_with("\\u{a0}") || rest.starts_with("\\u{200b}"),
+                    "{line}"
+                );
+            }
+            assert!(!line.contains("\\…") && !line.contains("\\u…"), "{line}");
+        }
+    }
+}
+
+/// After a protocol error, the sides left unaudited are named on one line, as many as fit.
+#[test]
+fn what_a_protocol_error_left_fits_one_line() {
+    let garbage = crate::common::misbehave("garbage");
+    let first = crate::common::misbehave("first");
+    let mut args = vec![
+        "audit", "--jobs", "1", "--cmd", &garbage, "--name", "garbage",
+    ];
+    let names: Vec<String> = (0..20).map(|i| format!("bot-number-{i:02}")).collect();
+    for name in &names {
+        args.extend(["--cmd", &first, "--name", name]);
+    }
+    let out = ttt().args(&args).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_fits(&text, "audit");
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("Not audited, after a protocol error (below): garbage as X, garbage as O"),
+        "{last}"
+    );
+    assert!(last.ends_with(" and 40 more."), "{last}");
 }

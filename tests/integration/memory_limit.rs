@@ -410,9 +410,63 @@ fn sides_that_do_not_fit_side_by_side_are_audited_one_after_the_other() {
     assert_eq!(text(&report), text(&audit("1", high).1));
 }
 
-/// Sizes as the library shows them, and what the system says is available.
+/// Sizes as `--max-memory` reads them and the library shows them, and what the system says is
+/// available.
 mod sizes {
     use ttt_oracle::memory::{Size, available};
+
+    /// `ttt stats --game 4x4` (which needs about 60 MiB) with `--max-memory text`.
+    fn stats_within(text: &str) -> std::process::Output {
+        let mut command = std::process::Command::new(crate::common::ttt());
+        let args = ["stats", "--game", "4x4", "--max-memory", text];
+        command.args(args).output().unwrap()
+    }
+
+    #[test]
+    fn max_memory_reads_sizes_in_binary_units() {
+        // Too small for 4x4: the limit is shown as it was read.
+        for (text, bytes) in [
+            ("1000000", 1_000_000),
+            ("64K", 64 << 10),
+            ("1.5m", 3 << 19),
+            ("2MiB", 2 << 20),
+            ("2mb", 2 << 20),
+            (" 3M ", 3 << 20),
+        ] {
+            let out = stats_within(text);
+            assert_eq!(out.status.code(), Some(6), "{text:?}");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let shown = format!("the memory limit, {} (--max-memory)", Size(bytes));
+            assert!(stderr.contains(&shown), "{text:?}: {stderr}");
+        }
+        for text in ["512M", "2G", "1T"] {
+            assert_eq!(stats_within(text).status.code(), Some(0), "{text:?}");
+        }
+        for text in [
+            "",
+            "M",
+            "-1",
+            "1.5",
+            "12X",
+            "0",
+            "0M",
+            "1e9",
+            "1..5G",
+            "99999999999999999999",
+            "20000000T",
+            "2 G",
+            "iB",
+            "5ib",
+        ] {
+            let out = stats_within(text);
+            assert_eq!(out.status.code(), Some(2), "{text:?}");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains("for '--max-memory <SIZE>'"),
+                "{text:?}: {stderr}"
+            );
+        }
+    }
 
     #[test]
     fn sizes_are_shown_in_binary_units() {

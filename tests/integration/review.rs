@@ -326,7 +326,12 @@ fn review_text_shows_a_row_a_ply_and_draws_each_mistake() {
         );
     }
     assert!(!text.contains('\x1b'), "no colour through a pipe");
-    for line in text.lines() {
+    // The widest rows too: nine plies, every best list long, and a mistake drawn.
+    let widest = run(&["--moves", "2 1 3 5 4 6 8 7 9"], "");
+    for line in text
+        .lines()
+        .chain(String::from_utf8_lossy(&widest.stdout).lines())
+    {
         assert!(line.chars().count() <= 80, "{line:?}");
     }
     let coloured = ttt()
