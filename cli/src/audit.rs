@@ -4,24 +4,20 @@
 
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use clap::{Args, ValueEnum};
 
 use ttt_oracle::audit::Report;
 use ttt_oracle::audit::{AuditBudget, SideReport};
-use ttt_oracle::bots::{self, Bot, Published};
-use ttt_oracle::text::escape;
+use ttt_oracle::bots::Bot;
 use ttt_oracle::{AuditError, AuditOptions, Game, Player};
 
-use super::audit_jobs::{both_at_once, one_by_one};
-use super::audit_report::{BotAudit, NAME_IN_TABLE, Stopped, print};
+use super::audit_jobs::{Entry, audit_all};
+use super::audit_report::{NAME_IN_TABLE, Stopped, print};
 use super::losing_games::LosingGames;
 use super::mistakes::MistakesFile;
 use super::named::ExternalArgs;
 use super::style::Style;
-use super::text::fit;
 use super::{Failure, Format};
 
 /// Which sides to audit.
@@ -96,43 +92,6 @@ pub struct AuditArgs {
     large: super::audit_large::LargeArgs,
 }
 
-/// A bot to audit.
-struct Entry {
-    bot: Box<dyn Bot + Send>,
-    /// A second bot like it, to audit O while `bot` audits X when both sides go at once; an
-    /// external one stops once `bot`'s side fails ([`both_at_once`]).
-    twin: Option<Box<dyn Bot + Send>>,
-    /// What stops the twin.
-    stop_twin: Option<Arc<AtomicBool>>,
-    published: &'static [Published],
-}
-
-impl Entry {
-    /// The external bot `name`, run as `command`, as the options say.
-    fn external(args: &AuditArgs, name: &str, command: &str) -> Entry {
-        let (bot, twin, stop) = args.external.twins(name, command);
-        Entry {
-            bot: Box::new(bot),
-            twin: Some(Box::new(twin)),
-            stop_twin: Some(stop),
-            published: &[],
-        }
-    }
-
-    /// Each bot that audited a side, with the sides it audited (an external bot's answers
-    /// are remembered by the one that was asked): the twin audited O when both sides went at
-    /// once.
-    fn auditors(&mut self, sides: Sides, at_once: bool) -> Vec<(&mut dyn Bot, &[Player])> {
-        match &mut self.twin {
-            Some(twin) if at_once => vec![
-                (self.bot.as_mut(), &[Player::X]),
-                (twin.as_mut(), &[Player::O]),
-            ],
-            _ => vec![(self.bot.as_mut(), sides.players())],
-        }
-    }
-}
-
 /// Audits `bot` as `options` say, on a game that it plays and which has a table (both checked
 /// before any audit).
 fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideReport, AuditError> {
@@ -180,26 +139,12 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         usize::from,
     );
     let at_once = jobs > 1 && args.side == Sides::Both;
-    let mut named: Vec<Entry> = Vec::new();
-    for bot in bots {
-        let entry = match &bot.command {
-            Some(command) => Entry::external(args, &bot.name, command),
-            None => Entry {
-                bot: args.external.make(&bot)?,
-                // A built-in bot answers from this program: a second instance audits O on
-                // another thread, the walks of 4x4 taking seconds a side.
-                twin: if at_once {
-                    Some(args.external.make(&bot)?)
-                } else {
-                    None
-                },
-                stop_twin: None,
-                published: bots::CATALOG
-                    .iter()
-                    .find(|info| info.name == bot.name)
-                    .map_or(&[][..], |info| info.published),
-            },
-        };
+    let mut named = Vec::new();
+    for bot in &bots {
+        let mut entry = Entry::new(&args.external, bot, at_once)?;
+        // A built-in bot's report names it as it names itself (`casual:0.05` for
+        // `casual:1/20`).
+        entry.name = entry.bot.name().to_string();
         named.push(entry);
     }
     let game = args.game;
@@ -240,66 +185,22 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     }
     // Every side audited before a protocol error stays proven: it is printed, then the error.
     let budget = AuditBudget::of(args.large.budget as usize);
-    let mut audits = Vec::new();
-    let mut stopped: Option<Stopped> = None;
-    for entry in &mut named {
-        let name = entry.bot.name().to_string();
-        let mut sides = Vec::new();
-        if stopped.is_none() {
-            let label = fit(&escape(&name), NAME_IN_TABLE);
-            let audit = |bot: &mut dyn Bot, side| {
-                let options = AuditOptions {
-                    budget,
-                    mistakes: keep,
-                    recheck: args.recheck as usize,
-                    recheck_seed: args.recheck_seed,
-                    ..AuditOptions::new(game, side)
-                };
-                audit(bot, &options)
-            };
-            let mut results = match &mut entry.twin {
-                Some(twin) if at_once => {
-                    let stop = entry.stop_twin.as_deref();
-                    both_at_once(entry.bot.as_mut(), twin.as_mut(), stop, &label, audit)
-                }
-                _ => one_by_one(entry.bot.as_mut(), args.side.players(), &label, audit),
-            };
-            // Two walks side by side hold twice the memory of one: the sides of a built-in bot
-            // stopped at the limit so are audited again one after the other, each with all of
-            // it (X kept when it finished).
-            let over_memory =
-                |result: &Result<_, _>| matches!(result, Err(AuditError::OverMemory(_)));
-            if at_once && entry.stop_twin.is_none() && results.iter().any(over_memory) {
-                results.retain(Result::is_ok);
-                let left = &args.side.players()[results.len()..];
-                results.extend(one_by_one(entry.bot.as_mut(), left, &label, audit));
-            }
-            for result in results {
-                match result {
-                    Ok(report) => sides.push(report),
-                    Err(error) => {
-                        stopped = Some(Stopped::new(error));
-                        break;
-                    }
-                }
-            }
-        }
-        if let Some(Stopped { left, .. }) = &mut stopped {
-            let done = sides.len();
-            left.extend(
-                args.side.players()[done..]
-                    .iter()
-                    .map(|side| format!("{} as {side}", fit(&escape(&name), 30))),
-            );
-        }
-        if !sides.is_empty() {
-            audits.push(BotAudit {
-                bot: name,
-                sides,
-                published: entry.published,
-            });
-        }
-    }
+    let audit = |bot: &mut dyn Bot, side| {
+        let options = AuditOptions {
+            budget,
+            mistakes: keep,
+            recheck: args.recheck as usize,
+            recheck_seed: args.recheck_seed,
+            ..AuditOptions::new(game, side)
+        };
+        audit(bot, &options)
+    };
+    let sides = args.side.players();
+    let audited = audit_all(&mut named, sides, NAME_IN_TABLE, true, audit);
+    let audits = audited.audits;
+    let stopped = audited
+        .stopped
+        .map(|(error, left)| Stopped::new(error, left));
     let to_stdout = losing.as_ref().is_some_and(LosingGames::to_stdout)
         || mistakes.as_ref().is_some_and(MistakesFile::to_stdout);
     let printed = match to_stdout {
@@ -319,13 +220,11 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     if let Some(mistakes) = mistakes {
         let sides = audits
             .iter()
-            .flat_map(|a| a.sides.iter().map(move |side| (a.bot.as_str(), side)));
+            .flat_map(|a| a.sides.iter().map(move |side| (a.name.as_str(), side)));
         mistakes.write(game, sides)?;
     }
     if let Some(losing) = losing {
-        let auditors = named
-            .iter_mut()
-            .flat_map(|entry| entry.auditors(args.side, at_once));
+        let auditors = named.iter_mut().flat_map(|entry| entry.auditors(sides));
         losing.write(game, auditors.collect(), budget)?;
     }
     let all_never_lose = audits

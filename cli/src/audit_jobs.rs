@@ -1,16 +1,171 @@
-//! How the sides of a bot are audited: one after the other, or X and O at once on two threads
-//! (`ttt audit --jobs`), each with a progress line; for the audits with a table and without.
+//! How the bots of `ttt audit` are audited, in turn: the sides of each one after the other, or
+//! X and O at once on two threads (`--jobs`), each with a progress line, up to the first error;
+//! for the audits with a table and without.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use ttt_oracle::Player;
-use ttt_oracle::bots::Bot;
+use ttt_oracle::bots::{self, Bot, Published};
+use ttt_oracle::text::escape;
+use ttt_oracle::{AuditError, Player};
 
+use super::Failure;
+use super::named::{ExternalArgs, Named};
 use super::progress::Progress;
+use super::text::fit;
+
+/// A bot to audit.
+pub(super) struct Entry {
+    /// Its name in the report.
+    pub(super) name: String,
+    pub(super) bot: Box<dyn Bot + Send>,
+    /// A second bot like it, to audit O while `bot` audits X when both sides go at once; an
+    /// external one stops once `bot`'s side fails ([`both_at_once`]).
+    twin: Option<Box<dyn Bot + Send>>,
+    /// What stops an external twin.
+    stop_twin: Option<Arc<AtomicBool>>,
+    /// Where a built-in bot was published.
+    pub(super) published: &'static [Published],
+}
+
+impl Entry {
+    /// `bot`, made as the options say, with its twin when both sides go `at_once`.
+    pub(super) fn new(
+        external: &ExternalArgs,
+        bot: &Named,
+        at_once: bool,
+    ) -> Result<Entry, Failure> {
+        let (instance, twin, stop_twin): (Box<dyn Bot + Send>, Option<Box<dyn Bot + Send>>, _) =
+            match &bot.command {
+                Some(command) if at_once => {
+                    let (x, o, stop) = external.twins(&bot.name, command);
+                    (Box::new(x), Some(Box::new(o)), Some(stop))
+                }
+                // A built-in bot answers from this program: a second instance audits O on
+                // another thread, the walks of 4x4 taking seconds a side.
+                _ => (
+                    external.make(bot)?,
+                    if at_once {
+                        Some(external.make(bot)?)
+                    } else {
+                        None
+                    },
+                    None,
+                ),
+            };
+        Ok(Entry {
+            name: bot.name.clone(),
+            bot: instance,
+            twin,
+            stop_twin,
+            published: bots::CATALOG
+                .iter()
+                .find(|info| info.name == bot.name)
+                .map_or(&[][..], |info| info.published),
+        })
+    }
+
+    /// Each bot that audited a side, with the sides it audited (an external bot's answers are
+    /// remembered by the one that was asked): the twin audited O when both sides went at once.
+    pub(super) fn auditors(
+        &mut self,
+        sides: &'static [Player],
+    ) -> Vec<(&mut dyn Bot, &'static [Player])> {
+        match &mut self.twin {
+            Some(twin) => vec![
+                (self.bot.as_mut(), &[Player::X]),
+                (twin.as_mut(), &[Player::O]),
+            ],
+            None => vec![(self.bot.as_mut(), sides)],
+        }
+    }
+}
+
+/// One bot's audit: what was found on each side audited, `R` a report with a table or without.
+pub(super) struct BotAudit<R> {
+    /// The bot's name in the report.
+    pub(super) name: String,
+    pub(super) sides: Vec<R>,
+    /// Where a built-in bot was published.
+    pub(super) published: &'static [Published],
+}
+
+/// What the audits of the bots found: each bot's, in order, up to the first error; then that
+/// error, and the sides it left unaudited, each "NAME as X".
+pub(super) struct Audited<R> {
+    pub(super) audits: Vec<BotAudit<R>>,
+    pub(super) stopped: Option<(AuditError, Vec<String>)>,
+}
+
+/// Audits `sides` of each entry in turn with `audit` (X and O at once when the entry has a
+/// twin), up to the first error, with a progress line headed by the name cut to `label`
+/// columns. With `retry`, the sides of a built-in bot stopped at the memory limit side by side
+/// are audited again one after the other, each with all of it (X kept when it finished).
+pub(super) fn audit_all<R: Send>(
+    entries: &mut [Entry],
+    sides: &'static [Player],
+    label: usize,
+    retry: bool,
+    audit: impl Fn(&mut dyn Bot, Player) -> Result<R, AuditError> + Sync,
+) -> Audited<R> {
+    let mut audited = Audited {
+        audits: Vec::new(),
+        stopped: None,
+    };
+    for entry in entries.iter_mut() {
+        let mut done = Vec::new();
+        if audited.stopped.is_none() {
+            let label = fit(&escape(&entry.name), label);
+            let mut results = match &mut entry.twin {
+                Some(twin) => {
+                    let stop = entry.stop_twin.as_deref();
+                    both_at_once(entry.bot.as_mut(), twin.as_mut(), stop, &label, &audit)
+                }
+                None => one_by_one(entry.bot.as_mut(), sides, &label, &audit),
+            };
+            let over_memory =
+                |result: &Result<R, AuditError>| matches!(result, Err(AuditError::OverMemory(_)));
+            if retry
+                && entry.twin.is_some()
+                && entry.stop_twin.is_none()
+                && results.iter().any(over_memory)
+            {
+                results.retain(Result::is_ok);
+                let left = &sides[results.len()..];
+                results.extend(one_by_one(entry.bot.as_mut(), left, &label, &audit));
+            }
+            for result in results {
+                match result {
+                    Ok(report) => done.push(report),
+                    Err(error) => {
+                        audited.stopped = Some((error, Vec::new()));
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some((_, left)) = &mut audited.stopped {
+            let name = fit(&escape(&entry.name), 30);
+            left.extend(
+                sides[done.len()..]
+                    .iter()
+                    .map(|side| format!("{name} as {side}")),
+            );
+        }
+        if !done.is_empty() {
+            audited.audits.push(BotAudit {
+                name: entry.name.clone(),
+                sides: done,
+                published: entry.published,
+            });
+        }
+    }
+    audited
+}
 
 /// Audits `bot` on each of `sides` in turn with `audit`, up to the first that fails, with a
-/// progress line for each: for the audits with a table and without.
-pub(super) fn one_by_one<R, E>(
+/// progress line for each.
+fn one_by_one<R, E>(
     bot: &mut (dyn Bot + Send),
     sides: &[Player],
     label: &str,
@@ -34,7 +189,7 @@ pub(super) fn one_by_one<R, E>(
 /// report is the one [`one_by_one`] gives: O's side counts only when X's did not fail, and
 /// when it fails `stop_twin` (an external twin's, from `ExternalArgs::twins`) is set, so that O
 /// stops asking rather than work out what will not be printed.
-pub(super) fn both_at_once<R: Send, E: Send>(
+fn both_at_once<R: Send, E: Send>(
     bot: &mut (dyn Bot + Send),
     twin: &mut (dyn Bot + Send),
     stop_twin: Option<&AtomicBool>,

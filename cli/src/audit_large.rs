@@ -14,7 +14,7 @@ use ttt_oracle::text::escape;
 use ttt_oracle::text::grouped;
 use ttt_oracle::{AuditError, Cell, Game, Player, Ratio};
 
-use super::audit_jobs::{both_at_once, one_by_one};
+use super::audit_jobs::{BotAudit, Entry, audit_all};
 use super::draw::cells;
 use super::named::ExternalArgs;
 use super::style::Style;
@@ -48,12 +48,6 @@ pub struct Request<'a> {
     pub budget: u32,
 }
 
-/// One bot's audit.
-struct BotAudit {
-    name: String,
-    sides: Vec<TablelessReport>,
-}
-
 /// Audits the bots named on `request.game`, each side in a thread of its own when there are
 /// two jobs.
 pub fn run(request: Request<'_>) -> Result<(), Failure> {
@@ -75,66 +69,24 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
     let walks = if jobs > 1 && sides.len() > 1 { 2 } else { 1 };
     super::budget_fits(budget, super::bytes_a_state(game), walks)?;
     let budget = AuditBudget::of(budget as usize);
-    let named = external.named(bots)?;
+    let at_once = jobs > 1 && sides.len() > 1;
+    let mut named = Vec::new();
+    for bot in &external.named(bots)? {
+        named.push(Entry::new(external, bot, at_once)?);
+    }
     // Every bot is asked first whether it plays the game: a refusal is bad usage.
-    for bot in &named {
-        external
-            .make(bot)?
+    for entry in &named {
+        entry
+            .bot
             .plays(game)
             .map_err(|error| Failure::usage(error.message))?;
     }
-    let mut audits = Vec::new();
-    let mut stopped = None;
-    // The sides not audited after a protocol error, named in the report's last line.
-    let mut left = Vec::new();
-    for bot in &named {
-        if stopped.is_some() {
-            left.extend(not_audited(&bot.name, sides));
-            continue;
-        }
-        let label = fit(&escape(&bot.name), 30);
-        // Without a table, whatever `ttt solve` caches meanwhile: the command decided once.
-        let audit = |bot: &mut dyn Bot, side| audit_tableless(bot, game, side, budget);
-        let results = if jobs > 1 && sides.len() > 1 {
-            // An external bot's O stops as soon as its X breaks the protocol.
-            let (mut instance, mut twin, stop): (Box<dyn Bot + Send>, Box<dyn Bot + Send>, _) =
-                match &bot.command {
-                    Some(command) => {
-                        let (x, o, stop) = external.twins(&bot.name, command);
-                        (Box::new(x), Box::new(o), Some(stop))
-                    }
-                    None => (external.make(bot)?, external.make(bot)?, None),
-                };
-            both_at_once(
-                instance.as_mut(),
-                twin.as_mut(),
-                stop.as_deref(),
-                &label,
-                audit,
-            )
-        } else {
-            one_by_one(external.make(bot)?.as_mut(), sides, &label, audit)
-        };
-        let mut done = Vec::new();
-        for result in results {
-            match result {
-                Ok(report) => done.push(report),
-                Err(error) => {
-                    stopped = Some(error);
-                    break;
-                }
-            }
-        }
-        if stopped.is_some() {
-            left.extend(not_audited(&bot.name, &sides[done.len()..]));
-        }
-        if !done.is_empty() {
-            audits.push(BotAudit {
-                name: bot.name.clone(),
-                sides: done,
-            });
-        }
-    }
+    // Without a table, whatever `ttt solve` caches meanwhile: the command decided once.
+    let audit = |bot: &mut dyn Bot, side| audit_tableless(bot, game, side, budget);
+    let audited = audit_all(&mut named, sides, 30, false, audit);
+    let audits = audited.audits;
+    let (stopped, left) = audited.stopped.unzip();
+    let left = left.unwrap_or_default();
     // An audit that outgrew the memory limit stops with its own code; any other error is the
     // bot's.
     let stopped = stopped.map(|error| match error {
@@ -193,13 +145,6 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
     }
 }
 
-/// "NAME as X", "NAME as O": the sides of a bot that were not audited.
-fn not_audited<'a>(name: &'a str, sides: &'a [Player]) -> impl Iterator<Item = String> + 'a {
-    sides
-        .iter()
-        .map(move |side| format!("{} as {side}", fit(&escape(name), 30)))
-}
-
 /// The verdict in words, or what is not settled.
 fn verdict_words(s: &TablelessReport) -> String {
     if let Some(verdict) = s.verdict() {
@@ -216,7 +161,12 @@ fn verdict_words(s: &TablelessReport) -> String {
     words.to_string()
 }
 
-fn text(game: Game, audits: &[BotAudit], budget: AuditBudget, style: Style) -> Vec<String> {
+fn text(
+    game: Game,
+    audits: &[BotAudit<TablelessReport>],
+    budget: AuditBudget,
+    style: Style,
+) -> Vec<String> {
     let mut lines = vec![
         style.faint(&format!(
             "{game}, {} in a row, audited without a table: every reply of the opponent, every \
@@ -432,7 +382,7 @@ fn draw_game(game: Game, moves: &[Cell], marks: &[Cell]) -> Vec<String> {
 }
 
 /// The last line, on every bot.
-fn summary(audits: &[BotAudit]) -> String {
+fn summary(audits: &[BotAudit<TablelessReport>]) -> String {
     let audited: Vec<Audited<'_>> = audits
         .iter()
         .map(|audit| Audited {

@@ -11,6 +11,7 @@ use ttt_oracle::text::grouped;
 use ttt_oracle::{AuditError, Cell, Game, History, Player, Ratio, Status, Value};
 use unicode_width::UnicodeWidthStr;
 
+use super::audit_jobs::BotAudit;
 use super::draw::{Square, cells, grid_of, side_by_side};
 use super::named;
 use super::style::Style;
@@ -31,13 +32,6 @@ pub(super) const NAME_IN_TABLE: usize = 28;
 /// How many columns of a bot's name the heading of its details shows.
 const NAME_IN_DETAILS: usize = 44;
 
-/// One bot's audit.
-pub(super) struct BotAudit {
-    pub(super) bot: String,
-    pub(super) sides: Vec<SideReport>,
-    pub(super) published: &'static [Published],
-}
-
 /// What stopped the audits: the failure to end with, and the sides left unaudited.
 pub(super) struct Stopped {
     pub(super) failure: Failure,
@@ -47,7 +41,8 @@ pub(super) struct Stopped {
 }
 
 impl Stopped {
-    pub(super) fn new(error: AuditError) -> Stopped {
+    /// What `error` stopped, `left` the sides it left unaudited.
+    pub(super) fn new(error: AuditError, left: Vec<String>) -> Stopped {
         let (failure, heading) = match error {
             AuditError::OverBudget(over) => (
                 named::over_budget(&over),
@@ -71,7 +66,7 @@ impl Stopped {
         Stopped {
             failure,
             heading,
-            left: Vec::new(),
+            left,
         }
     }
 }
@@ -79,7 +74,7 @@ impl Stopped {
 /// Writes the report: the bots audited, and what an error, if any, left unaudited.
 pub(super) fn print(
     game: Game,
-    audits: &[BotAudit],
+    audits: &[BotAudit<SideReport>],
     stopped: Option<&Stopped>,
     format: Format,
 ) -> Result<(), Failure> {
@@ -89,7 +84,7 @@ pub(super) fn print(
             let error = stopped.map(|stopped| stopped.failure.message());
             let bots = audits
                 .iter()
-                .map(|audit| (audit.bot.as_str(), &audit.sides[..]))
+                .map(|audit| (audit.name.as_str(), &audit.sides[..]))
                 .collect();
             let json = AuditJson::new(game, bots, error);
             serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;
@@ -149,7 +144,7 @@ fn wrap(first: &str, indent: &str, words: &[String]) -> Vec<String> {
 
 /// The whole report but its last line: a legend, the table (a row a side), then each side
 /// in detail.
-fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
+fn text(audits: &[BotAudit<SideReport>], style: Style) -> Vec<String> {
     let mut lines = vec![
         style.faint("lost: games lost on the board     forfeits: games lost by breaking the rules"),
         style.faint(
@@ -159,7 +154,7 @@ fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
     ];
     lines.extend(table(audits, style));
     for a in audits {
-        let name = fit(&escape(&a.bot), NAME_IN_DETAILS);
+        let name = fit(&escape(&a.name), NAME_IN_DETAILS);
         for s in &a.sides {
             lines.push(String::new());
             lines.extend(details(&name, s, a.published, style));
@@ -170,7 +165,7 @@ fn text(audits: &[BotAudit], style: Style) -> Vec<String> {
 
 /// A row a side: bot, side, games lost and forfeited, blunders, slow wins, and the verdict
 /// last, where its longest words widen no other row.
-fn table(audits: &[BotAudit], style: Style) -> Vec<String> {
+fn table(audits: &[BotAudit<SideReport>], style: Style) -> Vec<String> {
     const COLUMNS: usize = 7;
     let header = [
         "bot", "side", "lost", "forfeits", "blunders", "slow", "verdict",
@@ -178,7 +173,7 @@ fn table(audits: &[BotAudit], style: Style) -> Vec<String> {
     let mut rows: Vec<(Option<Verdict>, [String; COLUMNS])> =
         vec![(None, header.map(String::from))];
     for a in audits {
-        let name = fit(&escape(&a.bot), NAME_IN_TABLE);
+        let name = fit(&escape(&a.name), NAME_IN_TABLE);
         for s in &a.sides {
             rows.push((
                 Some(s.verdict()),
@@ -363,11 +358,11 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
 }
 
 /// The last line, on every bot.
-fn summary(audits: &[BotAudit]) -> String {
+fn summary(audits: &[BotAudit<SideReport>]) -> String {
     let audited: Vec<Audited<'_>> = audits
         .iter()
         .map(|audit| Audited {
-            name: &audit.bot,
+            name: &audit.name,
             sides: audit
                 .sides
                 .iter()
@@ -381,7 +376,7 @@ fn summary(audits: &[BotAudit]) -> String {
         .collect();
     let sides: Vec<(&str, &[SideReport])> = audits
         .iter()
-        .map(|audit| (audit.bot.as_str(), audit.sides.as_slice()))
+        .map(|audit| (audit.name.as_str(), audit.sides.as_slice()))
         .collect();
     super::audit_recheck::first(&sides, summary::summary(&audited))
 }
