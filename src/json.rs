@@ -34,12 +34,6 @@ impl Serialize for Position {
     }
 }
 
-impl Serialize for Player {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
-
 impl Serialize for Cell {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_u8(self.number())
@@ -52,35 +46,37 @@ impl Serialize for Cells {
     }
 }
 
-impl Serialize for Value {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
+/// Types written as their name (`"X"`, `"win"`, `"in_progress"`, a symmetry's name), and read
+/// back from it, or told what was expected: `type, "what it is", every value;`.
+macro_rules! by_name {
+    ($($type:ty, $what:literal, $all:expr;)*) => {$(
+        impl Serialize for $type {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.name())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $type {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$type, D::Error> {
+                let text = String::deserialize(deserializer)?;
+                $all.into_iter()
+                    .find(|value: &$type| value.name() == text)
+                    .ok_or_else(|| de::Error::custom(format!("{text:?} is not {}", $what)))
+            }
+        }
+    )*};
 }
 
-impl Serialize for Status {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
-
-impl Serialize for Symmetry {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
-
-/// Reads a string and turns it into a value, or says what was expected.
-fn from_name<'de, D, T>(
-    deserializer: D,
-    what: &str,
-    parse: impl Fn(&str) -> Option<T>,
-) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-{
-    let text = String::deserialize(deserializer)?;
-    parse(&text).ok_or_else(|| de::Error::custom(format!("{text:?} is not {what}")))
+by_name! {
+    Player, "a player (X or O)", [Player::X, Player::O];
+    Value, "a value (win, draw, loss)", [Value::Win, Value::Draw, Value::Loss];
+    Status, "a status", [
+        Status::InProgress,
+        Status::Finished(Outcome::Win(Player::X)),
+        Status::Finished(Outcome::Win(Player::O)),
+        Status::Finished(Outcome::Draw),
+    ];
+    Symmetry, "a symmetry name", Symmetry::ALL;
 }
 
 impl<'de> Deserialize<'de> for Game {
@@ -88,16 +84,6 @@ impl<'de> Deserialize<'de> for Game {
         let text = String::deserialize(deserializer)?;
         text.parse()
             .map_err(|error: crate::game::GameError| de::Error::custom(error.to_string()))
-    }
-}
-
-impl<'de> Deserialize<'de> for Player {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Player, D::Error> {
-        from_name(deserializer, "a player (X or O)", |s| match s {
-            "X" => Some(Player::X),
-            "O" => Some(Player::O),
-            _ => None,
-        })
     }
 }
 
@@ -118,39 +104,6 @@ impl<'de> Deserialize<'de> for Cells {
         Ok(Vec::<Cell>::deserialize(deserializer)?
             .into_iter()
             .collect())
-    }
-}
-
-impl<'de> Deserialize<'de> for Value {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
-        from_name(deserializer, "a value (win, draw, loss)", |s| {
-            [Value::Win, Value::Draw, Value::Loss]
-                .into_iter()
-                .find(|v| v.name() == s)
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Status {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Status, D::Error> {
-        from_name(deserializer, "a status", |s| {
-            [
-                Status::InProgress,
-                Status::Finished(Outcome::Win(Player::X)),
-                Status::Finished(Outcome::Win(Player::O)),
-                Status::Finished(Outcome::Draw),
-            ]
-            .into_iter()
-            .find(|v| v.name() == s)
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Symmetry {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Symmetry, D::Error> {
-        from_name(deserializer, "a symmetry name", |s| {
-            Symmetry::ALL.into_iter().find(|v| v.name() == s)
-        })
     }
 }
 

@@ -109,7 +109,7 @@ pub(super) fn panic_message(payload: Box<dyn Any + Send>, game: &History) -> Str
 }
 
 /// Decision points where the bot's move lowered the game-theoretic value, by kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Blunders {
     /// A won position turned into a draw.
     pub win_to_draw: u64,
@@ -337,24 +337,19 @@ struct OddsJson {
 /// with the same keys as fractions.
 impl Serialize for Odds {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        OddsJson::from(self).serialize(serializer)
-    }
-}
-
-impl From<&Odds> for OddsJson {
-    fn from(odds: &Odds) -> OddsJson {
         OddsJson {
-            win: odds.win.to_f64(),
-            draw: odds.draw.to_f64(),
-            loss: odds.loss.to_f64(),
-            illegal: odds.illegal.to_f64(),
+            win: self.win.to_f64(),
+            draw: self.draw.to_f64(),
+            loss: self.loss.to_f64(),
+            illegal: self.illegal.to_f64(),
             exact: Exact {
-                win: odds.win.to_string(),
-                draw: odds.draw.to_string(),
-                loss: odds.loss.to_string(),
-                illegal: odds.illegal.to_string(),
+                win: self.win.to_string(),
+                draw: self.draw.to_string(),
+                loss: self.loss.to_string(),
+                illegal: self.illegal.to_string(),
             },
         }
+        .serialize(serializer)
     }
 }
 
@@ -368,12 +363,6 @@ struct WorstCaseJson<'a> {
 /// The JSON shape documented in `docs/commands.md`.
 impl Serialize for SideReport {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(serde::Serialize)]
-        struct BlundersJson {
-            win_to_draw: u64,
-            win_to_loss: u64,
-            draw_to_loss: u64,
-        }
         let mut s = serializer.serialize_struct("SideReport", 16)?;
         s.serialize_field("side", &self.side)?;
         s.serialize_field("never_loses", &self.never_loses())?;
@@ -385,14 +374,7 @@ impl Serialize for SideReport {
             "shortest_loss",
             &self.shortest_loss.as_ref().map(|l| &l.moves),
         )?;
-        s.serialize_field(
-            "blunders",
-            &BlundersJson {
-                win_to_draw: self.blunders.win_to_draw,
-                win_to_loss: self.blunders.win_to_loss,
-                draw_to_loss: self.blunders.draw_to_loss,
-            },
-        )?;
+        s.serialize_field("blunders", &self.blunders)?;
         s.serialize_field("slow_wins", &self.slow_wins)?;
         s.serialize_field(
             "mistakes",

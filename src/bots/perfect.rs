@@ -16,9 +16,7 @@ impl Bot for Perfect {
         "perfect"
     }
 
-    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        super::collect(|choices| self.choose_into(game, choices))
-    }
+    solved::table_bot!();
 
     fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         let best = if game.is_tic_tac_toe() {
@@ -28,18 +26,5 @@ impl Bot for Perfect {
         };
         Choice::add_uniform(best, choices);
         Ok(())
-    }
-
-    fn plays(&self, game: Game) -> Result<(), BotError> {
-        solved::plays(self.name(), game)
-    }
-
-    fn memoryless(&self) -> bool {
-        true
-    }
-
-    /// Its choices are a set the board's symmetries keep (the optimal moves), each as likely.
-    fn symmetric(&self) -> bool {
-        true
     }
 }

@@ -16,6 +16,31 @@ use crate::tiers::MAX_TIER_CELLS;
 use crate::value::Value;
 use crate::{Game, Position};
 
+/// The methods of [`Bot`](super::Bot) every table-backed bot shares, in its `impl Bot`: its
+/// choices are those `choose_into` adds; it plays the games that have a table; it answers from
+/// the board alone; and its choices turn with the board, since they depend on the values of
+/// the moves alone.
+macro_rules! table_bot {
+    () => {
+        fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
+            super::collect(|choices| self.choose_into(game, choices))
+        }
+
+        fn plays(&self, game: Game) -> Result<(), BotError> {
+            super::solved::plays(self.name(), game)
+        }
+
+        fn memoryless(&self) -> bool {
+            true
+        }
+
+        fn symmetric(&self) -> bool {
+            true
+        }
+    };
+}
+pub(super) use table_bot;
+
 /// A position with the table that knows it.
 #[derive(Clone, Copy)]
 pub(crate) enum Solved {

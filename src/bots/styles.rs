@@ -85,27 +85,12 @@ impl Bot for Tricky {
         "tricky"
     }
 
-    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        super::collect(|choices| self.choose_into(game, choices))
-    }
+    solved::table_bot!();
 
     fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         let solved = Solved::of(game, self.name())?;
         Choice::add_uniform(Tricky::candidates_in(solved), choices);
         Ok(())
-    }
-
-    fn plays(&self, game: Game) -> Result<(), BotError> {
-        solved::plays(self.name(), game)
-    }
-
-    fn memoryless(&self) -> bool {
-        true
-    }
-
-    /// Its choices depend on the values of the moves alone, which turn with the board.
-    fn symmetric(&self) -> bool {
-        true
     }
 }
 
@@ -172,9 +157,7 @@ impl Bot for Casual {
         &self.name
     }
 
-    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        super::collect(|choices| self.choose_into(game, choices))
-    }
+    solved::table_bot!();
 
     fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         let solved = Solved::of(game, &self.name)?;
@@ -193,19 +176,6 @@ impl Bot for Casual {
             choices,
         );
         Ok(())
-    }
-
-    fn plays(&self, game: Game) -> Result<(), BotError> {
-        solved::plays(self.name(), game)
-    }
-
-    fn memoryless(&self) -> bool {
-        true
-    }
-
-    /// Its choices depend on the values of the moves alone, which turn with the board.
-    fn symmetric(&self) -> bool {
-        true
     }
 }
 
@@ -232,9 +202,7 @@ impl Bot for Epsilon {
         &self.name
     }
 
-    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        super::collect(|choices| self.choose_into(game, choices))
-    }
+    solved::table_bot!();
 
     fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
         let solved = Solved::of(game, &self.name)?;
@@ -246,18 +214,5 @@ impl Bot for Epsilon {
             choices,
         );
         Ok(())
-    }
-
-    fn plays(&self, game: Game) -> Result<(), BotError> {
-        solved::plays(self.name(), game)
-    }
-
-    fn memoryless(&self) -> bool {
-        true
-    }
-
-    /// Its choices depend on the values of the moves alone, which turn with the board.
-    fn symmetric(&self) -> bool {
-        true
     }
 }
