@@ -14,8 +14,7 @@ use ttt_oracle::{AuditError, AuditOptions, Game, Player};
 
 use super::audit_jobs::{Entry, audit_all};
 use super::audit_report::{NAME_IN_TABLE, Stopped, print};
-use super::losing_games::LosingGames;
-use super::mistakes::MistakesFile;
+use super::jsonl::JsonLines;
 use super::named::ExternalArgs;
 use super::style::Style;
 use super::{Failure, Format};
@@ -171,8 +170,8 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         }
     }
     // Opened before the audits, so that a FILE that cannot be written is refused at once.
-    let losing = LosingGames::open(args.losing_games.as_deref())?;
-    let mistakes = MistakesFile::open(args.mistakes.as_deref())?;
+    let losing = JsonLines::open(args.losing_games.as_deref())?;
+    let mistakes = JsonLines::open(args.mistakes.as_deref())?;
     // Every mistake for the file; as many as the JSON lists, or the text draws, otherwise.
     let keep = match (&mistakes, args.format) {
         (Some(_), _) => usize::MAX,
@@ -201,8 +200,8 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     let stopped = audited
         .stopped
         .map(|(error, left)| Stopped::new(error, left));
-    let to_stdout = losing.as_ref().is_some_and(LosingGames::to_stdout)
-        || mistakes.as_ref().is_some_and(MistakesFile::to_stdout);
+    let to_stdout = losing.as_ref().is_some_and(JsonLines::to_stdout)
+        || mistakes.as_ref().is_some_and(JsonLines::to_stdout);
     let printed = match to_stdout {
         // Standard output holds the games, or the mistakes, alone.
         true => Ok(()),
@@ -221,11 +220,11 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         let sides = audits
             .iter()
             .flat_map(|a| a.sides.iter().map(move |side| (a.name.as_str(), side)));
-        mistakes.write(game, sides)?;
+        super::mistakes::write(mistakes, game, sides)?;
     }
     if let Some(losing) = losing {
         let auditors = named.iter_mut().flat_map(|entry| entry.auditors(sides));
-        losing.write(game, auditors.collect(), budget)?;
+        super::losing_games::write(losing, game, auditors.collect(), budget)?;
     }
     let all_never_lose = audits
         .iter()

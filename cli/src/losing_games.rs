@@ -2,7 +2,6 @@
 //! object a line, written where and as `ttt export -o` writes.
 
 use std::io::{self, Write};
-use std::path::Path;
 
 use serde::Serialize;
 use ttt_oracle::audit::{AuditBudget, LostGame, OverBudget};
@@ -12,9 +11,6 @@ use ttt_oracle::{AuditError, Cell, Game, Player};
 
 use super::Failure;
 use super::jsonl::JsonLines;
-
-/// Where the games go, opened before the audits.
-pub struct LosingGames(JsonLines);
 
 /// A line of the file: the keys documented in `docs/commands.md`.
 #[derive(Serialize)]
@@ -53,52 +49,40 @@ impl From<AuditError> for Stop {
     }
 }
 
-impl LosingGames {
-    /// Opens `path` (`-` for standard output), if one was given: see [`JsonLines::open`].
-    pub fn open(path: Option<&Path>) -> Result<Option<LosingGames>, Failure> {
-        Ok(JsonLines::open(path)?.map(LosingGames))
+/// Writes the games of each bot on each of its sides to `file` (opened before the audits), in
+/// order, and puts the file in place. A bot that breaks the protocol (exit 3) or output that
+/// fails (exit 5, a reader that closes standard output's pipe too) leaves a file being
+/// replaced as it was.
+pub fn write(
+    file: JsonLines,
+    game: Game,
+    auditors: Vec<(&mut dyn Bot, &[Player])>,
+    budget: AuditBudget,
+) -> Result<(), Failure> {
+    let mut broke = None;
+    let written = file
+        .output
+        .write(|out| match write_all(out, game, auditors, budget) {
+            Ok(()) => Ok(()),
+            Err(Stop::Write(error)) => Err(error),
+            // Any error will do to drop the temporary file: the bot's is the one reported.
+            Err(Stop::Bot(error)) => {
+                broke = Some(Failure::protocol(error));
+                Err(io::Error::other("an external bot broke the protocol"))
+            }
+            Err(Stop::OverBudget(over)) => {
+                broke = Some(super::named::over_budget(&over));
+                Err(io::Error::other("over the budget of histories"))
+            }
+            Err(Stop::OverMemory(over)) => {
+                broke = Some(Failure::audit_memory(over));
+                Err(io::Error::other("over the memory limit"))
+            }
+        });
+    if let Some(failure) = broke {
+        return Err(failure);
     }
-
-    /// Whether the games go to standard output, which then holds nothing else.
-    pub fn to_stdout(&self) -> bool {
-        self.0.to_stdout()
-    }
-
-    /// Writes the games of each bot on each of its sides, in order, and puts the file in
-    /// place. A bot that breaks the protocol (exit 3) or output that fails (exit 5, a reader
-    /// that closes standard output's pipe too) leaves a file being replaced as it was.
-    pub fn write(
-        self,
-        game: Game,
-        auditors: Vec<(&mut dyn Bot, &[Player])>,
-        budget: AuditBudget,
-    ) -> Result<(), Failure> {
-        let mut broke = None;
-        let written = self
-            .0
-            .output
-            .write(|out| match write_all(out, game, auditors, budget) {
-                Ok(()) => Ok(()),
-                Err(Stop::Write(error)) => Err(error),
-                // Any error will do to drop the temporary file: the bot's is the one reported.
-                Err(Stop::Bot(error)) => {
-                    broke = Some(Failure::protocol(error));
-                    Err(io::Error::other("an external bot broke the protocol"))
-                }
-                Err(Stop::OverBudget(over)) => {
-                    broke = Some(super::named::over_budget(&over));
-                    Err(io::Error::other("over the budget of histories"))
-                }
-                Err(Stop::OverMemory(over)) => {
-                    broke = Some(Failure::audit_memory(over));
-                    Err(io::Error::other("over the memory limit"))
-                }
-            });
-        if let Some(failure) = broke {
-            return Err(failure);
-        }
-        Ok(written?)
-    }
+    Ok(written?)
 }
 
 fn write_all(

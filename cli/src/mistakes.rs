@@ -3,7 +3,6 @@
 //! written where and as `ttt export -o` writes.
 
 use std::io;
-use std::path::Path;
 
 use serde::Serialize;
 use ttt_oracle::audit::SideReport;
@@ -118,9 +117,6 @@ fn one(game: Game, side: Player, n: usize, mistake: &Mistake, style: Style) -> V
     lines
 }
 
-/// Where every mistake goes, opened before the audits.
-pub(super) struct MistakesFile(JsonLines);
-
 /// A line of the file: the keys documented in `docs/commands.md`.
 #[derive(Serialize)]
 struct Line<'a> {
@@ -133,41 +129,29 @@ struct Line<'a> {
     mistake: MistakeJson<'a>,
 }
 
-impl MistakesFile {
-    /// Opens `path` (`-` for standard output), if one was given: see [`JsonLines::open`].
-    pub(super) fn open(path: Option<&Path>) -> Result<Option<MistakesFile>, Failure> {
-        Ok(JsonLines::open(path)?.map(MistakesFile))
-    }
-
-    /// Whether the mistakes go to standard output, which then holds nothing else.
-    pub(super) fn to_stdout(&self) -> bool {
-        self.0.to_stdout()
-    }
-
-    /// Writes every mistake of each side of each bot, in order, and puts the file in place;
-    /// output that fails (exit 5, a reader that closes standard output's pipe too) leaves a
-    /// file being replaced as it was.
-    pub(super) fn write<'a>(
-        self,
-        game: Game,
-        sides: impl Iterator<Item = (&'a str, &'a SideReport)>,
-    ) -> Result<(), Failure> {
-        let name_of_game = (game != Game::TIC_TAC_TOE).then(|| game.to_string());
-        self.0.output.write(|out| {
-            for (bot, report) in sides {
-                for mistake in &report.mistakes.list {
-                    let line = Line {
-                        game: name_of_game.clone(),
-                        bot,
-                        side: report.side,
-                        mistake: MistakeJson::new(game, mistake),
-                    };
-                    serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
-                    writeln!(out)?;
-                }
+/// Writes every mistake of each side of each bot to `file` (opened before the audits), in
+/// order, and puts the file in place; output that fails (exit 5, a reader that closes standard
+/// output's pipe too) leaves a file being replaced as it was.
+pub(super) fn write<'a>(
+    file: JsonLines,
+    game: Game,
+    sides: impl Iterator<Item = (&'a str, &'a SideReport)>,
+) -> Result<(), Failure> {
+    let name_of_game = (game != Game::TIC_TAC_TOE).then(|| game.to_string());
+    file.output.write(|out| {
+        for (bot, report) in sides {
+            for mistake in &report.mistakes.list {
+                let line = Line {
+                    game: name_of_game.clone(),
+                    bot,
+                    side: report.side,
+                    mistake: MistakeJson::new(game, mistake),
+                };
+                serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
+                writeln!(out)?;
             }
-            Ok(())
-        })?;
+        }
         Ok(())
-    }
+    })?;
+    Ok(())
 }

@@ -85,53 +85,28 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
             format!("the embedded table of {game}"),
         )
     };
-    report(
-        args.format,
-        Report {
-            ok: found.is_ok(),
-            compared: found.compared,
-            differing: found.differing,
-            table_checksum: found.table_checksum,
-            fresh_checksum: found.fresh_checksum,
-            mismatches,
-        },
-        &compared,
-        &what,
-    )
-}
-
-struct Report {
-    ok: bool,
-    compared: usize,
-    differing: usize,
-    table_checksum: u64,
-    fresh_checksum: u64,
-    mismatches: Vec<MismatchJson>,
-}
-
-/// Prints a check's result in `format`; fails (exit 1) when it found a difference. `compared`
-/// names what was compared, `what` the table checked.
-fn report(format: Format, found: Report, compared: &str, what: &str) -> Result<(), Failure> {
+    // Printed in the format asked for; a difference fails (exit 1).
+    let ok = found.is_ok();
     let mut out = super::stdout();
     let differ = ttt_oracle::text::counted(found.differing, "position differs", "positions differ");
     let (table_checksum, fresh_checksum) = (
         format!("{:016x}", found.table_checksum),
         format!("{:016x}", found.fresh_checksum),
     );
-    match format {
+    match args.format {
         Format::Json => {
             let json = VerifyJson {
-                ok: found.ok,
+                ok,
                 compared: found.compared,
                 table_checksum,
                 fresh_checksum,
-                mismatches: found.mismatches,
+                mismatches,
             };
             serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
         Format::Text => {
-            for mismatch in found.mismatches.iter().take(10) {
+            for mismatch in mismatches.iter().take(10) {
                 writeln!(
                     out,
                     "mismatch at {}: table {}, fresh solve {}",
@@ -147,12 +122,12 @@ fn report(format: Format, found: Report, compared: &str, what: &str) -> Result<(
                  {fresh_checksum}",
                 ttt_oracle::text::grouped(found.compared)
             )?;
-            if found.ok {
+            if ok {
                 writeln!(out, "ok: {what} equals a fresh solve")?;
             }
         }
     }
-    if found.ok {
+    if ok {
         Ok(())
     } else {
         Err(Failure::negative(format!(
