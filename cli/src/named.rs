@@ -165,8 +165,8 @@ impl ExternalArgs {
 
     /// Two processes of the external bot `name`, to audit X and O at once: the second stops
     /// asking once the first breaks the protocol, the moment it does, or once the flag
-    /// returned is set ([`both_at_once`](super::audit_jobs::both_at_once) sets it when X's side
-    /// fails otherwise), as its report would not be printed.
+    /// returned is set ([`audit_all`](super::audit_jobs::audit_all) sets it when X's side fails
+    /// otherwise), as its report would not be printed.
     pub fn twins(
         &self,
         name: &str,
