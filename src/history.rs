@@ -123,14 +123,7 @@ impl History {
     /// The current position, on a board of any game.
     pub fn position(&self) -> Position {
         match self.position {
-            Layout::TicTacToe(board) => {
-                let marks = |player| board.marks(player).bits();
-                Position::from_marks_unchecked(
-                    Game::TIC_TAC_TOE.geometry(),
-                    marks(Player::X),
-                    marks(Player::O),
-                )
-            }
+            Layout::TicTacToe(board) => Position::from_board(board),
             Layout::Game(board) => board,
         }
     }
@@ -179,20 +172,7 @@ impl History {
     pub fn play(&mut self, cell: Cell) -> Result<(), MoveError> {
         match &mut self.position {
             Layout::TicTacToe(board) => *board = board.play(cell)?,
-            Layout::Game(board) => {
-                let cells = board.game().cells();
-                if cell.index() >= cells {
-                    return Err(MoveError::NoSuchCell { cell, cells });
-                }
-                if board.is_over() {
-                    let status = board.status();
-                    return Err(MoveError::GameOver { cell, status });
-                }
-                if let Some(owner) = board.at(cell.index()) {
-                    return Err(MoveError::Occupied { cell, owner });
-                }
-                *board = board.play_unchecked(cell.index());
-            }
+            Layout::Game(board) => *board = board.play(cell)?,
         }
         self.moves.push(cell);
         Ok(())

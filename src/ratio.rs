@@ -52,11 +52,6 @@ binary_gcd!(gcd128, u128);
 const TOO_FINE: &str =
     "an exact probability outgrew 128 bits: a bot's probabilities must have small denominators";
 
-/// `a * b`, refusing to wrap: a wrong probability is worse than none.
-fn mul(a: u128, b: u128) -> u128 {
-    a.checked_mul(b).expect(TOO_FINE)
-}
-
 /// `a / b`, in 64 bits when both fit: 128-bit division is a slow library call.
 const fn div(a: u128, b: u128) -> u128 {
     if a <= u64::MAX as u128 && b <= u64::MAX as u128 {
@@ -233,18 +228,7 @@ impl Add for Ratio {
     type Output = Ratio;
 
     fn add(self, other: Ratio) -> Ratio {
-        if self.num == 0 {
-            return other;
-        }
-        if other.num == 0 {
-            return self;
-        }
-        let g = gcd(self.den, other.den);
-        let (a, b) = (div(self.den, g), div(other.den, g));
-        let num = mul(self.num, b)
-            .checked_add(mul(other.num, a))
-            .expect(TOO_FINE);
-        Ratio::new(num, mul(a, other.den))
+        self.checked_add(other).expect(TOO_FINE)
     }
 }
 
@@ -258,16 +242,7 @@ impl Mul for Ratio {
     type Output = Ratio;
 
     fn mul(self, other: Ratio) -> Ratio {
-        if other == Ratio::ONE {
-            return self;
-        }
-        // Cross-reduce first, so the products stay as small as the result.
-        let a = Ratio::new(self.num, other.den);
-        let b = Ratio::new(other.num, self.den);
-        Ratio {
-            num: mul(a.num, b.num),
-            den: mul(a.den, b.den),
-        }
+        self.checked_mul(other).expect(TOO_FINE)
     }
 }
 

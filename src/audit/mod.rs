@@ -125,14 +125,7 @@ impl AuditOptions {
 
 impl Default for AuditOptions {
     fn default() -> AuditOptions {
-        AuditOptions {
-            game: Game::TIC_TAC_TOE,
-            side: Player::X,
-            budget: AuditBudget::DEFAULT,
-            mistakes: 0,
-            recheck: RECHECK_GAMES,
-            recheck_seed: None,
-        }
+        AuditOptions::new(Game::TIC_TAC_TOE, Player::X)
     }
 }
 
@@ -295,15 +288,8 @@ pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideRe
     bot.plays(game).map_err(AuditError::Refused)?;
     let limit = budget.states as u64;
     let walked = match Oracle::of(game).map_err(AuditError::NoTable)?.layout() {
-        Layout::TicTacToe(dense) => {
-            return walk::<Board>(bot, game, dense, side, u64::MAX, keep).map_err(
-                |halt| match halt {
-                    Halt::Bot(error) => AuditError::Bot(error),
-                    Halt::OverMemory(over) => AuditError::OverMemory(over),
-                    Halt::OverBudget => unreachable!("tic-tac-toe is walked without a limit"),
-                },
-            );
-        }
+        // Without a limit: tic-tac-toe's histories are few.
+        Layout::TicTacToe(dense) => walk::<Board>(bot, game, dense, side, u64::MAX, keep),
         Layout::Disk(table) => walk::<Cached>(bot, game, table, side, limit, keep),
         Layout::Any(table) => {
             let by_images = match bot.symmetric() && bot.memoryless() {

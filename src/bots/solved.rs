@@ -90,32 +90,19 @@ impl Solved {
 
     /// Every legal move with what it is worth to its player.
     pub(crate) fn moves(&self) -> Vec<(Cell, Value)> {
-        match self {
-            Solved::TicTacToe(board) => table()
-                .analyze(board)
-                .iter()
-                .map(|m| (m.cell, m.value))
-                .collect(),
-            Solved::Game(table, board) => table
-                .analyze(board)
-                .iter()
-                .map(|m| (m.cell, m.value))
-                .collect(),
-            Solved::Cached(table, board) => table
-                .analyze(board)
-                .iter()
-                .map(|m| (m.cell, m.value))
-                .collect(),
-        }
+        let moves = match self {
+            Solved::TicTacToe(board) => table().analyze(board),
+            Solved::Game(table, board) => table.analyze(board),
+            Solved::Cached(table, board) => table.analyze(board),
+        };
+        moves.iter().map(|m| (m.cell, m.value)).collect()
     }
 
     /// The legal moves.
     pub(crate) fn legal_moves(&self) -> Cells {
         match self {
             Solved::TicTacToe(board) => board.legal_moves(),
-            Solved::Game(_, board) | Solved::Cached(_, board) => {
-                Cells::from_bits(board.legal_mask())
-            }
+            Solved::Game(_, board) | Solved::Cached(_, board) => board.legal_moves(),
         }
     }
 

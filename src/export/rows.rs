@@ -63,42 +63,29 @@ fn push_number(out: &mut Vec<u8>, n: usize) {
 
 /// Appends the CSV row of `record`, without the line's end.
 fn csv(record: &Record, out: &mut Vec<u8>) -> io::Result<()> {
-    if record.game.is_tic_tac_toe() {
-        write!(
-            out,
-            "{},{},{},{},{},{},{},{},{}",
-            record.board,
-            record.to_move,
-            record.ply,
-            record.status,
-            record.value,
-            record.remoteness,
-            record.best,
-            record.canonical,
-            record.symmetry,
-        )?;
-    } else {
-        // Byte by byte: the formatting machinery would cost more than making the record.
-        let mut board = [0; 2 * MAX_CELLS];
-        write!(out, "{}", record.game)?;
-        push_field(out, record.board.text(&mut board));
-        push_field(out, record.to_move.name());
-        out.push(b',');
-        push_number(out, record.ply.into());
-        push_field(out, record.status.name());
-        push_field(out, record.value.name());
-        out.push(b',');
-        push_number(out, record.remoteness.into());
-        out.push(b',');
-        for (i, cell) in record.best.iter().enumerate() {
-            if i > 0 {
-                out.push(b' ');
-            }
-            push_number(out, cell.number().into());
-        }
-        push_field(out, record.canonical.text(&mut board));
-        push_field(out, record.symmetry.name());
+    // Byte by byte: the formatting machinery would cost more than making the record. The
+    // first column, the game, is left out for tic-tac-toe.
+    let mut board = [0; 2 * MAX_CELLS];
+    if !record.game.is_tic_tac_toe() {
+        write!(out, "{},", record.game)?;
     }
+    out.extend_from_slice(record.board.text(&mut board).as_bytes());
+    push_field(out, record.to_move.name());
+    out.push(b',');
+    push_number(out, record.ply.into());
+    push_field(out, record.status.name());
+    push_field(out, record.value.name());
+    out.push(b',');
+    push_number(out, record.remoteness.into());
+    out.push(b',');
+    for (i, cell) in record.best.iter().enumerate() {
+        if i > 0 {
+            out.push(b' ');
+        }
+        push_number(out, cell.number().into());
+    }
+    push_field(out, record.canonical.text(&mut board));
+    push_field(out, record.symmetry.name());
     let moves = record
         .moves
         .iter()
