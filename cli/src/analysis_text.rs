@@ -2,7 +2,7 @@
 //! board beside a map of where each empty cell leads, then the value, the optimal moves, the
 //! perfect line and a key.
 
-use ttt_oracle::{Analysis, Player, Status, Value};
+use ttt_oracle::{Analysis, Status, Value};
 
 use super::any_game::{self, board_squares};
 use super::draw::{cells, grid_of, side_by_side};
@@ -17,43 +17,14 @@ pub fn text(analysis: &Analysis, style: Style) -> Vec<String> {
         Status::InProgress => grid_of(&any_game::outcome_squares(analysis, style), game.columns()),
         Status::Finished(_) => Vec::new(),
     };
-    let summary = Summary {
-        value: analysis.value,
-        remoteness: analysis.remoteness,
-        mover: analysis.to_move,
-        best: analysis.best.to_string(),
-        line: cells(&analysis.line),
-        winner: board.winner(),
-    };
-    layout(left, right, &summary, style)
-}
-
-/// What the lines under an analysis's grids say.
-struct Summary {
-    /// The value for the side to move.
-    value: Value,
-    /// Plies to the end.
-    remoteness: u8,
-    /// The side to move.
-    mover: Player,
-    /// The optimal moves, as people read them.
-    best: String,
-    /// The perfect line, as people read it.
-    line: String,
-    /// Who won, on a finished board.
-    winner: Option<Player>,
-}
-
-/// An analysis for people: the board beside the map of where each move leads (`right`, empty
-/// for a finished game), then the value, the optimal moves, the perfect line and the key; or
-/// the board and how the game ended.
-fn layout(left: Vec<String>, right: Vec<String>, summary: &Summary, style: Style) -> Vec<String> {
-    let mover = summary.mover;
+    // Under the board and the map: the value, the optimal moves, the perfect line and the key;
+    // or, under the board alone, how the game ended.
+    let mover = analysis.to_move;
     let mut lines = Vec::new();
     if right.is_empty() {
         lines.extend(left);
         lines.push(String::new());
-        let result = match summary.winner {
+        let result = match board.winner() {
             Some(winner) => format!("Game over: {winner} won."),
             None => "Game over: a draw.".to_string(),
         };
@@ -61,8 +32,8 @@ fn layout(left: Vec<String>, right: Vec<String>, summary: &Summary, style: Style
         return lines;
     }
     lines.extend(side_by_side(&left, &right, 5));
-    let plies = super::text::plies(usize::from(summary.remoteness));
-    let said = match summary.value {
+    let plies = super::text::plies(usize::from(analysis.remoteness));
+    let said = match analysis.value {
         Value::Win => format!("{mover} to move wins in {plies}"),
         Value::Draw => format!("{mover} to move draws ({plies} to a full board)"),
         Value::Loss => format!("{mover} to move loses in {plies}"),
@@ -70,10 +41,10 @@ fn layout(left: Vec<String>, right: Vec<String>, summary: &Summary, style: Style
     lines.push(String::new());
     lines.push(format!(
         "{}. Best: {}.",
-        style.value(summary.value, &said),
-        summary.best
+        style.value(analysis.value, &said),
+        analysis.best
     ));
-    lines.push(format!("Perfect play: {}", summary.line));
+    lines.push(format!("Perfect play: {}", cells(&analysis.line)));
     lines.push(style.faint(&format!(
         "Right: what each move leads to for {mover}: W win, D draw, L loss, plies to the end; * best."
     )));

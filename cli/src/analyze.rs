@@ -146,20 +146,14 @@ fn write_answer(
     style: Style,
 ) -> io::Result<()> {
     match (answer, format) {
-        (Answer::Analysis(analysis), Format::Json) => {
-            serde_json::to_writer(&mut *out, analysis)?;
-            writeln!(out)
-        }
+        (Answer::Analysis(analysis), Format::Json) => super::json_line(&mut *out, analysis),
         (Answer::Analysis(analysis), Format::Text) => {
             for line in text(analysis, style) {
                 writeln!(out, "{line}")?;
             }
             Ok(())
         }
-        (Answer::Best(best), Format::Json) => {
-            serde_json::to_writer(&mut *out, best)?;
-            writeln!(out)
-        }
+        (Answer::Best(best), Format::Json) => super::json_line(&mut *out, best),
         (Answer::Best(best), Format::Text) => writeln!(out, "{}", best.best),
     }
 }
@@ -292,8 +286,7 @@ impl Batch {
                     error: message,
                     line: number,
                 };
-                serde_json::to_writer(&mut *out, &error)?;
-                writeln!(out)?;
+                super::json_line(&mut *out, &error)?;
             }
             (Err(message), Format::Text) => {
                 let label = self.style.error("error:");

@@ -114,8 +114,7 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
                 .map(|audit| (audit.name.as_str(), &audit.sides[..]))
                 .collect();
             let json = AuditJson::new(game, bots, error);
-            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            super::json_line(&mut out, &json)?;
         }
         Format::Text => {
             let style = Style::for_stdout();

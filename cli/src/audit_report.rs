@@ -1,7 +1,7 @@
 //! The report of `ttt audit` on a game with a table: a table of the sides audited, each side
 //! in detail, and a last line on every bot; or one JSON document.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use ttt_oracle::audit::AuditJson;
 use ttt_oracle::audit::{SideReport, Verdict, WorstCase};
@@ -87,8 +87,7 @@ pub(super) fn print(
                 .map(|audit| (audit.name.as_str(), &audit.sides[..]))
                 .collect();
             let json = AuditJson::new(game, bots, error);
-            serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;
-            writeln!(out)?;
+            super::json_line(&mut out, &json)?;
         }
         Format::Text => {
             let style = Style::for_stdout();

@@ -24,8 +24,7 @@ pub fn run(args: &BotsArgs) -> Result<(), Failure> {
     let mut out = super::stdout();
     if args.format == Format::Json {
         let json = Listing::new(true);
-        serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
-        writeln!(out)?;
+        super::json_line(&mut out, &json)?;
         return Ok(());
     }
     let style = Style::for_stdout();

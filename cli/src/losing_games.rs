@@ -126,6 +126,5 @@ fn write_line(
         end,
         turn,
     };
-    serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
-    writeln!(out)
+    super::json_line(&mut *out, &line)
 }

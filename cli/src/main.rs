@@ -439,6 +439,12 @@ pub(crate) fn stdout() -> Stdout {
     ttt_oracle::output::standard_output()
 }
 
+/// Writes `value` to `out` as one line of JSON.
+pub(crate) fn json_line(mut out: impl Write, value: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut out, value)?;
+    writeln!(out)
+}
+
 /// A game with no table: bad usage (too large, or nothing embedded to check); a damaged
 /// embedded table stops with exit code 4.
 impl From<ttt_oracle::TableError> for Failure {

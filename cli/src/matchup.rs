@@ -220,8 +220,7 @@ fn print(
                 matches: reports,
                 error: stopped.map(|(failure, _)| failure.message()),
             };
-            serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;
-            writeln!(out)?;
+            super::json_line(&mut out, &json)?;
         }
         Format::Text => {
             let style = Style::for_stdout();

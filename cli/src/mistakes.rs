@@ -2,8 +2,6 @@
 //! that replays it), and `ttt audit --mistakes FILE`: every one, one JSON object a line,
 //! written where and as `ttt export -o` writes.
 
-use std::io;
-
 use serde::Serialize;
 use ttt_oracle::audit::SideReport;
 use ttt_oracle::audit::{Mistake, MistakeJson, Mistakes};
@@ -147,8 +145,7 @@ pub(super) fn write<'a>(
                     side: report.side,
                     mistake: MistakeJson::new(game, mistake),
                 };
-                serde_json::to_writer(&mut *out, &line).map_err(io::Error::from)?;
-                writeln!(out)?;
+                super::json_line(&mut *out, &line)?;
             }
         }
         Ok(())

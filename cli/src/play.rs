@@ -429,49 +429,31 @@ impl Session<'_> {
     /// The bot's turn. `Some` when the game ends because the bot broke the rules.
     fn bot_move(&mut self, game: &mut History, human: Player) -> Result<Option<Ending>, Failure> {
         let answer = catch_unwind(AssertUnwindSafe(|| self.bot.choose(game)));
-        let choices = match answer {
-            Ok(Ok(choices)) => choices,
-            Ok(Err(error)) => {
-                return Err(Failure::protocol(error));
+        let why = match answer {
+            Ok(Ok(choices)) => {
+                let turn = bots::sample(&choices, &mut self.rng).cloned();
+                match turn.unwrap_or(Turn::Nothing) {
+                    Turn::Mark(cell) if game.play(cell).is_ok() => {
+                        self.about_bot(&format!(" ({}) plays {cell}.", !human))?;
+                        return Ok(None);
+                    }
+                    Turn::Mark(cell) => {
+                        format!(" played {cell}, which is taken: you win by forfeit.")
+                    }
+                    other => format!(" {other}, which the rules forbid: you win by forfeit."),
+                }
             }
-            Err(_) => {
-                self.about_bot(" crashed, so you win by forfeit.")?;
-                self.forfeit(game, human)?;
-                return Ok(Some(Ending::Finished(GameEnd::Won)));
-            }
+            Ok(Err(error)) => return Err(Failure::protocol(error)),
+            Err(_) => " crashed, so you win by forfeit.".to_string(),
         };
-        let turn = bots::sample(&choices, &mut self.rng)
-            .cloned()
-            .unwrap_or(Turn::Nothing);
-        match turn {
-            Turn::Mark(cell) if game.play(cell).is_ok() => {
-                self.about_bot(&format!(" ({}) plays {cell}.", !human))?;
-                Ok(None)
-            }
-            Turn::Mark(cell) => {
-                self.about_bot(&format!(
-                    " played {cell}, which is taken: you win by forfeit."
-                ))?;
-                self.forfeit(game, human)?;
-                Ok(Some(Ending::Finished(GameEnd::Won)))
-            }
-            other => {
-                self.about_bot(&format!(
-                    " {other}, which the rules forbid: you win by forfeit."
-                ))?;
-                self.forfeit(game, human)?;
-                Ok(Some(Ending::Finished(GameEnd::Won)))
-            }
-        }
+        self.about_bot(&why)?;
+        self.result(game, GameResult::Forfeit(human))?;
+        Ok(Some(Ending::Finished(GameEnd::Won)))
     }
 
     /// The cells as the prompts name them: `1-9`, `1-16`.
     fn cells(&self) -> String {
         format!("1-{}", self.game.cells())
-    }
-
-    fn forfeit(&mut self, game: &History, human: Player) -> io::Result<()> {
-        self.result(game, GameResult::Forfeit(human))
     }
 
     /// The line that ends a finished game, which `ttt review` reads back.

@@ -82,8 +82,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
     match args.format {
         Format::Json => {
             let json = ReviewJson::new(&review, result);
-            serde_json::to_writer(&mut out, &json).map_err(io::Error::from)?;
-            writeln!(out)?;
+            super::json_line(&mut out, &json)?;
         }
         Format::Text => {
             for line in text(&review, &game, result, &oracle, Style::for_stdout()) {

@@ -131,8 +131,7 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
         )?,
         Format::Json => {
             let json = json(&bot.name, args.game, args.games, seed, &results);
-            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            super::json_line(&mut out, &json)?;
         }
     }
     out.flush()?;

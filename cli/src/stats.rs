@@ -1,6 +1,6 @@
 //! `ttt stats`.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use clap::Args;
 use ttt_oracle::Game;
@@ -42,8 +42,7 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     };
     let mut out = super::stdout();
     if args.format == Format::Json {
-        serde_json::to_writer(&mut out, &stats).map_err(io::Error::from)?;
-        writeln!(out)?;
+        super::json_line(&mut out, &stats)?;
         return Ok(());
     }
     let outcomes = |o: ByOutcome| {

@@ -102,8 +102,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
                 fresh_checksum,
                 mismatches,
             };
-            serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            super::json_line(&mut out, &json)?;
         }
         Format::Text => {
             for mismatch in mismatches.iter().take(10) {
