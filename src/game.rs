@@ -146,35 +146,20 @@ impl Game {
     pub const MAX_TIER_CELLS: usize = MAX_TIER_CELLS;
 
     /// Tic-tac-toe: 3 rows, 3 columns, 3 in a row.
-    pub const TIC_TAC_TOE: Game = Game {
-        rows: 3,
-        columns: 3,
-        k: 3,
-    };
+    pub const TIC_TAC_TOE: Game = Game::of(3, 3, 3);
 
     /// The games whose tables `build.rs` solves and the binary embeds, besides tic-tac-toe.
     pub const EMBEDDED: [Game; 4] = [
-        Game {
-            rows: 3,
-            columns: 4,
-            k: 3,
-        },
-        Game {
-            rows: 4,
-            columns: 3,
-            k: 3,
-        },
-        Game {
-            rows: 4,
-            columns: 4,
-            k: 4,
-        },
-        Game {
-            rows: 4,
-            columns: 4,
-            k: 3,
-        },
+        Game::of(3, 4, 3),
+        Game::of(4, 3, 3),
+        Game::of(4, 4, 4),
+        Game::of(4, 4, 3),
     ];
+
+    /// `rows` by `columns`, `k` in a row, for sizes known to be a game.
+    const fn of(rows: u8, columns: u8, k: u8) -> Game {
+        Game { rows, columns, k }
+    }
 
     /// The game of `rows` by `columns` cells where `k` in a row wins.
     ///
@@ -195,11 +180,7 @@ impl Game {
             return Err(GameError::BadK { k, longest });
         }
         // Each fits a u8: a side is at most 128 cells.
-        Ok(Game {
-            rows: rows as u8,
-            columns: columns as u8,
-            k: k as u8,
-        })
+        Ok(Game::of(rows as u8, columns as u8, k as u8))
     }
 
     /// The number of rows.

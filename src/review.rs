@@ -163,29 +163,6 @@ pub struct PlyReview {
     pub verdict: MoveVerdict,
 }
 
-impl PlyReview {
-    /// The move `(ply, player, cell)` judged from the value and remoteness before it and its
-    /// own, both for `player`, and the optimal moves there.
-    fn judged(
-        (ply, player, cell): (usize, Player, Cell),
-        before: (Value, u8),
-        made: (Value, u8),
-        best: Cells,
-    ) -> PlyReview {
-        PlyReview {
-            ply,
-            player,
-            cell,
-            value_before: before.0,
-            remoteness_before: before.1,
-            value: made.0,
-            remoteness: made.1,
-            best,
-            verdict: MoveVerdict::of(before, made),
-        }
-    }
-}
-
 /// A game with every move judged against the table.
 ///
 /// Serializes to exactly the keys of `ttt review --format json`: `{"moves", "status", "plies",
@@ -216,12 +193,22 @@ fn judge(oracle: &Oracle, game: &History) -> Review {
             let before = oracle.probe(&board);
             let after = board.play_unchecked(cell.index());
             let made = oracle.probe(&after);
-            let ply = PlyReview::judged(
-                (index + 1, mover, cell),
+            // Both values for the mover.
+            let (before, made) = (
                 (before.value, before.remoteness),
                 (-made.value, made.remoteness + 1),
-                oracle.best_moves(&board),
             );
+            let ply = PlyReview {
+                ply: index + 1,
+                player: mover,
+                cell,
+                value_before: before.0,
+                remoteness_before: before.1,
+                value: made.0,
+                remoteness: made.1,
+                best: oracle.best_moves(&board),
+                verdict: MoveVerdict::of(before, made),
+            };
             board = after;
             ply
         })

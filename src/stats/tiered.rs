@@ -203,6 +203,7 @@ fn expand(compressed: u32, free: &[u32]) -> u32 {
 }
 
 /// The counts of [`Stats`] as they add up, wide enough not to overflow on the way.
+#[derive(Default)]
 struct Totals {
     reachable: u128,
     canonical: u128,
@@ -226,20 +227,10 @@ struct Totals {
 impl Totals {
     fn new(cells: usize) -> Totals {
         Totals {
-            reachable: 0,
-            canonical: 0,
-            non_terminal: 0,
-            terminal: [0; 3],
-            canonical_terminal: [0; 3],
-            values: [0; 3],
-            canonical_values: [0; 3],
             by_remoteness: vec![0; cells + 1],
             by_ply: vec![0; cells + 1],
             canonical_by_ply: vec![0; cells + 1],
-            games: [0; 3],
-            games_up_to_symmetry: 0,
-            game_tree_nodes: 0,
-            overflow: false,
+            ..Totals::default()
         }
     }
 
