@@ -18,7 +18,7 @@ use super::audit_jobs::{BotAudit, Entry, audit_all};
 use super::draw::cells;
 use super::named::ExternalArgs;
 use super::style::Style;
-use super::summary::{self, Audited, Found};
+use super::summary::{self, Found};
 use super::text::{fit, not_done, percent, plies};
 use super::{Failure, Format};
 
@@ -125,7 +125,11 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
             let last = if let Some((_, heading)) = &stopped {
                 not_done(heading, &left)
             } else {
-                summary(&audits)
+                summary::of(&audits, |side| Found {
+                    side: side.side,
+                    loses: side.shortest_loss.exists(),
+                    breaks_rules: side.shortest_illegal.exists(),
+                })
             };
             writeln!(out, "{}", style.strong(&last))?;
         }
@@ -378,24 +382,4 @@ fn draw_game(game: Game, moves: &[Cell], marks: &[Cell]) -> Vec<String> {
         }
     }
     lines
-}
-
-/// The last line, on every bot.
-fn summary(audits: &[BotAudit<TablelessReport>]) -> String {
-    let audited: Vec<Audited<'_>> = audits
-        .iter()
-        .map(|audit| Audited {
-            name: &audit.name,
-            sides: audit
-                .sides
-                .iter()
-                .map(|side| Found {
-                    side: side.side,
-                    loses: side.shortest_loss.exists(),
-                    breaks_rules: side.shortest_illegal.exists(),
-                })
-                .collect(),
-        })
-        .collect();
-    summary::summary(&audited)
 }

@@ -5,8 +5,8 @@ use unicode_width::UnicodeWidthStr;
 
 use ttt_oracle::audit::SideReport;
 use ttt_oracle::audit::{Difference, Recheck};
+use ttt_oracle::text::counted;
 use ttt_oracle::text::escape;
-use ttt_oracle::text::grouped;
 use ttt_oracle::{Cell, Game, Player};
 
 use super::draw::{cells, grid_of};
@@ -26,11 +26,9 @@ pub(super) fn lines(s: &SideReport, style: Style) -> Vec<String> {
         return Vec::new();
     };
     let asked = format!(
-        "  asked again one at a time ({} request{}, {} game{}):",
-        grouped(requests),
-        plural(*requests),
-        grouped(games),
-        plural(*games)
+        "  asked again one at a time ({}, {}):",
+        counted(*requests, "request", "requests"),
+        counted(*games, "game", "games")
     );
     let Some(difference) = difference else {
         return vec![format!("{asked} the same answers")];
@@ -132,8 +130,4 @@ fn answer(answer: &[Cell]) -> String {
         [cell] => format!("plays {cell}"),
         cells_ => format!("any of {}", cells(cells_)),
     }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

@@ -15,7 +15,7 @@ use super::audit_jobs::BotAudit;
 use super::draw::{Square, cells, grid_of, side_by_side};
 use super::named;
 use super::style::Style;
-use super::summary::{self, Audited, Found};
+use super::summary::{self, Found};
 use super::text::{fit, not_done, pad, percent};
 use super::{Failure, Format};
 
@@ -358,26 +358,16 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
 
 /// The last line, on every bot.
 fn summary(audits: &[BotAudit<SideReport>]) -> String {
-    let audited: Vec<Audited<'_>> = audits
-        .iter()
-        .map(|audit| Audited {
-            name: &audit.name,
-            sides: audit
-                .sides
-                .iter()
-                .map(|side| Found {
-                    side: side.side,
-                    loses: Some(side.verdict().can_lose()),
-                    breaks_rules: Some(side.verdict().breaks_rules()),
-                })
-                .collect(),
-        })
-        .collect();
+    let line = summary::of(audits, |side| Found {
+        side: side.side,
+        loses: Some(side.verdict().can_lose()),
+        breaks_rules: Some(side.verdict().breaks_rules()),
+    });
     let sides: Vec<(&str, &[SideReport])> = audits
         .iter()
         .map(|audit| (audit.name.as_str(), audit.sides.as_slice()))
         .collect();
-    super::audit_recheck::first(&sides, summary::summary(&audited))
+    super::audit_recheck::first(&sides, line)
 }
 
 /// The game as rows of boards, one a move, as many a row as fit in 100 columns (at most six);

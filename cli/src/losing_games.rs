@@ -4,9 +4,8 @@
 use std::io::{self, Write};
 
 use serde::Serialize;
-use ttt_oracle::audit::{AuditBudget, LostGame, OverBudget};
-use ttt_oracle::bots::{Bot, BotError};
-use ttt_oracle::memory::OverMemory;
+use ttt_oracle::audit::{AuditBudget, LostGame};
+use ttt_oracle::bots::Bot;
 use ttt_oracle::{AuditError, Cell, Game, Player};
 
 use super::Failure;
@@ -28,21 +27,21 @@ struct Line<'a> {
     turn: Option<String>,
 }
 
-/// Why writing the games stopped.
+/// Why writing the games stopped: the audit, with the failure to end with, or the output.
 enum Stop {
-    Bot(BotError),
-    OverBudget(OverBudget),
-    OverMemory(OverMemory),
+    Audit(Failure),
     Write(io::Error),
 }
 
 impl From<AuditError> for Stop {
     fn from(error: AuditError) -> Stop {
         match error {
-            AuditError::Bot(error) | AuditError::Refused(error) => Stop::Bot(error),
+            AuditError::Bot(error) | AuditError::Refused(error) => {
+                Stop::Audit(Failure::protocol(error))
+            }
             // Not after an audit within the same budget, which asked the same questions.
-            AuditError::OverBudget(over) => Stop::OverBudget(over),
-            AuditError::OverMemory(over) => Stop::OverMemory(over),
+            AuditError::OverBudget(over) => Stop::Audit(super::named::over_budget(&over)),
+            AuditError::OverMemory(over) => Stop::Audit(Failure::audit_memory(over)),
             // The audit found the table before the games are written.
             AuditError::NoTable(error) => Stop::Write(io::Error::other(error.to_string())),
         }
@@ -65,18 +64,10 @@ pub fn write(
         .write(|out| match write_all(out, game, auditors, budget) {
             Ok(()) => Ok(()),
             Err(Stop::Write(error)) => Err(error),
-            // Any error will do to drop the temporary file: the bot's is the one reported.
-            Err(Stop::Bot(error)) => {
-                broke = Some(Failure::protocol(error));
-                Err(io::Error::other("an external bot broke the protocol"))
-            }
-            Err(Stop::OverBudget(over)) => {
-                broke = Some(super::named::over_budget(&over));
-                Err(io::Error::other("over the budget of histories"))
-            }
-            Err(Stop::OverMemory(over)) => {
-                broke = Some(Failure::audit_memory(over));
-                Err(io::Error::other("over the memory limit"))
+            // Any error will do to drop the temporary file: the audit's is the one reported.
+            Err(Stop::Audit(failure)) => {
+                broke = Some(failure);
+                Err(io::Error::other("the audit stopped"))
             }
         });
     if let Some(failure) = broke {

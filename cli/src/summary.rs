@@ -7,6 +7,7 @@ use unicode_width::UnicodeWidthStr;
 use ttt_oracle::Player;
 use ttt_oracle::text::escape;
 
+use super::audit_jobs::BotAudit;
 use super::text::{first_of, fit};
 
 /// The widest the line may be.
@@ -28,9 +29,9 @@ pub struct Found {
 }
 
 /// One bot and what the audit found of each side it audited.
-pub struct Audited<'a> {
-    pub name: &'a str,
-    pub sides: Vec<Found>,
+struct Audited<'a> {
+    name: &'a str,
+    sides: Vec<Found>,
 }
 
 /// The three things the line can say of a bot, in the order it says them.
@@ -80,10 +81,22 @@ fn sides_where(bot: &Audited<'_>, claim: Claim) -> Option<Option<Player>> {
     }
 }
 
+/// The line on `audits`, `found` telling what was found on each side.
+pub fn of<R>(audits: &[BotAudit<R>], found: impl Fn(&R) -> Found) -> String {
+    let audited: Vec<Audited<'_>> = audits
+        .iter()
+        .map(|audit| Audited {
+            name: &audit.name,
+            sides: audit.sides.iter().map(&found).collect(),
+        })
+        .collect();
+    summary(&audited)
+}
+
 /// The line: which bots never lose, or which can lose, break the rules or are not settled (a
 /// bot named without a side did so on every side audited). Names are cut to fit, and a list
 /// too long for the line names its first bots and counts the rest.
-pub fn summary(bots: &[Audited<'_>]) -> String {
+fn summary(bots: &[Audited<'_>]) -> String {
     if let [bot] = bots {
         return alone(bot);
     }

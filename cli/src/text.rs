@@ -16,11 +16,7 @@ pub fn first_of(names: &[String], keep: usize) -> Option<String> {
 
 /// `1 ply`, `2 plies`.
 pub fn plies(n: usize) -> String {
-    if n == 1 {
-        "1 ply".to_string()
-    } else {
-        format!("{n} plies")
-    }
+    ttt_oracle::text::counted(n, "ply", "plies")
 }
 
 /// `start`, then as many of `left` as fit within 100 columns and how many more: the line that
