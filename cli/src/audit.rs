@@ -138,20 +138,10 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         usize::from,
     );
     let at_once = jobs > 1 && args.side == Sides::Both;
+    let game = args.game;
     let mut named = Vec::new();
     for bot in &bots {
-        let mut entry = Entry::new(&args.external, bot, at_once)?;
-        // A built-in bot's report names it as it names itself (`casual:0.05` for
-        // `casual:1/20`).
-        entry.name = entry.bot.name().to_string();
-        named.push(entry);
-    }
-    let game = args.game;
-    for entry in &named {
-        entry
-            .bot
-            .plays(game)
-            .map_err(|error| Failure::usage(error.message))?;
+        named.push(Entry::new(&args.external, bot, game, at_once)?);
     }
     if game != Game::TIC_TAC_TOE && game.has_table() {
         // Solved before the audits, with a note on a terminal, rather than inside the first.

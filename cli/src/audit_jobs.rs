@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use ttt_oracle::bots::{self, Bot, Published};
 use ttt_oracle::text::escape;
-use ttt_oracle::{AuditError, Player};
+use ttt_oracle::{AuditError, Game, Player};
 
 use super::Failure;
 use super::named::{ExternalArgs, Named};
@@ -29,10 +29,12 @@ pub(super) struct Entry {
 }
 
 impl Entry {
-    /// `bot`, made as the options say, with its twin when both sides go `at_once`.
+    /// `bot`, made as the options say, with its twin when both sides go `at_once`, once it says
+    /// it plays `game` (a refusal is bad usage).
     pub(super) fn new(
         external: &ExternalArgs,
         bot: &Named,
+        game: Game,
         at_once: bool,
     ) -> Result<Entry, Failure> {
         let (instance, twin, stop_twin): (Box<dyn Bot + Send>, Option<Box<dyn Bot + Send>>, _) =
@@ -53,8 +55,12 @@ impl Entry {
                     None,
                 ),
             };
+        instance
+            .plays(game)
+            .map_err(|error| Failure::usage(error.message))?;
         Ok(Entry {
-            name: bot.name.clone(),
+            // As the bot names itself: `casual:0.05` for `casual:1/20`.
+            name: instance.name().to_string(),
             bot: instance,
             twin,
             stop_twin,

@@ -72,14 +72,7 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
     let at_once = jobs > 1 && sides.len() > 1;
     let mut named = Vec::new();
     for bot in &external.named(bots)? {
-        named.push(Entry::new(external, bot, at_once)?);
-    }
-    // Every bot is asked first whether it plays the game: a refusal is bad usage.
-    for entry in &named {
-        entry
-            .bot
-            .plays(game)
-            .map_err(|error| Failure::usage(error.message))?;
+        named.push(Entry::new(external, bot, game, at_once)?);
     }
     // Without a table, whatever `ttt solve` caches meanwhile: the command decided once.
     let audit = |bot: &mut dyn Bot, side| audit_tableless(bot, game, side, budget);
