@@ -30,14 +30,17 @@ mod format;
 #[path = "src/game.rs"]
 mod game;
 #[allow(dead_code)]
-#[path = "src/moves.rs"]
-mod moves;
+#[path = "src/notation.rs"]
+mod notation;
 #[allow(dead_code)]
 #[path = "src/player.rs"]
 mod player;
 #[allow(dead_code)]
 #[path = "src/position.rs"]
 mod position;
+#[allow(dead_code)]
+#[path = "src/position_error.rs"]
+mod position_error;
 #[allow(dead_code)]
 #[path = "src/solve/mod.rs"]
 mod solve;
@@ -64,9 +67,10 @@ fn main() {
         "format/dense",
         "format/write",
         "game",
-        "moves",
+        "notation",
         "player",
         "position",
+        "position_error",
         "text",
         "solve/mod",
         "symmetry",

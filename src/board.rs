@@ -13,7 +13,6 @@ use crate::cell::Mask;
 // that import them from `board`.
 pub(crate) use crate::cell::Cell;
 pub(crate) use crate::cells::Cells;
-pub(crate) use crate::moves::MoveError;
 pub(crate) use crate::player::{Outcome, Player, Status};
 
 /// The eight lines of three: rows, columns, then the diagonals 1-5-9 and 3-5-7.
@@ -111,31 +110,21 @@ impl Board {
     /// The empty board, X to move.
     pub const EMPTY: Board = Board { x: 0, o: 0 };
 
-    /// The board with X on `x` and O on `o`, if that position is legal.
-    ///
-    /// # Errors
-    ///
-    /// [`IllegalPosition`] when the cells overlap, the counts are impossible, both players hold a
-    /// line, or play went on after a win.
-    pub const fn from_marks(x: Cells, o: Cells) -> Result<Board, IllegalPosition> {
-        if x.bits() & o.bits() != 0 {
-            return Err(IllegalPosition::Overlap);
-        }
-        if (x.bits() | o.bits()) & !Cells::ALL.bits() != 0 {
-            return Err(IllegalPosition::OffBoard { cells: 9 });
-        }
+    /// The board with X on `x` and O on `o`, if play can reach it (why not is
+    /// [`Position::from_marks`](crate::Position::from_marks)'s error).
+    pub const fn from_marks(x: Cells, o: Cells) -> Option<Board> {
         let (nx, no) = (x.len(), o.len());
-        if no > nx {
-            return Err(IllegalPosition::TooManyO { x: nx, o: no });
+        if x.bits() & o.bits() != 0 || (x.bits() | o.bits()) & !Cells::ALL.bits() != 0 {
+            return None;
         }
-        if nx > no + 1 {
-            return Err(IllegalPosition::TooManyX { x: nx, o: no });
+        if no > nx || nx > no + 1 {
+            return None;
         }
         match (has_line(x), has_line(o)) {
-            (true, true) => Err(IllegalPosition::BothWin),
-            (true, false) if nx == no => Err(IllegalPosition::PlayAfterWin { winner: Player::X }),
-            (false, true) if nx > no => Err(IllegalPosition::PlayAfterWin { winner: Player::O }),
-            _ => Ok(Board {
+            (true, true) => None,
+            (true, false) if nx == no => None,
+            (false, true) if nx > no => None,
+            _ => Some(Board {
                 x: x.bits() as u16,
                 o: o.bits() as u16,
             }),
@@ -153,15 +142,12 @@ impl Board {
     }
 
     /// The board whose base-3 code is `code` (see [`Board::code`]), if that code is a legal board.
-    pub const fn from_code(code: usize) -> Option<Board> {
+    pub fn from_code(code: usize) -> Option<Board> {
         if code >= CODES {
             return None;
         }
         let (x, o) = code_marks(code, 9);
-        match Board::from_marks(Cells::from_bits(x as Mask), Cells::from_bits(o as Mask)) {
-            Ok(board) => Some(board),
-            Err(_) => None,
-        }
+        Board::from_marks(Cells::from_bits(x as Mask), Cells::from_bits(o as Mask))
     }
 
     /// The board's base-3 code: the sum over cells `i` of `3^i` times 0 (empty), 1 (X) or 2 (O).
@@ -245,26 +231,13 @@ impl Board {
         }
     }
 
-    /// The board after the side to move plays `cell`.
-    ///
-    /// # Errors
-    ///
-    /// [`MoveError::NoSuchCell`] for a cell off the board, [`MoveError::GameOver`] when the game
-    /// has ended, [`MoveError::Occupied`] when `cell` holds a mark.
-    pub const fn play(self, cell: Cell) -> Result<Board, MoveError> {
-        if cell.index() >= 9 {
-            return Err(MoveError::NoSuchCell { cell, cells: 9 });
+    /// The board after the side to move plays `cell`, if the rules allow it (why not is
+    /// [`Position::play`](crate::Position::play)'s error).
+    pub const fn play(self, cell: Cell) -> Option<Board> {
+        if cell.index() >= 9 || self.is_over() || self.get(cell).is_some() {
+            return None;
         }
-        if self.is_over() {
-            return Err(MoveError::GameOver {
-                cell,
-                status: self.status(),
-            });
-        }
-        if let Some(owner) = self.get(cell) {
-            return Err(MoveError::Occupied { cell, owner });
-        }
-        Ok(self.play_unchecked(cell))
+        Some(self.play_unchecked(cell))
     }
 
     /// Marks `cell` for `player`, the side to move, which the caller knows (as it knows the
@@ -343,76 +316,3 @@ impl fmt::Debug for Board {
         write!(f, "Board({self})")
     }
 }
-
-/// Why a set of marks is not a position that play can reach.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IllegalPosition {
-    /// A cell holds both marks.
-    Overlap,
-    /// A mark lies beyond the board's last cell.
-    OffBoard {
-        /// The board's cells.
-        cells: usize,
-    },
-    /// O has more marks than X, but X moves first.
-    TooManyO {
-        /// X's marks.
-        x: usize,
-        /// O's marks.
-        o: usize,
-    },
-    /// X has two or more marks more than O.
-    TooManyX {
-        /// X's marks.
-        x: usize,
-        /// O's marks.
-        o: usize,
-    },
-    /// Both players hold a line.
-    BothWin,
-    /// A player made a line, and the other moved after it.
-    PlayAfterWin {
-        /// Who made the line.
-        winner: Player,
-    },
-    /// A player holds lines that share no cell, so no last move made them all; the game ended
-    /// at the first (possible on boards larger than 3x3).
-    SeparateLines {
-        /// Who holds the lines.
-        winner: Player,
-    },
-}
-
-impl fmt::Display for IllegalPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            IllegalPosition::Overlap => write!(f, "a cell holds both X and O"),
-            IllegalPosition::OffBoard { cells } => {
-                write!(f, "a mark lies beyond the board's {cells} cells")
-            }
-            IllegalPosition::TooManyO { x, o } => write!(
-                f,
-                "impossible counts: {o} O against {x} X, but X moves first, so O can never be ahead"
-            ),
-            IllegalPosition::TooManyX { x, o } => write!(
-                f,
-                "impossible counts: {x} X against {o} O; X can be at most one mark ahead"
-            ),
-            IllegalPosition::BothWin => {
-                write!(f, "both X and O hold a line; a game ends at the first")
-            }
-            IllegalPosition::PlayAfterWin { winner } => write!(
-                f,
-                "{winner} already made a line, but {} moved after it",
-                !*winner
-            ),
-            IllegalPosition::SeparateLines { winner } => write!(
-                f,
-                "{winner} holds lines that share no cell, so no single move made them; \
-                 the game ended at the first"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for IllegalPosition {}

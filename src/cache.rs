@@ -136,7 +136,15 @@ impl fmt::Display for SolveError {
     }
 }
 
-impl std::error::Error for SolveError {}
+impl std::error::Error for SolveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SolveError::Write(error) => Some(error),
+            SolveError::Folder(_, error) => Some(error),
+            _ => None,
+        }
+    }
+}
 
 impl From<WriteError> for SolveError {
     fn from(error: WriteError) -> SolveError {

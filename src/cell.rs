@@ -4,7 +4,6 @@
 //! This file is shared with `build.rs` (through `#[path]`).
 
 use std::fmt;
-use std::str::FromStr;
 
 /// A set of cells of a board, one bit a cell: bit `i` is cell `i + 1`.
 pub type Mask = u128;
@@ -120,76 +119,3 @@ impl fmt::Display for Cell {
         write!(f, "{}", self.number())
     }
 }
-
-/// Reads a cell as people and programs write it: exactly one ASCII digit `1` to `9`.
-///
-/// Nothing else is a cell: no sign, no leading zero, no other digits, no space around it (a
-/// caller reading a line trims it first). What is wrong is told apart in [`ParseCellError`].
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Cell, ParseCellError};
-///
-/// let centre: Cell = "5".parse()?;
-/// assert_eq!(centre.number(), 5);
-/// assert_eq!("05".parse::<Cell>(), Err(ParseCellError::OutOfRange));
-/// assert_eq!("10".parse::<Cell>(), Err(ParseCellError::OutOfRange));
-/// assert_eq!("+5".parse::<Cell>(), Err(ParseCellError::Signed));
-/// assert_eq!("5 ".parse::<Cell>(), Err(ParseCellError::NotANumber));
-/// assert_eq!("".parse::<Cell>(), Err(ParseCellError::Empty));
-/// # Ok::<(), ParseCellError>(())
-/// ```
-impl FromStr for Cell {
-    type Err = ParseCellError;
-
-    fn from_str(text: &str) -> Result<Cell, ParseCellError> {
-        let digits = |bytes: &[u8]| !bytes.is_empty() && bytes.iter().all(u8::is_ascii_digit);
-        match text.as_bytes() {
-            [digit @ b'1'..=b'9'] => Ok(Cell(digit - b'1')),
-            [] => Err(ParseCellError::Empty),
-            [b'+' | b'-', rest @ ..] if digits(rest) => Err(ParseCellError::Signed),
-            all if digits(all) => Err(ParseCellError::OutOfRange),
-            _ => Err(ParseCellError::NotANumber),
-        }
-    }
-}
-
-/// Why text is not a cell (see [`Cell`]'s `FromStr`).
-///
-/// Carries no copy of the text, which may be long: the caller has it, and shows it with
-/// the crate's quoting of text from people and programs.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{Cell, ParseCellError};
-///
-/// let error = "0".parse::<Cell>().unwrap_err();
-/// assert_eq!(error, ParseCellError::OutOfRange);
-/// assert_eq!(error.to_string(), "cells are numbered 1 to 9, each written as one digit");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ParseCellError {
-    /// No text at all.
-    Empty,
-    /// Digits only, but not one digit from 1 to 9: `0`, `10`, `05`.
-    OutOfRange,
-    /// A sign before the digits: `+5`, `-1`.
-    Signed,
-    /// Anything else: a letter, a space, a digit from another script, `5a`.
-    NotANumber,
-}
-
-impl fmt::Display for ParseCellError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ParseCellError::Empty => "nothing there: a cell is one digit from 1 to 9",
-            ParseCellError::OutOfRange => "cells are numbered 1 to 9, each written as one digit",
-            ParseCellError::Signed => "a cell is one digit from 1 to 9, with no sign",
-            ParseCellError::NotANumber => "a cell is one digit from 1 to 9",
-        })
-    }
-}
-
-impl std::error::Error for ParseCellError {}

@@ -1,10 +1,10 @@
 //! A game in progress: the game being played, its board and the moves that made it, for bots
 //! that need their history.
 
-use crate::board::{Board, Cell, Cells, MoveError, Player};
+use crate::board::{Board, Cell, Cells, Player};
 use crate::game::Game;
-use crate::notation::MoveListError;
 use crate::position::Position;
+use crate::position_error::PositionError;
 
 /// The game being played (tic-tac-toe, or any m,n,k game of at most 128 cells), the position
 /// and every move played to reach it, X first.
@@ -69,7 +69,7 @@ impl History {
     ///
     /// # Errors
     ///
-    /// [`MoveListError`] for the first item that is not a cell of the game or cannot be
+    /// [`PositionError`] for the first item that is not a cell of the game or cannot be
     /// played there, or a misplaced comma.
     ///
     /// # Examples
@@ -81,9 +81,9 @@ impl History {
     /// assert_eq!(game.position().to_string(), "O...X...X");
     /// assert_eq!(game.moves().len(), 3);
     /// assert!(History::parse(Game::TIC_TAC_TOE, "5 5").is_err());
-    /// # Ok::<(), ttt_oracle::MoveListError>(())
+    /// # Ok::<(), ttt_oracle::PositionError>(())
     /// ```
-    pub fn parse(game: Game, text: &str) -> Result<History, MoveListError> {
+    pub fn parse(game: Game, text: &str) -> Result<History, PositionError> {
         let (position, moves) = Position::from_move_list(game, text)?;
         if game == Game::TIC_TAC_TOE {
             // Tic-tac-toe keeps its own board: the moves played again onto it.
@@ -167,11 +167,14 @@ impl History {
     ///
     /// # Errors
     ///
-    /// [`MoveError`] when the cell is not on the board, the game is over or the cell is
+    /// [`PositionError`] when the cell is not on the board, the game is over or the cell is
     /// taken; the game is unchanged.
-    pub fn play(&mut self, cell: Cell) -> Result<(), MoveError> {
+    pub fn play(&mut self, cell: Cell) -> Result<(), PositionError> {
         match &mut self.position {
-            Layout::TicTacToe(board) => *board = board.play(cell)?,
+            Layout::TicTacToe(board) => match board.play(cell) {
+                Some(next) => *board = next,
+                None => return Err(self.position().play(cell).expect_err("the rules agree")),
+            },
             Layout::Game(board) => *board = board.play(cell)?,
         }
         self.moves.push(cell);

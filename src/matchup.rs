@@ -14,28 +14,24 @@
 //!
 //! Either way a bot that [asks ahead](Bot::asks_ahead) (an external program) is told each
 //! ply's questions in batches before it is asked them one by one. A number that would outgrow
-//! its integer stops the match with [`MatchError::Overflow`] rather than rounding: the exact
+//! its integer stops the match with [`AuditError::Overflow`] rather than rounding: the exact
 //! odds then need more than 128 bits.
 
-use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::audit::OverBudget;
 use crate::audit::exact::{Multiple, Overflow, plus, times};
 use crate::audit::node::{Node, Step, prepare, step};
 use crate::audit::positions::Shown;
 use crate::audit::rules::{Cached, Places, Rules};
 use crate::audit::tableless::AuditBudget;
+use crate::audit::{AuditError, OverBudget};
 use crate::board::{Board, Cell, Outcome, Player};
-use crate::bots::{Bot, BotError, Turn};
-use crate::game::{Game, MAX_TABLE_CELLS};
-use crate::memory::OverMemory;
+use crate::bots::{Bot, Turn};
+use crate::game::Game;
 use crate::position::Position;
 use crate::ratio::Ratio;
-use crate::table::TableError;
-use crate::tiers::MAX_TIER_CELLS;
 
 /// Plays `x` as X against `o` as O over every choice of both, each weighted by its
 /// probability, and gives the exact probability of each way a game ends.
@@ -53,19 +49,19 @@ use crate::tiers::MAX_TIER_CELLS;
 ///
 /// # Errors
 ///
-/// [`MatchError::TooLarge`] for a game of more than 16 cells whose table `ttt solve` has not
-/// cached, [`MatchError::NoTable`] when the cached one is damaged; [`MatchError::Refused`] when a
+/// [`AuditError::TooLarge`] for a game of more than 16 cells whose table `ttt solve` has not
+/// cached, [`AuditError::NoTable`] when the cached one is damaged; [`AuditError::Refused`] when a
 /// bot does not [play](Bot::plays) the game (X's refusal first; neither is asked anything);
-/// [`MatchError::OverBudget`] when the walk would hold more histories than the budget;
-/// [`MatchError::OverMemory`] when it would hold more than the memory limit;
-/// [`MatchError::Bot`] when a bot cannot answer at all, or its answers cannot be trusted (an
-/// external program that broke its protocol); [`MatchError::Overflow`] when the exact odds
+/// [`AuditError::OverBudget`] when the walk would hold more histories than the budget;
+/// [`AuditError::OverMemory`] when it would hold more than the memory limit;
+/// [`AuditError::Bot`] when a bot cannot answer at all, or its answers cannot be trusted (an
+/// external program that broke its protocol); [`AuditError::Overflow`] when the exact odds
 /// need more than 128 bits.
 ///
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Ratio, bots, matchup, matchup::{MatchError, MatchOptions}};
+/// use ttt_oracle::{AuditError, Ratio, bots, matchup, matchup::MatchOptions};
 ///
 /// // Two random players meet every game of tic-tac-toe: all 255,168 of them.
 /// let (mut x, mut o) = (bots::from_spec("random")?, bots::from_spec("random")?);
@@ -81,21 +77,21 @@ use crate::tiers::MAX_TIER_CELLS;
 ///
 /// let mut smartbot = bots::from_spec("smartbot")?;
 /// let refused = matchup(x.as_mut(), smartbot.as_mut(), &options);
-/// assert!(matches!(refused, Err(MatchError::Refused(_))));
+/// assert!(matches!(refused, Err(AuditError::Refused(_))));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn matchup(
     x: &mut dyn Bot,
     o: &mut dyn Bot,
     options: &MatchOptions,
-) -> Result<MatchReport, MatchError> {
+) -> Result<MatchReport, AuditError> {
     let MatchOptions { game, budget } = *options;
-    let cached = Cached::table(game).map_err(MatchError::NoTable)?;
+    let cached = Cached::table(game).map_err(AuditError::NoTable)?;
     if !game.has_table() && cached.is_none() {
-        return Err(MatchError::TooLarge(game));
+        return Err(AuditError::TooLarge(game));
     }
-    x.plays(game).map_err(MatchError::Refused)?;
-    o.plays(game).map_err(MatchError::Refused)?;
+    x.plays(game).map_err(AuditError::Refused)?;
+    o.plays(game).map_err(AuditError::Refused)?;
     let limit = budget.states as u64;
     if game == Game::TIC_TAC_TOE {
         play::<Board>(x, o, game, u64::MAX)
@@ -146,7 +142,7 @@ fn play<R: Rules>(
     o: &mut dyn Bot,
     game: Game,
     limit: u64,
-) -> Result<MatchReport, MatchError> {
+) -> Result<MatchReport, AuditError> {
     let names = [x.name().to_string(), o.name().to_string()];
     let merge = x.memoryless() && o.memoryless();
     let over_budget = || {
@@ -155,7 +151,7 @@ fn play<R: Rules>(
             .filter(|bot| !bot.memoryless())
             .map(|bot| bot.name().to_string())
             .collect();
-        MatchError::OverBudget(OverBudget { bots, game, limit })
+        AuditError::OverBudget(OverBudget { bots, game, limit })
     };
     let over_budget = over_budget();
     // Places list the positions of a merged walk only: a walk by histories leaves them unmade
@@ -183,7 +179,7 @@ fn play<R: Rules>(
     let finished = [x.finish(), o.finish()];
     let [x_name, o_name] = names;
     let (games, chances) = walked.map_err(|error| match error {
-        MatchError::OverBudget(_) => over_budget,
+        AuditError::OverBudget(_) => over_budget,
         error => error,
     })?;
     for result in finished {
@@ -287,93 +283,6 @@ impl Serialize for MatchReport {
     }
 }
 
-/// Why a match has no result.
-///
-/// # Examples
-///
-/// ```
-/// use ttt_oracle::{bots::BotError, matchup::MatchError};
-///
-/// let error = MatchError::from(BotError { message: "external bot \"b\" broke the protocol".into() });
-/// assert_eq!(error.to_string(), "external bot \"b\" broke the protocol");
-/// assert!(MatchError::Overflow.to_string().contains("128 bits"));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MatchError {
-    /// The game has no table: more than 16 cells and none cached by `ttt solve` (at most 25).
-    /// A match walks only games small enough to solve: the games one can walk to their end
-    /// are far smaller anyway.
-    TooLarge(Game),
-    /// The table `ttt solve` cached for the game is damaged.
-    NoTable(TableError),
-    /// A bot does not play the game: its refusal, naming both.
-    Refused(BotError),
-    /// A bot could not answer at all (an external program that broke its protocol).
-    Bot(BotError),
-    /// The exact odds, or the count of games, need numbers wider than 128 bits: a bot's
-    /// probabilities are far finer than the built-in styles' (whose denominators stop at
-    /// 1,000, and which never get there), or a bot offers one move a great many times over.
-    Overflow,
-    /// The walk would hold more histories than the budget allows: a bot that is not
-    /// memoryless is asked once per history.
-    OverBudget(OverBudget),
-    /// The walk would hold more memory than the [limit](crate::memory::set_limit).
-    OverMemory(OverMemory),
-}
-
-/// The message for people: the bot's own error, or what outgrew 128 bits and what to do.
-impl fmt::Display for MatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MatchError::TooLarge(game) if game.cells() <= MAX_TIER_CELLS => write!(
-                f,
-                "game {game} has {} cells and no table solved yet; an exact match walks games \
-                 with a table: make one with `ttt solve --game {game}`",
-                game.cells()
-            ),
-            MatchError::TooLarge(game) => write!(
-                f,
-                "game {game} has {} cells; an exact match walks games of at most \
-                 {MAX_TABLE_CELLS} cells, or {MAX_TIER_CELLS} once `ttt solve` has cached their \
-                 table",
-                game.cells()
-            ),
-            MatchError::NoTable(error) => error.fmt(f),
-            MatchError::Refused(error) | MatchError::Bot(error) => error.fmt(f),
-            MatchError::Overflow => f.write_str(
-                "the exact odds need numbers wider than 128 bits: a bot's probabilities are \
-                 too fine (give it coarser ones)",
-            ),
-            MatchError::OverBudget(over) => over.fmt(f),
-            MatchError::OverMemory(over) => over.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for MatchError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            MatchError::Refused(error) | MatchError::Bot(error) => Some(error),
-            MatchError::OverBudget(over) => Some(over),
-            MatchError::OverMemory(over) => Some(over),
-            MatchError::NoTable(error) => Some(error),
-            MatchError::TooLarge(_) | MatchError::Overflow => None,
-        }
-    }
-}
-
-impl From<BotError> for MatchError {
-    fn from(error: BotError) -> MatchError {
-        MatchError::Bot(error)
-    }
-}
-
-impl From<Overflow> for MatchError {
-    fn from(_: Overflow) -> MatchError {
-        MatchError::Overflow
-    }
-}
-
 /// How a game ended, as an index into the chances of [`Walk::ended`].
 #[derive(Clone, Copy)]
 enum End {
@@ -434,7 +343,7 @@ struct Walk<'a, R: Rules> {
 
 impl<R: Rules> Walk<'_, R> {
     /// Every game to its end: the number of games, and the chance of each [`End`].
-    fn run(mut self) -> Result<(u64, [Ratio; 5]), MatchError> {
+    fn run(mut self) -> Result<(u64, [Ratio; 5]), AuditError> {
         let mut nodes = vec![Node::root(self.game)];
         let mut denominator: u128 = 1;
         while !nodes.is_empty() {
@@ -461,7 +370,7 @@ impl<R: Rules> Walk<'_, R> {
     }
 
     /// Asks the side to move at `node` what it does, and follows each choice.
-    fn visit(&mut self, node: &Node<R>) -> Result<(), MatchError> {
+    fn visit(&mut self, node: &Node<R>) -> Result<(), AuditError> {
         let side = Player::at_ply(self.ply);
         self.shown.show(node.line, self.ply);
         let (bot, game) = (&mut *self.bots[seat(side)], &self.shown.game);
@@ -516,8 +425,8 @@ impl<R: Rules> Walk<'_, R> {
 
     /// Brings the histories of `node`, playing `cell`, to the position after it or to the end
     /// of their games, with `chance` over the next ply's denominator.
-    fn reach(&mut self, node: &Node<R>, cell: Cell, chance: u128) -> Result<(), MatchError> {
-        crate::memory::check().map_err(MatchError::OverMemory)?;
+    fn reach(&mut self, node: &Node<R>, cell: Cell, chance: u128) -> Result<(), AuditError> {
+        crate::memory::check().map_err(AuditError::OverMemory)?;
         let places = self.merge.then_some(&mut self.places);
         match step(node, self.ply, cell, chance, &mut self.next, places)? {
             Step::End(Outcome::Win(winner)) => Ok(self.end(node, End::win(winner), chance)?),
@@ -528,7 +437,7 @@ impl<R: Rules> Walk<'_, R> {
                 self.held += 1;
                 if self.held > self.limit {
                     // The bots are named by the caller, who holds them.
-                    return Err(MatchError::OverBudget(OverBudget {
+                    return Err(AuditError::OverBudget(OverBudget {
                         bots: Vec::new(),
                         game: self.game,
                         limit: self.limit,

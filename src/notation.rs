@@ -1,99 +1,22 @@
 //! Positions and games as text: a board of any game read from its cells and a move list read
-//! into the game it plays, with what is wrong with text that
-//! is neither. How a position is written is its `Display`, in `position.rs`.
+//! into the game it plays. How a position is written is its `Display`, in `position.rs`.
 
-use std::fmt;
+use std::str::FromStr;
 
-use crate::board::IllegalPosition;
 use crate::cell::{Cell, MAX_CELLS, Mask};
 use crate::game::Game;
-use crate::moves::MoveError;
 use crate::player::Player;
 use crate::position::Position;
-use crate::text::quote;
-
-/// Why text is not a position of a given game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ParsePositionError {
-    /// Not as many cells as the game has.
-    Length {
-        /// The game.
-        game: Game,
-        /// How many cells there were.
-        found: usize,
-    },
-    /// A character that is neither a cell nor a separator.
-    InvalidChar {
-        /// Where it is, counting characters from 1.
-        position: usize,
-        /// The character.
-        ch: char,
-    },
-    /// A digit that marks an empty cell away from its own place.
-    MisplacedDigit {
-        /// Where it is, counting characters from 1.
-        position: usize,
-        /// The digit.
-        digit: char,
-        /// The cell it stands for.
-        cell: usize,
-    },
-    /// The text is a board, but not one that play can reach.
-    Illegal(IllegalPosition),
-}
-
-impl fmt::Display for ParsePositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            ParsePositionError::Length { game, found } if game == Game::TIC_TAC_TOE => write!(
-                f,
-                "a board has 9 cells, this has {found} (write 9 of X, O and . row-major, e.g. \
-                 X...O....)"
-            ),
-            ParsePositionError::Length { game, found } => write!(
-                f,
-                "a board of game {game} has {} cells ({} rows of {}), this has {found}",
-                game.cells(),
-                game.rows(),
-                game.columns()
-            ),
-            ParsePositionError::InvalidChar { position, ch } => write!(
-                f,
-                "unknown character {} at position {position} (cells are X, O, or . - _ or the \
-                 cell's own digit for empty; | / and spaces are ignored)",
-                crate::text::quote(ch.encode_utf8(&mut [0; 4]))
-            ),
-            ParsePositionError::MisplacedDigit {
-                position,
-                digit,
-                cell,
-            } => write!(
-                f,
-                "digit {digit:?} at position {position} stands for cell {cell}; a digit marks an \
-                 empty cell only at its own place"
-            ),
-            ParsePositionError::Illegal(error) => write!(f, "not a reachable position: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for ParsePositionError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ParsePositionError::Illegal(error) => Some(error),
-            _ => None,
-        }
-    }
-}
+use crate::position_error::PositionError;
 
 impl Position {
     /// Reads a board of `game` (see the type's documentation for the syntax).
     ///
     /// # Errors
     ///
-    /// [`ParsePositionError`] naming the character, or the count of cells (with the game's
+    /// [`PositionError`] naming the character, or the count of cells (with the game's
     /// shape, or on tic-tac-toe how a board is written), or why play cannot reach the board.
-    pub fn parse(game: Game, text: &str) -> Result<Position, ParsePositionError> {
+    pub fn parse(game: Game, text: &str) -> Result<Position, PositionError> {
         let (mut x, mut o): (Mask, Mask) = (0, 0);
         let cells = read_cells(text, |cell, player| {
             let bit = if cell < MAX_CELLS { 1 << cell } else { 0 };
@@ -103,82 +26,12 @@ impl Position {
             }
         })?;
         if cells != game.cells() {
-            return Err(ParsePositionError::Length { game, found: cells });
+            return Err(PositionError::Length { game, found: cells });
         }
-        Position::checked(game.geometry(), x, o).map_err(ParsePositionError::Illegal)
+        Position::checked(game.geometry(), x, o)
+            .map_err(|error| PositionError::Unreachable(Box::new(error)))
     }
 }
-
-/// Why a move list is not a game of an m,n,k board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveListError {
-    /// No cell before a comma: the list starts with a comma, or has two with nothing but
-    /// spaces between them (`,1`, `1,,2`).
-    EmptyMove {
-        /// Which move is missing, counting from 1.
-        position: usize,
-        /// Where the comma stands in the text, counting characters from 1.
-        comma: usize,
-    },
-    /// No cell after the last comma (`1,`).
-    TrailingComma {
-        /// Which move is missing, counting from 1.
-        position: usize,
-        /// Where the comma stands in the text, counting characters from 1.
-        comma: usize,
-    },
-    /// An item that is not a cell number of this game.
-    NotACell {
-        /// Which move, counting from 1.
-        position: usize,
-        /// The item as written.
-        token: String,
-        /// The game's cells.
-        cells: usize,
-    },
-    /// A move that the rules forbid at that point.
-    Illegal {
-        /// Which move, counting from 1.
-        position: usize,
-        /// Why.
-        error: MoveError,
-    },
-}
-
-impl fmt::Display for MoveListError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const SEPARATE: &str =
-            "separate cells with one comma or with spaces, e.g. \"5,1,9\" or \"5 1 9\"";
-        match self {
-            MoveListError::EmptyMove { position, comma } => write!(
-                f,
-                "move {position} is empty: nothing before the comma at character {comma} ({SEPARATE})"
-            ),
-            MoveListError::TrailingComma { position, comma } => write!(
-                f,
-                "move {position} is empty: nothing after the comma at character {comma}, which ends the list ({SEPARATE})"
-            ),
-            MoveListError::NotACell {
-                position,
-                token,
-                cells,
-            } => {
-                write!(f, "move {position} is {}, not a cell: ", quote(token))?;
-                // Tic-tac-toe's cells are single digits, and a cell's own reader says why.
-                match token.parse::<Cell>() {
-                    Err(error) if *cells == 9 => write!(f, "{error}"),
-                    _ => write!(
-                        f,
-                        "cells are numbered 1 to {cells}, in decimal with no sign or leading zero"
-                    ),
-                }
-            }
-            MoveListError::Illegal { position, error } => write!(f, "move {position}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for MoveListError {}
 
 impl Position {
     /// The board reached by playing `text`, a move list (cells 1..rows*columns separated by
@@ -187,7 +40,7 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`MoveListError`] for the first item that is not a cell of the game or cannot be
+    /// [`PositionError`] for the first item that is not a cell of the game or cannot be
     /// played there, or a misplaced comma.
     ///
     /// # Examples
@@ -201,23 +54,26 @@ impl Position {
     /// assert!(Position::from_move_list("4x4".parse()?, "17").is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn from_move_list(game: Game, text: &str) -> Result<(Position, Vec<Cell>), MoveListError> {
+    pub fn from_move_list(game: Game, text: &str) -> Result<(Position, Vec<Cell>), PositionError> {
         let cells = game.cells();
         let mut board = Position::empty(game);
         let mut moves = Vec::new();
         for_each_move(text, |position, token| {
             let cell = cell_number(token, cells)
                 .and_then(|number| Cell::new(number - 1))
-                .ok_or_else(|| MoveListError::NotACell {
+                .ok_or_else(|| PositionError::NotACell {
                     position,
                     token: token.to_string(),
                     cells,
                 })?;
             board = board
                 .play(cell)
-                .map_err(|error| MoveListError::Illegal { position, error })?;
+                .map_err(|error| PositionError::IllegalMove {
+                    position,
+                    error: Box::new(error),
+                })?;
             moves.push(cell);
-            Ok::<(), MoveListError>(())
+            Ok::<(), PositionError>(())
         })?;
         Ok((board, moves))
     }
@@ -244,12 +100,12 @@ fn cell_number(token: &str, cells: usize) -> Option<usize> {
 ///
 /// # Errors
 ///
-/// [`ParsePositionError::InvalidChar`] or [`ParsePositionError::MisplacedDigit`] for the
+/// [`PositionError::InvalidChar`] or [`PositionError::MisplacedDigit`] for the
 /// first character that is not a cell or a separator.
 pub(crate) fn read_cells(
     text: &str,
     mut mark: impl FnMut(usize, Player),
-) -> Result<usize, ParsePositionError> {
+) -> Result<usize, PositionError> {
     let mut cells = 0usize;
     for (i, ch) in text.chars().enumerate() {
         let position = i + 1;
@@ -260,13 +116,13 @@ pub(crate) fn read_cells(
             '.' | '-' | '_' => {}
             '1'..='9' if ch as usize - '0' as usize == cells + 1 => {}
             '1'..='9' => {
-                return Err(ParsePositionError::MisplacedDigit {
+                return Err(PositionError::MisplacedDigit {
                     position,
                     digit: ch,
                     cell: cells + 1,
                 });
             }
-            _ => return Err(ParsePositionError::InvalidChar { position, ch }),
+            _ => return Err(PositionError::InvalidChar { position, ch }),
         }
         cells += 1;
     }
@@ -281,12 +137,12 @@ pub(crate) fn read_cells(
 ///
 /// # Errors
 ///
-/// What `each` returns, or [`MoveListError::EmptyMove`] or [`MoveListError::TrailingComma`]
+/// What `each` returns, or [`PositionError::EmptyMove`] or [`PositionError::TrailingComma`]
 /// for a misplaced comma.
 fn for_each_move(
     text: &str,
-    mut each: impl FnMut(usize, &str) -> Result<(), MoveListError>,
-) -> Result<(), MoveListError> {
+    mut each: impl FnMut(usize, &str) -> Result<(), PositionError>,
+) -> Result<(), PositionError> {
     let mut count = 0;
     // The byte offset where the item being read starts.
     let mut item = None;
@@ -304,7 +160,7 @@ fn for_each_move(
         }
         if ch == ',' {
             if count == 0 || open_comma.is_some() {
-                return Err(MoveListError::EmptyMove {
+                return Err(PositionError::EmptyMove {
                     position: count + 1,
                     comma: index + 1,
                 });
@@ -315,10 +171,44 @@ fn for_each_move(
     if let Some(start) = item {
         each(count + 1, &text[start..])?;
     } else if let Some(comma) = open_comma {
-        return Err(MoveListError::TrailingComma {
+        return Err(PositionError::TrailingComma {
             position: count + 1,
             comma,
         });
     }
     Ok(())
+}
+
+/// Reads a cell as people and programs write it: exactly one ASCII digit `1` to `9`.
+///
+/// Nothing else is a cell: no sign, no leading zero, no other digits, no space around it (a
+/// caller reading a line trims it first). What is wrong is told apart in [`PositionError`].
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Cell, PositionError};
+///
+/// let centre: Cell = "5".parse()?;
+/// assert_eq!(centre.number(), 5);
+/// assert_eq!("05".parse::<Cell>(), Err(PositionError::CellOutOfRange));
+/// assert_eq!("10".parse::<Cell>(), Err(PositionError::CellOutOfRange));
+/// assert_eq!("+5".parse::<Cell>(), Err(PositionError::SignedCell));
+/// assert_eq!("5 ".parse::<Cell>(), Err(PositionError::CellNotANumber));
+/// assert_eq!("".parse::<Cell>(), Err(PositionError::EmptyCell));
+/// # Ok::<(), PositionError>(())
+/// ```
+impl FromStr for Cell {
+    type Err = PositionError;
+
+    fn from_str(text: &str) -> Result<Cell, PositionError> {
+        let digits = |bytes: &[u8]| !bytes.is_empty() && bytes.iter().all(u8::is_ascii_digit);
+        match text.as_bytes() {
+            [digit @ b'1'..=b'9'] => Ok(Cell::from_bit(u32::from(digit - b'1'))),
+            [] => Err(PositionError::EmptyCell),
+            [b'+' | b'-', rest @ ..] if digits(rest) => Err(PositionError::SignedCell),
+            all if digits(all) => Err(PositionError::CellOutOfRange),
+            _ => Err(PositionError::CellNotANumber),
+        }
+    }
 }

@@ -6,12 +6,12 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use crate::board::{Board, IllegalPosition};
+use crate::board::Board;
 use crate::cell::{Cell, MAX_CELLS, Mask};
 use crate::cells::Cells;
 use crate::game::{Game, Geometry};
-use crate::moves::MoveError;
 use crate::player::{Outcome, Player, Status};
+use crate::position_error::PositionError;
 
 /// A legal position of an m,n,k game: one that play from the empty board can reach.
 ///
@@ -122,10 +122,10 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`IllegalPosition`] when the cells overlap or lie off the board, the counts are
+    /// [`PositionError`] when the cells overlap or lie off the board, the counts are
     /// impossible, both players hold a line, play went on after a win, or the winner's lines
     /// share no cell (no last move made them all).
-    pub fn from_marks(game: Game, x: Cells, o: Cells) -> Result<Position, IllegalPosition> {
+    pub fn from_marks(game: Game, x: Cells, o: Cells) -> Result<Position, PositionError> {
         Position::checked(game.geometry(), x.bits(), o.bits())
     }
 
@@ -135,20 +135,20 @@ impl Position {
         geometry: &'static Geometry,
         x: Mask,
         o: Mask,
-    ) -> Result<Position, IllegalPosition> {
+    ) -> Result<Position, PositionError> {
         if x & o != 0 {
-            return Err(IllegalPosition::Overlap);
+            return Err(PositionError::Overlap);
         }
         if (x | o) & !geometry.full() != 0 {
             let cells = geometry.game().cells();
-            return Err(IllegalPosition::OffBoard { cells });
+            return Err(PositionError::OffBoard { cells });
         }
         let (nx, no) = (x.count_ones() as usize, o.count_ones() as usize);
         if no > nx {
-            return Err(IllegalPosition::TooManyO { x: nx, o: no });
+            return Err(PositionError::TooManyO { x: nx, o: no });
         }
         if nx > no + 1 {
-            return Err(IllegalPosition::TooManyX { x: nx, o: no });
+            return Err(PositionError::TooManyX { x: nx, o: no });
         }
         let common = |marks: Mask| {
             geometry
@@ -160,11 +160,11 @@ impl Position {
                 })
         };
         match (common(x), common(o)) {
-            (Some(_), Some(_)) => Err(IllegalPosition::BothWin),
-            (Some(_), None) if nx == no => Err(IllegalPosition::PlayAfterWin { winner: Player::X }),
-            (None, Some(_)) if nx > no => Err(IllegalPosition::PlayAfterWin { winner: Player::O }),
-            (Some(0), None) => Err(IllegalPosition::SeparateLines { winner: Player::X }),
-            (None, Some(0)) => Err(IllegalPosition::SeparateLines { winner: Player::O }),
+            (Some(_), Some(_)) => Err(PositionError::BothWin),
+            (Some(_), None) if nx == no => Err(PositionError::PlayAfterWin { winner: Player::X }),
+            (None, Some(_)) if nx > no => Err(PositionError::PlayAfterWin { winner: Player::O }),
+            (Some(0), None) => Err(PositionError::SeparateLines { winner: Player::X }),
+            (None, Some(0)) => Err(PositionError::SeparateLines { winner: Player::O }),
             _ => Ok(Position::from_marks_unchecked(geometry, x, o)),
         }
     }
@@ -325,18 +325,18 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`MoveError`] when there is no such cell, the game has ended or the cell is taken.
-    pub fn play(&self, cell: Cell) -> Result<Position, MoveError> {
+    /// [`PositionError`] when there is no such cell, the game has ended or the cell is taken.
+    pub fn play(&self, cell: Cell) -> Result<Position, PositionError> {
         let cells = self.game().cells();
         if cell.index() >= cells {
-            return Err(MoveError::NoSuchCell { cell, cells });
+            return Err(PositionError::NoSuchCell { cell, cells });
         }
         let status = self.status();
         if status != Status::InProgress {
-            return Err(MoveError::GameOver { cell, status });
+            return Err(PositionError::GameOver { cell, status });
         }
         if let Some(owner) = self.get(cell) {
-            return Err(MoveError::Occupied { cell, owner });
+            return Err(PositionError::Occupied { cell, owner });
         }
         Ok(self.play_unchecked(cell.index()))
     }

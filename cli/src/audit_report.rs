@@ -56,9 +56,10 @@ impl Stopped {
                 Failure::protocol(error),
                 "Not audited, after a protocol error (below): ",
             ),
-            AuditError::NoTable(error) => (
+            // No table, or what only a match meets: not met after the audit began.
+            other => (
                 Failure::protocol(BotError {
-                    message: error.to_string(),
+                    message: other.to_string(),
                 }),
                 "Not audited, after a protocol error (below): ",
             ),

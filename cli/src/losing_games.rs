@@ -43,7 +43,7 @@ impl From<AuditError> for Stop {
             AuditError::OverBudget(over) => Stop::Audit(super::named::over_budget(&over)),
             AuditError::OverMemory(over) => Stop::Audit(Failure::audit_memory(over)),
             // The audit found the table before the games are written.
-            AuditError::NoTable(error) => Stop::Write(io::Error::other(error.to_string())),
+            other => Stop::Write(io::Error::other(other.to_string())),
         }
     }
 }

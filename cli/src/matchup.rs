@@ -9,8 +9,8 @@ use ttt_oracle::bots::Bot;
 use ttt_oracle::text::escape;
 use ttt_oracle::text::{counted, grouped};
 use ttt_oracle::{
-    Game, Ratio, Value, matchup,
-    matchup::{MatchError, MatchOptions, MatchReport},
+    AuditError, Game, Ratio, Value, matchup,
+    matchup::{MatchOptions, MatchReport},
 };
 use unicode_width::UnicodeWidthStr;
 
@@ -114,7 +114,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     if !args.game.has_table() {
         // Past 16 cells, the table `ttt solve` cached: a damaged one is exit 4.
         if !super::any_game::cached(args.game)? {
-            return Err(Failure::usage(MatchError::TooLarge(args.game).to_string()));
+            return Err(Failure::usage(AuditError::TooLarge(args.game).to_string()));
         }
     }
     if args.game != Game::TIC_TAC_TOE {
@@ -150,13 +150,13 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             Ok(report) => reports.push(report),
             Err(error) => {
                 let failure = match error {
-                    MatchError::Refused(error) => Failure::usage(error.message),
-                    MatchError::TooLarge(_) => Failure::usage(error.to_string()),
-                    MatchError::NoTable(error) => error.into(),
-                    MatchError::Bot(error) => Failure::protocol(error),
-                    MatchError::Overflow => Failure::usage(format!("{label}: {error}")),
-                    MatchError::OverBudget(over) => super::named::over_budget(&over),
-                    MatchError::OverMemory(over) => Failure::audit_memory(over),
+                    AuditError::Refused(error) => Failure::usage(error.message),
+                    AuditError::TooLarge(_) => Failure::usage(error.to_string()),
+                    AuditError::NoTable(error) => error.into(),
+                    AuditError::Bot(error) => Failure::protocol(error),
+                    AuditError::Overflow => Failure::usage(format!("{label}: {error}")),
+                    AuditError::OverBudget(over) => super::named::over_budget(&over),
+                    AuditError::OverMemory(over) => Failure::audit_memory(over),
                 };
                 stopped = Some((failure, vec![label]));
             }
@@ -185,7 +185,7 @@ fn play(
     o: &mut dyn Bot,
     game: Game,
     budget: AuditBudget,
-) -> Result<MatchReport, MatchError> {
+) -> Result<MatchReport, AuditError> {
     let progress = Progress::start_match(
         &fit(&escape(x.name()), NAME_IN_TABLE),
         &fit(&escape(o.name()), NAME_IN_TABLE),

@@ -7,7 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use clap::{Args, ValueEnum};
 use ttt_oracle::bots::{self, Bot, Turn};
 use ttt_oracle::text::{QUOTE_LIMIT, escape, quote};
-use ttt_oracle::{Cell, Game, History, Outcome, ParseCellError, Player, SplitMix64};
+use ttt_oracle::{Cell, Game, History, Outcome, Player, PositionError, SplitMix64};
 use unicode_width::UnicodeWidthStr;
 
 use super::draw::{cells, grid_within, pair_fits, pair_within};
@@ -555,8 +555,8 @@ fn commands(game: Game) -> String {
 fn read_cell(game: Game, typed: &str) -> Result<Cell, Option<String>> {
     if game == Game::TIC_TAC_TOE {
         return typed.parse::<Cell>().map_err(|error| match error {
-            ParseCellError::OutOfRange | ParseCellError::Signed => Some(error.to_string()),
-            ParseCellError::Empty | ParseCellError::NotANumber => None,
+            PositionError::CellOutOfRange | PositionError::SignedCell => Some(error.to_string()),
+            _ => None,
         });
     }
     let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());

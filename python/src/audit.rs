@@ -11,9 +11,7 @@ use serde_json::Value as Json;
 use ttt_oracle::audit::{AuditJson, Mistakes, Report, Verdict};
 use ttt_oracle::bots::external::DEFAULT_TIMEOUT;
 use ttt_oracle::bots::{self, Bot, Choice, DependsOn, Turn};
-use ttt_oracle::{
-    AuditError, AuditOptions, Game, History, Player, SplitMix64, matchup::MatchError,
-};
+use ttt_oracle::{AuditError, AuditOptions, Game, History, Player, SplitMix64};
 
 use crate::convert::{game_of, json_to_python, value_error};
 use crate::pybot::{Held, PyBot, Watch};
@@ -129,15 +127,6 @@ impl From<AuditError> for Failure {
     fn from(error: AuditError) -> Failure {
         match error {
             AuditError::Bot(error) | AuditError::Refused(error) => Failure::Bot(error.message),
-            other => Failure::Other(other.to_string()),
-        }
-    }
-}
-
-impl From<MatchError> for Failure {
-    fn from(error: MatchError) -> Failure {
-        match error {
-            MatchError::Bot(error) | MatchError::Refused(error) => Failure::Bot(error.message),
             other => Failure::Other(other.to_string()),
         }
     }

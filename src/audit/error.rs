@@ -4,11 +4,12 @@
 use std::fmt;
 
 use crate::bots::{Bot, BotError};
-use crate::game::Game;
+use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::memory::OverMemory;
 use crate::table::TableError;
 use crate::text::counted;
 use crate::text::quote;
+use crate::tiers::MAX_TIER_CELLS;
 
 /// A walk by histories that would ask more questions than its budget allows: every history
 /// (the moves that reach a bot's turn) is asked on its own when a bot does not say it answers
@@ -83,18 +84,37 @@ impl Halt {
     }
 }
 
-/// Why a bot was not audited on a game.
+/// Why a bot was not audited on a game, or a match has no result.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{AuditError, bots::BotError};
+///
+/// let error = AuditError::from(BotError { message: "external bot \"b\" broke the protocol".into() });
+/// assert_eq!(error.to_string(), "external bot \"b\" broke the protocol");
+/// assert!(AuditError::Overflow.to_string().contains("128 bits"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AuditError {
-    /// The bot does not play the game: its refusal, naming both.
+    /// A bot does not play the game: its refusal, naming both.
     Refused(BotError),
-    /// The game has no table to judge the bot's moves by.
+    /// The game has no table to judge the bot's moves by, or the one `ttt solve` cached for it
+    /// is damaged.
     NoTable(TableError),
-    /// The bot could not answer, or its answers cannot be trusted.
+    /// A match on a game with no table: more than 16 cells and none cached by `ttt solve` (at
+    /// most 25). A match walks only games small enough to solve: the games one can walk to
+    /// their end are far smaller anyway.
+    TooLarge(Game),
+    /// A bot could not answer, or its answers cannot be trusted.
     Bot(BotError),
-    /// The bot would be asked about more histories than the budget allows.
+    /// A match's exact odds, or its count of games, need numbers wider than 128 bits: a bot's
+    /// probabilities are far finer than the built-in styles' (whose denominators stop at
+    /// 1,000, and which never get there), or a bot offers one move a great many times over.
+    Overflow,
+    /// A bot would be asked about more histories than the budget allows.
     OverBudget(OverBudget),
-    /// The audit would hold more memory than the [limit](crate::memory::set_limit).
+    /// The walk would hold more memory than the [limit](crate::memory::set_limit).
     OverMemory(OverMemory),
 }
 
@@ -102,7 +122,24 @@ impl fmt::Display for AuditError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AuditError::Refused(error) | AuditError::Bot(error) => error.fmt(f),
-            AuditError::NoTable(error) => write!(f, "{error}: an audit needs the game's table"),
+            AuditError::NoTable(error) => error.fmt(f),
+            AuditError::TooLarge(game) if game.cells() <= MAX_TIER_CELLS => write!(
+                f,
+                "game {game} has {} cells and no table solved yet; an exact match walks games \
+                 with a table: make one with `ttt solve --game {game}`",
+                game.cells()
+            ),
+            AuditError::TooLarge(game) => write!(
+                f,
+                "game {game} has {} cells; an exact match walks games of at most \
+                 {MAX_TABLE_CELLS} cells, or {MAX_TIER_CELLS} once `ttt solve` has cached their \
+                 table",
+                game.cells()
+            ),
+            AuditError::Overflow => f.write_str(
+                "the exact odds need numbers wider than 128 bits: a bot's probabilities are \
+                 too fine (give it coarser ones)",
+            ),
             AuditError::OverBudget(over) => over.fmt(f),
             AuditError::OverMemory(over) => over.fmt(f),
         }
@@ -116,6 +153,7 @@ impl std::error::Error for AuditError {
             AuditError::NoTable(error) => Some(error),
             AuditError::OverBudget(over) => Some(over),
             AuditError::OverMemory(over) => Some(over),
+            AuditError::TooLarge(_) | AuditError::Overflow => None,
         }
     }
 }
@@ -129,5 +167,11 @@ impl From<BotError> for AuditError {
 impl From<OverMemory> for AuditError {
     fn from(over: OverMemory) -> AuditError {
         AuditError::OverMemory(over)
+    }
+}
+
+impl From<super::exact::Overflow> for AuditError {
+    fn from(_: super::exact::Overflow) -> AuditError {
+        AuditError::Overflow
     }
 }

@@ -11,7 +11,7 @@ use ttt_oracle::audit::{AuditBudget, LostGame, Report, SideReport, losing_games}
 use ttt_oracle::bots::{self, Bot, BotError, Choice, Turn};
 use ttt_oracle::{
     AuditError, AuditOptions, Cell, Game, History, Oracle, Outcome, Player, Ratio, Status, matchup,
-    matchup::{MatchError, MatchOptions, MatchReport},
+    matchup::{MatchOptions, MatchReport},
 };
 
 /// The audit of `bot` playing `side` of `game`, a game with a table, judged by that table.
@@ -28,7 +28,7 @@ fn audit_game(bot: &mut dyn Bot, game: Game, side: Player) -> Result<SideReport,
 }
 
 /// The exact match of `x` against `o` on `game`.
-fn matchup_game(x: &mut dyn Bot, o: &mut dyn Bot, game: Game) -> Result<MatchReport, MatchError> {
+fn matchup_game(x: &mut dyn Bot, o: &mut dyn Bot, game: Game) -> Result<MatchReport, AuditError> {
     let options = MatchOptions {
         game,
         ..MatchOptions::default()
@@ -285,7 +285,7 @@ fn the_library_refuses_rule_bots_and_games_without_a_table() {
     assert_eq!(searched.searched().unwrap().game, game("5x5"));
     let mut other = bots::builtin("random").unwrap();
     let error = matchup_game(random.as_mut(), other.as_mut(), game("5x5")).unwrap_err();
-    assert_eq!(error, MatchError::TooLarge(game("5x5")));
+    assert_eq!(error, AuditError::TooLarge(game("5x5")));
 }
 
 #[test]

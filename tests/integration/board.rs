@@ -3,10 +3,7 @@
 //! against `Position` on every legal board by the unit tests in src/tests/solver.rs.
 
 use proptest::prelude::*;
-use ttt_oracle::{
-    Cell, Cells, Game, History, IllegalPosition, MoveError, MoveListError, Outcome, ParseCellError,
-    ParsePositionError, Player, Position, Status,
-};
+use ttt_oracle::{Cell, Cells, Game, History, Outcome, Player, Position, PositionError, Status};
 
 const GAME: Game = Game::TIC_TAC_TOE;
 
@@ -14,12 +11,12 @@ fn board(text: &str) -> Position {
     Position::parse(GAME, text).unwrap()
 }
 
-fn parse(text: &str) -> Result<Position, ParsePositionError> {
+fn parse(text: &str) -> Result<Position, PositionError> {
     Position::parse(GAME, text)
 }
 
 /// The moves of a move list, and the board they reach from the empty one.
-fn moves(text: &str) -> Result<(Position, Vec<Cell>), MoveListError> {
+fn moves(text: &str) -> Result<(Position, Vec<Cell>), PositionError> {
     Position::from_move_list(GAME, text)
 }
 
@@ -44,21 +41,21 @@ fn every_accepted_spelling_of_a_board() {
 fn syntax_errors_say_what_and_where() {
     assert_eq!(
         parse("X.O"),
-        Err(ParsePositionError::Length {
+        Err(PositionError::Length {
             game: GAME,
             found: 3
         })
     );
     assert_eq!(
         parse("X.O......."),
-        Err(ParsePositionError::Length {
+        Err(PositionError::Length {
             game: GAME,
             found: 10
         })
     );
     assert_eq!(
         parse("X.Z......"),
-        Err(ParsePositionError::InvalidChar {
+        Err(PositionError::InvalidChar {
             position: 3,
             ch: 'Z'
         })
@@ -66,7 +63,7 @@ fn syntax_errors_say_what_and_where() {
     assert_eq!(board("1234567X9").to_string(), ".......X.");
     assert_eq!(
         parse("X3......."),
-        Err(ParsePositionError::MisplacedDigit {
+        Err(PositionError::MisplacedDigit {
             position: 2,
             digit: '3',
             cell: 2
@@ -99,39 +96,33 @@ fn syntax_errors_say_what_and_where() {
 #[test]
 fn legality_errors_name_the_rule() {
     let illegal = |text: &str| match parse(text) {
-        Err(ParsePositionError::Illegal(error)) => error,
+        Err(PositionError::Unreachable(error)) => *error,
         other => panic!("{text}: {other:?}"),
     };
-    assert_eq!(
-        illegal("O........"),
-        IllegalPosition::TooManyO { x: 0, o: 1 }
-    );
-    assert_eq!(
-        illegal("XX......."),
-        IllegalPosition::TooManyX { x: 2, o: 0 }
-    );
-    assert_eq!(illegal("XXXOOO..."), IllegalPosition::BothWin);
-    assert_eq!(illegal("XXXOOOX.."), IllegalPosition::BothWin);
+    assert_eq!(illegal("O........"), PositionError::TooManyO { x: 0, o: 1 });
+    assert_eq!(illegal("XX......."), PositionError::TooManyX { x: 2, o: 0 });
+    assert_eq!(illegal("XXXOOO..."), PositionError::BothWin);
+    assert_eq!(illegal("XXXOOOX.."), PositionError::BothWin);
     assert_eq!(
         illegal("XXXOO.O.."),
-        IllegalPosition::PlayAfterWin { winner: Player::X }
+        PositionError::PlayAfterWin { winner: Player::X }
     );
     assert_eq!(
         illegal("OOOXX.X.X"),
-        IllegalPosition::PlayAfterWin { winner: Player::O }
+        PositionError::PlayAfterWin { winner: Player::O }
     );
     // The same rules for marks given as sets of cells.
     assert_eq!(
         Position::from_marks(GAME, Cells::from_bits(0b11), Cells::from_bits(0)),
-        Err(IllegalPosition::TooManyX { x: 2, o: 0 })
+        Err(PositionError::TooManyX { x: 2, o: 0 })
     );
     assert_eq!(
         Position::from_marks(GAME, Cells::from_bits(0b1), Cells::from_bits(0b1)),
-        Err(IllegalPosition::Overlap)
+        Err(PositionError::Overlap)
     );
     assert_eq!(
         Position::from_marks(GAME, Cells::from_bits(1 << 9), Cells::from_bits(0)),
-        Err(IllegalPosition::OffBoard { cells: 9 })
+        Err(PositionError::OffBoard { cells: 9 })
     );
 }
 
@@ -185,7 +176,7 @@ fn status_and_moves() {
     let five = Cell::from_number(5).unwrap();
     assert_eq!(
         b.play(five),
-        Err(MoveError::Occupied {
+        Err(PositionError::Occupied {
             cell: five,
             owner: Player::O
         })
@@ -195,7 +186,7 @@ fn status_and_moves() {
     // layout once took cell 10 to 16 without a word, and panicked at the next move).
     for number in [10, 16, 17, 128] {
         let off = Cell::from_number(number).unwrap();
-        let refused = Err(MoveError::NoSuchCell {
+        let refused = Err(PositionError::NoSuchCell {
             cell: off,
             cells: 9,
         });
@@ -227,20 +218,20 @@ fn a_cell_is_exactly_one_digit_from_1_to_9() {
     }
     // What is wrong is told apart.
     for (text, error) in [
-        ("", ParseCellError::Empty),
-        ("0", ParseCellError::OutOfRange),
-        ("05", ParseCellError::OutOfRange),
-        ("10", ParseCellError::OutOfRange),
-        ("99999999999999999999999", ParseCellError::OutOfRange),
-        ("+5", ParseCellError::Signed),
-        ("-1", ParseCellError::Signed),
-        ("+", ParseCellError::NotANumber),
-        ("+-5", ParseCellError::NotANumber),
-        (" 5", ParseCellError::NotANumber),
-        ("5\n", ParseCellError::NotANumber),
-        ("5a", ParseCellError::NotANumber),
-        ("\u{665}", ParseCellError::NotANumber), // ARABIC-INDIC DIGIT FIVE
-        ("\u{ff15}", ParseCellError::NotANumber), // FULLWIDTH DIGIT FIVE
+        ("", PositionError::EmptyCell),
+        ("0", PositionError::CellOutOfRange),
+        ("05", PositionError::CellOutOfRange),
+        ("10", PositionError::CellOutOfRange),
+        ("99999999999999999999999", PositionError::CellOutOfRange),
+        ("+5", PositionError::SignedCell),
+        ("-1", PositionError::SignedCell),
+        ("+", PositionError::CellNotANumber),
+        ("+-5", PositionError::CellNotANumber),
+        (" 5", PositionError::CellNotANumber),
+        ("5\n", PositionError::CellNotANumber),
+        ("5a", PositionError::CellNotANumber),
+        ("\u{665}", PositionError::CellNotANumber), // ARABIC-INDIC DIGIT FIVE
+        ("\u{ff15}", PositionError::CellNotANumber), // FULLWIDTH DIGIT FIVE
     ] {
         assert_eq!(text.parse::<Cell>(), Err(error), "{text:?}");
     }
@@ -296,7 +287,7 @@ fn move_lists() {
         // The first bad item is reported, wherever the list goes wrong after it.
         ("1 x,,", 2, "x"),
     ] {
-        let expected = MoveListError::NotACell {
+        let expected = PositionError::NotACell {
             position,
             token: token.to_string(),
             cells: 9,
@@ -321,7 +312,7 @@ fn move_lists() {
         assert!(
             matches!(
                 error,
-                MoveListError::EmptyMove { .. } | MoveListError::TrailingComma { .. }
+                PositionError::EmptyMove { .. } | PositionError::TrailingComma { .. }
             ),
             "{text:?}: {error:?}"
         );
@@ -329,17 +320,13 @@ fn move_lists() {
     }
 
     match moves("5 1 5") {
-        Err(MoveListError::Illegal {
-            position: 3,
-            error: MoveError::Occupied { .. },
-        }) => {}
+        Err(PositionError::IllegalMove { position: 3, error })
+            if matches!(*error, PositionError::Occupied { .. }) => {}
         other => panic!("{other:?}"),
     }
     match moves("1 4 2 5 3 6") {
-        Err(MoveListError::Illegal {
-            position: 6,
-            error: MoveError::GameOver { .. },
-        }) => {}
+        Err(PositionError::IllegalMove { position: 6, error })
+            if matches!(*error, PositionError::GameOver { .. }) => {}
         other => panic!("{other:?}"),
     }
 }

@@ -18,7 +18,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     // Symmetry is one with the rules: a game's geometry lists the symmetries of its board.
     ("rules", &[
         "src/player.rs", "src/cell.rs", "src/cells.rs", "src/board.rs", "src/symmetry.rs",
-        "src/position", "src/notation.rs", "src/game.rs", "src/geometry.rs", "src/moves.rs",
+        "src/position", "src/notation.rs", "src/game.rs", "src/geometry.rs", "src/position_error.rs",
         "src/value.rs",
         "src/history.rs", "src/text.rs", "src/rng.rs", "src/ratio.rs", "src/reachable.rs",
         "src/memory.rs",

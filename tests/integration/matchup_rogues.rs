@@ -1,8 +1,9 @@
 //! Matches against bots that break the rules, answer with probabilities too fine to count, or
 //! fail: each ends as the rules say, never in a panic.
 
+use ttt_oracle::AuditError;
 use ttt_oracle::bots::{self, Bot, BotError, Choice, Turn};
-use ttt_oracle::matchup::{MatchError, MatchOptions, MatchReport};
+use ttt_oracle::matchup::{MatchOptions, MatchReport};
 use ttt_oracle::{Cell, History, Ratio, matchup};
 
 /// What a rogue bot does instead of playing the first empty cell, where it does.
@@ -113,7 +114,7 @@ fn probabilities_too_fine_for_128_bits_are_an_error_not_a_panic() {
         let mut o = Rogue { rogue, memoryless };
         assert_eq!(
             matchup(&mut x, &mut o, &MatchOptions::default()),
-            Err(MatchError::Overflow)
+            Err(AuditError::Overflow)
         );
     }
 }
@@ -134,5 +135,5 @@ fn a_protocol_error_stops_the_match_and_names_the_bot() {
     let mut perfect = bots::builtin("perfect").unwrap();
     let error = matchup(perfect.as_mut(), &mut Broken, &MatchOptions::default()).unwrap_err();
     assert_eq!(error.to_string(), "broken bot");
-    assert!(matches!(error, MatchError::Bot(_)));
+    assert!(matches!(error, AuditError::Bot(_)));
 }

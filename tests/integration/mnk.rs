@@ -9,10 +9,7 @@ use crate::common;
 use assert_cmd::Command;
 use common::mnk::{Mask, check_position, code, has_run, known, marks, reachable};
 use rayon::prelude::*;
-use ttt_oracle::{
-    Cell, Cells, Game, IllegalPosition, Oracle, Outcome, ParsePositionError, Player, Position,
-    Status,
-};
+use ttt_oracle::{Cell, Cells, Game, Oracle, Outcome, Player, Position, PositionError, Status};
 
 fn ttt() -> Command {
     Command::new(crate::common::ttt())
@@ -176,7 +173,7 @@ fn games_are_read_and_bad_ones_refused() {
 fn boards_name_the_game_and_the_count_when_wrong() {
     let game: Game = "4x4".parse().unwrap();
     let error = Position::parse(game, "X........").unwrap_err();
-    assert_eq!(error, ParsePositionError::Length { game, found: 9 });
+    assert_eq!(error, PositionError::Length { game, found: 9 });
     assert_eq!(
         error.to_string(),
         "a board of game 4x4 has 16 cells (4 rows of 4), this has 9"
@@ -185,7 +182,7 @@ fn boards_name_the_game_and_the_count_when_wrong() {
     assert!(Position::parse(game, "123456789.......").is_ok());
     assert!(matches!(
         Position::parse(game, "X23456789.1....."),
-        Err(ParsePositionError::MisplacedDigit { cell: 11, .. })
+        Err(PositionError::MisplacedDigit { cell: 11, .. })
     ));
     // Rows may be separated by '/', or not.
     assert_eq!(
@@ -194,13 +191,13 @@ fn boards_name_the_game_and_the_count_when_wrong() {
     );
     assert_eq!(
         Position::parse(game, "XXXX/OOOO/XXXX/OOO.").unwrap_err(),
-        ParsePositionError::Illegal(IllegalPosition::BothWin)
+        PositionError::Unreachable(Box::new(PositionError::BothWin))
     );
     // Two separate lines of X: no single move made both.
     let k3: Game = "4x4k3".parse().unwrap();
     assert_eq!(
         Position::parse(k3, "XXX./OO.O/XXX./OO..").unwrap_err(),
-        ParsePositionError::Illegal(IllegalPosition::SeparateLines { winner: Player::X })
+        PositionError::Unreachable(Box::new(PositionError::SeparateLines { winner: Player::X }))
     );
     // Two lines through one cell are a legal finish.
     let crossed = Position::parse(k3, "XXX./X.OO/XO../...O").unwrap();

@@ -21,7 +21,7 @@ pub const MAX_REPLY: usize = 4096;
 /// let game = History::parse(ttt_oracle::Game::TIC_TAC_TOE, "1 5")?;
 /// assert_eq!(request(&game), "X...O.... X 1 5");
 /// assert_eq!(request(&History::new()), "......... X");
-/// # Ok::<(), ttt_oracle::MoveListError>(())
+/// # Ok::<(), ttt_oracle::PositionError>(())
 /// ```
 pub fn request(game: &History) -> String {
     let mut line = format!("{} {}", board_text(game), game.position().to_move());
