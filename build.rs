@@ -2,9 +2,9 @@
 //! writes the tables the binary embeds: tic-tac-toe's also expanded as Rust statics, 4x4's with
 //! its best moves by raw code.
 //!
-//! The rules, the symmetries, the solver and the table format are the library's own files,
-//! pulled in with `#[path]` so that they are written once (with `text.rs`, which the rules'
-//! error messages use).
+//! The rules, the symmetries, the solver (the tiered one of every game) and the table format
+//! are the library's own files, pulled in with `#[path]` so that they are written once (with
+//! `text.rs`, which the rules' error messages use).
 
 use std::path::PathBuf;
 use std::{env, fs};
@@ -50,6 +50,9 @@ mod symmetry;
 #[allow(dead_code)]
 #[path = "src/text.rs"]
 mod text;
+#[allow(dead_code, unused_imports)]
+#[path = "src/tiers.rs"]
+mod tiers;
 #[allow(dead_code)]
 #[path = "src/value.rs"]
 mod value;
@@ -75,6 +78,8 @@ fn main() {
         "solve/mod",
         "symmetry",
         "table/first_moves",
+        "tiers",
+        "tiers/solve",
         "value",
     ] {
         println!("cargo::rerun-if-changed=src/{shared}.rs");

@@ -20,9 +20,9 @@ use std::path::{Path, PathBuf};
 use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::memory::Size;
 use crate::output::{Destination, WriteError};
-use crate::solve::Entry;
 use crate::table::disk;
 use crate::tiers::{MAX_TIER_CELLS, Tiers, solve::solve_tier, tier_sizes};
+use crate::value::Entry;
 
 pub use crate::table::disk::{HEADER_BYTES, Header, cache_dir, checksum, set_cache_dir};
 

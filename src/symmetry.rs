@@ -121,15 +121,6 @@ impl Symmetry {
         }
     }
 
-    #[cfg(test)]
-    /// Where this symmetry sends `cell`.
-    pub(crate) const fn apply_cell(self, cell: crate::cell::Cell) -> crate::cell::Cell {
-        match crate::cell::Cell::new(TARGETS[self as usize][cell.index()] as usize) {
-            Some(image) => image,
-            None => unreachable!(),
-        }
-    }
-
     /// Where this symmetry sends each of `cells`.
     pub(crate) const fn apply_cells(self, cells: Cells) -> Cells {
         Cells::from_bits(MASKS[self as usize][cells.bits() as usize] as Mask)

@@ -14,11 +14,13 @@
 //! tiers to the cache one by one ([`cache`](crate::cache)); `ttt-mpi` splits each tier's
 //! blocks across MPI ranks with [`solve::solve_slice`]. [`unentry`] reads an entry back.
 
+// Named by path so that `build.rs`, which takes this file by path, finds it too.
+#[path = "tiers/solve.rs"]
 pub mod solve;
 
 use crate::game::Game;
 
-pub use crate::solve::{Entry, unentry};
+pub use crate::value::{Entry, unentry};
 
 pub use crate::game::MAX_TIER_CELLS;
 
@@ -405,4 +407,4 @@ pub fn solve_in_memory(tiers: &Tiers) -> Vec<Vec<Entry>> {
 }
 
 /// The entry every board of a finished game gets: lost, 0 plies, for the side to move.
-pub const LOST: Entry = crate::solve::entry(crate::value::Value::Loss, 0);
+pub const LOST: Entry = crate::value::entry(crate::value::Value::Loss, 0);

@@ -100,3 +100,33 @@ pub struct Evaluation {
     /// Every optimal move.
     pub best: Cells,
 }
+
+/// A value and remoteness in one byte, as the solver and the tables keep them: 0 for a board
+/// not reached, else `1 + 32 * value + remoteness` with the value 0 (loss), 1 (draw) or 2 (win)
+/// for the side to move.
+pub type Entry = u8;
+
+/// The entry for `value` and `remoteness`.
+pub const fn entry(value: Value, remoteness: u8) -> Entry {
+    let value = match value {
+        Value::Loss => 0,
+        Value::Draw => 1,
+        Value::Win => 2,
+    };
+    1 + 32 * value + remoteness
+}
+
+/// The value and remoteness of an entry, `None` for 0 (not reached) or a byte no entry has.
+pub const fn unentry(entry: Entry) -> Option<(Value, u8)> {
+    if entry == 0 {
+        return None;
+    }
+    let remoteness = (entry - 1) % 32;
+    let value = match (entry - 1) / 32 {
+        0 => Value::Loss,
+        1 => Value::Draw,
+        2 => Value::Win,
+        _ => return None,
+    };
+    Some((value, remoteness))
+}

@@ -4,11 +4,12 @@ use crate::board::{Cells, code_marks};
 use crate::format::{self, dense};
 use crate::game::Game;
 use crate::position::Position;
-use crate::solve::{Digits, Entry, solve_game, unentry};
+use crate::solve::{Digits, solve_game};
 use crate::table::TableError;
 use crate::table::disk::{DiskTable, checksum as tier_checksum};
 use crate::table::tic_tac_toe::Dense;
 use crate::value::Value;
+use crate::value::{Entry, unentry};
 
 /// A canonical position where the embedded table and a fresh solve disagree; on 4x4 also any
 /// board whose embedded best move differs, each side's moves then its lowest optimal move.

@@ -11,7 +11,8 @@
 use crate::board::{Board, CODES, Cells};
 use crate::format::Stored;
 use crate::game::{Game, Mask};
-use crate::solve::{Codes, unentry};
+use crate::solve::Codes;
+use crate::value::unentry;
 use crate::value::{Evaluation, Value};
 
 /// The bit of a word that marks a legal board; every other word is zero.

@@ -43,7 +43,8 @@ mod write;
 use std::fmt;
 
 use crate::game::Game;
-use crate::solve::{Digits, Entry, Solution, unentry};
+use crate::solve::{Digits, Solution};
+use crate::value::{Entry, unentry};
 
 pub use read::{Packed, decode};
 pub use write::encode;

@@ -9,7 +9,8 @@ use super::{
     checksum, empty_cells,
 };
 use crate::game::{Game, MAX_TABLE_CELLS};
-use crate::solve::{Digits, Entry, unentry};
+use crate::solve::Digits;
+use crate::value::{Entry, unentry};
 
 struct Cursor<'a>(&'a [u8]);
 

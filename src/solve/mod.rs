@@ -1,40 +1,12 @@
-//! Exhaustive minimax for any m,n,k game of at most 16 cells, memoised on canonical boards in a
-//! dense array indexed by base-3 code. Pure: no I/O. Shared with `build.rs` (through
+//! A game of at most 16 cells solved into what its table holds: the canonical positions play
+//! reaches, by base-3 code, with their entries and optimal moves, read from the tiered solve
+//! that every game shares ([`crate::tiers`]). Pure: no I/O. Shared with `build.rs` (through
 //! `#[path]`), which solves the embedded games with it.
 
 use crate::board::{Player, code_marks};
 use crate::game::{Game, Geometry, MAX_TABLE_CELLS, Mask};
-use crate::value::{Value, move_rank};
-
-/// A value and remoteness in one byte, as the solver and the tables keep them: 0 for a board
-/// not reached, else `1 + 32 * value + remoteness` with the value 0 (loss), 1 (draw) or 2 (win)
-/// for the side to move.
-pub type Entry = u8;
-
-/// The entry for `value` and `remoteness`.
-pub const fn entry(value: Value, remoteness: u8) -> Entry {
-    let value = match value {
-        Value::Loss => 0,
-        Value::Draw => 1,
-        Value::Win => 2,
-    };
-    1 + 32 * value + remoteness
-}
-
-/// The value and remoteness of an entry, `None` for 0 (not reached) or a byte no entry has.
-pub const fn unentry(entry: Entry) -> Option<(Value, u8)> {
-    if entry == 0 {
-        return None;
-    }
-    let remoteness = (entry - 1) % 32;
-    let value = match (entry - 1) / 32 {
-        0 => Value::Loss,
-        1 => Value::Draw,
-        2 => Value::Win,
-        _ => return None,
-    };
-    Some((value, remoteness))
-}
+use crate::tiers::{Tiers, solve_in_memory};
+use crate::value::{Entry, move_rank, unentry};
 
 /// Symmetry and base-3 code of a board of at most 16 cells, fused into byte lookups: for each
 /// turn, the code of the image of each byte of a mask. With them, the game's lines and turns
@@ -187,8 +159,9 @@ impl Solution {
     }
 }
 
-/// Solves `game` (at most 16 cells): full minimax from the empty board, memoised on canonical
-/// boards. The winner takes the fastest win, the loser the slowest loss.
+/// Solves `game` (at most 16 cells) with the solver of every game, tier by tier ([`crate::tiers`]),
+/// and keeps what a table holds: the entry of each canonical position play reaches from the
+/// empty board, and the optimal moves of each in play (the fastest win, the slowest loss).
 ///
 /// # Panics
 ///
@@ -198,80 +171,73 @@ pub fn solve_game(game: Game) -> Solution {
         game.cells() <= MAX_TABLE_CELLS,
         "only games of at most {MAX_TABLE_CELLS} cells can be solved into a table"
     );
-    let mut solver = Solver {
+    let tiers = Tiers::new(game);
+    let mut reach = Reach {
         codes: Codes::new(game),
+        solved: solve_in_memory(&tiers),
+        tiers,
         entries: vec![0; 3usize.pow(game.cells() as u32)],
         best: Vec::new(),
     };
-    solver.visit(0, 0, 0, Player::X);
+    reach.visit(0, 0, 0, Player::X);
     // Visited in depth-first order; a table is read by code.
-    solver.best.sort_unstable_by_key(|&(code, _)| code);
+    reach.best.sort_unstable_by_key(|&(code, _)| code);
     Solution {
         game,
-        entries: solver.entries,
-        best: solver.best,
+        entries: reach.entries,
+        best: reach.best,
     }
 }
 
-struct Solver {
+/// The canonical positions play reaches, read from the solved tiers.
+struct Reach {
     codes: Codes,
+    tiers: Tiers,
+    solved: Vec<Vec<Entry>>,
     entries: Vec<Entry>,
-    /// The optimal moves of each board visited.
+    /// The optimal moves of each position in play visited.
     best: Vec<(u32, u16)>,
 }
 
-impl Solver {
-    /// Solves the canonical board `x`, `o` (code `code`), `mover` to move, and every board
-    /// below it; returns its entry.
-    fn visit(&mut self, x: u64, o: u64, code: u32, mover: Player) -> Entry {
-        let known = self.entries[code as usize];
-        if known != 0 {
-            return known;
+impl Reach {
+    /// Notes the canonical board `x`, `o` (code `code`), `mover` to move, and every board play
+    /// reaches from it.
+    fn visit(&mut self, x: u64, o: u64, code: u32, mover: Player) {
+        if self.entries[code as usize] != 0 {
+            return;
+        }
+        let (tier, index) = self.tiers.locate(x as u32, o as u32);
+        self.entries[code as usize] = self.solved[tier][index as usize];
+        let full = self.codes.full();
+        if x | o == full || self.codes.has_line(x) || self.codes.has_line(o) {
+            return;
         }
         let (mine, theirs) = match mover {
             Player::X => (x, o),
             Player::O => (o, x),
         };
-        let full = self.codes.full();
         let mut empty = !(x | o) & full;
-        let mut best = (i32::MIN, Value::Loss, 0u8);
-        let mut optimal = 0u16;
+        let (mut best, mut optimal) = (i32::MIN, 0u16);
         while empty != 0 {
             let cell = empty.trailing_zeros() as usize;
             empty &= empty - 1;
-            let after = mine | 1 << cell;
             let (child_x, child_o) = match mover {
-                Player::X => (after, theirs),
-                Player::O => (theirs, after),
+                Player::X => (mine | 1 << cell, theirs),
+                Player::O => (theirs, mine | 1 << cell),
             };
             let (canonical, t) = self.codes.canonical(child_x, child_o);
-            let (value, remoteness) = if self.codes.makes_line(after, cell) {
-                self.entries[canonical as usize] = entry(Value::Loss, 0);
-                (Value::Win, 1)
-            } else if after | theirs == full {
-                self.entries[canonical as usize] = entry(Value::Draw, 0);
-                (Value::Draw, 1)
-            } else {
-                let (turned_x, turned_o) = (
-                    self.codes.turn_mask(t, child_x),
-                    self.codes.turn_mask(t, child_o),
-                );
-                let child = self.visit(turned_x, turned_o, canonical, !mover);
-                let (value, remoteness) = unentry(child).expect("a visited board has an entry");
-                (-value, remoteness + 1)
-            };
-            let rank = move_rank(value, remoteness);
-            if rank > best.0 {
-                best = (rank, value, remoteness);
-                optimal = 1 << cell;
-            } else if rank == best.0 {
+            let turned = |mask| self.codes.turn_mask(t, mask);
+            self.visit(turned(child_x), turned(child_o), canonical, !mover);
+            let child = self.entries[canonical as usize];
+            let (value, remoteness) = unentry(child).expect("a visited board has an entry");
+            let rank = move_rank(-value, remoteness + 1);
+            if rank > best {
+                (best, optimal) = (rank, 1 << cell);
+            } else if rank == best {
                 optimal |= 1 << cell;
             }
         }
-        let found = entry(best.1, best.2);
-        self.entries[code as usize] = found;
         self.best.push((code, optimal));
-        found
     }
 }
 

@@ -23,11 +23,11 @@ use rayon::prelude::*;
 use super::{ByOutcome, ByValue, Stats};
 use crate::board::{Outcome, Player};
 use crate::game::Game;
-use crate::solve::{Entry, unentry};
 use crate::table::TableError;
 use crate::table::disk::DiskTable;
 use crate::tiers::{Tiers, marks_of_tier};
 use crate::value::Value;
+use crate::value::{Entry, unentry};
 
 /// The counts of the table `ttt solve` cached.
 ///

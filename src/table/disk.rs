@@ -24,8 +24,8 @@ type Mmap = Vec<u8>;
 use crate::board::{Cell, Cells};
 use crate::game::Game;
 use crate::position::Position;
-use crate::solve::unentry;
 use crate::tiers::Tiers;
+use crate::value::unentry;
 use crate::value::{MoveValue, Probe, Value, move_rank};
 
 /// The bytes before the first entry.

@@ -25,7 +25,8 @@ use crate::board::{Cell, Cells, Player};
 use crate::format::{Packed, StoredPosition, TableFormatError};
 use crate::game::Game;
 use crate::position::Position;
-use crate::solve::{Codes, Entry, Solution, solve_game, unentry};
+use crate::solve::{Codes, Solution, solve_game};
+use crate::value::{Entry, unentry};
 
 use crate::value::{Probe, Value};
 use first_moves::FirstMoves;

@@ -108,7 +108,7 @@ fn arrays_that_differ_from_a_fresh_solve_are_mismatches_for_verify() {
     // The empty board valued a win in 9 for X: the arrays then differ at that one code.
     let mut stored = format::stored(&solve_game(Game::TIC_TAC_TOE));
     assert_eq!(stored.codes[0], 0, "the empty board comes first");
-    stored.entries[0] = crate::solve::entry(crate::Value::Win, 9);
+    stored.entries[0] = crate::value::entry(crate::Value::Win, 9);
     let mut mismatches: Vec<Mismatch> = Vec::new();
     crate::verify::dense_differing(table(), &stored, &mut mismatches);
     assert_eq!(mismatches.len(), 1);
