@@ -1,7 +1,8 @@
 //! The tiered solve (src/tiers.rs) of 4x4, value and remoteness of every board, on 1 and on 2
 //! threads, against benches/mnk_solver.c with the same 8 symmetries (built with `cc -O2`, run
 //! as a process) and the solve of the build (value, remoteness and optimal moves, as `ttt verify
-//! --game 4x4` runs it: the embedded table decoded, solved again and compared), all in one run. The 20-cell games, too long for criterion, are timed by `benches/solve.py`.
+//! --game 4x4` runs it: the embedded table decoded, solved again and compared), all in one
+//! run. The 20-cell games, too long for criterion, are timed by `benches/solve.py`.
 
 #[path = "common/c_solver.rs"]
 mod c_solver;

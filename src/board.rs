@@ -1,9 +1,9 @@
-//! Tic-tac-toe's own board: a legal position in 4 bytes, its eight lines and base-3 codes, and
-//! why marks are not a position.
+//! Tic-tac-toe's own board: a legal position in 4 bytes, its eight lines and base-3 codes. Why
+//! marks are not a position, or a move is not legal, is `Position`'s to say
+//! (`position_error.rs`).
 //!
 //! This file is shared with `build.rs` (through `#[path]`), so it depends on nothing but `std`
-//! and files that `build.rs` pulls in too: the rules (`player.rs`, `cell.rs`, `cells.rs`,
-//! `moves.rs`) and `text.rs`.
+//! and files that `build.rs` pulls in too: the rules (`player.rs`, `cell.rs`, `cells.rs`).
 
 use std::fmt;
 

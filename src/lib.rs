@@ -1,8 +1,9 @@
 //! Tic-tac-toe and its m,n,k family, solved.
 //!
-//! `build.rs` runs full minimax over every reachable position of tic-tac-toe (5,478 positions,
-//! 765 up to the 8 symmetries of the board) and of 3x4, 4x3, 4x4 and 4x4k3, and embeds the
-//! tables in the crate; any other game of at most 16 cells is solved on first use. An
+//! `build.rs` runs full minimax over every position of tic-tac-toe and of 3x4, 4x3, 4x4 and
+//! 4x4k3 (the tiered solve of [`tiers`], which `ttt solve` runs on larger games), and embeds
+//! the tables of the positions play reaches in the crate (tic-tac-toe's 5,478, 765 up to the 8
+//! symmetries of the board); any other game of at most 16 cells is solved on first use. An
 //! [`Oracle`] then answers any position in constant time: its value for the side to move, its
 //! remoteness (plies to the end under perfect play), its optimal moves, every move's value and
 //! the perfect line.

@@ -193,9 +193,9 @@ fn for_each_move(
 /// assert_eq!(centre.number(), 5);
 /// assert_eq!("05".parse::<Cell>(), Err(PositionError::CellOutOfRange));
 /// assert_eq!("10".parse::<Cell>(), Err(PositionError::CellOutOfRange));
-/// assert_eq!("+5".parse::<Cell>(), Err(PositionError::SignedCell));
+/// assert_eq!("+5".parse::<Cell>(), Err(PositionError::CellSigned));
 /// assert_eq!("5 ".parse::<Cell>(), Err(PositionError::CellNotANumber));
-/// assert_eq!("".parse::<Cell>(), Err(PositionError::EmptyCell));
+/// assert_eq!("".parse::<Cell>(), Err(PositionError::CellEmpty));
 /// # Ok::<(), PositionError>(())
 /// ```
 impl FromStr for Cell {
@@ -205,8 +205,8 @@ impl FromStr for Cell {
         let digits = |bytes: &[u8]| !bytes.is_empty() && bytes.iter().all(u8::is_ascii_digit);
         match text.as_bytes() {
             [digit @ b'1'..=b'9'] => Ok(Cell::from_bit(u32::from(digit - b'1'))),
-            [] => Err(PositionError::EmptyCell),
-            [b'+' | b'-', rest @ ..] if digits(rest) => Err(PositionError::SignedCell),
+            [] => Err(PositionError::CellEmpty),
+            [b'+' | b'-', rest @ ..] if digits(rest) => Err(PositionError::CellSigned),
             all if digits(all) => Err(PositionError::CellOutOfRange),
             _ => Err(PositionError::CellNotANumber),
         }

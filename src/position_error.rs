@@ -12,16 +12,32 @@ use crate::text::quote;
 
 /// What is wrong with a position, a move, or the text of either.
 ///
+/// Which calls give which variants:
+///
+/// | call | variants |
+/// | --- | --- |
+/// | [`Position::from_marks`](crate::Position::from_marks) | the marks' (`Overlap` to `SeparateLines`) |
+/// | [`Position::play`](crate::Position::play), [`History::play`](crate::History::play) | the moves' (`NoSuchCell`, `GameOver`, `Occupied`) |
+/// | [`Position::parse`](crate::Position::parse) | a board's text (`Length`, `InvalidChar`, `MisplacedDigit`), and `Unreachable` with one of the marks' inside |
+/// | [`Position::from_move_list`](crate::Position::from_move_list), [`History::parse`](crate::History::parse) | a move list's text (`EmptyMove`, `TrailingComma`, `NotACell`), and `IllegalMove` with one of the moves' inside |
+/// | `str::parse::<`[`Cell`]`>` | one cell's text (`CellEmpty`, `CellOutOfRange`, `CellSigned`, `CellNotANumber`) |
+///
 /// # Examples
 ///
 /// ```
-/// use ttt_oracle::{Cell, PositionError};
+/// use ttt_oracle::{Cell, Game, Position, PositionError};
 ///
 /// let error = "0".parse::<Cell>().unwrap_err();
 /// assert_eq!(error, PositionError::CellOutOfRange);
 /// assert_eq!(error.to_string(), "cells are numbered 1 to 9, each written as one digit");
+///
+/// let error = Position::from_move_list(Game::TIC_TAC_TOE, "5 1 5").unwrap_err();
+/// assert_eq!(error.to_string(), "move 3: cell 5 is already taken by X");
+/// let PositionError::IllegalMove { position: 3, error } = error else { unreachable!() };
+/// assert!(matches!(*error, PositionError::Occupied { .. }));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PositionError {
     /// Marks play cannot reach: a cell holds both marks.
     Overlap,
@@ -139,11 +155,11 @@ pub enum PositionError {
     },
 
     /// The text of one cell (see [`Cell`]'s `FromStr`): no text at all.
-    EmptyCell,
+    CellEmpty,
     /// The text of one cell: digits only, but not one digit from 1 to 9 (`0`, `10`, `05`).
     CellOutOfRange,
     /// The text of one cell: a sign before the digits (`+5`, `-1`).
-    SignedCell,
+    CellSigned,
     /// The text of one cell: anything else (a letter, a space, a digit from another script,
     /// `5a`). The error carries no copy of the text, which may be long: the caller has it.
     CellNotANumber,
@@ -247,13 +263,13 @@ impl fmt::Display for PositionError {
                 }
             }
             PositionError::IllegalMove { position, error } => write!(f, "move {position}: {error}"),
-            PositionError::EmptyCell => {
+            PositionError::CellEmpty => {
                 f.write_str("nothing there: a cell is one digit from 1 to 9")
             }
             PositionError::CellOutOfRange => {
                 f.write_str("cells are numbered 1 to 9, each written as one digit")
             }
-            PositionError::SignedCell => {
+            PositionError::CellSigned => {
                 f.write_str("a cell is one digit from 1 to 9, with no sign")
             }
             PositionError::CellNotANumber => f.write_str("a cell is one digit from 1 to 9"),

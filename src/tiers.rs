@@ -1,7 +1,7 @@
-//! Positions of a game past 16 cells, laid out by tier for a parallel solve: tier `t` holds
-//! every board with `t` marks (X has `ceil(t/2)`, O `floor(t/2)`), so a tier depends only on
-//! the next one, and a tier is a dense array of entries ([`Entry`], value and remoteness in a
-//! byte) indexed by combinatorial rank.
+//! The positions of a game of up to 25 cells, laid out by tier for a parallel solve: tier `t`
+//! holds every board with `t` marks (X has `ceil(t/2)`, O `floor(t/2)`), so a tier depends only
+//! on the next one, and a tier is a dense array of entries ([`Entry`], value and remoteness in
+//! a byte) indexed by combinatorial rank.
 //!
 //! The cells X holds are taken up to the board's symmetries: only one set of each orbit (its
 //! representative, the smallest mask among its images) has a block, and a block holds every
@@ -388,18 +388,20 @@ pub fn tier_sizes(game: Game) -> Vec<u128> {
         .collect()
 }
 
-/// Every tier of `tiers` solved in memory, from the empty board to the full one: for tests
-/// and small games (the command line keeps only two tiers at a time, and the rest on disk).
+/// Every tier of `tiers` solved in memory, from the empty board to the full one, on the current
+/// rayon pool: for tests and small games (the command line keeps only two tiers at a time, and
+/// the rest on disk).
 pub fn solve_in_memory(tiers: &Tiers) -> Vec<Vec<Entry>> {
+    solve_all(tiers, true)
+}
+
+/// [`solve_in_memory`], on the current rayon pool if `parallel`, else on this thread alone.
+pub(crate) fn solve_all(tiers: &Tiers, parallel: bool) -> Vec<Vec<Entry>> {
     let mut solved: Vec<Vec<Entry>> = Vec::with_capacity(tiers.cells() + 1);
     for t in (0..=tiers.cells()).rev() {
         let mut out = vec![0; tiers.size(t) as usize];
-        solve::solve_tier(
-            tiers,
-            t,
-            solved.last().map_or(&[][..], Vec::as_slice),
-            &mut out,
-        );
+        let next = solved.last().map_or(&[][..], Vec::as_slice);
+        solve::solve_blocks(tiers, t, 0..tiers.blocks(t), next, &mut out, parallel);
         solved.push(out);
     }
     solved.reverse();

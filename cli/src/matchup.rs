@@ -151,12 +151,13 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             Err(error) => {
                 let failure = match error {
                     AuditError::Refused(error) => Failure::usage(error.message),
-                    AuditError::TooLarge(_) => Failure::usage(error.to_string()),
                     AuditError::NoTable(error) => error.into(),
                     AuditError::Bot(error) => Failure::protocol(error),
                     AuditError::Overflow => Failure::usage(format!("{label}: {error}")),
                     AuditError::OverBudget(over) => super::named::over_budget(&over),
                     AuditError::OverMemory(over) => Failure::audit_memory(over),
+                    // TooLarge, and what a later version may add.
+                    _ => Failure::usage(error.to_string()),
                 };
                 stopped = Some((failure, vec![label]));
             }

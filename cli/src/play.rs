@@ -555,7 +555,7 @@ fn commands(game: Game) -> String {
 fn read_cell(game: Game, typed: &str) -> Result<Cell, Option<String>> {
     if game == Game::TIC_TAC_TOE {
         return typed.parse::<Cell>().map_err(|error| match error {
-            PositionError::CellOutOfRange | PositionError::SignedCell => Some(error.to_string()),
+            PositionError::CellOutOfRange | PositionError::CellSigned => Some(error.to_string()),
             _ => None,
         });
     }

@@ -1,5 +1,5 @@
-//! Why an audit stops: the errors of [`audit`](crate::audit()), and why a walk halts before its
-//! end.
+//! Why an audit or a match stops: the errors of [`audit`](crate::audit()) and
+//! [`matchup`](crate::matchup()), and why a walk halts before its end.
 
 use std::fmt;
 
@@ -96,6 +96,7 @@ impl Halt {
 /// assert!(AuditError::Overflow.to_string().contains("128 bits"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AuditError {
     /// A bot does not play the game: its refusal, naming both.
     Refused(BotError),

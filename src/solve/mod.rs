@@ -5,7 +5,7 @@
 
 use crate::board::{Player, code_marks};
 use crate::game::{Game, Geometry, MAX_TABLE_CELLS, Mask};
-use crate::tiers::{Tiers, solve_in_memory};
+use crate::tiers::{Tiers, solve_all};
 use crate::value::{Entry, move_rank, unentry};
 
 /// Symmetry and base-3 code of a board of at most 16 cells, fused into byte lookups: for each
@@ -174,7 +174,9 @@ pub fn solve_game(game: Game) -> Solution {
     let tiers = Tiers::new(game);
     let mut reach = Reach {
         codes: Codes::new(game),
-        solved: solve_in_memory(&tiers),
+        // On this thread alone: `table::of` solves with its lock held, and a rayon worker that
+        // waits for its pool takes up other jobs, which may ask for a table too.
+        solved: solve_all(&tiers, false),
         tiers,
         entries: vec![0; 3usize.pow(game.cells() as u32)],
         best: Vec::new(),

@@ -128,10 +128,13 @@ pub fn of(game: Game) -> Result<&'static Table, TableError> {
 }
 
 /// Whether solving `game` fits in the [memory limit](crate::memory::set_limit), beside what
-/// is held: a solve holds a byte for each base-3 code, then half as much again for the
-/// optimal moves and the table made from them (67 MB measured for 2x8k4, 64.6 MiB reckoned).
+/// is held: a solve holds its tiers (a byte a board, and four bytes for each set of cells),
+/// a byte for each base-3 code, then half as much again for the optimal moves and the table
+/// made from them: 67.4 MB reckoned for 2x8k4 (2.6 MB of it the tiers), 63 MiB resident
+/// measured (`/usr/bin/time`), as the pages of codes never reached are never written.
 pub(crate) fn room_to_solve(game: Game) -> Result<(), TableError> {
-    let needs = 3u64.pow(game.cells() as u32) * 3 / 2;
+    let tiers: u128 = crate::tiers::tier_sizes(game).iter().sum();
+    let needs = tiers as u64 + (4 << game.cells()) + 3u64.pow(game.cells() as u32) * 3 / 2;
     crate::memory::room_for(needs).map_err(|over| TableError::OverMemory { game, needs, over })
 }
 

@@ -66,6 +66,18 @@ pub fn solve_tier(tiers: &Tiers, t: usize, next: &[Entry], out: &mut [Entry]) {
 ///
 /// If `reps` runs past the tier's blocks, or `out` or `next` has the wrong length.
 pub fn solve_slice(tiers: &Tiers, t: usize, reps: Range<usize>, next: &[Entry], out: &mut [Entry]) {
+    solve_blocks(tiers, t, reps, next, out, true);
+}
+
+/// [`solve_slice`], on the current rayon pool if `parallel`, else on this thread alone.
+pub(crate) fn solve_blocks(
+    tiers: &Tiers,
+    t: usize,
+    reps: Range<usize>,
+    next: &[Entry],
+    out: &mut [Entry],
+    parallel: bool,
+) {
     let block = tiers.block(t) as usize;
     assert!(
         reps.end <= tiers.blocks(t),
@@ -92,12 +104,15 @@ pub fn solve_slice(tiers: &Tiers, t: usize, reps: Range<usize>, next: &[Entry], 
             t + 1
         );
     }
-    out.par_chunks_mut(block)
-        .enumerate()
-        .for_each_init(Scratch::default, |scratch, (i, chunk)| {
-            let rep = reps.start + i;
-            solve_block(tiers, t, rep, i, next, chunk, scratch);
-        });
+    let solve = |scratch: &mut Scratch, (i, chunk): (usize, &mut [Entry])| {
+        solve_block(tiers, t, reps.start + i, i, next, chunk, scratch);
+    };
+    if parallel {
+        (out.par_chunks_mut(block).enumerate()).for_each_init(Scratch::default, solve);
+    } else {
+        let mut scratch = Scratch::default();
+        (out.chunks_mut(block).enumerate()).for_each(|chunk| solve(&mut scratch, chunk));
+    }
 }
 
 /// What a block's solve builds before its boards: reused across the blocks of a thread.

@@ -218,13 +218,13 @@ fn a_cell_is_exactly_one_digit_from_1_to_9() {
     }
     // What is wrong is told apart.
     for (text, error) in [
-        ("", PositionError::EmptyCell),
+        ("", PositionError::CellEmpty),
         ("0", PositionError::CellOutOfRange),
         ("05", PositionError::CellOutOfRange),
         ("10", PositionError::CellOutOfRange),
         ("99999999999999999999999", PositionError::CellOutOfRange),
-        ("+5", PositionError::SignedCell),
-        ("-1", PositionError::SignedCell),
+        ("+5", PositionError::CellSigned),
+        ("-1", PositionError::CellSigned),
         ("+", PositionError::CellNotANumber),
         ("+-5", PositionError::CellNotANumber),
         (" 5", PositionError::CellNotANumber),

@@ -1,7 +1,7 @@
 //! Tic-tac-toe's solved table, through the public `Oracle`, against ground truth from outside
-//! and exhaustively against itself. The layouts behind it (the dense table and its byte
-//! format, `solve()` and its `Evaluation`s, the symmetries) are checked by the unit tests in
-//! src/tests/solver.rs and src/tests/dense_table.rs.
+//! and exhaustively against itself (its children, its images, a fresh solve), through the
+//! dense layout that answers 3x3. That layout against the general one, and its bytes, are
+//! checked by the unit tests in src/tests/solver.rs and src/tests/dense_table.rs.
 
 use crate::common;
 
