@@ -151,6 +151,19 @@ pub fn close_after_64_bytes(args: &[&str]) -> ([u8; 64], Output) {
     (first, child.wait_with_output().unwrap())
 }
 
+/// A standard output for `ttt` whose reader is gone before `ttt` starts, as that of `| true`:
+/// every write fails, however fast `ttt` is and however loaded the machine.
+pub fn no_reader() -> Stdio {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut ends = [0; 2];
+    // SAFETY: pipe(2) writes two new descriptors into `ends`, each then owned once.
+    unsafe {
+        assert_eq!(libc::pipe(ends.as_mut_ptr()), 0, "pipe(2)");
+        drop(OwnedFd::from_raw_fd(ends[0]));
+        Stdio::from(OwnedFd::from_raw_fd(ends[1]))
+    }
+}
+
 /// The keys of a JSON object, sorted: what a test compares with the documented ones.
 pub fn json_keys(json: &serde_json::Value) -> Vec<&str> {
     let mut keys: Vec<&str> = json
