@@ -58,18 +58,18 @@ impl Position {
         let cells = game.cells();
         let mut board = Position::empty(game);
         let mut moves = Vec::new();
-        for_each_move(text, |position, token| {
+        for_each_move(text, |number, token| {
             let cell = cell_number(token, cells)
                 .and_then(|number| Cell::new(number - 1))
                 .ok_or_else(|| PositionError::NotACell {
-                    position,
+                    number,
                     token: token.to_string(),
                     cells,
                 })?;
             board = board
                 .play(cell)
                 .map_err(|error| PositionError::IllegalMove {
-                    position,
+                    number,
                     error: Box::new(error),
                 })?;
             moves.push(cell);
@@ -108,7 +108,7 @@ pub(crate) fn read_cells(
 ) -> Result<usize, PositionError> {
     let mut cells = 0usize;
     for (i, ch) in text.chars().enumerate() {
-        let position = i + 1;
+        let at = i + 1;
         match ch {
             _ if ch.is_whitespace() || ch == '|' || ch == '/' => continue,
             'X' | 'x' => mark(cells, Player::X),
@@ -117,12 +117,12 @@ pub(crate) fn read_cells(
             '1'..='9' if ch as usize - '0' as usize == cells + 1 => {}
             '1'..='9' => {
                 return Err(PositionError::MisplacedDigit {
-                    position,
+                    at,
                     digit: ch,
                     cell: cells + 1,
                 });
             }
-            _ => return Err(PositionError::InvalidChar { position, ch }),
+            _ => return Err(PositionError::InvalidChar { at, ch }),
         }
         cells += 1;
     }
@@ -161,7 +161,7 @@ fn for_each_move(
         if ch == ',' {
             if count == 0 || open_comma.is_some() {
                 return Err(PositionError::EmptyMove {
-                    position: count + 1,
+                    number: count + 1,
                     comma: index + 1,
                 });
             }
@@ -172,7 +172,7 @@ fn for_each_move(
         each(count + 1, &text[start..])?;
     } else if let Some(comma) = open_comma {
         return Err(PositionError::TrailingComma {
-            position: count + 1,
+            number: count + 1,
             comma,
         });
     }

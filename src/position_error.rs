@@ -33,7 +33,7 @@ use crate::text::quote;
 ///
 /// let error = Position::from_move_list(Game::TIC_TAC_TOE, "5 1 5").unwrap_err();
 /// assert_eq!(error.to_string(), "move 3: cell 5 is already taken by X");
-/// let PositionError::IllegalMove { position: 3, error } = error else { unreachable!() };
+/// let PositionError::IllegalMove { number: 3, error } = error else { unreachable!() };
 /// assert!(matches!(*error, PositionError::Occupied { .. }));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,14 +106,14 @@ pub enum PositionError {
     /// The text of a board: a character that is neither a cell nor a separator.
     InvalidChar {
         /// Where it is, counting characters from 1.
-        position: usize,
+        at: usize,
         /// The character.
         ch: char,
     },
     /// The text of a board: a digit that marks an empty cell away from its own place.
     MisplacedDigit {
         /// Where it is, counting characters from 1.
-        position: usize,
+        at: usize,
         /// The digit.
         digit: char,
         /// The cell it stands for.
@@ -126,21 +126,21 @@ pub enum PositionError {
     /// two with nothing but spaces between them (`,1`, `1,,2`).
     EmptyMove {
         /// Which move is missing, counting from 1.
-        position: usize,
+        number: usize,
         /// Where the comma stands in the text, counting characters from 1.
         comma: usize,
     },
     /// The text of a move list: no cell after the last comma (`1,`).
     TrailingComma {
         /// Which move is missing, counting from 1.
-        position: usize,
+        number: usize,
         /// Where the comma stands in the text, counting characters from 1.
         comma: usize,
     },
     /// The text of a move list: an item that is not a cell number of this game.
     NotACell {
         /// Which move, counting from 1.
-        position: usize,
+        number: usize,
         /// The item as written.
         token: String,
         /// The game's cells.
@@ -149,7 +149,7 @@ pub enum PositionError {
     /// The text of a move list: a move that the rules forbid at that point.
     IllegalMove {
         /// Which move, counting from 1.
-        position: usize,
+        number: usize,
         /// Why (one of the moves' errors).
         error: Box<PositionError>,
     },
@@ -223,36 +223,32 @@ impl fmt::Display for PositionError {
                 game.rows(),
                 game.columns()
             ),
-            PositionError::InvalidChar { position, ch } => write!(
+            PositionError::InvalidChar { at, ch } => write!(
                 f,
-                "unknown character {} at position {position} (cells are X, O, or . - _ or the \
+                "unknown character {} at position {at} (cells are X, O, or . - _ or the \
                  cell's own digit for empty; | / and spaces are ignored)",
                 quote(ch.encode_utf8(&mut [0; 4]))
             ),
-            PositionError::MisplacedDigit {
-                position,
-                digit,
-                cell,
-            } => write!(
+            PositionError::MisplacedDigit { at, digit, cell } => write!(
                 f,
-                "digit {digit:?} at position {position} stands for cell {cell}; a digit marks an \
+                "digit {digit:?} at position {at} stands for cell {cell}; a digit marks an \
                  empty cell only at its own place"
             ),
             PositionError::Unreachable(error) => write!(f, "not a reachable position: {error}"),
-            PositionError::EmptyMove { position, comma } => write!(
+            PositionError::EmptyMove { number, comma } => write!(
                 f,
-                "move {position} is empty: nothing before the comma at character {comma} ({SEPARATE})"
+                "move {number} is empty: nothing before the comma at character {comma} ({SEPARATE})"
             ),
-            PositionError::TrailingComma { position, comma } => write!(
+            PositionError::TrailingComma { number, comma } => write!(
                 f,
-                "move {position} is empty: nothing after the comma at character {comma}, which ends the list ({SEPARATE})"
+                "move {number} is empty: nothing after the comma at character {comma}, which ends the list ({SEPARATE})"
             ),
             PositionError::NotACell {
-                position,
+                number,
                 token,
                 cells,
             } => {
-                write!(f, "move {position} is {}, not a cell: ", quote(token))?;
+                write!(f, "move {number} is {}, not a cell: ", quote(token))?;
                 // Tic-tac-toe's cells are single digits, and a cell's own reader says why.
                 match token.parse::<Cell>() {
                     Err(error) if *cells == 9 => write!(f, "{error}"),
@@ -262,7 +258,7 @@ impl fmt::Display for PositionError {
                     ),
                 }
             }
-            PositionError::IllegalMove { position, error } => write!(f, "move {position}: {error}"),
+            PositionError::IllegalMove { number, error } => write!(f, "move {number}: {error}"),
             PositionError::CellEmpty => {
                 f.write_str("nothing there: a cell is one digit from 1 to 9")
             }

@@ -55,16 +55,13 @@ fn syntax_errors_say_what_and_where() {
     );
     assert_eq!(
         parse("X.Z......"),
-        Err(PositionError::InvalidChar {
-            position: 3,
-            ch: 'Z'
-        })
+        Err(PositionError::InvalidChar { at: 3, ch: 'Z' })
     );
     assert_eq!(board("1234567X9").to_string(), ".......X.");
     assert_eq!(
         parse("X3......."),
         Err(PositionError::MisplacedDigit {
-            position: 2,
+            at: 2,
             digit: '3',
             cell: 2
         })
@@ -288,7 +285,7 @@ fn move_lists() {
         ("1 x,,", 2, "x"),
     ] {
         let expected = PositionError::NotACell {
-            position,
+            number: position,
             token: token.to_string(),
             cells: 9,
         };
@@ -320,12 +317,12 @@ fn move_lists() {
     }
 
     match moves("5 1 5") {
-        Err(PositionError::IllegalMove { position: 3, error })
+        Err(PositionError::IllegalMove { number: 3, error })
             if matches!(*error, PositionError::Occupied { .. }) => {}
         other => panic!("{other:?}"),
     }
     match moves("1 4 2 5 3 6") {
-        Err(PositionError::IllegalMove { position: 6, error })
+        Err(PositionError::IllegalMove { number: 6, error })
             if matches!(*error, PositionError::GameOver { .. }) => {}
         other => panic!("{other:?}"),
     }
