@@ -1,7 +1,8 @@
 //! The tiers' layout: their sizes, counted without laying them out, and every index the board
 //! found there. (The values of the tiered solve are checked against the children of every
 //! position of the embedded games in tests/integration/solver.rs and mnk_exhaustive.rs, and
-//! against a plain solver in tests/solve.rs.)
+//! against a plain solver in tests/solve.rs and, for the games solved when first used, in
+//! mnk_exhaustive.rs.)
 
 use crate::game::Game;
 use crate::tiers::{Tiers, tier_sizes};

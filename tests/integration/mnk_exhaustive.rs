@@ -2,8 +2,9 @@
 //! public `Oracle::of`: the count of 4x4's reachable positions by an independent walk, every
 //! position against its children, its symmetries and its perfect line, each embedded table
 //! against a fresh solve, and the exports of the embedded games through the real binary (4x4's
-//! streamed: 9,722,011 lines). Too slow for a debug build: `.ci/test` runs this file in release
-//! (`cargo test --release --test integration mnk_exhaustive::`). A table read in place against the same table
+//! streamed: 9,722,011 lines); and the games solved when first used against a plain solver.
+//! Too slow for a debug build: `.ci/test` runs this file in release (`cargo test --release
+//! --test integration mnk_exhaustive::`). A table read in place against the same table
 //! unpacked is a unit test of the layout: `src/tests/table.rs`.
 
 use crate::common;
@@ -225,6 +226,67 @@ fn the_exports_of_3x4_and_4x3_agree_with_their_tables_record_by_record() {
                 records.push(serde_json::from_slice(line).unwrap())
             });
             check_all_mnk(game, &records, canonical);
+        }
+    }
+}
+
+/// A game of at most 16 cells that is not embedded is solved when first used: every position
+/// of the small ones, and positions of a 15-cell one at every ply, against the plain solver of
+/// tests/common/plain.rs, which shares no code with the crate: value, remoteness and optimal
+/// moves (the best value, then the fastest win or the slowest loss).
+#[test]
+#[cfg_attr(debug_assertions, ignore = "exhaustive; .ci/run runs it in release")]
+fn games_solved_when_used_agree_with_a_plain_solver() {
+    use common::plain::{Plain, mask, sample};
+    use ttt_oracle::{Player, Value};
+    // What the side to move gets: the plain solver's value and remoteness.
+    let solve = |plain: &mut Plain, position: &Position| {
+        let (x, o) = (mask(position, Player::X), mask(position, Player::O));
+        match position.to_move() {
+            Player::X => plain.solve(x, o),
+            Player::O => plain.solve(o, x),
+        }
+    };
+    for (name, every) in [
+        ("3x3k2", true),
+        ("1x9k3", true),
+        ("2x5k2", true),
+        ("2x6k3", true),
+        ("3x5k3", false),
+    ] {
+        let game: Game = name.parse().unwrap();
+        let oracle = Oracle::of(game).unwrap();
+        let mut plain = Plain::new(game.rows(), game.columns(), game.k());
+        let positions: Vec<Position> = match every {
+            true => Position::reachable(game).collect(),
+            false => (0..game.cells())
+                .flat_map(|plies| sample(game, plies, 30))
+                .collect(),
+        };
+        for position in positions {
+            let (value, remoteness) = solve(&mut plain, &position);
+            let value = [Value::Loss, Value::Draw, Value::Win][(value + 1) as usize];
+            let probe = oracle.probe(&position);
+            assert_eq!(
+                (probe.value, probe.remoteness),
+                (value, remoteness),
+                "{game} {position}"
+            );
+            // Each move ranked as the mover sees it; the optimal ones rank highest.
+            let ranked: Vec<_> = (position.legal_moves().iter())
+                .map(|cell| {
+                    let (value, remoteness) = solve(&mut plain, &position.play(cell).unwrap());
+                    // A win the sooner the better, a loss the later; a draw is a draw.
+                    let speed = i32::from(value) * (i32::from(remoteness) + 1);
+                    (cell, (-value, speed))
+                })
+                .collect();
+            let top = ranked.iter().map(|&(_, rank)| rank).max();
+            let best: Cells = (ranked.iter())
+                .filter(|&&(_, rank)| Some(rank) == top)
+                .map(|&(cell, _)| cell)
+                .collect();
+            assert_eq!(oracle.best_moves(&position), best, "{game} {position}");
         }
     }
 }
