@@ -8,8 +8,7 @@ use crate::solve::{Digits, solve_game};
 use crate::table::TableError;
 use crate::table::disk::{DiskTable, checksum as tier_checksum};
 use crate::table::tic_tac_toe::Dense;
-use crate::value::Value;
-use crate::value::{Entry, unentry};
+use crate::value::{Entry, Value, unentry};
 
 /// A canonical position where the embedded table and a fresh solve disagree; on 4x4 also any
 /// board whose embedded best move differs, each side's moves then its lowest optimal move.

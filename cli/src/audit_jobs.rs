@@ -47,11 +47,7 @@ impl Entry {
                 // another thread, the walks of 4x4 taking seconds a side.
                 _ => (
                     external.make(bot)?,
-                    if at_once {
-                        Some(external.make(bot)?)
-                    } else {
-                        None
-                    },
+                    at_once.then(|| external.make(bot)).transpose()?,
                     None,
                 ),
             };

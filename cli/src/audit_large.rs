@@ -9,12 +9,13 @@ use ttt_oracle::audit::AuditJson;
 use ttt_oracle::audit::{
     AuditBudget, Forfeit, Shortest, TablelessReport, Verdict, audit_tableless,
 };
-use ttt_oracle::bots::{Bot, BotError, Turn};
+use ttt_oracle::bots::{Bot, Turn};
 use ttt_oracle::text::escape;
 use ttt_oracle::text::grouped;
 use ttt_oracle::{AuditError, Cell, Game, Player, Ratio};
 
 use super::audit_jobs::{BotAudit, Entry, audit_all};
+use super::audit_report::Stopped;
 use super::draw::cells;
 use super::named::ExternalArgs;
 use super::style::Style;
@@ -66,10 +67,10 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
              --cmd COMMAND",
         ));
     }
-    let walks = if jobs > 1 && sides.len() > 1 { 2 } else { 1 };
+    let at_once = jobs > 1 && sides.len() > 1;
+    let walks = if at_once { 2 } else { 1 };
     super::budget_fits(budget, super::bytes_a_state(game), walks)?;
     let budget = AuditBudget::of(budget as usize);
-    let at_once = jobs > 1 && sides.len() > 1;
     let mut named = Vec::new();
     for bot in &external.named(bots)? {
         named.push(Entry::new(external, bot, game, at_once)?);
@@ -80,8 +81,7 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
     let audits = audited.audits;
     let (stopped, left) = audited.stopped.unzip();
     let left = left.unwrap_or_default();
-    // An audit that outgrew the memory limit stops with its own code; any other error is the
-    // bot's.
+    // As with a table, but for what --budget bounds here.
     let stopped = stopped.map(|error| match error {
         AuditError::OverMemory(over) => (
             Failure::memory(
@@ -91,12 +91,10 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
             ),
             "Not audited, over the memory limit (below): ",
         ),
-        other => (
-            Failure::protocol(BotError {
-                message: other.to_string(),
-            }),
-            "Not audited, after a protocol error (below): ",
-        ),
+        other => {
+            let stopped = Stopped::new(other, Vec::new());
+            (stopped.failure, stopped.heading)
+        }
     });
     let mut out = super::stdout();
     match format {

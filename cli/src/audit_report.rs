@@ -36,7 +36,7 @@ const NAME_IN_DETAILS: usize = 44;
 pub(super) struct Stopped {
     pub(super) failure: Failure,
     /// The start of the report's last line, before the sides left.
-    heading: &'static str,
+    pub(super) heading: &'static str,
     pub(super) left: Vec<String>,
 }
 

@@ -9,6 +9,7 @@ use ttt_oracle::bots::Bot;
 use ttt_oracle::{AuditError, Cell, Game, Player};
 
 use super::Failure;
+use super::audit_report::Stopped;
 use super::jsonl::JsonLines;
 
 /// A line of the file: the keys documented in `docs/commands.md`.
@@ -36,14 +37,11 @@ enum Stop {
 impl From<AuditError> for Stop {
     fn from(error: AuditError) -> Stop {
         match error {
-            AuditError::Bot(error) | AuditError::Refused(error) => {
-                Stop::Audit(Failure::protocol(error))
-            }
-            // Not after an audit within the same budget, which asked the same questions.
-            AuditError::OverBudget(over) => Stop::Audit(super::named::over_budget(&over)),
-            AuditError::OverMemory(over) => Stop::Audit(Failure::audit_memory(over)),
             // The audit found the table before the games are written.
-            other => Stop::Write(io::Error::other(other.to_string())),
+            AuditError::NoTable(error) => Stop::Write(io::Error::other(error.to_string())),
+            // As after the audit (not over the budget after an audit within the same budget,
+            // which asked the same questions).
+            other => Stop::Audit(Stopped::new(other, Vec::new()).failure),
         }
     }
 }

@@ -12,8 +12,7 @@ use crate::board::{Board, CODES, Cells};
 use crate::format::Stored;
 use crate::game::{Game, Mask};
 use crate::solve::Codes;
-use crate::value::unentry;
-use crate::value::{Evaluation, Value};
+use crate::value::{Evaluation, Value, unentry};
 
 /// The bit of a word that marks a legal board; every other word is zero.
 pub const PRESENT: u16 = 1 << 15;

@@ -209,16 +209,17 @@ impl Reach {
             return;
         }
         let (tier, index) = self.tiers.locate(x as u32, o as u32);
-        self.entries[code as usize] = self.solved[tier][index as usize];
-        let full = self.codes.full();
-        if x | o == full || self.codes.has_line(x) || self.codes.has_line(o) {
+        let entry = self.solved[tier][index as usize];
+        self.entries[code as usize] = entry;
+        // A finished game, and only one, is 0 plies from its end.
+        if unentry(entry).is_some_and(|(_, remoteness)| remoteness == 0) {
             return;
         }
         let (mine, theirs) = match mover {
             Player::X => (x, o),
             Player::O => (o, x),
         };
-        let mut empty = !(x | o) & full;
+        let mut empty = !(x | o) & self.codes.full();
         let (mut best, mut optimal) = (i32::MIN, 0u16);
         while empty != 0 {
             let cell = empty.trailing_zeros() as usize;

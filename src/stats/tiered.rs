@@ -26,8 +26,7 @@ use crate::game::Game;
 use crate::table::TableError;
 use crate::table::disk::DiskTable;
 use crate::tiers::{Tiers, marks_of_tier};
-use crate::value::Value;
-use crate::value::{Entry, unentry};
+use crate::value::{Entry, Value, unentry};
 
 /// The counts of the table `ttt solve` cached.
 ///

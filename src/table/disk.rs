@@ -25,8 +25,7 @@ use crate::board::{Cell, Cells};
 use crate::game::Game;
 use crate::position::Position;
 use crate::tiers::Tiers;
-use crate::value::unentry;
-use crate::value::{MoveValue, Probe, Value, move_rank};
+use crate::value::{MoveValue, Probe, Value, move_rank, unentry};
 
 /// The bytes before the first entry.
 pub const HEADER_BYTES: usize = 4096;

@@ -26,9 +26,8 @@ use crate::format::{Packed, StoredPosition, TableFormatError};
 use crate::game::Game;
 use crate::position::Position;
 use crate::solve::{Codes, Solution, solve_game};
-use crate::value::{Entry, unentry};
+use crate::value::{Entry, Probe, Value, unentry};
 
-use crate::value::{Probe, Value};
 use first_moves::FirstMoves;
 use unpacked::Unpacked;
 

@@ -11,8 +11,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::{LOST, Tiers, marks_of_tier};
-use crate::value::Value;
-use crate::value::{Entry, entry};
+use crate::value::{Entry, Value, entry};
 
 /// How good a child's entry is for the parent that moves to it: higher is better. A lost child
 /// is a win, the sooner the better (96 to 127); a drawn child 64; a won child a loss, the
