@@ -505,7 +505,7 @@ fn main() -> ExitCode {
     };
     let (cli, matches) = match parsed {
         Ok(parsed) => parsed,
-        Err(error) => return clap_error(&error),
+        Err(error) => return clap_error(&with_moves_hint(error, std::env::args_os())),
     };
     let given: Vec<String> = matches.subcommand().map_or_else(Vec::new, |(_, sub)| {
         sub.ids()
@@ -546,6 +546,49 @@ fn main() -> ExitCode {
         // The panic's message is already on standard error.
         Err(_) => ExitCode::from(101),
     }
+}
+
+/// A move list given as separate arguments (`ttt best 5 1`, `ttt review --moves 5 1 9`) is
+/// refused by clap as an unexpected or conflicting argument; the error then ends with the
+/// command as it was meant, the moves in one quoted `--moves`.
+fn with_moves_hint(
+    mut error: clap::Error,
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if !matches!(
+        error.kind(),
+        ErrorKind::UnknownArgument | ErrorKind::ArgumentConflict
+    ) {
+        return error;
+    }
+    let Some(args) = args
+        .into_iter()
+        .skip(1)
+        .map(|arg| arg.into_string().ok())
+        .collect::<Option<Vec<String>>>()
+    else {
+        return error;
+    };
+    let is_move = |arg: &String| !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit());
+    // The first run of at least two moves, with the `--moves` before it if there is one.
+    let Some(start) =
+        (0..args.len()).find(|&i| args[i..].iter().take_while(|a| is_move(a)).count() >= 2)
+    else {
+        return error;
+    };
+    let end = start + args[start..].iter().take_while(|a| is_move(a)).count();
+    let flag = start > 0 && matches!(args[start - 1].as_str(), "--moves" | "-m");
+    let moves = args[start..end].join(" ");
+    let mut meant: Vec<String> = args[..start - usize::from(flag)].to_vec();
+    meant.extend(["--moves".to_string(), format!("\"{moves}\"")]);
+    meant.extend(args[end..].iter().cloned());
+    let tip = format!("a move list is one argument: ttt {}", meant.join(" "));
+    error.insert(
+        ContextKind::Suggested,
+        ContextValue::StyledStrs(vec![tip.into()]),
+    );
+    error
 }
 
 /// Prints clap's error (or help, or version) as clap would, except that control characters

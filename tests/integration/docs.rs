@@ -21,7 +21,8 @@
 //!
 //! Commands run with `sh -c` in a scratch folder that holds links to everything at the
 //! repository's root, the built `ttt` first on the `PATH`. A line `...` on the page stands for
-//! any number of lines (the page says where it abridges); trailing spaces are not compared.
+//! any number of lines (the page says where it abridges); every other line is compared exactly,
+//! trailing spaces included.
 //!
 //! `TTT_BLESS_DOCS=1 cargo test --test integration docs::` writes what each example printed back into its page
 //! where the two differ and the page abridges nothing, for a change of output meant to happen;
@@ -235,9 +236,9 @@ fn matches(expected: &[String], actual: &[&str]) -> bool {
         Some((first, rest)) if first.trim() == "..." => {
             (0..=actual.len()).any(|skip| matches(rest, &actual[skip..]))
         }
-        Some((first, rest)) => actual.split_first().is_some_and(|(line, others)| {
-            line.trim_end() == first.trim_end() && matches(rest, others)
-        }),
+        Some((first, rest)) => actual
+            .split_first()
+            .is_some_and(|(line, others)| line == first && matches(rest, others)),
     }
 }
 
@@ -278,7 +279,7 @@ fn every_example_in_the_docs_prints_what_the_page_shows() {
                 }
                 let abridged = example.expected.iter().any(|l| l.trim() == "...");
                 if bless && !abridged {
-                    let new = actual.iter().map(|l| l.trim_end().to_string()).collect();
+                    let new = actual.iter().map(|l| l.to_string()).collect();
                     let end = example.first + example.expected.len();
                     blessed.push((example.first, end, new));
                     continue;

@@ -475,3 +475,28 @@ fn short_flags_do_what_the_long_ones_do() {
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(written.starts_with("game,board,"), "{}", &written[..40]);
 }
+
+#[test]
+fn moves_given_as_separate_arguments_get_the_command_meant() {
+    for (args, meant) in [
+        (&["best", "5", "1"][..], "ttt best --moves \"5 1\""),
+        (&["best", "--moves", "5", "1"], "ttt best --moves \"5 1\""),
+        (
+            &["review", "5", "1", "9", "--game", "3x3"],
+            "ttt review --moves \"5 1 9\" --game 3x3",
+        ),
+        (
+            &["analyze", "-m", "1", "2", "3"],
+            "ttt analyze --moves \"1 2 3\"",
+        ),
+    ] {
+        let error = usage_error(args);
+        let tip = format!("tip: a move list is one argument: {meant}\n");
+        assert!(error.contains(&tip), "{args:?}: {error}");
+    }
+    // Not a move list: clap's error alone.
+    let error = usage_error(&["best", "X........", "O........"]);
+    assert!(!error.contains("tip:"), "{error}");
+    // The tip's command works.
+    assert_eq!(stdout(&["best", "--moves", "5 1"]), "2\n");
+}
