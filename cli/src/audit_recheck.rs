@@ -9,7 +9,7 @@ use ttt_oracle::text::counted;
 use ttt_oracle::text::escape;
 use ttt_oracle::{Cell, Game, Player};
 
-use super::draw::{cells, grid_of};
+use super::draw::{cells, grid_of, replay};
 use super::style::Style;
 use super::summary::NAME_IN_LIST;
 use super::text::fit;
@@ -55,14 +55,7 @@ pub(super) fn lines(s: &SideReport, style: Style) -> Vec<String> {
     );
     lines.push(format!("    in the audit:   {}", answer(recorded)));
     lines.push(format!("    one at a time:  {}", answer(alone)));
-    let game = match s.game {
-        Game::TIC_TAC_TOE => String::new(),
-        game => format!(" --game {game}"),
-    };
-    lines.push(format!(
-        "    replay: ttt analyze{game} --moves \"{}\"",
-        cells(moves)
-    ));
+    lines.push(format!("    {}", replay("analyze", s.game, moves)));
     lines.push(format!(
         "    games drawn with seed {seed}: --recheck-seed {seed} asks them again"
     ));

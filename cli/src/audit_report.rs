@@ -12,7 +12,7 @@ use ttt_oracle::{AuditError, Cell, Game, History, Player, Ratio, Status, Value};
 use unicode_width::UnicodeWidthStr;
 
 use super::audit_jobs::BotAudit;
-use super::draw::{Square, cells, grid_of, side_by_side};
+use super::draw::{Square, cells, grid_of, replay, side_by_side};
 use super::named;
 use super::style::Style;
 use super::summary::{self, Found};
@@ -332,14 +332,7 @@ fn details(name: &str, s: &SideReport, published: &[Published], style: Style) ->
             line.moves.len()
         ));
         lines.extend(draw_game(s.game, &line.moves, line.mistake, style));
-        let game = match s.game {
-            Game::TIC_TAC_TOE => String::new(),
-            game => format!(" --game {game}"),
-        };
-        lines.push(format!(
-            "    replay: ttt analyze{game} --moves \"{}\"",
-            cells(&line.moves)
-        ));
+        lines.push(format!("    {}", replay("review", s.game, &line.moves)));
     }
     if let Some(line) = &s.shortest_illegal {
         let after = if line.moves.is_empty() {

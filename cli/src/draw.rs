@@ -1,6 +1,6 @@
 //! Boards drawn for people: grids of short labels; and moves written for them.
 
-use ttt_oracle::Cell;
+use ttt_oracle::{Cell, Game};
 
 use super::text::shown_width;
 
@@ -71,6 +71,16 @@ pub fn cells(moves: &[Cell]) -> String {
         .map(Cell::to_string)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The command that shows a game of an audit again: `review` to step through every move of it,
+/// judged; `analyze` for the position it reaches.
+pub fn replay(command: &str, game: Game, moves: &[Cell]) -> String {
+    let flag = match game {
+        Game::TIC_TAC_TOE => String::new(),
+        game => format!(" --game {game}"),
+    };
+    format!("replay: ttt {command}{flag} --moves \"{}\"", cells(moves))
 }
 
 /// The width of the widest square, in characters.

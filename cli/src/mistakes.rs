@@ -8,7 +8,7 @@ use ttt_oracle::audit::{Mistake, MistakeJson, Mistakes};
 use ttt_oracle::{Game, Player, Value};
 
 use super::Failure;
-use super::draw::{cells, grid_of, side_by_side};
+use super::draw::{cells, grid_of, replay, side_by_side};
 use super::jsonl::JsonLines;
 use super::style::Style;
 use super::text::{plies, shown_width};
@@ -86,14 +86,10 @@ fn one(game: Game, side: Player, n: usize, mistake: &Mistake, style: Style) -> V
             counted(mistake.games, "game", "games"),
         ),
     ];
-    let flag = match game {
-        Game::TIC_TAC_TOE => String::new(),
-        game => format!(" --game {game}"),
-    };
-    let replay = format!(
-        "replay: ttt analyze{flag} --moves \"{}\"",
-        cells(&mistake.moves)
-    );
+    // The game up to the mistake and the mistake itself, which the review then judges.
+    let mut game_to_it = mistake.moves.clone();
+    game_to_it.push(played.cell);
+    let replay = replay("review", game, &game_to_it);
     // The words beside the board when they fit, under it otherwise; the replay under it.
     let indent = "       ";
     let grid_width = grid.first().map_or(0, |l| shown_width(l));

@@ -328,10 +328,27 @@ fn the_command_audits_another_game() {
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("shortest loss, 6 plies"), "{text}");
     assert!(text.contains(" . | . | . | . "), "{text}");
-    assert!(
-        text.contains("replay: ttt analyze --game 3x4 --moves"),
-        "{text}"
-    );
+    // The replay, run, steps through that lost game: six plies, X lost.
+    let replay = text
+        .lines()
+        .find_map(|line| {
+            line.trim()
+                .strip_prefix("replay: ttt review --game 3x4 --moves ")
+        })
+        .unwrap_or_else(|| panic!("no replay in {text}"));
+    let review = ttt()
+        .args([
+            "review",
+            "--game",
+            "3x4",
+            "--moves",
+            replay.trim_matches('"'),
+        ])
+        .assert()
+        .success();
+    let review = String::from_utf8(review.get_output().stdout.clone()).unwrap();
+    assert!(review.contains(", O won."), "{review}");
+    assert!(review.contains("\n  6  O  "), "{review}");
     assert!(
         text.lines().all(|line| line.chars().count() <= 100),
         "{text}"

@@ -165,17 +165,18 @@ fn marcelo_shows_where_it_lets_a_win_go() {
         "        1 | 2 | X     X played 9: draw in 5 plies",
         "       ---+---+---    best 1 2: win in 3 plies",
         "        4 | X | O     met in 2 histories, 10 games after the move",
-        "       replay: ttt analyze --moves \"5 6 3 7\"",
+        "       replay: ttt review --moves \"5 6 3 7 9\"",
     ];
     for line in expected {
         assert!(text.lines().any(|l| l == line), "{line:?} in\n{text}");
     }
-    // The replay command, pasted, shows the same position and best moves.
-    let (code, analysis) = stdout(&["analyze", "--moves", "5 6 3 7"]);
+    // The replay command, pasted, steps through the game to the mistake, the last move, judged
+    // as the audit judged it.
+    let (code, review) = stdout(&["review", "--moves", "5 6 3 7 9"]);
     assert_eq!(code, 0);
     assert!(
-        analysis.contains("X to move wins in 3 plies. Best: 1 2."),
-        "{analysis}"
+        review.contains("Ply 5: X played 9, win to draw (D5). Best: 1 2 (W3)."),
+        "{review}"
     );
 }
 
@@ -199,7 +200,7 @@ fn the_text_draws_the_first_three_and_fits_100_columns() {
     // On a larger board too.
     let (_, text) = stdout(&["audit", "random", "--game", "3x4", "--side", "o"]);
     assert!(text.lines().all(|l| l.chars().count() <= 100), "{text}");
-    assert!(text.contains("replay: ttt analyze --game 3x4 --moves \""));
+    assert!(text.contains("replay: ttt review --game 3x4 --moves \""));
 }
 
 #[test]
