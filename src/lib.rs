@@ -76,6 +76,46 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! Your own bot is any type that implements [`bots::Bot`]: its name, and its choices in a
+//! game (one certain move, or several with their probabilities). [`Position::winning_cells`]
+//! and [`Position::fork_cells`] are the threats and forks the built-in rule bots play by; a
+//! bot that wins when it can and blocks when it must, audited on both sides:
+//!
+//! ```
+//! use ttt_oracle::audit::Verdict;
+//! use ttt_oracle::bots::{Bot, BotError, Choice};
+//! use ttt_oracle::{AuditOptions, Game, History, Player, audit};
+//!
+//! struct WinOrBlock;
+//!
+//! impl Bot for WinOrBlock {
+//!     fn name(&self) -> &str {
+//!         "win-or-block"
+//!     }
+//!
+//!     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
+//!         let position = game.position();
+//!         let me = position.to_move();
+//!         let cell = position.winning_cells(me).first() // win
+//!             .or_else(|| position.winning_cells(!me).first()) // block
+//!             .or_else(|| position.empty_cells().first());
+//!         Ok(Choice::only(cell))
+//!     }
+//! }
+//!
+//! for side in [Player::X, Player::O] {
+//!     let report = audit(&mut WinOrBlock, &AuditOptions::new(Game::TIC_TAC_TOE, side))?;
+//!     // Without forks and the centre, the first empty cell loses.
+//!     assert_eq!(report.verdict(), Some(Verdict::CanLose));
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! `examples/rule_bot.rs` is the same with forks and the centre, printing each side's verdict
+//! and shortest loss (`cargo run --release --example rule_bot`). A bot that reads only the
+//! board should say so ([`Bot::memoryless`](bots::Bot::memoryless)): the audit then asks it
+//! once per board instead of once per game.
+//!
 //! To check a bot instead of playing it, [`audit()`] walks every game it can face; [`matchup()`]
 //! plays two bots through every game, [`Review`] judges every move of a game, [`simulate()`]
 //! plays sampled games, and [`bots`] has the published bots the project audits. The layers

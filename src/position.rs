@@ -310,6 +310,58 @@ impl Position {
         !(self.x | self.o) & self.geometry.full()
     }
 
+    /// The empty cells where a mark of `player` would complete a line of k: where `player`,
+    /// to move, wins in one, and where the other side must block. Any board can be asked, with
+    /// either player: a rule bot's first two rules, as the built-in rule bots play them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, Player, Position};
+    ///
+    /// // X to move: O threatens 3 (1-2-3); X has no line of two.
+    /// let position = Position::parse(Game::TIC_TAC_TOE, "OO..X...X")?;
+    /// assert_eq!(position.winning_cells(Player::O).to_string(), "3");
+    /// assert!(position.winning_cells(Player::X).is_empty());
+    /// # Ok::<(), ttt_oracle::PositionError>(())
+    /// ```
+    pub fn winning_cells(&self, player: Player) -> Cells {
+        Cells::from_bits(
+            self.geometry
+                .completing(self.mask(player), self.empty_mask()),
+        )
+    }
+
+    /// The empty cells where a mark of `player` would make two threats at once (a fork): two
+    /// lines through the cell, each then one mark short of k, its last cell empty.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, Player, Position};
+    ///
+    /// // X on 1 and 9, O on 5: X at 3 or 7 threatens two lines at once.
+    /// let position = Position::parse(Game::TIC_TAC_TOE, "X...O...X")?;
+    /// assert_eq!(position.fork_cells(Player::X).to_string(), "3 7");
+    /// # Ok::<(), ttt_oracle::PositionError>(())
+    /// ```
+    pub fn fork_cells(&self, player: Player) -> Cells {
+        let (mine, theirs) = (self.mask(player), self.mask(!player));
+        let k = self.game().k() as u32;
+        let empty = self.empty_mask();
+        Cells::from_bits(empty)
+            .iter()
+            .filter(|cell| {
+                let open = self
+                    .geometry
+                    .lines_through(cell.index())
+                    .iter()
+                    .filter(|&&line| line & theirs == 0 && (line & mine).count_ones() + 2 == k);
+                open.count() >= 2
+            })
+            .collect()
+    }
+
     /// The cells the side to move may play: the empty cells, or none once the game is over.
     pub fn legal_moves(&self) -> Cells {
         Cells::from_bits(self.legal_mask())

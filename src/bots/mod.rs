@@ -24,7 +24,7 @@ mod solved;
 mod source;
 mod spec;
 mod styles;
-mod tactics;
+pub(crate) mod tactics;
 
 use crate::board::Board;
 

@@ -98,3 +98,30 @@ fn random_games_on_larger_boards_keep_the_code_of_their_first_twenty_cells() {
         }
     }
 }
+
+#[test]
+fn threats_and_forks_are_the_rule_bots_own_on_every_tic_tac_toe_board() {
+    use crate::bots::tactics::{fork_cells, winning_cells};
+    let mut boards = 0;
+    for position in Position::reachable(Game::TIC_TAC_TOE) {
+        boards += 1;
+        let board = position.tic_tac_toe();
+        for player in [Player::X, Player::O] {
+            assert_eq!(position.winning_cells(player), winning_cells(board, player));
+            assert_eq!(position.fork_cells(player), fork_cells(board, player));
+        }
+    }
+    assert_eq!(boards, 5_478);
+}
+
+#[test]
+fn a_threat_on_a_larger_board_is_one_mark_short_of_k() {
+    // 4x4k3: X's 1 2 threatens 3; O's 6 7 threaten 5 and 8. O at 3 would threaten 11 (3-7-11)
+    // and 9 (3-6-9) at once, at 10 14 (6-10-14) and 13 (7-10-13), at 11 15 (7-11-15) and 16
+    // (6-11-16).
+    let game: Game = "4x4k3".parse().unwrap();
+    let position = Position::parse(game, "XX../.OO./..../....").unwrap();
+    assert_eq!(position.winning_cells(Player::X).to_string(), "3");
+    assert_eq!(position.winning_cells(Player::O).to_string(), "5 8");
+    assert_eq!(position.fork_cells(Player::O).to_string(), "3 10 11");
+}
