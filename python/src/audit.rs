@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use serde_json::Value as Json;
-use ttt_oracle::audit::{AuditJson, Mistakes, Report, Verdict};
+use ttt_oracle::audit::{AuditJson, MistakeJson, Mistakes, Report, Verdict};
 use ttt_oracle::bots::external::DEFAULT_TIMEOUT;
 use ttt_oracle::bots::{self, Bot, Choice, DependsOn, Turn};
 use ttt_oracle::{AuditError, AuditOptions, Game, History, Player, SplitMix64};
@@ -152,13 +152,15 @@ fn sides(side: &str) -> PyResult<Vec<Player>> {
 /// `name` names it in the report (the callable's name by default); `stateless=True` declares
 /// that it answers from the board alone, which the audit checks along a sample of games;
 /// `timeout` is the seconds a call may take (2, as on the command line); `recheck_seed` the
-/// seed of that sample (`ttt audit --recheck-seed`).
+/// seed of that sample (`ttt audit --recheck-seed`); `all_mistakes=True` lists every mistake
+/// of each side in `mistakes`, as `ttt audit --mistakes FILE` writes them, rather than the
+/// first 100 (on 4x4 a bot can make millions).
 ///
 /// Returns an AuditReport, whose to_dict() is `ttt audit --format json`. Raises BotError when
 /// the bot cannot answer (naming the bot and the request, with the traceback), ValueError for
 /// a bad game, side or spec, AuditFailed over a budget, KeyboardInterrupt on Ctrl-C.
 #[pyfunction]
-#[pyo3(signature = (bot, game = "3x3", side = "both", *, name = None, stateless = false, timeout = None, recheck_seed = None))]
+#[pyo3(signature = (bot, game = "3x3", side = "both", *, name = None, stateless = false, timeout = None, recheck_seed = None, all_mistakes = false))]
 #[allow(clippy::too_many_arguments)]
 fn audit(
     py: Python<'_>,
@@ -169,6 +171,7 @@ fn audit(
     stateless: bool,
     timeout: Option<f64>,
     recheck_seed: Option<u64>,
+    all_mistakes: bool,
 ) -> PyResult<AuditReport> {
     let game = game_of(game)?;
     let sides = sides(side)?;
@@ -177,7 +180,11 @@ fn audit(
     let mut reports = Vec::new();
     for side in sides {
         let options = AuditOptions {
-            mistakes: Mistakes::LISTED,
+            mistakes: if all_mistakes {
+                usize::MAX
+            } else {
+                Mistakes::LISTED
+            },
             recheck_seed,
             ..AuditOptions::new(game, side)
         };
@@ -202,12 +209,49 @@ fn audit(
     }
     .map_err(value_error)?;
     let verdicts = reports.iter().map(Report::verdict).collect();
+    let mistakes = reports
+        .iter()
+        .map(|report| {
+            report
+                .solved()
+                .map(|side| mistake_lines(game, &name, side))
+                .transpose()
+        })
+        .collect::<Result<_, _>>()
+        .map_err(value_error)?;
     Ok(AuditReport {
         game,
         name,
         json,
         verdicts,
+        mistakes,
     })
+}
+
+/// The mistakes `side` lists, each as a line of `ttt audit --mistakes FILE`: the game (other
+/// games only), the bot and the side, then the mistake's keys.
+fn mistake_lines(
+    game: Game,
+    bot: &str,
+    side: &ttt_oracle::audit::SideReport,
+) -> serde_json::Result<Vec<Json>> {
+    side.mistakes
+        .list
+        .iter()
+        .map(|mistake| {
+            let mut line = serde_json::Map::new();
+            if game != Game::TIC_TAC_TOE {
+                line.insert("game".into(), game.to_string().into());
+            }
+            line.insert("bot".into(), bot.into());
+            line.insert("side".into(), side.side.to_string().into());
+            let Json::Object(keys) = serde_json::to_value(MistakeJson::new(game, mistake))? else {
+                unreachable!("a mistake is a JSON object");
+            };
+            line.extend(keys);
+            Ok(Json::Object(line))
+        })
+        .collect()
 }
 
 pub(crate) fn timeout_of(seconds: Option<f64>) -> PyResult<Duration> {
@@ -230,6 +274,8 @@ struct AuditReport {
     json: Json,
     /// Each side's verdict, as its JSON has it.
     verdicts: Vec<Option<Verdict>>,
+    /// Each side's mistakes as `ttt audit --mistakes FILE` writes them; `None` without a table.
+    mistakes: Vec<Option<Vec<Json>>>,
 }
 
 #[pymethods]
@@ -252,9 +298,11 @@ impl AuditReport {
         self.side_jsons()
             .iter()
             .zip(&self.verdicts)
-            .map(|(json, &verdict)| SideReport {
+            .zip(&self.mistakes)
+            .map(|((json, &verdict), mistakes)| SideReport {
                 json: json.clone(),
                 verdict,
+                mistakes: mistakes.clone(),
             })
             .collect()
     }
@@ -300,6 +348,19 @@ impl AuditReport {
     #[getter]
     fn shortest_forfeit(&self) -> Option<Vec<u32>> {
         self.shortest("shortest_illegal")
+    }
+
+    /// The mistakes of every side audited, X's first, each a dict as a line of `ttt audit
+    /// --mistakes FILE`: the first 100 of each side, or all with `audit(..., all_mistakes=True)`.
+    /// Empty without a table to judge the moves by.
+    #[getter]
+    fn mistakes<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        self.mistakes
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|line| json_to_python(py, line))
+            .collect()
     }
 
     /// The report as `ttt audit BOT --side SIDE --format json` prints it.
@@ -348,6 +409,7 @@ fn moves(json: &Json) -> Option<Vec<u32>> {
 struct SideReport {
     json: Json,
     verdict: Option<Verdict>,
+    mistakes: Option<Vec<Json>>,
 }
 
 #[pymethods]
@@ -432,6 +494,23 @@ impl SideReport {
             fraction(py, loss)?,
             moves(&worst["line"]).unwrap_or_default(),
         )))
+    }
+
+    /// The side's mistakes, each a dict as a line of `ttt audit --mistakes FILE` (the first 100,
+    /// or all with `audit(..., all_mistakes=True)`), blunders first; None without a table.
+    #[getter]
+    fn mistakes<'py>(&self, py: Python<'py>) -> PyResult<Option<Vec<Bound<'py, PyAny>>>> {
+        self.mistakes
+            .as_ref()
+            .map(|lines| lines.iter().map(|line| json_to_python(py, line)).collect())
+            .transpose()
+    }
+
+    /// How many mistakes the side made, each position and move once, however many are listed;
+    /// None without a table.
+    #[getter]
+    fn mistakes_total(&self) -> Option<u64> {
+        self.json["mistakes"]["total"].as_u64()
     }
 
     /// The side as it appears in `to_dict()["bots"][0]["sides"]`.

@@ -45,6 +45,31 @@ def test_to_dict_on_another_game():
     assert t.audit("perfect", game="3x4", side="o").to_dict() == json.loads(cli.stdout)
 
 
+@pytest.mark.parametrize("game", ["3x3", "3x4"])
+def test_mistakes_are_the_lines_of_the_command_lines_mistakes_file(game):
+    cli = ttt("audit", "random", "--game", game, "--mistakes", "-")
+    every = [json.loads(line) for line in cli.stdout.splitlines()]
+    report = t.audit("random", game=game, all_mistakes=True)
+    assert report.mistakes == every
+    x, o = report.sides
+    assert x.mistakes + o.mistakes == every
+    assert [x.mistakes_total, o.mistakes_total] == [
+        sum(1 for line in every if line["side"] == side) for side in "XO"
+    ]
+    # Without all_mistakes, the first 100 of each side, as the JSON's "first".
+    first = t.audit("random", game=game)
+    for side, listed in zip(first.sides, (x, o)):
+        assert side.mistakes == listed.mistakes[:100]
+        assert len(side.to_dict()["mistakes"]["first"]) == len(side.mistakes)
+    assert game == "3x3" or len(first.sides[0].mistakes) == 100 < x.mistakes_total
+
+
+def test_a_bot_that_never_errs_has_no_mistakes():
+    report = t.audit("perfect")
+    assert report.mistakes == []
+    assert [side.mistakes_total for side in report.sides] == [0, 0]
+
+
 def test_to_dict_of_a_python_bot_is_that_of_the_same_program():
     command = f"{sys.executable} {os.path.join(HERE, 'bots', 'perfect.py')}"
     cli = ttt("audit", "--cmd", command, "--name", "perfect.py", "--stateless",

@@ -36,6 +36,8 @@ class SideReport:
     vs_random: Optional[Dict[str, Fraction]]
     vs_perfect: Optional[Dict[str, Fraction]]
     worst_case: Optional[Tuple[Fraction, List[int]]]
+    mistakes: Optional[List[Dict[str, Any]]]
+    mistakes_total: Optional[int]
     def to_dict(self) -> Dict[str, Any]: ...
 
 class AuditReport:
@@ -46,6 +48,7 @@ class AuditReport:
     never_loses: bool
     shortest_loss: Optional[List[int]]
     shortest_forfeit: Optional[List[int]]
+    mistakes: List[Dict[str, Any]]
     def to_dict(self) -> Dict[str, Any]: ...
 
 def audit(
@@ -57,6 +60,7 @@ def audit(
     stateless: bool = False,
     timeout: Optional[float] = None,
     recheck_seed: Optional[int] = None,
+    all_mistakes: bool = False,
 ) -> AuditReport: ...
 
 class MatchReport:
