@@ -189,7 +189,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     let audits = audited.audits;
     let stopped = audited
         .stopped
-        .map(|(error, left)| Stopped::new(error, left));
+        .map(|(error, holds, left)| Stopped::new(error, holds, left));
     let to_stdout = losing.as_ref().is_some_and(JsonLines::to_stdout)
         || mistakes.as_ref().is_some_and(JsonLines::to_stdout);
     let printed = match to_stdout {

@@ -10,7 +10,7 @@ use ttt_oracle::text::escape;
 use ttt_oracle::{AuditError, Game, Player};
 
 use super::Failure;
-use super::named::{ExternalArgs, Named};
+use super::named::{ExternalArgs, Holds, Named};
 use super::progress::Progress;
 use super::text::fit;
 
@@ -96,7 +96,8 @@ pub(super) struct BotAudit<R> {
 /// error, and the sides it left unaudited, each "NAME as X".
 pub(super) struct Audited<R> {
     pub(super) audits: Vec<BotAudit<R>>,
-    pub(super) stopped: Option<(AuditError, Vec<String>)>,
+    /// The error, what the audit of the bot that met it holds, and the sides left.
+    pub(super) stopped: Option<(AuditError, Holds, Vec<String>)>,
 }
 
 /// Audits `sides` of each entry in turn with `audit` (X and O at once when the entry has a
@@ -140,13 +141,14 @@ pub(super) fn audit_all<R: Send>(
                 match result {
                     Ok(report) => done.push(report),
                     Err(error) => {
-                        audited.stopped = Some((error, Vec::new()));
+                        let holds = Holds::of(entry.bot.as_ref());
+                        audited.stopped = Some((error, holds, Vec::new()));
                         break;
                     }
                 }
             }
         }
-        if let Some((_, left)) = &mut audited.stopped {
+        if let Some((_, _, left)) = &mut audited.stopped {
             let name = fit(&escape(&entry.name), 30);
             left.extend(
                 sides[done.len()..]

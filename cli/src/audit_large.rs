@@ -79,10 +79,13 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
     let audit = |bot: &mut dyn Bot, side| audit_tableless(bot, game, side, budget);
     let audited = audit_all(&mut named, sides, 30, false, audit);
     let audits = audited.audits;
-    let (stopped, left) = audited.stopped.unzip();
+    let (stopped, left) = audited
+        .stopped
+        .map(|(error, holds, left)| ((error, holds), left))
+        .unzip();
     let left = left.unwrap_or_default();
     // As with a table, but for what --budget bounds here.
-    let stopped = stopped.map(|error| match error {
+    let stopped = stopped.map(|(error, holds)| match error {
         AuditError::OverMemory(over) => (
             Failure::memory(
                 over,
@@ -92,7 +95,7 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
             "Not audited, over the memory limit (below): ",
         ),
         other => {
-            let stopped = Stopped::new(other, Vec::new());
+            let stopped = Stopped::new(other, holds, Vec::new());
             (stopped.failure, stopped.heading)
         }
     });

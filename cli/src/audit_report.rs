@@ -41,15 +41,16 @@ pub(super) struct Stopped {
 }
 
 impl Stopped {
-    /// What `error` stopped, `left` the sides it left unaudited.
-    pub(super) fn new(error: AuditError, left: Vec<String>) -> Stopped {
+    /// What `error` stopped, in the audit of a bot that `holds` what it says; `left` the
+    /// sides it left unaudited.
+    pub(super) fn new(error: AuditError, holds: named::Holds, left: Vec<String>) -> Stopped {
         let (failure, heading) = match error {
             AuditError::OverBudget(over) => (
-                named::over_budget(&over),
+                named::over_budget(&over, holds),
                 "Not audited, over the budget of histories (below): ",
             ),
             AuditError::OverMemory(over) => (
-                Failure::audit_memory(over),
+                Failure::audit_memory(over, holds),
                 "Not audited, over the memory limit (below): ",
             ),
             AuditError::Bot(error) | AuditError::Refused(error) => (

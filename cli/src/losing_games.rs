@@ -11,6 +11,7 @@ use ttt_oracle::{AuditError, Cell, Game, Player};
 use super::Failure;
 use super::audit_report::Stopped;
 use super::jsonl::JsonLines;
+use super::named::Holds;
 
 /// A line of the file: the keys documented in `docs/commands.md`.
 #[derive(Serialize)]
@@ -34,14 +35,31 @@ enum Stop {
     Write(io::Error),
 }
 
-impl From<AuditError> for Stop {
-    fn from(error: AuditError) -> Stop {
+/// Why the walk of one bot's games stopped: its own error, or the output's.
+enum Walked {
+    Audit(AuditError),
+    Write(io::Error),
+}
+
+impl From<AuditError> for Walked {
+    fn from(error: AuditError) -> Walked {
+        Walked::Audit(error)
+    }
+}
+
+impl Stop {
+    /// Why the walk of the games of a bot that `holds` what it says stopped.
+    fn of(walked: Walked, holds: Holds) -> Stop {
+        let error = match walked {
+            Walked::Audit(error) => error,
+            Walked::Write(error) => return Stop::Write(error),
+        };
         match error {
             // The audit found the table before the games are written.
             AuditError::NoTable(error) => Stop::Write(io::Error::other(error.to_string())),
             // As after the audit (not over the budget after an audit within the same budget,
             // which asked the same questions).
-            other => Stop::Audit(Stopped::new(other, Vec::new()).failure),
+            other => Stop::Audit(Stopped::new(other, holds, Vec::new()).failure),
         }
     }
 }
@@ -83,14 +101,16 @@ fn write_all(
     let name_of_game = (game != Game::TIC_TAC_TOE).then(|| game.to_string());
     for (bot, sides) in auditors {
         let name = bot.name().to_string();
+        let holds = Holds::of(bot);
         for &side in sides {
             let options = ttt_oracle::AuditOptions {
                 budget,
                 ..ttt_oracle::AuditOptions::new(game, side)
             };
             ttt_oracle::audit::losing_games(bot, &options, |lost| {
-                write_line(out, name_of_game.as_deref(), &name, side, &lost).map_err(Stop::Write)
-            })?;
+                write_line(out, name_of_game.as_deref(), &name, side, &lost).map_err(Walked::Write)
+            })
+            .map_err(|walked| Stop::of(walked, holds))?;
         }
     }
     Ok(())

@@ -326,13 +326,9 @@ impl Failure {
     }
 
     /// An audit or a match over the memory limit: [`Failure::memory`], with what bounds the
-    /// memory of a walk by histories.
-    pub fn audit_memory(over: ttt_oracle::memory::OverMemory) -> Failure {
-        Failure::memory(
-            over,
-            "raise --max-memory; an external bot not declared --stateless is asked about each \
-             history, and a lower --budget holds fewer",
-        )
+    /// memory of the bot's walk.
+    pub fn audit_memory(over: ttt_oracle::memory::OverMemory, holds: named::Holds) -> Failure {
+        Failure::memory(over, holds.memory_advice())
     }
 
     /// The table built into this binary is damaged: exit code 4, whatever the command.

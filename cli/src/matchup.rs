@@ -14,7 +14,7 @@ use ttt_oracle::{
 };
 use unicode_width::UnicodeWidthStr;
 
-use super::named::{ExternalArgs, Named};
+use super::named::{ExternalArgs, Holds, Named};
 use super::progress::Progress;
 use super::style::Style;
 use super::text::{fit, not_done, pad, percent};
@@ -146,6 +146,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             _ => two(&mut players, i, j),
         };
         let budget = AuditBudget::of(args.budget as usize);
+        let holds = Holds::of(x.as_ref()).max(Holds::of(o.as_ref()));
         match play(x.as_mut(), o.as_mut(), args.game, budget) {
             Ok(report) => reports.push(report),
             Err(error) => {
@@ -154,8 +155,8 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
                     AuditError::NoTable(error) => error.into(),
                     AuditError::Bot(error) => Failure::protocol(error),
                     AuditError::Overflow => Failure::usage(format!("{label}: {error}")),
-                    AuditError::OverBudget(over) => super::named::over_budget(&over),
-                    AuditError::OverMemory(over) => Failure::audit_memory(over),
+                    AuditError::OverBudget(over) => super::named::over_budget(&over, holds),
+                    AuditError::OverMemory(over) => Failure::audit_memory(over, holds),
                     // TooLarge, and what a later version may add.
                     _ => Failure::usage(error.to_string()),
                 };

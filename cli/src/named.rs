@@ -189,10 +189,57 @@ impl ExternalArgs {
     }
 }
 
-/// A walk by histories over its budget: bad usage (exit 2), with what to do about it.
-pub fn over_budget(over: &OverBudget) -> Failure {
-    Failure::usage(format!(
-        "{over}; say --stateless of a bot that answers from the board alone (each board is \
-         then asked once), or raise --budget"
-    ))
+/// What an audit (or match) of a bot holds, so that the advice when it is over its budget or
+/// the memory limit names only what applies to that bot. Ordered from the least held: a match
+/// holds what the greater of its two bots does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Holds {
+    /// Each board once: a memoryless bot, built in or external and declared `--stateless`.
+    /// `--budget` does not bound that walk.
+    Boards,
+    /// Each history, at most `--budget` of them: a built-in bot that remembers.
+    Histories,
+    /// Each history of an external bot not declared `--stateless`.
+    ExternalHistories,
+}
+
+impl Holds {
+    /// What the audit of `bot` holds.
+    pub fn of(bot: &dyn Bot) -> Holds {
+        match (bot.memoryless(), bot.asks_ahead()) {
+            (true, _) => Holds::Boards,
+            (false, false) => Holds::Histories,
+            (false, true) => Holds::ExternalHistories,
+        }
+    }
+
+    /// What to change to stay within the memory limit.
+    pub fn memory_advice(self) -> &'static str {
+        match self {
+            Holds::Boards => {
+                "raise --max-memory: the audit holds each board the bot can meet once, and no \
+                 option of the audit makes that fewer"
+            }
+            Holds::Histories => {
+                "raise --max-memory, or lower --budget (the most histories the audit holds)"
+            }
+            Holds::ExternalHistories => {
+                "raise --max-memory; an external bot not declared --stateless is asked about \
+                 each history, and a lower --budget holds fewer"
+            }
+        }
+    }
+}
+
+/// A walk by histories over its budget: bad usage (exit 2), with what to do about it: for an
+/// external bot `--stateless` too, which a built-in bot cannot be told.
+pub fn over_budget(over: &OverBudget, holds: Holds) -> Failure {
+    let advice = match holds {
+        Holds::ExternalHistories => {
+            "say --stateless of a bot that answers from the board alone (each board is then \
+             asked once), or raise --budget"
+        }
+        Holds::Boards | Holds::Histories => "raise --budget",
+    };
+    Failure::usage(format!("{over}; {advice}"))
 }

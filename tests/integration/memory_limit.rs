@@ -483,3 +483,60 @@ mod sizes {
         assert!(available().is_some_and(|room| room > 0));
     }
 }
+
+#[test]
+fn the_advice_names_only_what_applies_to_the_bot() {
+    // `perfect` answers from the board alone: its audit and a match of two such bots hold each
+    // board once, which neither --budget nor --stateless would change.
+    let pids = pidfile("memory-advice");
+    for args in [
+        &[
+            "audit",
+            "perfect",
+            "--game",
+            "4x4",
+            "--side",
+            "x",
+            "--max-memory",
+            "20M",
+        ][..],
+        &[
+            "match",
+            "perfect",
+            "tricky",
+            "--game",
+            "4x4",
+            "--max-memory",
+            "20M",
+        ],
+    ] {
+        let out = run(args, &pids);
+        assert_over_memory(
+            &out,
+            Some("20 MiB"),
+            &["raise --max-memory: the audit holds each board"],
+        );
+        let stderr = text(&out.stderr);
+        assert!(
+            !stderr.contains("--budget") && !stderr.contains("--stateless"),
+            "{stderr}"
+        );
+    }
+    // Matched with an external bot not declared --stateless, a match holds histories: both apply.
+    let bot = hungry(true);
+    let args = [
+        "match",
+        "perfect",
+        "--cmd",
+        &bot,
+        "--name",
+        "hungry",
+        "--game",
+        "4x4",
+        "--max-memory",
+        "20M",
+    ];
+    let out = run(&args, &pids);
+    assert_over_memory(&out, Some("20 MiB"), &["--budget", "--stateless"]);
+    assert_none_left(&pids);
+}
