@@ -199,22 +199,24 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     };
     if let Some(stopped) = stopped {
         // The error is the answer even when the report could not be written.
-        if let Err(failure) = printed {
+        if let Err(failure) = Failure::reader_stopped(printed) {
             let label = Style::for_stderr().error("error:");
             let _ = writeln!(io::stderr(), "{label} {}", failure.message());
         }
         return Err(stopped.failure);
     }
-    printed?;
+    // A reader that stops early (`| head`) changes nothing of the verdict.
+    Failure::reader_stopped(printed)?;
     if let Some(mistakes) = mistakes {
         let sides = audits
             .iter()
             .flat_map(|a| a.sides.iter().map(move |side| (a.name.as_str(), side)));
-        super::mistakes::write(mistakes, game, sides)?;
+        Failure::reader_stopped(super::mistakes::write(mistakes, game, sides))?;
     }
     if let Some(losing) = losing {
         let auditors = named.iter_mut().flat_map(|entry| entry.auditors(sides));
-        super::losing_games::write(losing, game, auditors.collect(), budget)?;
+        let written = super::losing_games::write(losing, game, auditors.collect(), budget);
+        Failure::reader_stopped(written)?;
     }
     let all_never_lose = audits
         .iter()

@@ -99,35 +99,40 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
             (stopped.failure, stopped.heading)
         }
     });
-    let mut out = super::stdout();
-    match format {
-        Format::Json => {
-            let error = stopped.as_ref().map(|(failure, _)| failure.message());
-            let bots = audits
-                .iter()
-                .map(|audit| (audit.name.as_str(), &audit.sides[..]))
-                .collect();
-            let json = AuditJson::new(game, bots, error);
-            super::json_line(&mut out, &json)?;
-        }
-        Format::Text => {
-            let style = Style::for_stdout();
-            for line in text(game, &audits, budget, style) {
-                writeln!(out, "{line}")?;
+    // Written, then the answer: a reader that stops early changes neither.
+    let printed = (|| -> Result<(), Failure> {
+        let mut out = super::stdout();
+        match format {
+            Format::Json => {
+                let error = stopped.as_ref().map(|(failure, _)| failure.message());
+                let bots = audits
+                    .iter()
+                    .map(|audit| (audit.name.as_str(), &audit.sides[..]))
+                    .collect();
+                let json = AuditJson::new(game, bots, error);
+                super::json_line(&mut out, &json)?;
             }
-            writeln!(out)?;
-            let last = if let Some((_, heading)) = &stopped {
-                not_done(heading, &left)
-            } else {
-                summary::of(&audits, |side| Found {
-                    side: side.side,
-                    loses: side.shortest_loss.exists(),
-                    breaks_rules: side.shortest_illegal.exists(),
-                })
-            };
-            writeln!(out, "{}", style.strong(&last))?;
+            Format::Text => {
+                let style = Style::for_stdout();
+                for line in text(game, &audits, budget, style) {
+                    writeln!(out, "{line}")?;
+                }
+                writeln!(out)?;
+                let last = if let Some((_, heading)) = &stopped {
+                    not_done(heading, &left)
+                } else {
+                    summary::of(&audits, |side| Found {
+                        side: side.side,
+                        loses: side.shortest_loss.exists(),
+                        breaks_rules: side.shortest_illegal.exists(),
+                    })
+                };
+                writeln!(out, "{}", style.strong(&last))?;
+            }
         }
-    }
+        Ok(())
+    })();
+    Failure::reader_stopped(printed)?;
     if let Some((failure, _)) = stopped {
         return Err(failure);
     }

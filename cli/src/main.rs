@@ -292,6 +292,29 @@ impl Failure {
         Failure::with_code(1, message)
     }
 
+    /// A reader that closed the pipe before the end (`ttt export | head -1`): it chose to stop,
+    /// so the command stops without a word, and its exit code is its own answer (0, or the
+    /// verdict of an audit or a verify, which go on to give it: see [`Failure::reader_stopped`]).
+    /// Output lost against the user's will (a full disk, the file size limit, a closed or
+    /// failing descriptor) stays exit code 5.
+    fn reader_gone() -> Failure {
+        Failure::quiet(0)
+    }
+
+    /// Whether this is [`Failure::reader_gone`].
+    pub fn is_reader_gone(&self) -> bool {
+        self.code == 0
+    }
+
+    /// `written`, the output of a command that gives an answer after it (an audit's verdict):
+    /// `Ok` when the reader stopped early, so that the answer is still given.
+    pub fn reader_stopped(written: Result<(), Failure>) -> Result<(), Failure> {
+        match written {
+            Err(failure) if failure.is_reader_gone() => Ok(()),
+            written => written,
+        }
+    }
+
     /// An answer already printed in full, given by the exit code alone: no error line.
     pub fn quiet(code: u8) -> Failure {
         Failure::with_code(code, "")
@@ -351,6 +374,9 @@ impl From<io::Error> for Failure {
         }
         // Every other I/O error a command returns is from writing its answer, and a command
         // writes its answer to standard output (files go through `WriteError`).
+        if error.kind() == io::ErrorKind::BrokenPipe {
+            return Failure::reader_gone();
+        }
         Failure::output(format!("cannot write standard output: {error}"))
     }
 }
@@ -467,6 +493,9 @@ impl From<WriteError> for Failure {
         // An `-o` path that cannot be opened (a missing directory, a directory) is bad input,
         // exit code 2; output that cannot be written, wherever it goes and whenever it fails
         // (a full disk even as the file is created), is exit code 5.
+        if !error.when_opening() && error.io_error().kind() == io::ErrorKind::BrokenPipe {
+            return Failure::reader_gone();
+        }
         let opening_a_path = matches!(error.destination(), Destination::Path(_))
             && error.when_opening()
             && !ttt_oracle::output::is_full_or_broken(error.io_error());
@@ -656,12 +685,14 @@ fn run(cli: Cli) -> ExitCode {
     let result = match result {
         // Failed already, and said so: the rest would fail again.
         result if ttt_oracle::output::standard_output_failed() => result,
-        result => match (result, stdout().flush()) {
+        result => match (result, stdout().flush().map_err(Failure::from)) {
             (result, Ok(())) => result,
-            (Ok(()), Err(error)) => Err(error.into()),
-            (Err(failure), Err(error)) if failure.code == 1 => Err(error.into()),
-            (Err(failure), Err(error)) => {
-                report(&Failure::from(error));
+            // The reader stopped: the answer stands.
+            (result, Err(flushed)) if flushed.is_reader_gone() => result,
+            (Ok(()), Err(flushed)) => Err(flushed),
+            (Err(failure), Err(flushed)) if failure.code == 1 => Err(flushed),
+            (Err(failure), Err(flushed)) => {
+                report(&flushed);
                 Err(failure)
             }
         },

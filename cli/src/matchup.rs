@@ -167,7 +167,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     let printed = print(&reports, stopped.as_ref(), args);
     if let Some((failure, _)) = stopped {
         // The error is the answer even when the report could not be written.
-        if let Err(unprinted) = printed {
+        if let Err(unprinted) = Failure::reader_stopped(printed) {
             let label = Style::for_stderr().error("error:");
             let _ = writeln!(io::stderr(), "{label} {}", unprinted.message());
         }

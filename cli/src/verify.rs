@@ -93,39 +93,44 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
         format!("{:016x}", found.table_checksum),
         format!("{:016x}", found.fresh_checksum),
     );
-    match args.format {
-        Format::Json => {
-            let json = VerifyJson {
-                ok,
-                compared: found.compared,
-                table_checksum,
-                fresh_checksum,
-                mismatches,
-            };
-            super::json_line(&mut out, &json)?;
-        }
-        Format::Text => {
-            for mismatch in mismatches.iter().take(10) {
+    // Written, then the answer: a reader that stops early changes neither.
+    let printed = (|| -> Result<(), Failure> {
+        match args.format {
+            Format::Json => {
+                let json = VerifyJson {
+                    ok,
+                    compared: found.compared,
+                    table_checksum,
+                    fresh_checksum,
+                    mismatches,
+                };
+                super::json_line(&mut out, &json)?;
+            }
+            Format::Text => {
+                for mismatch in mismatches.iter().take(10) {
+                    writeln!(
+                        out,
+                        "mismatch at {}: table {}, fresh solve {}",
+                        mismatch.board,
+                        mismatch.table.as_deref().unwrap_or("nothing"),
+                        mismatch.fresh.as_deref().unwrap_or("nothing")
+                    )?;
+                }
+                // Two lines, so that each fits 100 columns whatever the game.
                 writeln!(
                     out,
-                    "mismatch at {}: table {}, fresh solve {}",
-                    mismatch.board,
-                    mismatch.table.as_deref().unwrap_or("nothing"),
-                    mismatch.fresh.as_deref().unwrap_or("nothing")
+                    "compared {} {compared}\nchecksums: table {table_checksum}, fresh solve \
+                     {fresh_checksum}",
+                    ttt_oracle::text::grouped(found.compared)
                 )?;
-            }
-            // Two lines, so that each fits 100 columns whatever the game.
-            writeln!(
-                out,
-                "compared {} {compared}\nchecksums: table {table_checksum}, fresh solve \
-                 {fresh_checksum}",
-                ttt_oracle::text::grouped(found.compared)
-            )?;
-            if ok {
-                writeln!(out, "ok: {what} equals a fresh solve")?;
+                if ok {
+                    writeln!(out, "ok: {what} equals a fresh solve")?;
+                }
             }
         }
-    }
+        Ok(())
+    })();
+    Failure::reader_stopped(printed)?;
     if ok {
         Ok(())
     } else {

@@ -288,13 +288,10 @@ fn bincode_is_not_sent_to_a_terminal_but_is_to_a_pipe() {
 }
 
 #[test]
-fn a_closed_pipe_is_output_that_failed() {
+fn a_closed_pipe_ends_it_quietly() {
     let (_, out) = common::close_after_64_bytes(&["export"]);
-    assert_eq!(out.status.code(), Some(5), "{:?}", out.status);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "error: cannot write standard output: Broken pipe (os error 32)\n"
-    );
+    assert_eq!(out.status.code(), Some(0), "{:?}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
 /// Every record of a bincode export, or the first error.
@@ -499,16 +496,12 @@ fn bad_mnk_exports_are_usage_errors_and_leave_nothing_behind() {
 }
 
 #[test]
-fn a_closed_pipe_ends_a_4x4_export_at_once_as_output_that_failed() {
+fn a_closed_pipe_ends_a_4x4_export_at_once_and_quietly() {
     for format in ["jsonl", "csv", "bincode"] {
         let (first, out) =
             common::close_after_64_bytes(&["export", "--game", "4x4", "--format", format]);
-        assert_eq!(out.status.code(), Some(5), "{format}: {:?}", out.status);
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr),
-            "error: cannot write standard output: Broken pipe (os error 32)\n",
-            "{format}"
-        );
+        assert_eq!(out.status.code(), Some(0), "{format}: {:?}", out.status);
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{format}");
         assert!(
             first.starts_with(b"{\"game\":\"4x4\"")
                 || first.starts_with(b"game,board")

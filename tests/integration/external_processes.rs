@@ -118,11 +118,10 @@ fn ttt_under_timeout_leaves_nothing_behind() {
     assert_none_left(&pids);
 }
 
-/// A reader gone before the report makes it output that failed (5); one that goes away after
-/// reading a little leaves 5, or the verdict when the whole report was already in the pipe:
-/// never a success or a death by signal.
+/// A reader gone before the report, or one that goes away after reading a little, leaves the
+/// verdict (random can lose: 1): never a success or a death by signal.
 #[test]
-fn a_closed_standard_output_is_exit_5_or_the_verdict_never_success() {
+fn a_closed_standard_output_leaves_the_verdict() {
     use std::process::Stdio;
     for bots in [
         &["random"][..],
@@ -134,7 +133,7 @@ fn a_closed_standard_output_is_exit_5_or_the_verdict_never_success() {
             if bots.len() == 1 {
                 command.stdout(common::no_reader());
                 let status = ended(&mut command.spawn().unwrap(), Duration::from_secs(30));
-                assert_eq!(status.code(), Some(5), "{bots:?}");
+                assert_eq!(status.code(), Some(1), "{bots:?}");
                 continue;
             }
             let mut child = command.stdout(Stdio::piped()).spawn().unwrap();
@@ -143,7 +142,7 @@ fn a_closed_standard_output_is_exit_5_or_the_verdict_never_success() {
             let _ = std::io::Read::read(&mut stdout, &mut [0u8; 64]);
             drop(stdout);
             let status = ended(&mut child, Duration::from_secs(30));
-            assert!(matches!(status.code(), Some(1 | 5)), "{bots:?}: {status:?}");
+            assert_eq!(status.code(), Some(1), "{bots:?}: {status:?}");
         }
     }
 }

@@ -242,14 +242,11 @@ fn dash_writes_the_games_alone_to_standard_output() {
 }
 
 #[test]
-fn a_reader_that_closes_the_pipe_early_is_output_that_failed() {
+fn a_reader_that_closes_the_pipe_early_leaves_the_verdict() {
     let (first, out) = close_after_64_bytes(&["audit", "random", "--losing-games", "-"]);
     assert!(first.starts_with(b"{\"bot\":\"random\""));
-    assert_eq!(out.status.code(), Some(5), "not all the games arrived");
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "error: cannot write standard output: Broken pipe (os error 32)\n"
-    );
+    assert_eq!(out.status.code(), Some(1), "random can lose");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
 #[test]
