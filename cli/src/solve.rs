@@ -79,7 +79,8 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     let solved = solved.map_err(|error| match error {
         SolveError::NotForThisGame(_)
         | SolveError::OverMemory { .. }
-        | SolveError::OverDisk { .. } => Failure::usage(error.to_string()),
+        | SolveError::OverDisk { .. }
+        | SolveError::Unreadable(_) => Failure::usage(error.to_string()),
         SolveError::Write(error) => Failure::output(error.to_string()),
         SolveError::Folder(..) => Failure::output(error.to_string()),
     })?;
