@@ -1,6 +1,7 @@
 //! The files of the cache folder under attack, through the real binary: a symbolic link, a
 //! FIFO or a device where a table, a tier or a lock file goes (refused, never followed,
-//! written through or waited on); a table this user may not
+//! written through or waited on); a table truncated or rewritten in place while `ttt` reads it
+//! (exit 4 with a message, never a wrong answer, never a signal); a table this user may not
 //! read (exit 2, "Permission denied").
 //!
 //! The game is 1x17k2, the cheapest past 16 cells (a second to solve in release). `.ci/test`
@@ -9,7 +10,9 @@
 mod common;
 
 use std::fs;
+use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
@@ -173,6 +176,181 @@ fn a_fifo_where_a_table_tier_or_lock_goes_is_refused_without_waiting() {
     );
     assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
     fs::remove_dir_all(&elsewhere).unwrap();
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Whether the kernel gives file leases (`/proc/sys/fs/leases-enable`), which guard a table
+/// against a writer that opens it while `ttt` reads it.
+fn leases() -> bool {
+    let enabled = fs::read_to_string("/proc/sys/fs/leases-enable").is_ok_and(|s| s.trim() == "1");
+    if !enabled {
+        eprintln!("SKIPPED the parts that need file leases: /proc/sys/fs/leases-enable is not 1");
+    }
+    enabled
+}
+
+/// `ttt analyze --moves - --format json` on 1x17k2, reading from a pipe kept open, run by
+/// `wrap` (a program and its arguments before `ttt`, or none).
+struct Reader {
+    child: Child,
+    input: std::process::ChildStdin,
+    output: BufReader<std::process::ChildStdout>,
+}
+
+impl Reader {
+    fn start(dir: &Path, wrap: &[&str]) -> Reader {
+        let mut command = match wrap.split_first() {
+            Some((program, rest)) => {
+                let mut command = Command::new(program);
+                command.args(rest).arg(common::ttt());
+                command
+            }
+            None => Command::new(common::ttt()),
+        };
+        let mut child = command
+            .args([
+                "analyze", "--game", GAME, "--moves", "-", "--format", "json",
+            ])
+            .arg("--cache-dir")
+            .arg(dir)
+            .env_remove("XDG_CACHE_HOME")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Reader {
+            child,
+            input,
+            output,
+        }
+    }
+
+    /// The answer to `moves`, or `None` once the reader has ended.
+    fn ask(&mut self, moves: &str) -> Option<String> {
+        writeln!(self.input, "{moves}").ok()?;
+        self.input.flush().ok()?;
+        let mut line = String::new();
+        match self.output.read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line),
+        }
+    }
+
+    /// Asks every question of `asked` until the reader ends, then waits for it to end.
+    fn end(mut self, asked: &[&str]) -> (Vec<String>, Output) {
+        let answers = asked.iter().map_while(|moves| self.ask(moves)).collect();
+        drop(self.input);
+        let mut rest = String::new();
+        let _ = std::io::Read::read_to_string(&mut self.output, &mut rest);
+        (answers, finished(self.child, &["analyze", "--moves", "-"]))
+    }
+}
+
+/// Questions whose answers read the table all over: every first move, then two.
+const QUESTIONS: [&str; 6] = ["1", "9", "1 2", "3 17", "5 12", "17 1"];
+
+/// Asserts that a reader ended with exit code 4 and the message naming the table, not by a
+/// signal.
+fn stopped_with_4(out: &Output, table: &Path) {
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        out.status.signal(),
+        None,
+        "ended by a signal: {:?}; {stderr}",
+        out.status
+    );
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "the table of game {GAME} at {} was changed while ttt read it",
+            table.display()
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_table_truncated_under_a_reader_stops_it_with_exit_4() {
+    let (dir, table) = with_table("truncated");
+    let right = Reader::start(&dir, &[]).end(&QUESTIONS).0;
+    assert_eq!(right.len(), QUESTIONS.len());
+    if leases() {
+        let mut reader = Reader::start(&dir, &[]);
+        assert_eq!(reader.ask("1").as_ref(), Some(&right[0]));
+        // The open for writing waits until the reader has stopped.
+        let file = fs::OpenOptions::new().write(true).open(&table).unwrap();
+        file.set_len(4096).unwrap();
+        let (_, out) = reader.end(&QUESTIONS);
+        stopped_with_4(&out, &table);
+    }
+    // A reader that holds no lease (another user's table: as root, the reader runs as
+    // nobody), truncated under it: the read past the end is caught, not a SIGBUS.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        fs::write(&table, table_bytes()).unwrap();
+        let nobody = [
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+        ];
+        let mut reader = Reader::start(&dir, &nobody);
+        assert_eq!(reader.ask("1").as_ref(), Some(&right[0]));
+        let file = fs::OpenOptions::new().write(true).open(&table).unwrap();
+        file.set_len(4096).unwrap();
+        let (answers, out) = reader.end(&QUESTIONS[1..]);
+        stopped_with_4(&out, &table);
+        assert_eq!(answers[..], right[1..1 + answers.len()]);
+    } else {
+        eprintln!("SKIPPED the unleased reader: it takes root to run one as another user");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_table_rewritten_in_place_under_a_reader_never_gives_a_wrong_answer() {
+    if !leases() {
+        return;
+    }
+    let (dir, table) = with_table("rewritten");
+    let right = Reader::start(&dir, &[]).end(&QUESTIONS).0;
+    let mut reader = Reader::start(&dir, &[]);
+    assert_eq!(reader.ask("1").as_ref(), Some(&right[0]));
+    // Every entry's bits flipped, the size the same, through a descriptor opened for writing
+    // while the reader reads: the open waits until the reader has stopped.
+    {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&table)
+            .unwrap();
+        let mut entries = Vec::new();
+        file.seek(SeekFrom::Start(4096)).unwrap();
+        file.read_to_end(&mut entries).unwrap();
+        entries.iter_mut().for_each(|byte| *byte ^= 0x41);
+        file.seek(SeekFrom::Start(4096)).unwrap();
+        file.write_all(&entries).unwrap();
+    }
+    let (answers, out) = reader.end(&QUESTIONS[1..]);
+    stopped_with_4(&out, &table);
+    assert_eq!(answers[..], right[1..1 + answers.len()], "a wrong answer");
+    // A table open for writing elsewhere when ttt opens it may change at any moment: refused.
+    let writer = fs::OpenOptions::new().write(true).open(&table).unwrap();
+    fs::write(&table, table_bytes()).unwrap();
+    let out = ttt(&dir, &["best", "--game", GAME]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains("another process has it open for writing"),
+        "{stderr}"
+    );
+    drop(writer);
+    let out = ttt(&dir, &["best", "--game", GAME]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
     fs::remove_dir_all(&dir).unwrap();
 }
 

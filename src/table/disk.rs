@@ -8,7 +8,8 @@
 //!
 //! Every file of the cache folder (tables, tiers, locks) is opened by [`open_file`]: never
 //! through a symbolic link, never blocking on a FIFO, and only a regular file, its type read
-//! from the opened descriptor. A table is replaced by a rename only, never written in place.
+//! from the opened descriptor. A table is replaced by a rename only, never written in place;
+//! a program that writes into one while `ttt` reads it stops `ttt` (`guard.rs`).
 //!
 //! The same header, with one tier, makes the files of tiers solved so far, which let a solve
 //! stopped half-way go on where it stopped.
@@ -276,6 +277,11 @@ pub struct DiskTable {
     map: Mmap,
     /// Where each tier's entries start in the file.
     starts: Vec<usize>,
+    /// What stops the process if another writes into the file (dropped before the file).
+    #[cfg(not(target_family = "wasm"))]
+    _guard: super::guard::Guard,
+    /// Kept open: it holds the lease.
+    _file: File,
 }
 
 impl fmt::Debug for DiskTable {
@@ -311,10 +317,27 @@ impl DiskTable {
                 ));
             }
         };
-        // SAFETY: the file is only ever replaced by a rename, never written in place, so
-        // the mapping's bytes do not change under it while the process reads them.
+        // Guarded before a byte is read: a change from now on stops the process, and one
+        // made before is seen by the checks below.
+        #[cfg(not(target_family = "wasm"))]
+        let guard = {
+            use std::os::fd::AsRawFd;
+            let message = format!(
+                "error: the table of game {game} at {} was changed while ttt read it (opened \
+                 for writing or truncated by another process); ttt stopped rather than answer \
+                 from it (if it is damaged now, solve it again with `ttt solve --game {game}`)\n",
+                path.display()
+            );
+            super::guard::Guard::take(file.as_raw_fd(), message)
+                .map_err(|reason| damaged(reason.to_string()))?
+        };
+        // SAFETY: ttt replaces a table by a rename only, never in place, so only another
+        // program can change the bytes mapped; the guard stops the process when one opens the
+        // file for writing or truncates it (see guard.rs, and docs/scale.md for what remains).
         #[cfg(not(target_family = "wasm"))]
         let map = unsafe { Mmap::map(&file) }.map_err(|e| damaged(format!("cannot map: {e}")))?;
+        #[cfg(not(target_family = "wasm"))]
+        guard.mapped(&map);
         #[cfg(target_family = "wasm")]
         let map = {
             let mut bytes = Vec::new();
@@ -359,7 +382,14 @@ impl DiskTable {
                 map.len() - at
             )));
         }
-        Ok(DiskTable { tiers, map, starts })
+        Ok(DiskTable {
+            tiers,
+            map,
+            starts,
+            #[cfg(not(target_family = "wasm"))]
+            _guard: guard,
+            _file: file,
+        })
     }
 
     /// The game solved.
