@@ -222,7 +222,7 @@ pub fn solve_into(
     }
     let plan = Plan::of(game);
     let folder = dir.join(format!("{game}.tiers"));
-    room_for(&plan, dir)?;
+    room_for(&plan, dir, kept_bytes(&folder, game))?;
     fs::create_dir_all(dir).map_err(|e| SolveError::Folder(dir.to_path_buf(), e))?;
     let _lock = SolveLock::take(dir, game, waiting)?;
     // The solve waited for may have made the table meanwhile.
@@ -315,8 +315,9 @@ impl SolveLock {
     }
 }
 
-/// Refuses a solve that memory or the disk cannot hold.
-fn room_for(plan: &Plan, dir: &Path) -> Result<(), SolveError> {
+/// Refuses a solve that memory or the disk cannot hold, the disk less the `kept` bytes of
+/// tiers an earlier run wrote, which it needs no room for again.
+fn room_for(plan: &Plan, dir: &Path, kept: u64) -> Result<(), SolveError> {
     let limit = crate::memory::limit().or_else(crate::memory::available);
     if let Some(limit) = limit
         && crate::memory::in_use().saturating_add(plan.memory_bytes) > limit
@@ -329,7 +330,7 @@ fn room_for(plan: &Plan, dir: &Path) -> Result<(), SolveError> {
     // The nearest folder that exists says which file system the table goes to.
     let existing = dir.ancestors().find(|d| d.exists()).unwrap_or(dir);
     if let Some(free) = free_bytes(existing)
-        && free < plan.disk_bytes
+        && free < plan.disk_bytes.saturating_sub(kept)
     {
         return Err(SolveError::OverDisk {
             plan: plan.clone(),
@@ -354,6 +355,16 @@ fn free_bytes(dir: &Path) -> Option<u64> {
 
 fn tier_path(folder: &Path, t: usize) -> PathBuf {
     folder.join(format!("tier-{t:02}.bin"))
+}
+
+/// The bytes of the tier files an earlier run left in `folder` (regular files only: what a
+/// resume keeps, at most).
+fn kept_bytes(folder: &Path, game: Game) -> u64 {
+    (0..=game.cells())
+        .filter_map(|t| fs::symlink_metadata(tier_path(folder, t)).ok())
+        .filter(fs::Metadata::is_file)
+        .map(|metadata| metadata.len())
+        .sum()
 }
 
 /// The error for a file of the cache folder that cannot be read or is no regular file.

@@ -2,10 +2,11 @@
 //! FIFO or a device where a table, a tier or a lock file goes (refused, never followed,
 //! written through or waited on); a table truncated or rewritten in place while `ttt` reads it
 //! (exit 4 with a message, never a wrong answer, never a signal); a table this user may not
-//! read (exit 2, "Permission denied").
+//! read (exit 2, "Permission denied"); a solve resumed on a disk that holds only what is left
+//! to write.
 //!
-//! The game is 1x17k2, the cheapest past 16 cells (a second to solve in release). `.ci/test`
-//! runs it in release.
+//! The game is 1x17k2, the cheapest past 16 cells (a second to solve in release), and 3x6k4
+//! where a solve must last long enough to be killed half-way. `.ci/test` runs it in release.
 
 mod common;
 
@@ -400,4 +401,77 @@ fn a_table_this_user_may_not_read_is_said_so_with_exit_2() {
         "{stderr}"
     );
     fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_solve_killed_on_a_tight_disk_goes_on_in_the_room_left() {
+    use ttt_oracle::cache::Plan;
+    let game = "3x6k4";
+    let plan = Plan::of(game.parse().unwrap());
+    // A file system of its own, the size of the solve and 1 MiB more: a tmpfs mounted in a
+    // mount namespace (and a user namespace, so that no privilege is needed).
+    let mount = scratch("tight");
+    let size = plan.disk_bytes + (1 << 20);
+    let script = r#"
+        mount -t tmpfs -o size="$SIZE" tmpfs "$MNT" || exit 99
+        tiers="$MNT/c/$GAME.tiers"
+        "$TTT" solve --game "$GAME" --threads 1 --cache-dir "$MNT/c" > /dev/null 2>&1 &
+        pid=$!
+        # Killed once more than the 1 MiB to spare is kept in tier files.
+        while :; do
+            kept=$(cat "$tiers"/tier-*.bin 2> /dev/null | wc -c)
+            [ "$kept" -gt $((2 << 20)) ] && break
+            [ -e "$MNT/c/$GAME.table" ] && { echo "finished before the kill"; exit 98; }
+            sleep 0.01
+        done
+        kill -9 $pid
+        wait $pid
+        echo "kept $(cat "$tiers"/tier-*.bin | wc -c)"
+        echo "free $(df -B1 --output=avail "$MNT" | tail -1)"
+        "$TTT" solve --game "$GAME" --cache-dir "$MNT/c"
+        echo "resumed $?"
+        cmp "$MNT/c/$GAME.table" "$WHOLE" && echo "same table"
+    "#;
+    let whole = scratch("tight-whole");
+    let out = ttt(&whole, &["solve", "--game", game]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = Command::new("unshare")
+        .args(["--user", "--map-root-user", "--mount", "sh", "-c", script])
+        .env("SIZE", size.to_string())
+        .env("MNT", &mount)
+        .env("GAME", game)
+        .env("TTT", common::ttt())
+        .env("WHOLE", whole.join(format!("{game}.table")))
+        .output()
+        .unwrap();
+    let said = text(&out.stdout);
+    if out.status.code() == Some(99) || said.is_empty() && !out.status.success() {
+        eprintln!(
+            "SKIPPED: no mount namespace for a tmpfs here: {}",
+            text(&out.stderr)
+        );
+    } else {
+        let figure = |name: &str| -> u64 {
+            said.lines()
+                .find_map(|line| line.strip_prefix(name))
+                .unwrap_or_else(|| panic!("no {name}: {said}{}", text(&out.stderr)))
+                .trim()
+                .parse()
+                .unwrap()
+        };
+        // Too little room for a solve from scratch, enough for what is left.
+        assert!(
+            figure("free ") < plan.disk_bytes,
+            "{said}{}",
+            text(&out.stderr)
+        );
+        assert!(
+            said.contains("going on from tier") && said.contains("resumed 0"),
+            "{said}{}",
+            text(&out.stderr)
+        );
+        assert!(said.contains("same table"), "{said}");
+    }
+    fs::remove_dir_all(&mount).unwrap();
+    fs::remove_dir_all(&whole).unwrap();
 }
