@@ -3,7 +3,7 @@
 //! written through or waited on); a table truncated or rewritten in place while `ttt` reads it
 //! (exit 4 with a message, never a wrong answer, never a signal); a table this user may not
 //! read (exit 2, "Permission denied"); a solve resumed on a disk that holds only what is left
-//! to write.
+//! to write; `--threads` past the cores.
 //!
 //! The game is 1x17k2, the cheapest past 16 cells (a second to solve in release), and 3x6k4
 //! where a solve must last long enough to be killed half-way. `.ci/test` runs it in release.
@@ -474,4 +474,39 @@ fn a_solve_killed_on_a_tight_disk_goes_on_in_the_room_left() {
     }
     fs::remove_dir_all(&mount).unwrap();
     fs::remove_dir_all(&whole).unwrap();
+}
+
+#[test]
+fn more_threads_than_cores_are_lowered_with_a_note() {
+    let dir = scratch("threads");
+    let child = ttt_command(&dir, &["solve", "--game", GAME, "--threads", "10000"])
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let mut most = 0;
+    let start = Instant::now();
+    let mut child = child;
+    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(60) {
+        let threads = fs::read_to_string(&status).ok().and_then(|s| {
+            s.lines()
+                .find_map(|line| line.strip_prefix("Threads:"))
+                .and_then(|n| n.trim().parse::<usize>().ok())
+        });
+        most = most.max(threads.unwrap_or(0));
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let out = finished(child, &["solve", "--threads", "10000"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let cores = std::thread::available_parallelism().unwrap().get();
+    let noun = if cores == 1 { "core" } else { "cores" };
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "note: --threads 10000 is more than the {cores} {noun} here; solving with {cores}\n"
+        )
+    );
+    // The solve's threads, the main one and ttt's own few (signals, the progress line).
+    assert!(most <= cores + 4, "{most} threads at once");
+    assert!(dir.join(format!("{GAME}.table")).exists());
+    fs::remove_dir_all(&dir).unwrap();
 }
