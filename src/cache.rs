@@ -13,8 +13,8 @@
 //! the lock when its process ends, however it ends, so a killed solve leaves none behind.
 //!
 //! At each of those paths only a regular file is read or replaced: a symbolic link, a FIFO
-//! or a device there is refused, never followed, opened or written through (see
-//! [`disk::open_file`]; a file is put in place by a rename, which replaces the name, not what
+//! or a device there is refused, never followed, opened or written through (see `open_file`
+//! in `table/disk.rs`; a file is put in place by a rename, which replaces the name, not what
 //! it points to).
 
 use std::fmt;
