@@ -11,6 +11,11 @@
 //! (`flock`) from its first write to its last, and a second solve of the same game into the
 //! same folder waits for the lock, then finds the table made and keeps it. The kernel drops
 //! the lock when its process ends, however it ends, so a killed solve leaves none behind.
+//!
+//! At each of those paths only a regular file is read or replaced: a symbolic link, a FIFO
+//! or a device there is refused, never followed, opened or written through (see `open_file`
+//! in `table/disk.rs`; a file is put in place by a rename, which replaces the name, not what
+//! it points to).
 
 use std::fmt;
 use std::fs;
@@ -19,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::memory::Size;
-use crate::output::{Destination, WriteError};
+use crate::output::WriteError;
 use crate::table::disk;
 use crate::tiers::{MAX_TIER_CELLS, Tiers, solve::solve_tier, tier_sizes};
 use crate::value::Entry;
@@ -88,6 +93,9 @@ pub enum SolveError {
         /// The folder.
         dir: PathBuf,
     },
+    /// A file in the cache folder cannot be read: this user may not read it, or something
+    /// other than a regular file is at its path (refused before anything is written).
+    Unreadable(disk::CacheError),
     /// A file could not be written.
     Write(WriteError),
     /// The cache folder could not be made or read.
@@ -128,6 +136,7 @@ impl fmt::Display for SolveError {
                 dir.display(),
                 Size(*free)
             ),
+            SolveError::Unreadable(error) => error.fmt(f),
             SolveError::Write(error) => error.fmt(f),
             SolveError::Folder(dir, error) => {
                 write!(f, "cannot use the cache folder {}: {error}", dir.display())
@@ -183,8 +192,9 @@ pub struct Solved {
 ///
 /// # Errors
 ///
-/// [`SolveError`]: the game is not for a tiered solve; memory or disk cannot hold it
-/// (refused before anything is written); a file cannot be written.
+/// [`SolveError`]: the game is not for a tiered solve; memory or disk cannot hold it, or a
+/// file of the cache folder cannot be read or is not a regular file (refused before anything
+/// is written); a file cannot be written.
 pub fn solve_into(
     dir: &Path,
     game: Game,
@@ -195,31 +205,42 @@ pub fn solve_into(
         return Err(SolveError::NotForThisGame(game));
     }
     let path = disk::table_path(dir, game);
-    let already = || {
-        disk::DiskTable::open(&path, game).ok().map(|table| Solved {
+    // A table whole is kept, a damaged one solved again; one that cannot be read, or no
+    // regular file, is the user's to look at: refused.
+    let already = || match disk::DiskTable::open(&path, game) {
+        Ok(table) => Ok(Some(Solved {
             bytes: table.size_bytes() as u64,
             path: path.clone(),
             resumed_at: None,
             already: true,
-        })
+        })),
+        Err(error @ disk::CacheError::Unreadable(..)) => Err(SolveError::Unreadable(error)),
+        Err(_) => Ok(None),
     };
-    if let Some(solved) = already() {
+    if let Some(solved) = already()? {
         return Ok(solved);
     }
     let plan = Plan::of(game);
-    room_for(&plan, dir)?;
+    let folder = dir.join(format!("{game}.tiers"));
+    room_for(&plan, dir, kept_bytes(&folder, game))?;
     fs::create_dir_all(dir).map_err(|e| SolveError::Folder(dir.to_path_buf(), e))?;
     let _lock = SolveLock::take(dir, game, waiting)?;
     // The solve waited for may have made the table meanwhile.
-    if let Some(solved) = already() {
+    if let Some(solved) = already()? {
         return Ok(solved);
     }
-    let folder = dir.join(format!("{game}.tiers"));
     fs::create_dir_all(&folder).map_err(|e| SolveError::Folder(folder.clone(), e))?;
+    // The tiers' folder is this solve's: never one a link leads to.
+    let kind = fs::symlink_metadata(&folder)
+        .map_err(|e| SolveError::Folder(folder.clone(), e))?
+        .file_type();
+    if !kind.is_dir() {
+        return Err(unreadable(&folder, disk::not_a_file(kind)));
+    }
     let tiers = Tiers::new(game);
     let total: u64 = plan.tiers.iter().sum();
     let cells = game.cells();
-    let (mut next, resumed_at) = match resume(&folder, game, &plan.tiers) {
+    let (mut next, resumed_at) = match resume(&folder, game, &plan.tiers)? {
         Some((t, entries)) => (entries, Some(t)),
         None => (Vec::new(), None),
     };
@@ -265,12 +286,12 @@ impl SolveLock {
         use std::os::fd::AsRawFd;
         let path = dir.join(format!("{game}.lock"));
         let failed = |error: io::Error| SolveError::Folder(path.clone(), error);
-        let file = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(failed)?;
+        let mut options = fs::OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        let file = disk::open_file(&path, &mut options).map_err(|error| match error.kind() {
+            io::ErrorKind::InvalidInput => unreadable(&path, error),
+            _ => failed(error),
+        })?;
         let fd = file.as_raw_fd();
         // SAFETY: flock on a descriptor this function owns.
         if unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } == 0 {
@@ -294,8 +315,9 @@ impl SolveLock {
     }
 }
 
-/// Refuses a solve that memory or the disk cannot hold.
-fn room_for(plan: &Plan, dir: &Path) -> Result<(), SolveError> {
+/// Refuses a solve that memory or the disk cannot hold, the disk less the `kept` bytes of
+/// tiers an earlier run wrote, which it needs no room for again.
+fn room_for(plan: &Plan, dir: &Path, kept: u64) -> Result<(), SolveError> {
     let limit = crate::memory::limit().or_else(crate::memory::available);
     if let Some(limit) = limit
         && crate::memory::in_use().saturating_add(plan.memory_bytes) > limit
@@ -308,7 +330,7 @@ fn room_for(plan: &Plan, dir: &Path) -> Result<(), SolveError> {
     // The nearest folder that exists says which file system the table goes to.
     let existing = dir.ancestors().find(|d| d.exists()).unwrap_or(dir);
     if let Some(free) = free_bytes(existing)
-        && free < plan.disk_bytes
+        && free < plan.disk_bytes.saturating_sub(kept)
     {
         return Err(SolveError::OverDisk {
             plan: plan.clone(),
@@ -335,14 +357,31 @@ fn tier_path(folder: &Path, t: usize) -> PathBuf {
     folder.join(format!("tier-{t:02}.bin"))
 }
 
+/// The bytes of the tier files an earlier run left in `folder` (regular files only: what a
+/// resume keeps, at most).
+fn kept_bytes(folder: &Path, game: Game) -> u64 {
+    (0..=game.cells())
+        .filter_map(|t| fs::symlink_metadata(tier_path(folder, t)).ok())
+        .filter(fs::Metadata::is_file)
+        .map(|metadata| metadata.len())
+        .sum()
+}
+
+/// The error for a file of the cache folder that cannot be read or is no regular file.
+fn unreadable(path: &Path, error: io::Error) -> SolveError {
+    SolveError::Unreadable(disk::CacheError::Unreadable(
+        path.to_path_buf(),
+        error.to_string(),
+    ))
+}
+
 fn write_tier(folder: &Path, game: Game, t: usize, entries: &[Entry]) -> Result<(), SolveError> {
     let header = Header {
         game,
         first: t,
         tiers: vec![(entries.len() as u64, checksum(entries))],
     };
-    Destination::Path(tier_path(folder, t))
-        .open()?
+    crate::output::replace_file(&tier_path(folder, t))?
         .write(|out| {
             out.write_all(&header.encode())?;
             out.write_all(entries)
@@ -351,8 +390,31 @@ fn write_tier(folder: &Path, game: Game, t: usize, entries: &[Entry]) -> Result<
 }
 
 /// Tier `t` read back from its file and checked; `None` when it is missing or damaged.
-fn read_tier(folder: &Path, game: Game, t: usize, size: u64) -> Option<Vec<Entry>> {
-    let mut bytes = fs::read(tier_path(folder, t)).ok()?;
+///
+/// # Errors
+///
+/// When something is at its path that cannot be read, or is no regular file.
+fn read_tier(
+    folder: &Path,
+    game: Game,
+    t: usize,
+    size: u64,
+) -> Result<Option<Vec<Entry>>, SolveError> {
+    let path = tier_path(folder, t);
+    let mut file = match disk::open_file(&path, fs::OpenOptions::new().read(true)) {
+        Ok(file) => file,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(unreadable(&path, error)),
+    };
+    let mut bytes = Vec::new();
+    if io::Read::read_to_end(&mut file, &mut bytes).is_err() {
+        return Ok(None);
+    }
+    Ok(checked_tier(bytes, game, t, size))
+}
+
+/// The entries of a tier file's `bytes`, if its header and checksum say they are tier `t`.
+fn checked_tier(mut bytes: Vec<u8>, game: Game, t: usize, size: u64) -> Option<Vec<Entry>> {
     let header = Header::decode(&bytes)?;
     let expected = Header {
         game,
@@ -372,15 +434,24 @@ fn read_tier(folder: &Path, game: Game, t: usize, size: u64) -> Option<Vec<Entry
 
 /// The lowest tier an earlier run finished, with every tier above it there too, read back
 /// and checked. The tiers above are checked again when the table is assembled.
-fn resume(folder: &Path, game: Game, sizes: &[u64]) -> Option<(usize, Vec<Entry>)> {
+fn resume(
+    folder: &Path,
+    game: Game,
+    sizes: &[u64],
+) -> Result<Option<(usize, Vec<Entry>)>, SolveError> {
     let cells = game.cells();
-    let present = |t: usize| tier_path(folder, t).is_file();
+    let present = |t: usize| fs::symlink_metadata(tier_path(folder, t)).is_ok();
     let mut lowest = cells + 1;
     while lowest > 0 && present(lowest - 1) {
         lowest -= 1;
     }
     // A damaged file (it cannot be half-written, but a disk can fail) is solved again.
-    (lowest..=cells).find_map(|t| read_tier(folder, game, t, sizes[t]).map(|e| (t, e)))
+    for (t, &size) in sizes.iter().enumerate().skip(lowest) {
+        if let Some(entries) = read_tier(folder, game, t, size)? {
+            return Ok(Some((t, entries)));
+        }
+    }
+    Ok(None)
 }
 
 /// Copies the tiers into the table, checking each again, and puts it in place.
@@ -390,7 +461,7 @@ fn assemble(folder: &Path, path: &Path, game: Game, plan: &Plan) -> Result<(), S
         .iter()
         .enumerate()
         .map(|(t, &size)| {
-            let entries = read_tier(folder, game, t, size).ok_or_else(|| {
+            let entries = read_tier(folder, game, t, size)?.ok_or_else(|| {
                 let error = io::Error::other(format!("tier {t} is missing or damaged"));
                 SolveError::Folder(folder.to_path_buf(), error)
             })?;
@@ -402,10 +473,12 @@ fn assemble(folder: &Path, path: &Path, game: Game, plan: &Plan) -> Result<(), S
         first: 0,
         tiers: sums.clone(),
     };
-    Destination::Path(path.to_path_buf()).open()?.write(|out| {
+    crate::output::replace_file(path)?.write(|out| {
         out.write_all(&header.encode())?;
         for (t, &(size, sum)) in sums.iter().enumerate() {
             let entries = read_tier(folder, game, t, size)
+                .ok()
+                .flatten()
                 .filter(|entries| checksum(entries) == sum)
                 .ok_or_else(|| io::Error::other(format!("tier {t} changed while copied")))?;
             out.write_all(&entries)?;

@@ -90,6 +90,34 @@ impl Destination {
     }
 }
 
+/// Opens `path` to be replaced whole, as the files of `ttt solve`'s cache folder are: only a
+/// path with nothing there or a regular file. Unlike a [`Destination`], a symbolic link there
+/// is refused rather than followed, and so are a FIFO, a device and a folder; and since the
+/// new file is put in place by a rename, which replaces the name itself, nothing put there
+/// after this check is ever written through either.
+///
+/// # Errors
+///
+/// When something other than a regular file is at `path` (see
+/// [`crate::table::disk::not_a_file`]), or as [`Destination::open`].
+pub(crate) fn replace_file(path: &Path) -> Result<Output, WriteError> {
+    let existing = match fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.is_file() => Ok(Some(metadata)),
+        Ok(metadata) => Err(crate::table::disk::not_a_file(metadata.file_type())),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error),
+    };
+    let destination = Destination::Path(path.to_path_buf());
+    match existing.and_then(|existing| Sink::replace(path.to_path_buf(), existing)) {
+        Ok(sink) => Ok(Output { destination, sink }),
+        Err(error) => Err(WriteError {
+            destination,
+            error,
+            opening: true,
+        }),
+    }
+}
+
 /// An opened [`Destination`], ready for one [`write`](Output::write).
 #[derive(Debug)]
 pub struct Output {

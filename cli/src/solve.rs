@@ -19,7 +19,8 @@ pub struct SolveArgs {
     /// The game: MxN or MxNkK of 17 to 25 cells, e.g. 4x5k4 or 5x4k4.
     #[arg(short = 'g', long, value_name = "GAME", value_parser = super::values::GameValues, hide_possible_values = true)]
     game: Game,
-    /// Threads to solve with; by default one per core.
+    /// Threads to solve with, at most one per core (more is lowered to that, with a note); by
+    /// default one per core.
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<NonZeroUsize>,
     /// Print what the solve would hold (memory, disk, each tier's size) and solve nothing.
@@ -52,7 +53,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.map_or(0, NonZeroUsize::get))
+        .num_threads(threads(args.threads))
         .build()
         .map_err(|error| Failure::usage(format!("cannot start the threads: {error}")))?;
     let bar = progress_bar(game);
@@ -79,7 +80,8 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     let solved = solved.map_err(|error| match error {
         SolveError::NotForThisGame(_)
         | SolveError::OverMemory { .. }
-        | SolveError::OverDisk { .. } => Failure::usage(error.to_string()),
+        | SolveError::OverDisk { .. }
+        | SolveError::Unreadable(_) => Failure::usage(error.to_string()),
         SolveError::Write(error) => Failure::output(error.to_string()),
         SolveError::Folder(..) => Failure::output(error.to_string()),
     })?;
@@ -103,6 +105,22 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         Size(solved.bytes)
     )?;
     Ok(())
+}
+
+/// The threads to solve with: `--threads`, at most one per core, since the solve keeps every
+/// thread busy and more would only take turns (a larger number is lowered, with a note); 0,
+/// rayon's default, is one per core.
+fn threads(asked: Option<NonZeroUsize>) -> usize {
+    let Some(asked) = asked else {
+        return 0;
+    };
+    let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    if asked.get() <= cores {
+        return asked.get();
+    }
+    let noun = if cores == 1 { "core" } else { "cores" };
+    eprintln!("note: --threads {asked} is more than the {cores} {noun} here; solving with {cores}");
+    cores
 }
 
 /// The progress line, on a terminal only: tier, positions, rate, time taken and left.

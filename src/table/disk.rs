@@ -6,11 +6,17 @@
 //! tier its length and checksum; its own checksum ends it. The whole file is checked once,
 //! the first time a process opens it; a file that fails is damaged, never read.
 //!
+//! Every file of the cache folder (tables, tiers, locks) is opened by [`open_file`]: never
+//! through a symbolic link, never blocking on a FIFO, and only a regular file, its type read
+//! from the opened descriptor. A table is replaced by a rename only, never written in place;
+//! a program that writes into one while `ttt` reads it stops `ttt` (`guard.rs`).
+//!
 //! The same header, with one tier, makes the files of tiers solved so far, which let a solve
 //! stopped half-way go on where it stopped.
 
 use std::fmt;
-use std::fs::File;
+use std::fs::{File, OpenOptions};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
@@ -171,6 +177,9 @@ pub fn table_path(dir: &Path, game: Game) -> PathBuf {
 pub enum CacheError {
     /// There is no table file.
     Missing(PathBuf),
+    /// Something is there that cannot be read: a file this user may not read, or no regular
+    /// file at all (a symbolic link, a FIFO, a device, a folder), which is never opened.
+    Unreadable(PathBuf, String),
     /// There is one, but it is damaged, truncated, of another version or another game.
     Damaged(PathBuf, String),
 }
@@ -179,9 +188,87 @@ impl fmt::Display for CacheError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CacheError::Missing(path) => write!(f, "no table at {}", path.display()),
+            CacheError::Unreadable(path, reason) => {
+                write!(f, "cannot read {}: {reason}", path.display())
+            }
             CacheError::Damaged(path, detail) => write!(f, "{}: {detail}", path.display()),
         }
     }
+}
+
+/// Opens the file at `path` in the cache folder with `options`, as every file there is
+/// opened: never through a symbolic link at `path` (`O_NOFOLLOW`), never waiting on a FIFO
+/// (`O_NONBLOCK`), and only a regular file, its type read from the descriptor opened (so that
+/// nothing can be swapped in between a check and the open).
+///
+/// # Errors
+///
+/// The system's error (`NotFound` when there is nothing there); for anything but a regular
+/// file, an error of kind `InvalidInput` saying what it is (see [`not_a_file`]).
+#[cfg(unix)]
+pub(crate) fn open_file(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let opened = options
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path);
+    let file = match opened {
+        Ok(file) => file,
+        // ELOOP is a link at the end (O_NOFOLLOW); ENXIO a FIFO with no reader, opened to
+        // write without waiting. What is there, read without following, names it.
+        Err(error) if matches!(error.raw_os_error(), Some(libc::ELOOP | libc::ENXIO)) => {
+            return Err(match std::fs::symlink_metadata(path) {
+                Ok(metadata) if !metadata.is_file() => not_a_file(metadata.file_type()),
+                _ => error,
+            });
+        }
+        Err(error) => return Err(error),
+    };
+    let kind = file.metadata()?.file_type();
+    if !kind.is_file() {
+        return Err(not_a_file(kind));
+    }
+    Ok(file)
+}
+
+/// Where processes have no files (WebAssembly), the open that fails there.
+#[cfg(not(unix))]
+pub(crate) fn open_file(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
+    options.open(path)
+}
+
+/// The error for something at a path of the cache folder that is not a regular file, of
+/// kind `InvalidInput`, saying what it is.
+pub(crate) fn not_a_file(kind: std::fs::FileType) -> io::Error {
+    #[cfg(unix)]
+    use std::os::unix::fs::FileTypeExt;
+    let what = if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_dir() {
+        "a folder"
+    } else {
+        #[cfg(unix)]
+        let special = if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_char_device() {
+            "a character device"
+        } else if kind.is_block_device() {
+            "a block device"
+        } else if kind.is_socket() {
+            "a socket"
+        } else {
+            "not a regular file"
+        };
+        #[cfg(not(unix))]
+        let special = "not a regular file";
+        special
+    };
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "it is {what}, and ttt reads and writes only regular files in its cache folder, \
+             never through anything else: remove it"
+        ),
+    )
 }
 
 /// A table read from the cache: the file mapped into memory, checked.
@@ -190,6 +277,11 @@ pub struct DiskTable {
     map: Mmap,
     /// Where each tier's entries start in the file.
     starts: Vec<usize>,
+    /// What stops the process if another writes into the file (dropped before the file).
+    #[cfg(not(target_family = "wasm"))]
+    _guard: super::guard::Guard,
+    /// Kept open: it holds the lease.
+    _file: File,
 }
 
 impl fmt::Debug for DiskTable {
@@ -203,21 +295,49 @@ impl DiskTable {
     ///
     /// # Errors
     ///
-    /// [`CacheError::Missing`] when there is no file, [`CacheError::Damaged`] when it fails a
-    /// check or cannot be read.
+    /// [`CacheError::Missing`] when there is no file, [`CacheError::Unreadable`] when it may
+    /// not be read or is no regular file, [`CacheError::Damaged`] when it fails a check.
     pub fn open(path: &Path, game: Game) -> Result<DiskTable, CacheError> {
         let damaged = |detail: String| CacheError::Damaged(path.to_path_buf(), detail);
-        let file = match File::open(path) {
+        let file = match open_file(path, OpenOptions::new().read(true)) {
             Ok(file) => file,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            // A cache folder that is a file holds no table either (a solve says why).
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
                 return Err(CacheError::Missing(path.to_path_buf()));
             }
-            Err(error) => return Err(damaged(format!("cannot be read: {error}"))),
+            Err(error) => {
+                return Err(CacheError::Unreadable(
+                    path.to_path_buf(),
+                    error.to_string(),
+                ));
+            }
         };
-        // SAFETY: the file is only ever replaced by a rename, never written in place, so
-        // the mapping's bytes do not change under it while the process reads them.
+        // Guarded before a byte is read: a change from now on stops the process, and one
+        // made before is seen by the checks below.
+        #[cfg(not(target_family = "wasm"))]
+        let guard = {
+            use std::os::fd::AsRawFd;
+            let message = format!(
+                "error: the table of game {game} at {} was changed while ttt read it (opened \
+                 for writing or truncated by another process); ttt stopped rather than answer \
+                 from it (if it is damaged now, solve it again with `ttt solve --game {game}`)\n",
+                path.display()
+            );
+            super::guard::Guard::take(file.as_raw_fd(), message)
+                .map_err(|reason| damaged(reason.to_string()))?
+        };
+        // SAFETY: ttt replaces a table by a rename only, never in place, so only another
+        // program can change the bytes mapped; the guard stops the process when one opens the
+        // file for writing or truncates it (see guard.rs, and docs/scale.md for what remains).
         #[cfg(not(target_family = "wasm"))]
         let map = unsafe { Mmap::map(&file) }.map_err(|e| damaged(format!("cannot map: {e}")))?;
+        #[cfg(not(target_family = "wasm"))]
+        guard.mapped(&map);
         #[cfg(target_family = "wasm")]
         let map = {
             let mut bytes = Vec::new();
@@ -262,7 +382,14 @@ impl DiskTable {
                 map.len() - at
             )));
         }
-        Ok(DiskTable { tiers, map, starts })
+        Ok(DiskTable {
+            tiers,
+            map,
+            starts,
+            #[cfg(not(target_family = "wasm"))]
+            _guard: guard,
+            _file: file,
+        })
     }
 
     /// The game solved.
@@ -383,13 +510,19 @@ pub fn cached(game: Game) -> Result<&'static DiskTable, CacheError> {
 ///
 /// # Errors
 ///
-/// [`TableError::NotSolved`](super::TableError::NotSolved) or
+/// [`TableError::NotSolved`](super::TableError::NotSolved),
+/// [`TableError::Unreadable`](super::TableError::Unreadable) or
 /// [`TableError::DamagedFile`](super::TableError::DamagedFile).
 pub fn solved(game: Game) -> Result<&'static DiskTable, super::TableError> {
     cached(game).map_err(|error| match error {
         CacheError::Missing(path) => super::TableError::NotSolved {
             game,
             path: format!("none at {}", path.display()),
+        },
+        CacheError::Unreadable(path, reason) => super::TableError::Unreadable {
+            game,
+            path: path.display().to_string(),
+            reason,
         },
         CacheError::Damaged(..) => super::TableError::DamagedFile {
             game,

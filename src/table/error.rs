@@ -56,6 +56,17 @@ pub enum TableError {
         /// Where its table would be.
         path: String,
     },
+    /// The table of a game past 16 cells in the cache folder cannot be read: this user may
+    /// not read it, or it is no regular file (a symbolic link, a FIFO, a device), which `ttt`
+    /// never opens.
+    Unreadable {
+        /// The game.
+        game: Game,
+        /// The file.
+        path: String,
+        /// Why not, as the system says it or what is there.
+        reason: String,
+    },
     /// The table of a game past 16 cells in the cache folder is damaged (or of another
     /// version): it is not read.
     DamagedFile {
@@ -101,6 +112,12 @@ impl fmt::Display for TableError {
                  `ttt solve --game {game}`",
                 game.cells()
             ),
+            TableError::Unreadable { game, path, reason } => {
+                write!(
+                    f,
+                    "cannot read the table of game {game} at {path}: {reason}"
+                )
+            }
             TableError::DamagedFile { game, detail } => write!(
                 f,
                 "the table of game {game} is damaged: {detail}; solve it again with \

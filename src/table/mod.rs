@@ -13,6 +13,8 @@ mod analyze;
 pub mod disk;
 mod error;
 mod first_moves;
+#[cfg(not(target_family = "wasm"))]
+pub(crate) mod guard;
 pub mod tic_tac_toe;
 mod unpacked;
 
