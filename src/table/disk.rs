@@ -237,7 +237,8 @@ pub(crate) fn open_file(path: &Path, options: &mut OpenOptions) -> io::Result<Fi
 }
 
 /// The error for something at a path of the cache folder that is not a regular file, of
-/// kind `InvalidInput`, saying what it is.
+/// kind `InvalidInput`, saying what it is. WebAssembly has no cache folder to find one in.
+#[cfg_attr(target_family = "wasm", allow(dead_code))]
 pub(crate) fn not_a_file(kind: std::fs::FileType) -> io::Error {
     #[cfg(unix)]
     use std::os::unix::fs::FileTypeExt;
