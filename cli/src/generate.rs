@@ -108,6 +108,7 @@ fn fish_positionals(command: &clap::Command) -> String {
 const PAGES: &[(&str, &str)] = &[
     ("Reference", include_str!("../docs/commands.md")),
     ("Bot protocol", include_str!("../docs/protocol.md")),
+    ("Export formats", include_str!("../docs/formats.md")),
 ];
 
 /// Writes the man page, `ttt(1)`, to standard output: every command and option, the exit
