@@ -106,8 +106,9 @@ fn fish_positionals(command: &clap::Command) -> String {
 /// The reference pages the man page carries after the commands: what `--help` points to, for
 /// someone who installed `ttt` without its README.
 const PAGES: &[(&str, &str)] = &[
-    ("Reference", include_str!("../../docs/commands.md")),
-    ("Bot protocol", include_str!("../../docs/protocol.md")),
+    ("Reference", include_str!("../docs/commands.md")),
+    ("Bot protocol", include_str!("../docs/protocol.md")),
+    ("Export formats", include_str!("../docs/formats.md")),
 ];
 
 /// Writes the man page, `ttt(1)`, to standard output: every command and option, the exit

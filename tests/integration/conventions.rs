@@ -247,13 +247,19 @@ fn the_man_page_carries_every_command_and_the_exit_codes() {
     }
     assert!(page.contains(".SH \"EXIT CODES\""));
     // The reference a README would give, for a machine without one.
-    for section in ["REFERENCE", "BOT PROTOCOL"] {
+    for section in ["REFERENCE", "BOT PROTOCOL", "EXPORT FORMATS"] {
         assert!(
             page.contains(&format!(".SH \"{section}\"")),
             "the man page lacks {section}"
         );
     }
-    for fact in ["4096 bytes", "never_loses", "ttt best -", "--startup-ms"] {
+    for fact in [
+        "4096 bytes",
+        "never_loses",
+        "ttt best -",
+        "--startup-ms",
+        "TTTMNKEX",
+    ] {
         assert!(page.contains(fact), "the man page lacks {fact:?}");
     }
     // The Markdown of the docs in roff: ASCII alone (other characters as roff's escapes), its

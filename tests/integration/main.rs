@@ -21,6 +21,7 @@ mod export;
 mod external;
 mod external_processes;
 mod external_protocol;
+mod formats;
 mod history_budget;
 mod layout;
 mod losing_games;
