@@ -87,7 +87,10 @@ async fn serve(args: &ServeArgs) -> Result<(), Failure> {
         .timer(TokioTimer::new())
         .header_read_timeout(HEADER_TIMEOUT)
         .max_buf_size(16 * 1024)
-        .keep_alive(true);
+        .keep_alive(true)
+        // A client may shut its side down once the request is sent (`curl`, `nc -N`): it still
+        // gets its answer.
+        .half_close(true);
     loop {
         let slot = Arc::clone(&slots)
             .acquire_owned()

@@ -20,9 +20,10 @@ impl Params {
         Ok(params)
     }
 
-    /// The parameters of a JSON object whose values are strings or numbers.
+    /// The parameters of a JSON object whose values are strings or numbers. Read pair by pair,
+    /// so that a name given twice is refused as in a query string (a map keeps the last).
     pub(crate) fn from_json(body: &[u8]) -> Result<Params, String> {
-        let object: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(body)
+        let Pairs(object) = serde_json::from_slice(body)
             .map_err(|error| format!("the body is not a JSON object: {error}"))?;
         let mut params = Params::default();
         for (name, value) in object {
@@ -66,6 +67,32 @@ impl Params {
     /// The value of `name`, if given.
     pub(crate) fn get(&self, name: &str) -> Option<&str> {
         self.0.get(name).map(String::as_str)
+    }
+}
+
+/// A JSON object's members in the order given, names repeated as they come.
+struct Pairs(Vec<(String, serde_json::Value)>);
+
+impl<'de> serde::Deserialize<'de> for Pairs {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Pairs, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = Pairs;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Pairs, A::Error> {
+                let mut pairs = Vec::new();
+                while let Some(pair) = map.next_entry()? {
+                    pairs.push(pair);
+                }
+                Ok(Pairs(pairs))
+            }
+        }
+        deserializer.deserialize_map(Members)
     }
 }
 

@@ -232,6 +232,11 @@ fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
             "unknown parameter \"colour\"",
         ),
         ("/api/analyze?moves=%zz", 400, "bad escape"),
+        (
+            "/api/analyze?moves=5&moves=1",
+            400,
+            "\"moves\" is given twice",
+        ),
         ("/api/move?opponent=deep-blue", 400, "deep-blue"),
         ("/api/move?opponent=cmd:true", 403, "never a program"),
         ("/api/move?opponent=+CMD:true", 403, "never a program"),
@@ -254,10 +259,30 @@ fn bad_requests_get_a_4xx_that_says_what_is_wrong() {
         ("[5, 1]", "not a JSON object"),
         ("{\"moves\": [5, 1]}", "string or a number"),
         ("\u{0}\u{1}", "not a JSON object"),
+        // As in a query string (`?moves=5&moves=1`), a name given twice is refused.
+        (
+            "{\"moves\":\"5\",\"moves\":\"1\"}",
+            "\"moves\" is given twice",
+        ),
     ] {
         let (got, answer) = server.post("/api/analyze", body);
         assert_eq!(got, 400, "{body}: {answer}");
         assert!(error_of(&answer).contains(says), "{body}: {answer}");
+    }
+}
+
+#[test]
+fn a_client_that_half_closes_after_its_request_gets_its_answer() {
+    let server = Server::start();
+    for _ in 0..20 {
+        let mut stream = server.connect();
+        stream
+            .write_all(b"GET /api/analyze?moves=5+1 HTTP/1.1\r\nHost: t\r\n\r\n")
+            .unwrap();
+        stream.shutdown(std::net::Shutdown::Write).unwrap();
+        let (status, body) = read_response(&mut stream);
+        assert_eq!(status, 200, "{body}");
+        assert!(body.contains("\"board\":\"O...X....\""), "{body}");
     }
 }
 
