@@ -10,6 +10,7 @@
 //! the audit has stopped.
 
 use std::ffi::c_long;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -19,7 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
 use ttt_oracle::bots::external::request;
 use ttt_oracle::bots::{Bot, BotError, Choice, Turn, parse_probability};
-use ttt_oracle::{Cell, Game, History, Ratio};
+use ttt_oracle::{Cell, Cells, Game, History, Ratio};
 
 pyo3::create_exception!(
     ttt_oracle,
@@ -97,19 +98,29 @@ impl PyBot {
             .watchdog
             .as_ref()
             .map(|w| w.start(started + self.timeout));
-        let result = self.function.bind(py).call1((board, to_move));
+        // The answer is read under the watch too: reading it runs the bot's code as well
+        // (`__index__`, `__str__`, `__iter__`), which may loop or be interrupted.
+        let result = self
+            .function
+            .bind(py)
+            .call1((board, to_move))
+            .map_err(Broken::Raised)
+            .and_then(|answer| choices(game.game(), &answer));
         let fired = match (&self.watchdog, call) {
             (Some(watch), Some(call)) => watch.end(call),
             _ => false,
         };
         let late = started.elapsed() > self.timeout;
         match result {
-            Err(error) if fired || (late && error.is_instance_of::<BotTimeout>(py)) => {
+            Err(Broken::Raised(error))
+                if fired || (late && error.is_instance_of::<BotTimeout>(py)) =>
+            {
                 Err(self.late(game))
             }
-            Err(error) => Err(self.hold(py, game, error)),
-            Ok(_) if late => Err(self.late(game)),
-            Ok(answer) => choices(game.game(), &answer).map_err(|message| self.fail(game, message)),
+            Err(Broken::Raised(error)) => Err(self.hold(py, game, error)),
+            _ if late || fired => Err(self.late(game)),
+            Err(Broken::Answer(message)) => Err(self.fail(game, message)),
+            Ok(choices) => Ok(choices),
         }
     }
 
@@ -127,7 +138,10 @@ impl PyBot {
     /// An exception from the function: an `Exception` is the bot's error, with its traceback;
     /// anything else (KeyboardInterrupt, SystemExit) is held to be raised again as it is.
     fn hold(&self, py: Python<'_>, game: &History, error: PyErr) -> BotError {
-        if error.is_instance_of::<PyException>(py) {
+        // A panic of Rust code the bot called (this package's own) is the bot's error too.
+        if error.is_instance_of::<PyException>(py)
+            || error.is_instance_of::<pyo3::panic::PanicException>(py)
+        {
             return self.fail(game, format!("it raised {}", traceback(py, &error)));
         }
         let message = format!("interrupted ({error})");
@@ -149,30 +163,74 @@ fn traceback(py: Python<'_>, error: &PyErr) -> String {
     }
 }
 
-/// What the function's `answer` means in `game`: its choices, or what is wrong with it.
-pub fn choices(game: Game, answer: &Bound<'_, PyAny>) -> Result<Vec<Choice>, String> {
+/// Why a Python bot gave no choices: an exception its code raised (the function, or the answer
+/// as it was read), or an answer that means nothing.
+pub enum Broken {
+    Raised(PyErr),
+    Answer(String),
+}
+
+impl From<String> for Broken {
+    fn from(message: String) -> Broken {
+        Broken::Answer(message)
+    }
+}
+
+/// `error`, raised while an answer was read: what it says of the answer, unless it is no
+/// `Exception` (a Ctrl-C, the timeout, an exit), which stops the bot as it is.
+fn reading(error: PyErr, what: impl FnOnce(PyErr) -> String) -> Broken {
+    let interrupt = Python::attach(|py| !error.is_instance_of::<PyException>(py));
+    match interrupt {
+        true => Broken::Raised(error),
+        false => Broken::Answer(what(error)),
+    }
+}
+
+/// What the function's `answer` means in `game`: its choices, or what is wrong with it. A cell
+/// named twice (two keys of a dict that read as one cell) is an error: its probability would
+/// be counted twice.
+pub fn choices(game: Game, answer: &Bound<'_, PyAny>) -> Result<Vec<Choice>, Broken> {
     let expected = format!(
         "expected a cell 1..{}, a list of cells or a dict of cell to probability",
         game.cells()
     );
-    let cell = |item: &Bound<'_, PyAny>| -> Result<Cell, String> {
+    let cell = |item: &Bound<'_, PyAny>| -> Result<Cell, Broken> {
+        let not_a_cell = || Broken::Answer(format!("{} is not a cell; {expected}", describe(item)));
         if item.is_instance_of::<PyBool>() || item.is_instance_of::<PyFloat>() {
-            return Err(format!("{} is not a cell; {expected}", describe(item)));
+            return Err(not_a_cell());
         }
         match item.extract::<i64>() {
             Ok(n) if n >= 1 && (n as usize) <= game.cells() => {
-                Cell::new(n as usize - 1).ok_or_else(|| format!("{n} is not a cell"))
+                Cell::new(n as usize - 1).ok_or_else(|| format!("{n} is not a cell").into())
             }
-            _ => Err(format!("{} is not a cell; {expected}", describe(item))),
+            Ok(_) => Err(not_a_cell()),
+            Err(error) => Err(reading(error, |_| {
+                format!("{} is not a cell; {expected}", describe(item))
+            })),
         }
     };
     if let Ok(dict) = answer.cast::<PyDict>() {
         let mut choices: Vec<Choice> = Vec::new();
         let mut total = Ratio::ZERO;
+        let mut named = Cells::EMPTY;
         for (key, value) in dict.iter() {
             let cell = cell(&key)?;
-            let p = probability(&value)
-                .map_err(|why| format!("the probability of cell {} is {why}", cell.number()))?;
+            if named.contains(cell) {
+                return Err(format!(
+                    "cell {} is named twice (by {}); name each cell once",
+                    cell.number(),
+                    describe(&key)
+                )
+                .into());
+            }
+            named.insert(cell);
+            let p = probability(&value).map_err(|why| match why {
+                Broken::Answer(why) => Broken::Answer(format!(
+                    "the probability of cell {} is {why}",
+                    cell.number()
+                )),
+                raised => raised,
+            })?;
             if p == Ratio::ZERO {
                 continue;
             }
@@ -183,20 +241,21 @@ pub fn choices(game: Game, answer: &Bound<'_, PyAny>) -> Result<Vec<Choice>, Str
             });
         }
         if total != Ratio::ONE {
-            return Err(format!("its probabilities add up to {total}, not 1"));
+            return Err(format!("its probabilities add up to {total}, not 1").into());
         }
         return Ok(choices);
     }
     if answer.is_instance_of::<PyList>() || answer.is_instance_of::<PyTuple>() {
         let mut cells: Vec<Cell> = Vec::new();
-        for item in answer.try_iter().map_err(|e| e.to_string())? {
-            let cell = cell(&item.map_err(|e| e.to_string())?)?;
+        let listed = |error: PyErr| reading(error, |error| error.to_string());
+        for item in answer.try_iter().map_err(listed)? {
+            let cell = cell(&item.map_err(listed)?)?;
             if !cells.contains(&cell) {
                 cells.push(cell);
             }
         }
         if cells.is_empty() {
-            return Err(format!("an empty list; {expected}"));
+            return Err(format!("an empty list; {expected}").into());
         }
         let p = Ratio::new(1, cells.len() as u128);
         return Ok(cells
@@ -212,17 +271,18 @@ pub fn choices(game: Game, answer: &Bound<'_, PyAny>) -> Result<Vec<Choice>, Str
 
 /// A probability as the styles take one: 0 to 1, in steps no finer than a thousandth, from an
 /// int, a `fractions.Fraction`, a float (by its shortest decimal) or a str.
-fn probability(value: &Bound<'_, PyAny>) -> Result<Ratio, String> {
+fn probability(value: &Bound<'_, PyAny>) -> Result<Ratio, Broken> {
     let text = if value.is_instance_of::<PyBool>() {
-        return Err(describe(value));
+        return Err(describe(value).into());
     } else if value.is_instance_of::<PyString>() || value.is_instance_of::<PyFloat>() {
-        value.str().map_err(|e| e.to_string())?.to_string()
+        let text = value.str().map_err(|e| reading(e, |e| e.to_string()))?;
+        text.to_string()
     } else if let (Ok(num), Ok(den)) = (value.getattr("numerator"), value.getattr("denominator")) {
         format!("{num}/{den}")
     } else {
-        return Err(describe(value));
+        return Err(describe(value).into());
     };
-    parse_probability(&text).map_err(|error| format!("{}: {error}", describe(value)))
+    parse_probability(&text).map_err(|error| format!("{}: {error}", describe(value)).into())
 }
 
 /// `value` for a message: its repr and its type.
@@ -249,8 +309,18 @@ impl Bot for PyBot {
         &self.name
     }
 
+    /// A panic while the bot is asked is this binding's, not a move of the bot's: an error,
+    /// never the forfeit the audit makes of a built-in bot's panic.
     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        Python::attach(|py| self.ask(py, game))
+        let asked = catch_unwind(AssertUnwindSafe(|| Python::attach(|py| self.ask(py, game))));
+        asked.unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string());
+            Err(self.fail(game, format!("reading its answer panicked: {what}")))
+        })
     }
 
     /// Every game: the function is told the board and the side to move.

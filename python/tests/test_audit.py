@@ -202,6 +202,35 @@ def test_the_default_timeout_is_the_command_lines():
     assert slow_but_in_time.never_loses
 
 
+class Looping:
+    """An answer that never finishes being read: its __index__ spins."""
+
+    def __index__(self):
+        while True:
+            pass
+
+
+def test_an_answer_that_never_finishes_being_read_times_out():
+    started = time.monotonic()
+    with pytest.raises(t.BotError, match="no answer within 200 ms"):
+        t.audit(lambda board, to_move: Looping(), side="x", timeout=0.2)
+    assert time.monotonic() - started < 2
+    with pytest.raises(t.BotError, match="no answer within 200 ms"):
+        t.audit(lambda board, to_move: {Looping(): 1}, side="x", timeout=0.2)
+
+
+class Five:
+    """Cell 5 under another key than the int 5."""
+
+    def __index__(self):
+        return 5
+
+
+def test_a_cell_named_twice_is_an_error():
+    with pytest.raises(t.BotError, match=r"cell 5 is named twice \(by <"):
+        t.audit(lambda board, to_move: {5: "1/2", Five(): "1/2"}, side="x")
+
+
 SCRIPT = textwrap.dedent(
     """
     import sys, time, ttt_oracle
@@ -209,9 +238,17 @@ SCRIPT = textwrap.dedent(
     def slow(board, to_move):
         time.sleep(0.01)
         return oracle.best_move(board)
+    class Slow:
+        def __init__(self, cell):
+            self.cell = cell
+        def __index__(self):
+            time.sleep(0.01)
+            return self.cell
     print("ready", flush=True)
     if sys.argv[1] == "python":
         ttt_oracle.audit(slow)
+    elif sys.argv[1] == "reading":
+        ttt_oracle.audit(lambda board, to_move: Slow(oracle.best_move(board)))
     else:
         ttt_oracle.audit("casual:0.3", game="4x4", side="x")
     print("finished", flush=True)
@@ -219,7 +256,7 @@ SCRIPT = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("bot", ["python", "builtin"])
+@pytest.mark.parametrize("bot", ["python", "reading", "builtin"])
 def test_ctrl_c_stops_an_audit_at_once(bot):
     process = subprocess.Popen(
         [sys.executable, "-c", SCRIPT, bot], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
