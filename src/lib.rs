@@ -134,6 +134,7 @@ mod cell;
 mod cells;
 #[cfg(not(target_family = "wasm"))]
 mod child;
+pub mod draw;
 pub mod export;
 mod format;
 mod game;

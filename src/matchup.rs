@@ -17,6 +17,7 @@
 //! its integer stops the match with [`AuditError::Overflow`] rather than rounding: the exact
 //! odds then need more than 128 bits.
 
+use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
@@ -29,9 +30,11 @@ use crate::audit::tableless::AuditBudget;
 use crate::audit::{AuditError, OverBudget};
 use crate::board::{Board, Cell, Outcome, Player};
 use crate::bots::{Bot, Turn};
+use crate::draw::Style;
 use crate::game::Game;
 use crate::position::Position;
 use crate::ratio::Ratio;
+use crate::text::{counted, escape, fit, percent};
 
 /// Plays `x` as X against `o` as O over every choice of both, each weighted by its
 /// probability, and gives the exact probability of each way a game ends.
@@ -241,6 +244,10 @@ pub struct MatchReport {
 }
 
 impl MatchReport {
+    /// How many columns of a bot's name the [text](MatchReport::text) shows; the rest is cut
+    /// from its middle.
+    pub const NAME_WIDTH: usize = 28;
+
     /// The five probabilities with their keys, in the order the JSON gives them.
     fn chances(&self) -> [(&'static str, Ratio); 5] {
         [
@@ -250,6 +257,76 @@ impl MatchReport {
             ("x_forfeits", self.x_forfeits),
             ("o_forfeits", self.o_forfeits),
         ]
+    }
+
+    /// The five ways a game ends, as the text names them (`X wins`, `draws`, `O wins`,
+    /// `X forfeits`, `O forfeits`), with their chances.
+    pub fn ends(&self) -> [(&'static str, Ratio); 5] {
+        [
+            ("X wins", self.x_wins),
+            ("draws", self.draws),
+            ("O wins", self.o_wins),
+            ("X forfeits", self.x_forfeits),
+            ("O forfeits", self.o_forfeits),
+        ]
+    }
+
+    /// The match as `ttt match` prints it, a line each (no newline after the last): who played
+    /// which side (names cut to 28 columns) and how many games, then each way a game ends
+    /// with its chance as a percentage and exactly; the heading in bold and the ends that never
+    /// happen dimmed when `style` says. Within 100 columns whatever the fractions: a 39-digit
+    /// numerator and denominator leave no percentage wider than 6 columns.
+    ///
+    /// Its [`Display`](fmt::Display) is this text without colour, which names the bots by the
+    /// names the report holds.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{bots, draw::Style, matchup, matchup::MatchOptions};
+    ///
+    /// let (mut x, mut o) = (bots::from_spec("perfect")?, bots::from_spec("random")?);
+    /// let report = matchup(x.as_mut(), o.as_mut(), &MatchOptions::default())?;
+    /// println!("{report}");
+    /// let text = format!("{report}");
+    /// assert!(text.starts_with("perfect (X) vs random (O): "));
+    /// assert!(text.ends_with("\n  O forfeits  0.00%  0/1"));
+    /// assert_eq!(report.text(Style::PLAIN), text);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn text(&self, style: Style) -> String {
+        let of = match self.game {
+            Game::TIC_TAC_TOE => String::new(),
+            game => format!(" of {game}"),
+        };
+        let mut lines = vec![style.strong(&format!(
+            "{} (X) vs {} (O): {}{of}",
+            fit(&escape(&self.x), MatchReport::NAME_WIDTH),
+            fit(&escape(&self.o), MatchReport::NAME_WIDTH),
+            counted(self.games, "game", "games")
+        ))];
+        let ends = self.ends();
+        let width = ends
+            .iter()
+            .map(|(_, p)| percent(p.to_f64()).len())
+            .max()
+            .unwrap_or(0);
+        for (label, p) in ends {
+            let line = format!("  {label:<10} {:>width$}  {p}", percent(p.to_f64()));
+            lines.push(if p == Ratio::ZERO {
+                style.faint(&line)
+            } else {
+                line
+            });
+        }
+        lines.join("\n")
+    }
+}
+
+/// The text of [`MatchReport::text`], without colour: see there.
+impl fmt::Display for MatchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Style::PLAIN))
     }
 }
 

@@ -1,6 +1,8 @@
-//! History review: every move of a game judged against the table, as `ttt review` shows it.
+//! History review: every move of a game judged against the table, as `ttt review` shows it;
+//! `text` writes it for people.
 
 pub mod result_line;
+mod text;
 
 use std::fmt;
 

@@ -17,10 +17,13 @@
 //!   byte order mark, invisible letters and operators, tags, the replacement character `�`,
 //!   and a combining mark with nothing before it to combine with;
 //! - `\xHH` for a byte that is not part of valid UTF-8 (in what a bot printed).
+//!
+//! And text fitted to a line: a name cut in its middle ([`fit`]), the columns a coloured text
+//! takes ([`shown_width`]), a chance as a percentage ([`percent`]).
 
 use std::fmt::{Display, Write};
 
-use unicode_width::UnicodeWidthChar;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// The most columns [`quote`] shows of the original text, escapes counted as printed.
 pub const QUOTE_LIMIT: usize = 60;
@@ -248,4 +251,113 @@ pub fn grouped(n: impl Display) -> String {
 pub fn counted(n: impl Display + Copy + PartialEq + From<u8>, one: &str, many: &str) -> String {
     let noun = if n == From::from(1u8) { one } else { many };
     format!("{} {noun}", grouped(n))
+}
+
+/// `text` cut to `width` columns by taking out its middle, marked `…`: both ends of a name or
+/// command tell bots apart (`python3 bots/a.py` and `python3 bots/b.py`). An escape that
+/// [`escape`] wrote (`\u{a0}`, `\xff`, `\\`) is kept whole or left out whole, never cut in
+/// half.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::text::fit;
+///
+/// assert_eq!(fit("python3 bots/a.py", 11), "pytho…/a.py");
+/// assert_eq!(fit("random", 11), "random");
+/// ```
+pub fn fit(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let room = width.saturating_sub(1);
+    let pieces = pieces(text);
+    let (head, used) = take(pieces.iter().copied(), room / 2);
+    let (mut tail, _) = take(pieces.iter().rev().copied(), room - used);
+    tail.reverse();
+    let mut fitted = head.concat();
+    fitted.push('…');
+    fitted.push_str(&tail.concat());
+    fitted
+}
+
+/// The first of `pieces` that fit in `budget` columns, and the columns they take.
+fn take<'a>(pieces: impl Iterator<Item = &'a str>, budget: usize) -> (Vec<&'a str>, usize) {
+    let mut taken = Vec::new();
+    let mut used = 0;
+    for piece in pieces {
+        let w = piece.width();
+        if used + w > budget {
+            break;
+        }
+        taken.push(piece);
+        used += w;
+    }
+    (taken, used)
+}
+
+/// `text` in the pieces `fit` keeps or leaves out whole: a character, or an escape, a
+/// backslash and what follows it (`\u{...}` to its brace, `\x` and two digits, else one
+/// character).
+fn pieces(text: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    while let Some(ch) = rest.chars().next() {
+        let mut len = ch.len_utf8();
+        if ch == '\\' {
+            let after = &rest[1..];
+            len += match after.chars().next() {
+                Some('u') if after[1..].starts_with('{') => {
+                    after.find('}').map_or(1, |end| end + 1)
+                }
+                Some('x') if after.len() >= 3 && after.is_char_boundary(3) => 3,
+                Some(next) => next.len_utf8(),
+                None => 0,
+            };
+        }
+        pieces.push(&rest[..len]);
+        rest = &rest[len..];
+    }
+    pieces
+}
+
+/// A fraction as a percentage with two places.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Ratio, text::percent};
+///
+/// assert_eq!(percent(Ratio::new(1, 3).to_f64()), "33.33%");
+/// ```
+pub fn percent(fraction: f64) -> String {
+    format!("{:.2}%", fraction * 100.0)
+}
+
+/// The columns `text` takes on a terminal: its display width, its colours' escape sequences
+/// (`ESC [ ... m`, all that [`Style`](crate::draw::Style) writes) left out.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::text::shown_width;
+///
+/// assert_eq!(shown_width("\x1b[1mX\x1b[0m wins"), 6);
+/// ```
+pub fn shown_width(text: &str) -> usize {
+    let mut width = 0;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // An escape sequence runs to its final letter.
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            width += UnicodeWidthChar::width(c).unwrap_or(0);
+        }
+    }
+    width
 }

@@ -2,11 +2,9 @@
 //! board beside a map of where each empty cell leads, then the value, the optimal moves, the
 //! perfect line and a key.
 
+use ttt_oracle::draw::{Style, board_squares, cells, grid_of, outcome_squares, side_by_side};
+use ttt_oracle::text::counted;
 use ttt_oracle::{Analysis, Status, Value};
-
-use super::any_game::{self, board_squares};
-use super::draw::{cells, grid_of, side_by_side};
-use super::style::Style;
 
 /// The board beside a map of where each empty cell leads, then a summary, on the game's grid.
 pub fn text(analysis: &Analysis, style: Style) -> Vec<String> {
@@ -14,7 +12,7 @@ pub fn text(analysis: &Analysis, style: Style) -> Vec<String> {
     let game = board.game();
     let left = grid_of(&board_squares(&board, style), game.columns());
     let right = match analysis.status {
-        Status::InProgress => grid_of(&any_game::outcome_squares(analysis, style), game.columns()),
+        Status::InProgress => grid_of(&outcome_squares(analysis, style), game.columns()),
         Status::Finished(_) => Vec::new(),
     };
     // Under the board and the map: the value, the optimal moves, the perfect line and the key;
@@ -32,7 +30,7 @@ pub fn text(analysis: &Analysis, style: Style) -> Vec<String> {
         return lines;
     }
     lines.extend(side_by_side(&left, &right, 5));
-    let plies = super::text::plies(usize::from(analysis.remoteness));
+    let plies = counted(analysis.remoteness, "ply", "plies");
     let said = match analysis.value {
         Value::Win => format!("{mover} to move wins in {plies}"),
         Value::Draw => format!("{mover} to move draws ({plies} to a full board)"),

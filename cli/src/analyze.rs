@@ -10,8 +10,9 @@ use ttt_oracle::{Analysis, BatchBest, Cell, Game, Oracle, Player, Position, Valu
 use super::analysis_text::text;
 use super::any_game::oracle_of;
 use super::lines::{Line, read_bounded_line};
-use super::style::Style;
+use super::style;
 use super::{Failure, Format, PositionArgs};
+use ttt_oracle::draw::Style;
 
 // `PositionArgs` names the notation from here.
 pub(super) use super::notation::Notation;
@@ -78,7 +79,7 @@ pub fn best(args: &PositionArgs) -> Result<(), Failure> {
 }
 
 fn answer(position: &PositionArgs, query: Query) -> Result<(), Failure> {
-    let style = Style::for_stdout();
+    let style = style::for_stdout();
     let oracle = oracle_of(position.game)?;
     if let Some(notation) = position.batch() {
         let fast = (query == Query::Best && notation == Notation::Board)

@@ -16,7 +16,7 @@ use super::audit_jobs::{Entry, audit_all};
 use super::audit_report::{NAME_IN_TABLE, Stopped, print};
 use super::jsonl::JsonLines;
 use super::named::ExternalArgs;
-use super::style::Style;
+use super::style;
 use super::{Failure, Format};
 
 /// Which sides to audit.
@@ -166,7 +166,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     let keep = match (&mistakes, args.format) {
         (Some(_), _) => usize::MAX,
         (None, Format::Json) => ttt_oracle::audit::Mistakes::LISTED,
-        (None, _) => super::mistakes::IN_TEXT,
+        (None, _) => ttt_oracle::audit::Mistakes::DRAWN,
     };
     if game != Game::TIC_TAC_TOE {
         let walks = if at_once { 2 } else { 1 };
@@ -200,7 +200,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     if let Some(stopped) = stopped {
         // The error is the answer even when the report could not be written.
         if let Err(failure) = Failure::reader_stopped(printed) {
-            let label = Style::for_stderr().error("error:");
+            let label = style::for_stderr().error("error:");
             let _ = writeln!(io::stderr(), "{label} {}", failure.message());
         }
         return Err(stopped.failure);

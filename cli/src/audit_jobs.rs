@@ -12,7 +12,7 @@ use ttt_oracle::{AuditError, Game, Player};
 use super::Failure;
 use super::named::{ExternalArgs, Holds, Named};
 use super::progress::Progress;
-use super::text::fit;
+use ttt_oracle::text::fit;
 
 /// A bot to audit.
 pub(super) struct Entry {

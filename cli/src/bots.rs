@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Args;
 use ttt_oracle::bots::{BotInfo, CATALOG, Listing, PARAMETERISED};
 
-use super::style::Style;
+use super::style;
 use super::{Failure, Format};
 
 /// The widest line `ttt bots` prints.
@@ -27,7 +27,7 @@ pub fn run(args: &BotsArgs) -> Result<(), Failure> {
         super::json_line(&mut out, &json)?;
         return Ok(());
     }
-    let style = Style::for_stdout();
+    let style = style::for_stdout();
     let names = CATALOG.iter().map(|b| b.name);
     let forms = PARAMETERISED.iter().map(|(form, _)| *form);
     let width = names.chain(forms).map(str::len).max().unwrap_or(0) + 2;
@@ -91,7 +91,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut line = String::new();
     let mut used = 0;
     for word in text.split(' ') {
-        let len = super::text::shown_width(word);
+        let len = ttt_oracle::text::shown_width(word);
         if used > 0 && used + 1 + len > width {
             lines.push(std::mem::take(&mut line));
             used = 0;

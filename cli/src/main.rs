@@ -10,7 +10,6 @@ mod audit_large;
 mod audit_recheck;
 mod audit_report;
 mod bots;
-mod draw;
 mod export;
 mod generate;
 mod jsonl;
@@ -620,7 +619,7 @@ fn run(cli: Cli) -> ExitCode {
 /// Writes the failure's message on standard error, if it has one.
 fn report(failure: &Failure) {
     if !failure.message.is_empty() {
-        let label = style::Style::for_stderr().error("error:");
+        let label = style::for_stderr().error("error:");
         let _ = writeln!(io::stderr(), "{label} {}", failure.message);
     }
 }

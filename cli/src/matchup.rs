@@ -6,25 +6,22 @@ use clap::Args;
 use serde::Serialize;
 use ttt_oracle::audit::AuditBudget;
 use ttt_oracle::bots::Bot;
-use ttt_oracle::text::escape;
-use ttt_oracle::text::{counted, grouped};
+use ttt_oracle::draw::Style;
+use ttt_oracle::text::{escape, fit, grouped, percent};
 use ttt_oracle::{
-    AuditError, Game, Ratio, Value, matchup,
+    AuditError, Game, Value, matchup,
     matchup::{MatchOptions, MatchReport},
 };
 use unicode_width::UnicodeWidthStr;
 
 use super::named::{ExternalArgs, Holds, Named};
 use super::progress::Progress;
-use super::style::Style;
-use super::text::{fit, not_done, pad, percent};
+use super::style;
+use super::text::{not_done, pad};
 use super::{Failure, Format};
 
 /// The widest a line may be: the cross table takes as many columns as fit, then goes on below.
 const WIDTH: usize = 100;
-
-/// How many columns of a bot's name a match's heading shows.
-const NAME_IN_HEADING: usize = 28;
 
 /// How many columns of a bot's name the tables of `--all` show: a row a match then takes at most
 /// 99 columns (two names, six-digit games, the percentages), and the cross table fits ten bots.
@@ -168,7 +165,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     if let Some((failure, _)) = stopped {
         // The error is the answer even when the report could not be written.
         if let Err(unprinted) = Failure::reader_stopped(printed) {
-            let label = Style::for_stderr().error("error:");
+            let label = style::for_stderr().error("error:");
             let _ = writeln!(io::stderr(), "{label} {}", unprinted.message());
         }
         return Err(failure);
@@ -225,7 +222,7 @@ fn print(
             super::json_line(&mut out, &json)?;
         }
         Format::Text => {
-            let style = Style::for_stdout();
+            let style = style::for_stdout();
             let lines = match (args.all, stopped) {
                 (true, None) => {
                     let mut lines = rows(reports, style);
@@ -238,7 +235,7 @@ fn print(
                 (false, _) => {
                     let mut lines = Vec::new();
                     for report in reports {
-                        lines.extend(block(report, style));
+                        lines.push(report.text(style));
                         lines.push(String::new());
                     }
                     if let [there, back] = reports {
@@ -265,52 +262,6 @@ fn print(
     Ok(())
 }
 
-/// The five ways a game ends, as the text names them, with their chances.
-fn ends(r: &MatchReport) -> [(&'static str, Ratio); 5] {
-    [
-        ("X wins", r.x_wins),
-        ("draws", r.draws),
-        ("O wins", r.o_wins),
-        ("X forfeits", r.x_forfeits),
-        ("O forfeits", r.o_forfeits),
-    ]
-}
-
-fn games(n: u64) -> String {
-    counted(n, "game", "games")
-}
-
-/// One match: who played which side and how many games, then each way a game ends with its
-/// chance as a percentage and exactly. Within 100 columns whatever the fractions: a 39-digit
-/// numerator and denominator leave no percentage wider than 6 columns.
-fn block(r: &MatchReport, style: Style) -> Vec<String> {
-    let of = match r.game {
-        Game::TIC_TAC_TOE => String::new(),
-        game => format!(" of {game}"),
-    };
-    let mut lines = vec![style.strong(&format!(
-        "{} (X) vs {} (O): {}{of}",
-        fit(&escape(&r.x), NAME_IN_HEADING),
-        fit(&escape(&r.o), NAME_IN_HEADING),
-        games(r.games)
-    ))];
-    let ends = ends(r);
-    let width = ends
-        .iter()
-        .map(|(_, p)| percent(*p).len())
-        .max()
-        .unwrap_or(0);
-    for (label, p) in ends {
-        let line = format!("  {label:<10} {:>width$}  {p}", percent(p));
-        lines.push(if p == Ratio::ZERO {
-            style.faint(&line)
-        } else {
-            line
-        });
-    }
-    lines
-}
-
 /// The score of the side that played X (win 1, draw 1/2, a forfeit by O 1), or of O.
 fn score(r: &MatchReport, x: bool) -> f64 {
     let (wins, forfeits) = if x {
@@ -329,7 +280,7 @@ fn both_ways(there: &MatchReport, back: &MatchReport) -> f64 {
 
 /// Two bots' mean scores a game over both orders.
 fn scores(there: &MatchReport, back: &MatchReport) -> Vec<String> {
-    let names = [&there.x, &there.o].map(|name| fit(&escape(name), NAME_IN_HEADING));
+    let names = [&there.x, &there.o].map(|name| fit(&escape(name), MatchReport::NAME_WIDTH));
     let width = names.iter().map(|name| name.width()).max().unwrap_or(0);
     let mut lines =
         vec!["Mean score a game, as X and as O (win 1, draw 1/2, a forfeit 0):".to_string()];
@@ -357,7 +308,7 @@ fn rows(reports: &[MatchReport], style: Style) -> Vec<String> {
     ];
     let mut rows: Vec<[String; COLUMNS]> = vec![header.map(String::from)];
     for r in reports {
-        let [a, b, c, d, e] = ends(r).map(|(_, p)| percent(p));
+        let [a, b, c, d, e] = r.ends().map(|(_, p)| percent(p.to_f64()));
         rows.push([
             fit(&escape(&r.x), NAME_IN_TABLE),
             fit(&escape(&r.o), NAME_IN_TABLE),

@@ -6,14 +6,16 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use clap::{Args, ValueEnum};
 use ttt_oracle::bots::{self, Bot, Turn};
+use ttt_oracle::draw::{
+    Style, board_squares, cells, grid_within, outcome_squares, pair_fits, pair_within,
+};
 use ttt_oracle::text::{QUOTE_LIMIT, escape, quote};
 use ttt_oracle::{Cell, Game, History, Outcome, Player, PositionError, SplitMix64};
 use unicode_width::UnicodeWidthStr;
 
-use super::draw::{cells, grid_within, pair_fits, pair_within};
 use super::lines::{Line, read_bounded_line};
 use super::named::Opponent;
-use super::style::Style;
+use super::style;
 use super::{Failure, any_game};
 use ttt_oracle::review::result_line::{GameResult, ResultLine};
 
@@ -206,7 +208,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
             .map_or_else(SplitMix64::from_entropy, SplitMix64::new),
         input: Box::new(io::stdin().lock()),
         out: super::stdout(),
-        style: Style::for_stdout(),
+        style: style::for_stdout(),
         hints: args.hints,
     };
     let mut score = Score::default();
@@ -279,8 +281,8 @@ impl Session<'_> {
             Hints::Game(oracle) if hints => {
                 let board = game.position();
                 let analysis = oracle.analyze(&board);
-                let left = any_game::board_squares(&board, self.style);
-                let right = any_game::outcome_squares(&analysis, self.style);
+                let left = board_squares(&board, self.style);
+                let right = outcome_squares(&analysis, self.style);
                 let columns = self.game.columns();
                 if !pair_fits(&left, &right, columns, 5, WIDTH - 2) {
                     where_hints = "Below";
@@ -288,7 +290,7 @@ impl Session<'_> {
                 pair_within(&left, &right, columns, 5, WIDTH - 2)
             }
             Hints::Game(_) | Hints::Nothing { .. } => {
-                let squares = any_game::board_squares(&game.position(), self.style);
+                let squares = board_squares(&game.position(), self.style);
                 grid_within(&squares, self.game.columns(), WIDTH - 2)
             }
         };

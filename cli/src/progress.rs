@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use ttt_oracle::bots::{Bot, BotError, Choice};
 use ttt_oracle::{Game, History};
 
-use super::style::Style;
+use super::style;
 
 /// How often the line may be redrawn, and how often it is redrawn while a bot is silent (so
 /// that the time taken keeps moving).
@@ -35,13 +35,13 @@ impl Progress {
     /// Starts the line for `name` (escaped and cut to fit) playing `side` ("X", "O", or
     /// "X and O" when both are audited at once).
     pub fn start(name: &str, side: &str) -> Progress {
-        let style = Style::for_stderr();
+        let style = style::for_stderr();
         Progress::labelled(format!("{} as {side}", style.strong(name)))
     }
 
     /// Starts the line for a match of `x` against `o` (each escaped and cut to fit).
     pub fn start_match(x: &str, o: &str) -> Progress {
-        let style = Style::for_stderr();
+        let style = style::for_stderr();
         Progress::labelled(format!(
             "{} (X) vs {} (O)",
             style.strong(x),
@@ -52,7 +52,7 @@ impl Progress {
     /// Starts the line of `total` simulated games of `name` (escaped and cut to fit) playing
     /// `side`, moved on by [`Progress::played`].
     pub fn start_games(name: &str, side: &str, total: u64) -> Progress {
-        let style = Style::for_stderr();
+        let style = style::for_stderr();
         let prefix = format!("{} as {side}", style.strong(name));
         let template = "{spinner} {prefix}  {human_pos}/{human_len} games  {per_sec:0}  {took}, about {eta} left";
         let progress = Progress::drawn(prefix, template);

@@ -4,15 +4,10 @@
 use std::io::{self, BufReader, IsTerminal, Read, Write};
 
 use clap::Args;
-use ttt_oracle::{
-    Game, History, Oracle, Outcome, Position, Review, Status, Value,
-    review::{MoveVerdict, PlyReview},
-};
+use ttt_oracle::{Game, History, Oracle, Review};
 
-use super::any_game::outcome_label;
-use super::draw::{cells, pair_within};
 use super::lines::{Line, read_bounded_line};
-use super::style::Style;
+use super::style;
 use super::{Failure, Format, any_game};
 use ttt_oracle::review::result_line::{self, FORM, GameResult, ReviewJson};
 
@@ -85,9 +80,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
             super::json_line(&mut out, &json)?;
         }
         Format::Text => {
-            for line in text(&review, &game, result, &oracle, Style::for_stdout()) {
-                writeln!(out, "{line}")?;
-            }
+            writeln!(out, "{}", review.text(result, style::for_stdout()))?;
         }
     }
     Ok(())
@@ -95,7 +88,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
 
 /// On a terminal, standard input would wait in silence: say what it waits for.
 fn say_what_to_paste() -> io::Result<()> {
-    let style = Style::for_stderr();
+    let style = style::for_stderr();
     let mut stderr = io::stderr();
     let first = format!("Paste the last line of a game of ttt play (\"{FORM}\"),");
     writeln!(stderr, "{}", style.faint(&first))?;
@@ -153,151 +146,4 @@ fn read_result(input: impl Read, game_played: Game) -> Result<(GameResult, Histo
     })?;
     result_line::parse(&text, game_played)
         .map_err(|error| Failure::usage(format!("line {number}: {error}")))
-}
-
-/// `text`, left-aligned in `width` columns, coloured as `value`.
-fn painted(style: Style, value: Value, text: &str, width: usize) -> String {
-    style.value(value, &format!("{text:<width$}"))
-}
-
-/// The colour of a verdict: red for a mistake, yellow for a win made slower or a loss made
-/// faster, none for a best move.
-fn paint_verdict(style: Style, verdict: MoveVerdict, width: usize) -> String {
-    let text = format!("{:<width$}", verdict.to_string());
-    match verdict {
-        MoveVerdict::Best => text,
-        v if v.is_mistake() => style.value(Value::Loss, &text),
-        _ => style.value(Value::Draw, &text),
-    }
-}
-
-/// A line about the game, a row a ply, a legend and a summary; then each mistake drawn, with
-/// what each move leads to from `oracle`.
-fn text(
-    review: &Review,
-    game: &History,
-    result: Option<GameResult>,
-    oracle: &Oracle,
-    style: Style,
-) -> Vec<String> {
-    let board = game.position();
-    let moves = match review.moves.as_slice() {
-        [] => "no moves".to_string(),
-        moves => cells(moves),
-    };
-    let end = match (review.status, result) {
-        (Status::Finished(Outcome::Win(winner)), _) => format!("{winner} won"),
-        (Status::Finished(Outcome::Draw), _) => "a draw".to_string(),
-        (Status::InProgress, Some(GameResult::Forfeit(winner))) => {
-            format!("then {} forfeited: {winner} won by forfeit", !winner)
-        }
-        (Status::InProgress, _) => format!("unfinished ({} to move)", board.to_move()),
-    };
-    let mut lines = vec![format!("Game: {moves}, {end}.")];
-    if review.plies.is_empty() {
-        lines.push("Nothing to review: no move was played.".to_string());
-        return lines;
-    }
-    lines.push(String::new());
-    lines.extend(plies_table(review, style));
-    lines.push(String::new());
-    let mistakes: Vec<&PlyReview> = review
-        .plies
-        .iter()
-        .filter(|ply| ply.verdict.is_mistake())
-        .collect();
-    lines.push(style.strong(&summary(&mistakes)));
-    for ply in mistakes {
-        lines.push(String::new());
-        lines.extend(mistake(oracle, ply, &review.moves, style));
-    }
-    lines
-}
-
-/// A row a ply, under a header, then a legend.
-fn plies_table(review: &Review, style: Style) -> Vec<String> {
-    let mut lines = vec![style.strong("ply  player  cell  before  after  verdict       best")];
-    for ply in &review.plies {
-        lines.push(format!(
-            "{:>3}  {:<6}  {:<4}  {}  {}  {}  {}",
-            ply.ply,
-            ply.player.to_string(),
-            ply.cell.to_string(),
-            painted(
-                style,
-                ply.value_before,
-                &outcome_label(ply.value_before, ply.remoteness_before),
-                6
-            ),
-            painted(
-                style,
-                ply.value,
-                &outcome_label(ply.value, ply.remoteness),
-                5
-            ),
-            paint_verdict(style, ply.verdict, 12),
-            ply.best
-        ));
-    }
-    lines.push(
-        style.faint("before: the position, for the player to move; after: their move, for them."),
-    );
-    lines
-        .push(style.faint("W win, D draw, L loss, then plies to the end; a best move keeps both."));
-    lines
-}
-
-/// `No mistakes: ...`, `1 mistake, a move that lowered the value: ply 5.`, or
-/// `2 mistakes, moves that lowered the value: plies 3 and 5.`
-fn summary(mistakes: &[&PlyReview]) -> String {
-    let plies: Vec<String> = mistakes.iter().map(|ply| ply.ply.to_string()).collect();
-    match plies.as_slice() {
-        [] => "No mistakes: no move lowered the value.".to_string(),
-        [one] => format!("1 mistake, a move that lowered the value: ply {one}."),
-        [most @ .., last] => format!(
-            "{} mistakes, moves that lowered the value: plies {} and {last}.",
-            plies.len(),
-            most.join(", ")
-        ),
-    }
-}
-
-/// A mistake in words: `Ply 5: X played 4, draw to loss (L2). Best: 2 (D5).`
-fn about_mistake(ply: &PlyReview, style: Style) -> String {
-    let before = outcome_label(ply.value_before, ply.remoteness_before);
-    format!(
-        "Ply {}: {} played {}, {} ({}). Best: {} ({}).",
-        ply.ply,
-        ply.player,
-        ply.cell,
-        paint_verdict(style, ply.verdict, 0),
-        style.value(ply.value, &outcome_label(ply.value, ply.remoteness)),
-        ply.best,
-        style.value(ply.value_before, &before),
-    )
-}
-
-/// A mistake in words, then the board before it beside what each move there leads to: side
-/// by side when they fit in 100 columns, else one under the other.
-fn mistake(
-    oracle: &Oracle,
-    ply: &PlyReview,
-    moves: &[ttt_oracle::Cell],
-    style: Style,
-) -> Vec<String> {
-    let mut lines = vec![about_mistake(ply, style)];
-    let board = moves[..ply.ply - 1]
-        .iter()
-        .fold(Position::empty(oracle.game()), |board, &cell| {
-            board.play(cell).expect("a reviewed game replays")
-        });
-    let analysis = oracle.analyze(&board);
-    lines.extend(pair_within(
-        &any_game::board_squares(&board, style),
-        &any_game::outcome_squares(&analysis, style),
-        oracle.game().columns(),
-        5,
-        100,
-    ));
-    lines
 }

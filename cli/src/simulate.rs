@@ -7,8 +7,7 @@ use serde::Serialize;
 use ttt_oracle::audit::AuditBudget;
 use ttt_oracle::audit::odds_tableless;
 use ttt_oracle::bots::{self, BotError, Published};
-use ttt_oracle::text::escape;
-use ttt_oracle::text::grouped;
+use ttt_oracle::text::{escape, fit, grouped, percent};
 use ttt_oracle::{
     AuditOptions, Game, Player, Ratio, SplitMix64,
     simulate::{Rate, SimulateOptions, Tally, simulate_with_progress},
@@ -17,7 +16,6 @@ use ttt_oracle::{
 use super::audit::Sides;
 use super::named::{ExternalArgs, Named};
 use super::progress::Progress;
-use super::text::fit;
 use super::{Failure, Format};
 
 /// How many columns of the bot's name the heading shows.
@@ -209,11 +207,6 @@ fn during(part: &str, error: BotError) -> BotError {
     BotError {
         message: format!("{} (during {part})", error.message),
     }
-}
-
-/// A fraction as a percentage with two places.
-fn percent(fraction: f64) -> String {
-    format!("{:.2}%", fraction * 100.0)
 }
 
 /// How far a rate lies from its exact value, in standard errors, signed.

@@ -1,4 +1,5 @@
-//! Colour for people: on a terminal, as `--color` says, else as the environment says.
+//! Colour for people: on a terminal, as `--color` says, else as the environment says; the
+//! library's [`Style`] then paints the text.
 //!
 //! `--color always|never` wins; with `auto` (the default) colour is off when `NO_COLOR` is set
 //! and not empty (<https://no-color.org>), on when `CLICOLOR_FORCE` is set and not `0`, off when
@@ -9,7 +10,7 @@ use std::io::IsTerminal;
 use std::sync::OnceLock;
 
 use clap::ValueEnum;
-use ttt_oracle::Value;
+use ttt_oracle::draw::Style;
 
 /// When to colour, as `--color` takes it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -81,57 +82,20 @@ pub fn clap_choice() -> clap::ColorChoice {
     }
 }
 
-/// Whether to colour a stream, and how.
-#[derive(Clone, Copy, Debug)]
-pub struct Style {
-    colour: bool,
+/// The style of standard output: coloured as the choice and the environment say.
+pub fn for_stdout() -> Style {
+    style(std::io::stdout().is_terminal())
 }
 
-impl Style {
-    /// For standard output.
-    pub fn for_stdout() -> Style {
-        Style {
-            colour: enabled(std::io::stdout().is_terminal()),
-        }
-    }
+/// The style of standard error.
+pub fn for_stderr() -> Style {
+    style(std::io::stderr().is_terminal())
+}
 
-    /// For standard error.
-    pub fn for_stderr() -> Style {
-        Style {
-            colour: enabled(std::io::stderr().is_terminal()),
-        }
-    }
-
-    fn paint(self, code: &str, text: &str) -> String {
-        if self.colour {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
-    }
-
-    /// Green for a win, yellow for a draw, red for a loss.
-    pub fn value(self, value: Value, text: &str) -> String {
-        let code = match value {
-            Value::Win => "32",
-            Value::Draw => "33",
-            Value::Loss => "31",
-        };
-        self.paint(code, text)
-    }
-
-    /// Bold.
-    pub fn strong(self, text: &str) -> String {
-        self.paint("1", text)
-    }
-
-    /// Dimmed, for what matters less.
-    pub fn faint(self, text: &str) -> String {
-        self.paint("2", text)
-    }
-
-    /// Bold red, as clap shows `error:`.
-    pub fn error(self, text: &str) -> String {
-        self.paint("1;31", text)
+fn style(terminal: bool) -> Style {
+    if enabled(terminal) {
+        Style::COLOURED
+    } else {
+        Style::PLAIN
     }
 }

@@ -8,7 +8,8 @@ use ttt_oracle::Player;
 use ttt_oracle::text::escape;
 
 use super::audit_jobs::BotAudit;
-use super::text::{first_of, fit};
+use super::text::first_of;
+use ttt_oracle::text::fit;
 
 /// The widest the line may be.
 const WIDTH: usize = 100;

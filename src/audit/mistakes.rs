@@ -113,4 +113,7 @@ pub struct Mistakes {
 impl Mistakes {
     /// The most a side's JSON lists (`ttt audit --format json`).
     pub const LISTED: usize = 100;
+
+    /// The most a side's text draws ([`SideReport::text`](super::SideReport::text)).
+    pub const DRAWN: usize = 3;
 }

@@ -18,8 +18,8 @@
 //! Here are the options, the call and what it returns; `report` holds what an audit found on one
 //! side of a game with a table (and its JSON), `json` the JSON document of a whole audit,
 //! `mistakes` the moves that gave value away one by one (which `collector` gathers), `verdict`
-//! what it proved, `error` why an audit stops, and `tableless` the audit of a board too large
-//! for a table.
+//! what it proved, `error` why an audit stops, `text` a side's report for people, and
+//! `tableless` the audit of a board too large for a table.
 
 mod ahead;
 mod collector;
@@ -38,6 +38,7 @@ mod report;
 pub(crate) mod rules;
 mod shown;
 pub(crate) mod tableless;
+mod text;
 mod verdict;
 
 use crate::board::{Board, Player};
@@ -180,6 +181,29 @@ impl Report {
         match self {
             Report::Solved(_) => None,
             Report::Searched(report) => Some(report),
+        }
+    }
+}
+
+/// The side's text as `ttt audit` prints it with `NO_COLOR`, naming the bot "the bot" (the
+/// report does not hold its name): [`SideReport::text`] or [`TablelessReport::text`].
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{AuditOptions, Game, Player, audit, bots};
+///
+/// let mut perfect = bots::from_spec("perfect")?;
+/// let report = audit(perfect.as_mut(), &AuditOptions::new(Game::TIC_TAC_TOE, Player::X))?;
+/// println!("{report}");
+/// assert!(report.to_string().starts_with("the bot as X: never loses\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Report::Solved(report) => report.fmt(f),
+            Report::Searched(report) => report.fmt(f),
         }
     }
 }

@@ -3,6 +3,9 @@
 
 use std::fmt;
 
+use crate::draw::Style;
+use crate::value::Value;
+
 /// What an audit proved about one side: whether the bot can lose on the board, and whether it
 /// breaks the rules (and so forfeits), each apart from the other.
 ///
@@ -41,6 +44,30 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// `text` coloured as this verdict's result: green for a bot that never loses, red for one
+    /// that can lose or answers differently, yellow for one that only breaks the rules (it
+    /// never lost a game it played by them).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{audit::Verdict, draw::Style};
+    ///
+    /// let verdict = Verdict::CanLose;
+    /// assert_eq!(verdict.paint(Style::PLAIN, "can lose"), "can lose");
+    /// assert_eq!(verdict.paint(Style::COLOURED, "X"), "\x1b[31mX\x1b[0m");
+    /// ```
+    pub fn paint(self, style: Style, text: &str) -> String {
+        let value = match self {
+            Verdict::NeverLoses => Value::Win,
+            Verdict::BreaksRules => Value::Draw,
+            Verdict::CanLose | Verdict::CanLoseAndBreaksRules | Verdict::AnswersDifferently => {
+                Value::Loss
+            }
+        };
+        style.value(value, text)
+    }
+
     /// The verdict for a side that lost `losing_games` on the board and forfeited
     /// `illegal_games`.
     ///

@@ -31,7 +31,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("plays", &[
         "src/bots", "src/child", "src/shutdown.rs", "src/audit", "src/matchup.rs",
         "src/review.rs", "src/simulate.rs", "src/export", "src/output", "src/cache.rs",
-        "src/web",
+        "src/web", "src/draw.rs",
     ]),
     // Everything else: the crate root (src/lib.rs) and the unit tests under src/tests. The
     // command line (cli/) is a package of its own: the compiler keeps it to the public API.

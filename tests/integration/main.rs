@@ -16,6 +16,7 @@ mod cli;
 mod cli_batch;
 mod conventions;
 mod destination;
+mod display;
 mod docs;
 mod export;
 mod external;

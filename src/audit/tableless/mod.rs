@@ -24,12 +24,13 @@
 //!
 //! The two audits are here; `walk` holds the exhaustive walk (and how a line it found is
 //! followed back down), `search` the searches, `memo` what the walk remembers of each state,
-//! `budget` what an audit may hold and `report` what it found.
+//! `budget` what an audit may hold, `report` what it found and `text` that for people.
 
 mod budget;
 mod memo;
 mod report;
 mod search;
+mod text;
 mod walk;
 
 use crate::audit::{AuditError, Halt, IllegalLine, LosingLine, Odds};

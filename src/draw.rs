@@ -1,8 +1,74 @@
-//! Boards drawn for people: grids of short labels; and moves written for them.
+//! Boards and moves drawn for people, with colour or without: the grids of the reports'
+//! text (an audit's, a match's, a review's) and of `ttt play` and `ttt analyze`, and the
+//! [`Style`] that colours them.
 
-use ttt_oracle::{Cell, Game};
+use crate::analysis::Analysis;
+use crate::board::Cell;
+use crate::game::Game;
+use crate::history::History;
+use crate::position::Position;
+use crate::text::shown_width;
+use crate::value::Value;
 
-use super::text::shown_width;
+/// Whether text for people is coloured, and how: the one choice every report's text takes.
+///
+/// [`PLAIN`](Style::PLAIN) writes the text alone (what the reports' `Display` writes, and
+/// `ttt` with `NO_COLOR`); [`COLOURED`](Style::COLOURED) wraps it in ANSI escape sequences
+/// (`ESC [ ... m`).
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Value, draw::Style};
+///
+/// assert_eq!(Style::PLAIN.value(Value::Win, "win"), "win");
+/// assert_eq!(Style::COLOURED.value(Value::Win, "win"), "\x1b[32mwin\x1b[0m");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    colour: bool,
+}
+
+impl Style {
+    /// No colour: the text alone.
+    pub const PLAIN: Style = Style { colour: false };
+
+    /// Colour, as a terminal shows it.
+    pub const COLOURED: Style = Style { colour: true };
+
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// Green for a win, yellow for a draw, red for a loss.
+    pub fn value(self, value: Value, text: &str) -> String {
+        let code = match value {
+            Value::Win => "32",
+            Value::Draw => "33",
+            Value::Loss => "31",
+        };
+        self.paint(code, text)
+    }
+
+    /// Bold.
+    pub fn strong(self, text: &str) -> String {
+        self.paint("1", text)
+    }
+
+    /// Dimmed, for what matters less.
+    pub fn faint(self, text: &str) -> String {
+        self.paint("2", text)
+    }
+
+    /// Bold red, as clap shows `error:`.
+    pub fn error(self, text: &str) -> String {
+        self.paint("1;31", text)
+    }
+}
 
 /// One square of a drawn grid: its text, and the same text with colour (if any).
 #[derive(Clone, Debug, Default)]
@@ -27,13 +93,20 @@ impl Square {
 ///  X | O | 3
 /// ---+---+---
 /// ```
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{Game, Position, draw::{Style, board_squares, grid_of}};
+///
+/// let board = Position::parse(Game::TIC_TAC_TOE, "XO.......")?;
+/// let grid = grid_of(&board_squares(&board, Style::PLAIN), 3);
+/// assert_eq!(grid, [" X | O | 3", "---+---+---", " 4 | 5 | 6", "---+---+---", " 7 | 8 | 9"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn grid_of(squares: &[Square], columns: usize) -> Vec<String> {
     let rows = squares.len() / columns;
-    let width = squares
-        .iter()
-        .map(|s| s.plain.chars().count())
-        .max()
-        .unwrap_or(1);
+    let width = widest(squares);
     let mut lines = Vec::with_capacity(2 * rows);
     for row in 0..rows {
         if row > 0 {
@@ -75,12 +148,21 @@ pub fn cells(moves: &[Cell]) -> String {
 
 /// The command that shows a game of an audit again: `review` to step through every move of it,
 /// judged; `analyze` for the position it reaches.
-pub fn replay(command: &str, game: Game, moves: &[Cell]) -> String {
+pub(crate) fn replay(command: &str, game: Game, moves: &[Cell]) -> String {
     let flag = match game {
         Game::TIC_TAC_TOE => String::new(),
         game => format!(" --game {game}"),
     };
     format!("replay: ttt {command}{flag} --moves \"{}\"", cells(moves))
+}
+
+/// The game of `moves` on `game`, moves a report holds and so legal.
+pub(crate) fn replayed(game: Game, moves: &[Cell]) -> History {
+    let mut played = History::empty(game);
+    for &cell in moves {
+        played.play(cell).expect("a reported game replays");
+    }
+    played
 }
 
 /// The width of the widest square, in characters.
@@ -157,4 +239,57 @@ pub fn pair_within(
     lines.push(String::new());
     lines.extend(grid_within(right, columns, room));
     lines
+}
+
+/// `W3`, `D7`, `L2`: a value and the plies to the end, as people read a move's outcome.
+pub fn outcome_label(value: Value, remoteness: u8) -> String {
+    let letter = match value {
+        Value::Win => 'W',
+        Value::Draw => 'D',
+        Value::Loss => 'L',
+    };
+    format!("{letter}{remoteness}")
+}
+
+/// The squares of a board of any game: marks in bold, empty cells as their dimmed number.
+pub fn board_squares(board: &Position, style: Style) -> Vec<Square> {
+    (0..board.game().cells())
+        .map(
+            |cell| match board.get(Cell::new(cell).expect("a cell of the board")) {
+                Some(player) => Square::new(player.to_string(), style.strong(&player.to_string())),
+                None => {
+                    let number = (cell + 1).to_string();
+                    Square::new(number.clone(), style.faint(&number))
+                }
+            },
+        )
+        .collect()
+}
+
+/// What each empty cell leads to for the side to move, on a board of any game: `W3` (a win in
+/// 3 plies), `D7`, `L2`, with `*` on the optimal moves; occupied cells show their mark.
+pub fn outcome_squares(analysis: &Analysis, style: Style) -> Vec<Square> {
+    let board = analysis.board;
+    (0..board.game().cells())
+        .map(
+            |cell| match analysis.moves.iter().find(|m| m.cell.index() == cell) {
+                Some(m) => {
+                    let star = if analysis.best.contains(m.cell) {
+                        "*"
+                    } else {
+                        ""
+                    };
+                    let label = format!("{}{star}", outcome_label(m.value, m.remoteness));
+                    Square::new(label.clone(), style.value(m.value, &label))
+                }
+                None => {
+                    let mark = board
+                        .get(Cell::new(cell).expect("a cell of the board"))
+                        .map(|p| p.to_string())
+                        .unwrap_or_default();
+                    Square::new(mark.clone(), style.faint(&mark))
+                }
+            },
+        )
+        .collect()
 }
