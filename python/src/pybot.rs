@@ -9,6 +9,7 @@
 //! not an `Exception`, `SystemExit` say) is kept as it is, and raised again by the caller once
 //! the audit has stopped.
 
+use std::collections::HashMap;
 use std::ffi::c_long;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex};
@@ -44,6 +45,10 @@ pub struct PyBot {
     held: Held,
     /// Whether this is the instance asked again one request at a time after the audit.
     again: bool,
+    /// Every answer given, by request (by board for a stateless bot): asked again, the bot
+    /// gives what it gave, so that the re-ask after an audit compares the fresh answers with
+    /// the ones the audit judged, not with a second call.
+    answers: HashMap<String, Vec<Choice>>,
 }
 
 impl PyBot {
@@ -56,6 +61,7 @@ impl PyBot {
             watchdog: None,
             held: Arc::new(Mutex::new(None)),
             again: false,
+            answers: HashMap::new(),
         }
     }
 
@@ -312,15 +318,24 @@ impl Bot for PyBot {
     /// A panic while the bot is asked is this binding's, not a move of the bot's: an error,
     /// never the forfeit the audit makes of a built-in bot's panic.
     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
+        let key = match self.stateless {
+            true => game.position().to_string(),
+            false => request(game),
+        };
+        if let Some(answer) = self.answers.get(&key) {
+            return Ok(answer.clone());
+        }
         let asked = catch_unwind(AssertUnwindSafe(|| Python::attach(|py| self.ask(py, game))));
-        asked.unwrap_or_else(|panic| {
+        let answer = asked.unwrap_or_else(|panic| {
             let what = panic
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "a panic".to_string());
             Err(self.fail(game, format!("reading its answer panicked: {what}")))
-        })
+        })?;
+        self.answers.insert(key, answer.clone());
+        Ok(answer)
     }
 
     /// Every game: the function is told the board and the side to move.
@@ -332,22 +347,23 @@ impl Bot for PyBot {
         self.stateless
     }
 
-    /// A bot declared stateless is asked again with the moves of games drawn at random, one
-    /// turn at a time, and must answer as it did by the board alone: the check of
-    /// `ttt audit --stateless`, which costs a few hundred calls.
+    /// Asked again after its audit, along games drawn at random, one turn at a time with the
+    /// moves of the game, the function must answer as the audit recorded: the check of an
+    /// external bot (`ttt audit --cmd`), which catches a bot declared stateless that is not,
+    /// and one that answers differently once it has been asked enough (it can count its
+    /// calls). A few hundred calls.
     fn one_at_a_time(&self) -> Option<Box<dyn Bot>> {
-        self.stateless.then(|| {
-            let function = Python::attach(|py| self.function.clone_ref(py));
-            Box::new(PyBot {
-                name: self.name.clone(),
-                function,
-                stateless: false,
-                timeout: self.timeout,
-                watchdog: self.watchdog.clone(),
-                held: Arc::clone(&self.held),
-                again: true,
-            }) as Box<dyn Bot>
-        })
+        let function = Python::attach(|py| self.function.clone_ref(py));
+        Some(Box::new(PyBot {
+            name: self.name.clone(),
+            function,
+            stateless: false,
+            timeout: self.timeout,
+            watchdog: self.watchdog.clone(),
+            held: Arc::clone(&self.held),
+            again: true,
+            answers: HashMap::new(),
+        }))
     }
 }
 

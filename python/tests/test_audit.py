@@ -117,6 +117,34 @@ def test_a_declared_stateless_bot_that_is_not_is_caught():
     assert report.verdict == "answers differently"
 
 
+@pytest.mark.parametrize("stateless", [True, False])
+def test_a_bot_that_turns_once_audited_is_caught_by_what_the_audit_recorded(stateless):
+    # Perfect for as many calls as the audit makes, then the first free cell: the audit sees
+    # a bot that never loses; asked again, it answers otherwise, and that is the verdict.
+    calls = []
+
+    def counted(board, to_move):
+        calls.append(board)
+        return perfect(board, to_move)
+
+    report = t.audit(counted, side="x", stateless=stateless, recheck_seed=1)
+    assert report.never_loses
+    # Every call but the re-ask's, which asks each of its requests once.
+    audited = len(calls) - report.to_dict()["bots"][0]["sides"][0]["recheck"]["requests"]
+    calls.clear()
+
+    def turns(board, to_move):
+        calls.append(board)
+        if len(calls) <= audited:
+            return perfect(board, to_move)
+        return board.index(".") + 1
+
+    report = t.audit(turns, side="x", stateless=stateless, recheck_seed=1)
+    assert report.verdict == "answers differently", report.to_dict()
+    difference = report.to_dict()["bots"][0]["sides"][0]["recheck"]["difference"]
+    assert difference["recorded"] != difference["alone"]
+
+
 def test_a_taken_cell_is_a_forfeit():
     report = t.audit(lambda board, mark: 5, side="x")
     assert report.verdict == "breaks the rules"
