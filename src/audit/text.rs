@@ -336,6 +336,9 @@ fn mistakes(report: &SideReport, style: Style) -> Vec<String> {
     let total_text = grouped(total);
     let heading = if *total as usize == shown {
         format!("  mistakes: {total_text} (by position and move):")
+    } else if shown == 0 {
+        // None listed (`AuditOptions::mistakes` is 0, a library's default): the count alone.
+        format!("  mistakes: {total_text} by position and move")
     } else {
         format!(
             "  mistakes: {total_text} by position and move; the first {shown} (--mistakes FILE: all):"

@@ -56,6 +56,18 @@ fn an_audits_side_shows_as_ttt_audit_prints_it() {
     );
     assert_eq!(format!("{side}"), unnamed(&named, "smartbot"));
     assert_eq!(format!("{report}"), format!("{side}"));
+    // With the library's default options no mistake is listed: the count alone, no heading
+    // over an empty list and no command-line flag.
+    let report = audit(
+        smartbot.as_mut(),
+        &AuditOptions::new(Game::TIC_TAC_TOE, Player::O),
+    )
+    .unwrap();
+    let text = format!("{report}");
+    assert!(
+        text.ends_with("\n  mistakes: 52 by position and move"),
+        "{text}"
+    );
 }
 
 #[test]
