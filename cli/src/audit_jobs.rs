@@ -92,6 +92,21 @@ pub(super) struct BotAudit<R> {
     pub(super) published: &'static [Published],
 }
 
+/// Writes `audits` of `game` to `out` as `ttt audit --format json` does: one document, with
+/// the message of the error that stopped them, if one did.
+pub(super) fn write_json<R: serde::Serialize>(
+    out: &mut impl std::io::Write,
+    game: Game,
+    audits: &[BotAudit<R>],
+    error: Option<&str>,
+) -> std::io::Result<()> {
+    let bots = audits
+        .iter()
+        .map(|audit| (audit.name.as_str(), &audit.sides[..]))
+        .collect();
+    super::json_line(out, &ttt_oracle::audit::AuditJson::new(game, bots, error))
+}
+
 /// What the audits of the bots found: each bot's, in order, up to the first error; then that
 /// error, and the sides it left unaudited, each "NAME as X".
 pub(super) struct Audited<R> {

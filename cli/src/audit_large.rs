@@ -5,14 +5,13 @@ use std::io::Write;
 
 use clap::Args;
 
-use ttt_oracle::audit::AuditJson;
 use ttt_oracle::audit::{AuditBudget, TablelessReport, Verdict, audit_tableless};
 use ttt_oracle::bots::Bot;
 use ttt_oracle::draw::Style;
 use ttt_oracle::text::{escape, fit, grouped};
 use ttt_oracle::{AuditError, Game, Player};
 
-use super::audit_jobs::{BotAudit, Entry, audit_all};
+use super::audit_jobs::{BotAudit, Entry, audit_all, write_json};
 use super::audit_report::Stopped;
 use super::named::ExternalArgs;
 use super::style;
@@ -99,12 +98,7 @@ pub fn run(request: Request<'_>) -> Result<(), Failure> {
         match format {
             Format::Json => {
                 let error = stopped.as_ref().map(|(failure, _)| failure.message());
-                let bots = audits
-                    .iter()
-                    .map(|audit| (audit.name.as_str(), &audit.sides[..]))
-                    .collect();
-                let json = AuditJson::new(game, bots, error);
-                super::json_line(&mut out, &json)?;
+                write_json(&mut out, game, &audits, error)?;
             }
             Format::Text => {
                 let style = style::for_stdout();

@@ -3,7 +3,6 @@
 
 use std::io::Write;
 
-use ttt_oracle::audit::AuditJson;
 use ttt_oracle::audit::{SideReport, Verdict};
 use ttt_oracle::bots::BotError;
 use ttt_oracle::draw::Style;
@@ -11,7 +10,7 @@ use ttt_oracle::text::{escape, fit, grouped};
 use ttt_oracle::{AuditError, Game};
 use unicode_width::UnicodeWidthStr;
 
-use super::audit_jobs::BotAudit;
+use super::audit_jobs::{BotAudit, write_json};
 use super::named;
 use super::style;
 use super::summary::{self, Found};
@@ -74,12 +73,7 @@ pub(super) fn print(
     match format {
         Format::Json => {
             let error = stopped.map(|stopped| stopped.failure.message());
-            let bots = audits
-                .iter()
-                .map(|audit| (audit.name.as_str(), &audit.sides[..]))
-                .collect();
-            let json = AuditJson::new(game, bots, error);
-            super::json_line(&mut out, &json)?;
+            write_json(&mut out, game, audits, error)?;
         }
         Format::Text => {
             let style = style::for_stdout();

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use crate::common::{root, ttt};
+use crate::common::{assert_success, root, ttt};
 
 /// Writes `ttt export --game GAME [EXTRA] -o NAME` into `dir`.
 fn export(dir: &Path, game: &str, extra: &[&str], name: &str) {
@@ -16,11 +16,7 @@ fn export(dir: &Path, game: &str, extra: &[&str], name: &str) {
         .arg(dir.join(name))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
 }
 
 /// What the reader says of the bincode file `binary` against the JSON Lines file `lines`.

@@ -96,11 +96,7 @@ fn bash_completes(script: &std::path::Path, line: &str) -> Vec<String> {
         .current_dir(folder.path())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_success(&out);
     let shown = String::from_utf8(out.stdout).unwrap();
     let mut lines = shown.lines();
     let registered = lines.next().unwrap_or_default();
