@@ -5,7 +5,6 @@
 use crate::analysis::Analysis;
 use crate::board::Cell;
 use crate::game::Game;
-use crate::history::History;
 use crate::position::Position;
 use crate::text::shown_width;
 use crate::value::Value;
@@ -154,15 +153,6 @@ pub(crate) fn replay(command: &str, game: Game, moves: &[Cell]) -> String {
         game => format!(" --game {game}"),
     };
     format!("replay: ttt {command}{flag} --moves \"{}\"", cells(moves))
-}
-
-/// The game of `moves` on `game`, moves a report holds and so legal.
-pub(crate) fn replayed(game: Game, moves: &[Cell]) -> History {
-    let mut played = History::empty(game);
-    for &cell in moves {
-        played.play(cell).expect("a reported game replays");
-    }
-    played
 }
 
 /// The width of the widest square, in characters.

@@ -2,7 +2,6 @@
 //! both at once (`audit_jobs`); the report is `audit_report`'s, or `audit_large`'s for a board
 //! with no table.
 
-use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -16,7 +15,6 @@ use super::audit_jobs::{Entry, audit_all};
 use super::audit_report::{NAME_IN_TABLE, Stopped, print};
 use super::jsonl::JsonLines;
 use super::named::ExternalArgs;
-use super::style;
 use super::{Failure, Format};
 
 /// Which sides to audit.
@@ -200,8 +198,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     if let Some(stopped) = stopped {
         // The error is the answer even when the report could not be written.
         if let Err(failure) = Failure::reader_stopped(printed) {
-            let label = style::for_stderr().error("error:");
-            let _ = writeln!(io::stderr(), "{label} {}", failure.message());
+            super::report(&failure);
         }
         return Err(stopped.failure);
     }

@@ -1,6 +1,6 @@
 //! `ttt match`.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
@@ -165,8 +165,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     if let Some((failure, _)) = stopped {
         // The error is the answer even when the report could not be written.
         if let Err(unprinted) = Failure::reader_stopped(printed) {
-            let label = style::for_stderr().error("error:");
-            let _ = writeln!(io::stderr(), "{label} {}", unprinted.message());
+            super::report(&unprinted);
         }
         return Err(failure);
     }

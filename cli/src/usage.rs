@@ -28,11 +28,25 @@ pub(crate) fn with_moves_hint(
     else {
         return error;
     };
+    // Only a command that takes `--moves`.
+    let tree = super::clap_command();
+    let takes_moves = args
+        .iter()
+        .find_map(|arg| tree.find_subcommand(arg))
+        .is_some_and(|sub| sub.get_arguments().any(|a| a.get_id() == "moves"));
+    if !takes_moves {
+        return error;
+    }
     let is_move = |arg: &String| !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_digit());
-    // The first run of at least two moves, with the `--moves` before it if there is one.
-    let Some(start) =
-        (0..args.len()).find(|&i| args[i..].iter().take_while(|a| is_move(a)).count() >= 2)
-    else {
+    // The first run of at least two moves, with the `--moves` before it if there is one; not
+    // the values of another option (`--games 100 200`).
+    let Some(start) = (0..args.len()).find(|&i| {
+        let after_option = i > 0
+            && args[i - 1].starts_with('-')
+            && !matches!(args[i - 1].as_str(), "--moves" | "-m");
+        let starts_run = i == 0 || !is_move(&args[i - 1]);
+        starts_run && !after_option && args[i..].iter().take_while(|a| is_move(a)).count() >= 2
+    }) else {
         return error;
     };
     let end = start + args[start..].iter().take_while(|a| is_move(a)).count();

@@ -13,7 +13,7 @@ use super::report::{SideReport, WorstCase};
 use super::verdict::Verdict;
 use crate::board::{Cell, Player, Status};
 use crate::bots::Published;
-use crate::draw::{Square, Style, board_squares, cells, grid_of, replay, replayed, side_by_side};
+use crate::draw::{Square, Style, board_squares, cells, grid_of, replay, side_by_side};
 use crate::game::Game;
 use crate::history::History;
 use crate::ratio::Ratio;
@@ -108,7 +108,7 @@ fn worst_case(game: Game, worst: &WorstCase, verdict: Verdict) -> Vec<String> {
     ];
     let mut lines = wrap("  worst case:", "   ", &words);
     let mut words: Vec<String> = worst.line.iter().map(ToString::to_string).collect();
-    let ends = replayed(game, &worst.line).position().status() != Status::InProgress;
+    let ends = History::replay(game, &worst.line).position().status() != Status::InProgress;
     if !ends {
         words.push("(then it forfeits)".to_string());
     }
@@ -301,7 +301,7 @@ fn recheck(s: &SideReport, style: Style) -> Vec<String> {
         format!("{asked} it answered differently"),
         format!("    {after}"),
     ];
-    let position = replayed(s.game, moves).position();
+    let position = History::replay(s.game, moves).position();
     let drawn = grid_of(&board_squares(&position, style), s.game.columns());
     lines.extend(
         drawn
@@ -363,7 +363,7 @@ fn worth(value: Value, remoteness: u8) -> String {
 /// One mistake: what it was and where, the board before it, the move played and the best ones,
 /// and the command that shows every move there.
 fn one(game: Game, side: Player, n: usize, mistake: &Mistake, style: Style) -> Vec<String> {
-    let position = replayed(game, &mistake.moves);
+    let position = History::replay(game, &mistake.moves);
     let after = match mistake.moves.len() {
         0 => "on the empty board".to_string(),
         _ => format!("after {}", cells(&mistake.moves)),

@@ -5,16 +5,11 @@
 use std::fmt;
 
 use crate::board::{Cell, Outcome, Player, Status};
+use crate::draw::cells;
 use crate::game::Game;
 use crate::history::History;
 use crate::review::Review;
 use crate::text::quote;
-
-/// The moves, as people type them: `5 3 9`.
-fn cells(moves: &[Cell]) -> String {
-    let numbers: Vec<String> = moves.iter().map(Cell::to_string).collect();
-    numbers.join(" ")
-}
 
 /// The game of the move list `text` on `game`, or what is wrong with it, in the words of
 /// `ttt analyze --moves`.

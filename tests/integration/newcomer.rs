@@ -490,9 +490,16 @@ fn moves_given_as_separate_arguments_get_the_command_meant() {
         let tip = format!("tip: a move list is one argument: {meant}\n");
         assert!(error.contains(&tip), "{args:?}: {error}");
     }
-    // Not a move list: clap's error alone.
-    let error = usage_error(&["best", "X........", "O........"]);
-    assert!(!error.contains("tip:"), "{error}");
+    // Not a move list: clap's error alone; nor for a command without --moves, or the values
+    // of another option.
+    for args in [
+        &["best", "X........", "O........"][..],
+        &["export", "5", "1"],
+        &["simulate", "random", "--games", "100", "200"],
+    ] {
+        let error = usage_error(args);
+        assert!(!error.contains("tip:"), "{args:?}: {error}");
+    }
     // The tip's command works.
     assert_eq!(stdout(&["best", "--moves", "5 1"]), "2\n");
 }
