@@ -16,6 +16,12 @@
 //! ply's questions in batches before it is asked them one by one. A number that would outgrow
 //! its integer stops the match with [`AuditError::Overflow`] rather than rounding: the exact
 //! odds then need more than 128 bits.
+//!
+//! A bot that could tell the match from a game ([`Bot::one_at_a_time`]: it saw its questions
+//! queued, or a ply at a time rather than a game at a time) is then asked again, as after an
+//! audit: a fresh instance, one request at a time, along games drawn from the answers both
+//! bots gave the match ([`MatchReport::x_recheck`]). An answer that differs means the odds
+//! describe answers the bot does not give in a game.
 
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -25,6 +31,7 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use crate::audit::exact::{Multiple, Overflow, plus, times};
 use crate::audit::node::{Node, Step, prepare, step};
 use crate::audit::positions::Shown;
+use crate::audit::recheck::{self, Audited, RECHECK_GAMES, Recheck};
 use crate::audit::rules::{Cached, Places, Rules};
 use crate::audit::tableless::AuditBudget;
 use crate::audit::{AuditError, OverBudget};
@@ -58,8 +65,8 @@ use crate::text::{counted, escape, fit, percent};
 /// [`AuditError::OverBudget`] when the walk would hold more histories than the budget;
 /// [`AuditError::OverMemory`] when it would hold more than the memory limit;
 /// [`AuditError::Bot`] when a bot cannot answer at all, or its answers cannot be trusted (an
-/// external program that broke its protocol); [`AuditError::Overflow`] when the exact odds
-/// need more than 128 bits.
+/// external program that broke its protocol, in the match or asked again);
+/// [`AuditError::Overflow`] when the exact odds need more than 128 bits.
 ///
 /// # Examples
 ///
@@ -88,7 +95,7 @@ pub fn matchup(
     o: &mut dyn Bot,
     options: &MatchOptions,
 ) -> Result<MatchReport, AuditError> {
-    let MatchOptions { game, budget } = *options;
+    let MatchOptions { game, budget, .. } = *options;
     let cached = Cached::table(game).map_err(AuditError::NoTable)?;
     if !game.has_table() && cached.is_none() {
         return Err(AuditError::TooLarge(game));
@@ -96,19 +103,50 @@ pub fn matchup(
     x.plays(game).map_err(AuditError::Refused)?;
     o.plays(game).map_err(AuditError::Refused)?;
     let limit = budget.states as u64;
-    if game == Game::TIC_TAC_TOE {
+    let mut report = if game == Game::TIC_TAC_TOE {
         play::<Board>(x, o, game, u64::MAX)
     } else if cached.is_some() {
         // The walk needs only the rules; the table's being there is what bounds the game.
         play::<Cached>(x, o, game, limit)
     } else {
         play::<Position>(x, o, game, limit)
-    }
+    }?;
+    let seed = options.recheck_seed;
+    report.x_recheck = again(x, o, Player::X, game, options.recheck, seed)?;
+    report.o_recheck = again(o, x, Player::O, game, options.recheck, seed)?;
+    Ok(report)
 }
 
-/// What to play a match on: the game, and how many histories the walk may hold.
+/// Asks `bot`, which played `side` against `other`, again one request at a time along
+/// `games` games drawn from both bots' answers; then stops whatever either started.
+fn again(
+    bot: &mut dyn Bot,
+    other: &mut dyn Bot,
+    side: Player,
+    game: Game,
+    games: usize,
+    seed: Option<u64>,
+) -> Result<Option<Box<Recheck>>, AuditError> {
+    let mut audited = Audited {
+        game,
+        side,
+        shortest: Vec::new(),
+        opponent: Some(&mut *other),
+    };
+    let found = recheck::recheck(bot, &mut audited, games, seed);
+    let finished = [bot.finish(), other.finish()];
+    let found = found?;
+    for result in finished {
+        result?;
+    }
+    Ok(found)
+}
+
+/// What to play a match on: the game, how many histories the walk may hold, and how a bot
+/// that could tell the match from a game is asked again.
 ///
-/// The default is tic-tac-toe within [`AuditBudget::DEFAULT`].
+/// The default is tic-tac-toe within [`AuditBudget::DEFAULT`], asking again along
+/// [`RECHECK_GAMES`] games drawn with a fresh seed.
 ///
 /// # Examples
 ///
@@ -127,6 +165,13 @@ pub struct MatchOptions {
     /// The most histories the walk may hold when a bot is not memoryless (`searched` is not
     /// used).
     pub budget: AuditBudget,
+    /// How many games drawn from the match a bot that could tell it from a game
+    /// ([`Bot::one_at_a_time`]) is asked again along, one request at a time; 0 asks nothing
+    /// again.
+    pub recheck: usize,
+    /// The seed of those games; `None` draws a fresh one each match, so that a bot cannot
+    /// learn them from one match to the next.
+    pub recheck_seed: Option<u64>,
 }
 
 impl Default for MatchOptions {
@@ -134,6 +179,8 @@ impl Default for MatchOptions {
         MatchOptions {
             game: Game::TIC_TAC_TOE,
             budget: AuditBudget::DEFAULT,
+            recheck: RECHECK_GAMES,
+            recheck_seed: None,
         }
     }
 }
@@ -199,6 +246,8 @@ fn play<R: Rules>(
         o_wins,
         x_forfeits,
         o_forfeits,
+        x_recheck: None,
+        o_recheck: None,
     })
 }
 
@@ -241,6 +290,12 @@ pub struct MatchReport {
     pub x_forfeits: Ratio,
     /// O broke the rules: X wins.
     pub o_forfeits: Ratio,
+    /// What asking X's bot again one request at a time found, when it could tell the match
+    /// from a game (an external program, a Python function); `None` for a bot that cannot,
+    /// or when [`MatchOptions::recheck`] is 0.
+    pub x_recheck: Option<Box<Recheck>>,
+    /// The same of O's bot.
+    pub o_recheck: Option<Box<Recheck>>,
 }
 
 impl MatchReport {
@@ -319,7 +374,35 @@ impl MatchReport {
                 line
             });
         }
+        for (side, recheck) in self.rechecks() {
+            let who = format!("{side} ");
+            let recheck =
+                crate::audit::text::recheck_lines(recheck, self.game, &who, "the match", style);
+            lines.extend(recheck);
+        }
+        if let Some(side) = self.answers_differently() {
+            lines.push(style.strong(&format!(
+                "  {side} answers differently in a game: the chances above are not those of its games"
+            )));
+        }
         lines.join("\n")
+    }
+
+    /// Each side whose bot was asked again one request at a time, X first, with what that
+    /// found.
+    pub fn rechecks(&self) -> impl Iterator<Item = (Player, &Recheck)> {
+        let sides = [(Player::X, &self.x_recheck), (Player::O, &self.o_recheck)];
+        sides
+            .into_iter()
+            .filter_map(|(side, recheck)| recheck.as_deref().map(|recheck| (side, recheck)))
+    }
+
+    /// The first side (X first) whose bot answered differently when asked again one request
+    /// at a time: the chances then describe answers it does not give in a game.
+    pub fn answers_differently(&self) -> Option<Player> {
+        self.rechecks()
+            .find(|(_, recheck)| recheck.difference.is_some())
+            .map(|(side, _)| side)
     }
 }
 
@@ -344,7 +427,7 @@ impl Serialize for MatchReport {
                 s.end()
             }
         }
-        let mut s = serializer.serialize_struct("MatchReport", 10)?;
+        let mut s = serializer.serialize_struct("MatchReport", 12)?;
         // Tic-tac-toe's report is as it was before other games: no `game` key.
         if self.game != Game::TIC_TAC_TOE {
             s.serialize_field("game", &self.game.to_string())?;
@@ -356,6 +439,8 @@ impl Serialize for MatchReport {
             s.serialize_field(key, &chance.to_f64())?;
         }
         s.serialize_field("exact", &Exact(self))?;
+        s.serialize_field("x_recheck", &self.x_recheck)?;
+        s.serialize_field("o_recheck", &self.o_recheck)?;
         s.end()
     }
 }

@@ -9,7 +9,7 @@ use ttt_oracle::bots::Bot;
 use ttt_oracle::draw::Style;
 use ttt_oracle::text::{escape, fit, grouped, percent};
 use ttt_oracle::{
-    AuditError, Game, Value, matchup,
+    AuditError, Game, Player, Value, matchup,
     matchup::{MatchOptions, MatchReport},
 };
 use unicode_width::UnicodeWidthStr;
@@ -52,6 +52,16 @@ pub struct MatchArgs {
     /// (exit 2) rather than go past it.
     #[arg(long, value_name = "STATES", default_value_t = AuditBudget::DEFAULT.states as u32, value_parser = clap::value_parser!(u32).range(1..=1_000_000_000))]
     budget: u32,
+    /// After each match, ask an external bot again one request at a time, each written once
+    /// the last is answered, by a fresh process, along N games drawn from both bots' answers;
+    /// an answer that differs from the match's is reported and fails the match (exit 1).
+    /// 0 asks nothing again.
+    #[arg(long, value_name = "N", default_value_t = ttt_oracle::audit::RECHECK_GAMES as u32, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    recheck: u32,
+    /// The seed of the games --recheck draws; by default a fresh one each match (the JSON
+    /// gives the seed used).
+    #[arg(long, value_name = "SEED")]
+    recheck_seed: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -142,9 +152,14 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             (true, Some(twin)) => (&mut players[i], twin),
             _ => two(&mut players, i, j),
         };
-        let budget = AuditBudget::of(args.budget as usize);
+        let options = MatchOptions {
+            game: args.game,
+            budget: AuditBudget::of(args.budget as usize),
+            recheck: args.recheck as usize,
+            recheck_seed: args.recheck_seed,
+        };
         let holds = Holds::of(x.as_ref()).max(Holds::of(o.as_ref()));
-        match play(x.as_mut(), o.as_mut(), args.game, budget) {
+        match play(x.as_mut(), o.as_mut(), &options) {
             Ok(report) => reports.push(report),
             Err(error) => {
                 let failure = match error {
@@ -169,7 +184,16 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
         }
         return Err(failure);
     }
-    printed
+    printed?;
+    // The chances of a bot that answers otherwise in a game are not its games' (the text
+    // says which, above).
+    match reports
+        .iter()
+        .any(|report| report.answers_differently().is_some())
+    {
+        true => Err(Failure::quiet(1)),
+        false => Ok(()),
+    }
 }
 
 /// Whether `a` and `b` name one bot: the same name and, for external bots, the same command.
@@ -177,19 +201,17 @@ fn same(a: &Named, b: &Named) -> bool {
     a.name == b.name && a.command == b.command
 }
 
-/// `x` as X against `o` as O on `game` within `budget`, with a progress line on a terminal.
+/// `x` as X against `o` as O as `options` say, with a progress line on a terminal.
 fn play(
     x: &mut dyn Bot,
     o: &mut dyn Bot,
-    game: Game,
-    budget: AuditBudget,
+    options: &MatchOptions,
 ) -> Result<MatchReport, AuditError> {
     let progress = Progress::start_match(
         &fit(&escape(x.name()), NAME_IN_TABLE),
         &fit(&escape(o.name()), NAME_IN_TABLE),
     );
-    let options = MatchOptions { game, budget };
-    let report = matchup(&mut progress.count(x), &mut progress.count(o), &options);
+    let report = matchup(&mut progress.count(x), &mut progress.count(o), options);
     progress.finish();
     report
 }
@@ -227,6 +249,7 @@ fn print(
                     let mut lines = rows(reports, style);
                     lines.push(String::new());
                     lines.extend(cross_table(reports, style));
+                    lines.extend(differ(reports, style));
                     lines
                 }
                 (true, Some(_)) if reports.is_empty() => Vec::new(),
@@ -259,6 +282,40 @@ fn print(
         }
     }
     Ok(())
+}
+
+/// For `--all`, a line for each match in which a bot answered differently when asked again
+/// one request at a time: its chances are not those of its games.
+fn differ(reports: &[MatchReport], style: Style) -> Vec<String> {
+    let differ = reports.iter().filter_map(|report| {
+        let side = report.answers_differently()?;
+        let name = if side == Player::X {
+            &report.x
+        } else {
+            &report.o
+        };
+        Some(style.strong(&format!(
+            "{} as {side} vs {}: answers differently in a game",
+            fit(&escape(name), NAME_IN_TABLE),
+            fit(
+                &escape(if side == Player::X {
+                    &report.o
+                } else {
+                    &report.x
+                }),
+                NAME_IN_TABLE
+            ),
+        )))
+    });
+    let lines: Vec<String> = differ.collect();
+    match lines.is_empty() {
+        true => lines,
+        false => {
+            let hint = "(ttt match of the two bots shows where; their chances above are not \
+                        those of their games)";
+            [vec![String::new()], lines, vec![hint.to_string()]].concat()
+        }
+    }
 }
 
 /// The score of the side that played X (win 1, draw 1/2, a forfeit by O 1), or of O.

@@ -4,8 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
-use ttt_oracle::audit::AuditBudget;
-use ttt_oracle::audit::odds_tableless;
+use ttt_oracle::audit::{AuditBudget, Difference, Recheck, odds_tableless};
 use ttt_oracle::bots::{self, BotError, Published};
 use ttt_oracle::text::{escape, fit, grouped, percent};
 use ttt_oracle::{
@@ -57,15 +56,30 @@ pub struct SimulateArgs {
 struct SideResult {
     side: Player,
     tally: Tally,
-    /// The exact odds, unless the audit outgrew its budget.
-    exact: Option<[Ratio; 4]>,
+    /// The exact odds, unless the audit outgrew its budget or the bot answered it otherwise
+    /// than one request at a time.
+    exact: Option<Chances>,
+    /// What asking the bot again one request at a time after its audit found.
+    recheck: Option<Box<Recheck>>,
     published: Option<Published>,
 }
+
+/// The exact chance of each end, in the order of [`ENDS`].
+type Chances = [Ratio; 4];
 
 /// The four ends, in the order of every report.
 const ENDS: [&str; 4] = ["win", "draw", "loss", "forfeit"];
 
 impl SideResult {
+    /// The first answer that differed when the bot was asked again one request at a time.
+    fn difference(&self) -> Option<&Difference> {
+        self.recheck.as_ref()?.difference.as_ref()
+    }
+
+    fn answers_differently(&self) -> bool {
+        self.difference().is_some()
+    }
+
     /// The sampled rate of each end.
     fn rates(&self) -> [Rate; 4] {
         let t = &self.tally;
@@ -113,9 +127,11 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
     }
     let mut results = Vec::new();
     for &side in args.side.players() {
+        let (exact, recheck) = exact(args, bot, side)?;
         results.push(SideResult {
             side,
-            exact: exact(args, bot, side)?,
+            exact,
+            recheck,
             tally: sampled(args, bot, side, stream(seed, side))?,
             published: published.iter().find(|p| p.side == side).copied(),
         });
@@ -133,7 +149,11 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
         }
     }
     out.flush()?;
-    Ok(())
+    // The audit's odds were of answers the bot does not give in a game (the notes say so).
+    match results.iter().any(SideResult::answers_differently) {
+        true => Err(Failure::quiet(1)),
+        false => Ok(()),
+    }
 }
 
 /// The seed of `side`'s games: a stream of its own for each side, so that `--as o` replays
@@ -150,22 +170,30 @@ fn stream(seed: u64, side: Player) -> u64 {
 const NAME_IN_PROGRESS: usize = 28;
 
 /// The exact chances of each end against a uniformly random opponent, from an audit of a
-/// fresh copy of the bot, with the audit's progress line on a terminal.
-fn exact(args: &SimulateArgs, bot: &Named, side: Player) -> Result<Option<[Ratio; 4]>, Failure> {
+/// fresh copy of the bot, with the audit's progress line on a terminal; and on tic-tac-toe,
+/// what asking it again one request at a time found (no chances when an answer differed).
+fn exact(
+    args: &SimulateArgs,
+    bot: &Named,
+    side: Player,
+) -> Result<(Option<Chances>, Option<Box<Recheck>>), Failure> {
     let mut fresh = args.external.make(bot)?;
     let label = format!("{} (exact odds)", fit(&escape(&bot.name), NAME_IN_PROGRESS));
     let progress = Progress::start(&label, &side.to_string());
     let mut counted = progress.count(fresh.as_mut());
+    // The walk without a table asks one request at a time, in the order of a game.
     let odds = if args.game == Game::TIC_TAC_TOE {
-        let options = AuditOptions {
-            recheck: 0,
-            ..AuditOptions::new(Game::TIC_TAC_TOE, side)
-        };
-        ttt_oracle::audit(&mut counted, &options)
-            .map(|report| report.solved().map(|report| report.vs_random))
+        let options = AuditOptions::new(Game::TIC_TAC_TOE, side);
+        ttt_oracle::audit(&mut counted, &options).map(|report| match report.solved() {
+            Some(report) if report.verdict().answers_differently() => {
+                (None, report.recheck.clone())
+            }
+            Some(report) => (Some(report.vs_random), report.recheck.clone()),
+            None => (None, None),
+        })
     } else {
         let budget = AuditBudget::of(args.budget as usize);
-        odds_tableless(&mut counted, args.game, side, budget)
+        odds_tableless(&mut counted, args.game, side, budget).map(|odds| (odds, None))
     };
     progress.finish();
     let odds = odds.map_err(|error| match error {
@@ -181,7 +209,11 @@ fn exact(args: &SimulateArgs, bot: &Named, side: Player) -> Result<Option<[Ratio
             },
         )),
     })?;
-    Ok(odds.map(|odds| [odds.win, odds.draw, odds.loss, odds.illegal]))
+    let (odds, recheck) = odds;
+    Ok((
+        odds.map(|odds| [odds.win, odds.draw, odds.loss, odds.illegal]),
+        recheck,
+    ))
 }
 
 /// The sampled games, with a progress line on a terminal.
@@ -257,7 +289,7 @@ fn text(name: &str, game: Game, games: u64, seed: u64, results: &[SideResult]) -
             let (low, high) = rate.interval();
             let distance = exact.map_or("-".to_string(), |exact| apart(&rate, exact));
             impossible |= exact.is_some_and(|exact| rate.standard_errors(exact.to_f64()).is_none());
-            unknown |= exact.is_none();
+            unknown |= exact.is_none() && !result.answers_differently();
             let mut row = format!(
                 "  {:<7} {:>width$} {:>8}  {:>7} to {:>7}  {:>7}  {:>10}",
                 ENDS[i],
@@ -297,6 +329,22 @@ fn text(name: &str, game: Game, games: u64, seed: u64, results: &[SideResult]) -
                 .to_string(),
         );
     }
+    for result in results {
+        if let Some(difference) = result.difference() {
+            let cells = ttt_oracle::draw::cells;
+            let after = match difference.moves.as_slice() {
+                [] => "at the start".to_string(),
+                moves => format!("after {}", cells(moves)),
+            };
+            notes.push(format!(
+                "-: as {}, no exact odds: asked one request at a time, the bot answers otherwise \
+                 than in its audit:\n   {after} it plays {}, not {}",
+                result.side,
+                cells(&difference.alone),
+                cells(&difference.recorded)
+            ));
+        }
+    }
     if impossible {
         notes.push(
             "impossible: a result the audit gives no chance at all happened (a bot whose \
@@ -335,6 +383,7 @@ struct SideJson {
     loss: EndJson,
     forfeit: EndJson,
     published: Option<Published>,
+    recheck: Option<Box<Recheck>>,
 }
 
 #[derive(Serialize)]
@@ -380,6 +429,7 @@ fn json<'a>(
                 loss,
                 forfeit,
                 published: result.published,
+                recheck: result.recheck.clone(),
             }
         })
         .collect();

@@ -9,15 +9,18 @@ use crate::convert::{game_of, json_to_python, value_error};
 
 /// Plays `x` against `o` (specs or callables, as `audit` takes) through every game of `game`,
 /// every choice of both: a MatchReport with the exact odds of each way a game ends, as
-/// `ttt match` gives them.
+/// `ttt match` gives them. A function is then asked again along games drawn from the match
+/// (`recheck_seed` their seed, fresh by default), one turn at a time in the order of a game:
+/// `answers_differently` names its side when an answer differed.
 #[pyfunction]
-#[pyo3(name = "match", signature = (x, o, game = "3x3", *, timeout = None))]
+#[pyo3(name = "match", signature = (x, o, game = "3x3", *, timeout = None, recheck_seed = None))]
 fn play_match(
     py: Python<'_>,
     x: &Bound<'_, PyAny>,
     o: &Bound<'_, PyAny>,
     game: &str,
     timeout: Option<f64>,
+    recheck_seed: Option<u64>,
 ) -> PyResult<MatchReport> {
     let game = game_of(game)?;
     let timeout = timeout_of(timeout)?;
@@ -25,6 +28,7 @@ fn play_match(
     let mut second = Prepared::new(py, o, None, false, timeout)?;
     let options = MatchOptions {
         game,
+        recheck_seed,
         ..MatchOptions::default()
     };
     let (a, b) = (&mut first.bot, &mut second.bot);
@@ -94,6 +98,15 @@ impl MatchReport {
     #[getter]
     fn o_forfeits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         fraction(py, &self.report.o_forfeits.to_string())
+    }
+    /// "X" or "O" when that side's function answered differently when asked again one turn
+    /// at a time, in the order of a game (the odds are then not those of its games); None
+    /// otherwise. Where: `to_dict()["x_recheck"]` or `["o_recheck"]`.
+    #[getter]
+    fn answers_differently(&self) -> Option<String> {
+        self.report
+            .answers_differently()
+            .map(|side| side.to_string())
     }
     /// The report in the JSON form of `ttt match X O --format json` for one pairing.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

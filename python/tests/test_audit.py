@@ -117,6 +117,19 @@ def test_a_declared_stateless_bot_that_is_not_is_caught():
     assert report.verdict == "answers differently"
 
 
+def turns_after(calls):
+    """A bot that plays perfectly for its first `calls` calls, then the first free cell."""
+    made = []
+
+    def turns(board, to_move):
+        made.append(board)
+        if len(made) <= calls:
+            return perfect(board, to_move)
+        return board.index(".") + 1
+
+    return turns
+
+
 @pytest.mark.parametrize("stateless", [True, False])
 def test_a_bot_that_turns_once_audited_is_caught_by_what_the_audit_recorded(stateless):
     # Perfect for as many calls as the audit makes, then the first free cell: the audit sees
@@ -131,18 +144,32 @@ def test_a_bot_that_turns_once_audited_is_caught_by_what_the_audit_recorded(stat
     assert report.never_loses
     # Every call but the re-ask's, which asks each of its requests once.
     audited = len(calls) - report.to_dict()["bots"][0]["sides"][0]["recheck"]["requests"]
-    calls.clear()
-
-    def turns(board, to_move):
-        calls.append(board)
-        if len(calls) <= audited:
-            return perfect(board, to_move)
-        return board.index(".") + 1
-
-    report = t.audit(turns, side="x", stateless=stateless, recheck_seed=1)
+    report = t.audit(turns_after(audited), side="x", stateless=stateless, recheck_seed=1)
     assert report.verdict == "answers differently", report.to_dict()
     difference = report.to_dict()["bots"][0]["sides"][0]["recheck"]["difference"]
     assert difference["recorded"] != difference["alone"]
+
+
+def test_a_match_won_by_a_bot_that_turns_once_asked_enough_says_so():
+    # Perfect for as many calls as the match makes, then the first free cell: the match's odds
+    # are of a bot that never loses, and asked again one turn at a time in the order of a game,
+    # it answers otherwise.
+    calls = []
+
+    def counted(board, to_move):
+        calls.append(board)
+        return perfect(board, to_move)
+
+    honest = t.match(counted, "random", recheck_seed=1)
+    assert honest.answers_differently is None
+    assert honest.to_dict()["x_recheck"]["difference"] is None
+    matched = len(calls) - honest.to_dict()["x_recheck"]["requests"]
+    report = t.match(turns_after(matched), "random", recheck_seed=1)
+    assert report.o_wins == 0
+    assert report.answers_differently == "X"
+    difference = report.to_dict()["x_recheck"]["difference"]
+    assert difference["recorded"] != difference["alone"]
+    assert report.to_dict()["o_recheck"] is None
 
 
 def test_a_taken_cell_is_a_forfeit():

@@ -33,12 +33,12 @@ mod mistakes;
 pub(crate) mod node;
 mod odds;
 pub(crate) mod positions;
-mod recheck;
+pub(crate) mod recheck;
 mod report;
 pub(crate) mod rules;
 mod shown;
 pub(crate) mod tableless;
-mod text;
+pub(crate) mod text;
 mod verdict;
 
 use crate::board::{Board, Player};
@@ -284,13 +284,14 @@ pub fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<Report, AuditE
             .shortest_illegal
             .iter()
             .map(|line| line.moves.clone());
-        let audited = recheck::Audited {
+        let mut audited = recheck::Audited {
             game,
             side,
             shortest: loss.chain(forfeit).collect(),
+            opponent: None,
         };
         report.recheck =
-            recheck::recheck(bot, &audited, recheck, recheck_seed).map_err(AuditError::Bot)?;
+            recheck::recheck(bot, &mut audited, recheck, recheck_seed).map_err(AuditError::Bot)?;
         // The games drawn asked only what the audit had asked; were a turn of them new, the
         // process started for it stops here.
         bot.finish().map_err(AuditError::Bot)?;

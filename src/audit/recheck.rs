@@ -6,13 +6,15 @@
 //!
 //! The sample is the shortest loss and the shortest forfeit, where there are some, then a
 //! fixed number of games drawn with a fresh seed each audit (so that a bot cannot learn the
-//! sample from one audit to the next), or one given: the opponent's replies uniformly among its
-//! legal moves, the bot's own moves among the answers it gave the audit. Each game is asked
-//! from its start, every turn of the bot in order, with the moves so far: a bot declared
-//! stateless, asked each board once in the audit, is asked it again with the moves of the
-//! game that reaches it here.
+//! sample from one audit to the next), or one given: the bot's own moves among the answers it
+//! gave the audit, the opponent's uniformly among its legal moves or, in a match
+//! (`crate::matchup`), among the answers the other bot gave it. Each game is asked from its
+//! start, every turn of the bot in order, with the moves so far: a bot declared stateless,
+//! asked each board once in the audit, is asked it again with the moves of the game that
+//! reaches it here.
 
 use std::collections::HashSet;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::board::{Cell, Player, Status};
 use crate::bots::{Bot, BotError, Choice, Turn};
@@ -65,12 +67,14 @@ pub struct Difference {
     pub alone: Vec<Cell>,
 }
 
-/// The side audited: the game, the bot's side, and the moves of its shortest loss and of its
-/// shortest forfeit (those before it), where there are some.
-pub(super) struct Audited {
-    pub(super) game: Game,
-    pub(super) side: Player,
-    pub(super) shortest: Vec<Vec<Cell>>,
+/// The side audited: the game, the bot's side, the moves of its shortest loss and of its
+/// shortest forfeit (those before it), where there are some, and in a match the bot on the
+/// other side (`None`: every legal reply alike).
+pub(crate) struct Audited<'a> {
+    pub(crate) game: Game,
+    pub(crate) side: Player,
+    pub(crate) shortest: Vec<Vec<Cell>>,
+    pub(crate) opponent: Option<&'a mut dyn Bot>,
 }
 
 /// Asks `bot`, just audited for `report`, again one request at a time along its shortest
@@ -80,9 +84,9 @@ pub(super) struct Audited {
 /// # Errors
 ///
 /// [`BotError`] when the fresh process breaks the protocol (it is stopped at once).
-pub(super) fn recheck(
+pub(crate) fn recheck(
     bot: &mut dyn Bot,
-    report: &Audited,
+    report: &mut Audited,
     games: usize,
     seed: Option<u64>,
 ) -> Result<Option<Box<Recheck>>, BotError> {
@@ -134,7 +138,7 @@ pub(super) fn recheck(
 /// The games to follow: the shortest loss and forfeit of `report`, then `games` drawn.
 fn sample(
     bot: &mut dyn Bot,
-    report: &Audited,
+    report: &mut Audited,
     games: usize,
     seed: u64,
 ) -> Result<Vec<Vec<Cell>>, BotError> {
@@ -147,10 +151,14 @@ fn sample(
     Ok(sample)
 }
 
-/// A game drawn with `rng` to its end, or to the bot's forfeit: the opponent's moves among
-/// its legal ones, the bot's among the answers it gave the audit (which it is not asked again
-/// here: every turn of the game was a turn of the audit).
-fn drawn(bot: &mut dyn Bot, report: &Audited, rng: &mut SplitMix64) -> Result<Vec<Cell>, BotError> {
+/// A game drawn with `rng` to its end, or to a forfeit: the bot's moves among the answers it
+/// gave the audit, the opponent's among its legal moves or the other bot's answers (neither
+/// bot is asked anything new here: every turn of the game was a turn of the audit or match).
+fn drawn(
+    bot: &mut dyn Bot,
+    report: &mut Audited,
+    rng: &mut SplitMix64,
+) -> Result<Vec<Cell>, BotError> {
     let mut game = History::empty(report.game);
     loop {
         let position = game.position();
@@ -158,23 +166,35 @@ fn drawn(bot: &mut dyn Bot, report: &Audited, rng: &mut SplitMix64) -> Result<Ve
             break;
         }
         let empty = position.empty_cells();
-        let cell = if position.to_move() == report.side {
-            let cells = cells(&bot.choose(&game)?);
-            if cells.is_empty() {
-                break;
-            }
-            let cell = cells[rng.below(cells.len() as u64) as usize];
-            if !empty.contains(cell) {
-                break;
-            }
-            cell
+        let choices = if position.to_move() == report.side {
+            asked(&mut *bot, &game)?
+        } else if let Some(opponent) = report.opponent.as_deref_mut() {
+            asked(opponent, &game)?
         } else {
-            let moves: Vec<Cell> = empty.iter().collect();
-            moves[rng.below(moves.len() as u64) as usize]
+            Some(empty.iter().collect())
         };
+        // A panic forfeited the game in the walk, and ends it here.
+        let Some(choices) = choices else {
+            break;
+        };
+        if choices.is_empty() {
+            break;
+        }
+        let cell = choices[rng.below(choices.len() as u64) as usize];
+        if !empty.contains(cell) {
+            break;
+        }
         game.play_unchecked(cell);
     }
     Ok(game.moves().to_vec())
+}
+
+/// The cells `bot` answered at `game`; `None` when it panicked.
+fn asked(bot: &mut dyn Bot, game: &History) -> Result<Option<Vec<Cell>>, BotError> {
+    match catch_unwind(AssertUnwindSafe(|| bot.choose(game))) {
+        Ok(answer) => Ok(Some(cells(&answer?))),
+        Err(_) => Ok(None),
+    }
 }
 
 /// The cells of a bot's answer, in its order (an external program's answers are all marks).

@@ -270,17 +270,31 @@ fn draw_game(game: Game, moves: &[Cell], mistake: Option<usize>, style: Style) -
 /// The lines on the re-ask of side `s`, under its heading: the same answers, or the position
 /// where one differed, drawn, with both answers; none when it was not asked again.
 fn recheck(s: &SideReport, style: Style) -> Vec<String> {
-    let Some(Recheck {
+    match s.recheck.as_deref() {
+        Some(recheck) => recheck_lines(recheck, s.game, "", "the audit", style),
+        None => Vec::new(),
+    }
+}
+
+/// The lines on `recheck` of a bot playing `game` (`who`, before "asked", names it where
+/// several were), as the audit's text and the match's give them: the same answers, or the
+/// position where one differed, drawn, with the answer `recorded_in` recorded and the one
+/// given alone.
+pub(crate) fn recheck_lines(
+    recheck: &Recheck,
+    game: Game,
+    who: &str,
+    recorded_in: &str,
+    style: Style,
+) -> Vec<String> {
+    let Recheck {
         games,
         requests,
         seed,
         difference,
-    }) = s.recheck.as_deref()
-    else {
-        return Vec::new();
-    };
+    } = recheck;
     let asked = format!(
-        "  asked again one at a time ({}, {}):",
+        "  {who}asked again one at a time ({}, {}):",
         counted(*requests, "request", "requests"),
         counted(*games, "game", "games")
     );
@@ -301,16 +315,18 @@ fn recheck(s: &SideReport, style: Style) -> Vec<String> {
         format!("{asked} it answered differently"),
         format!("    {after}"),
     ];
-    let position = History::replay(s.game, moves).position();
-    let drawn = grid_of(&board_squares(&position, style), s.game.columns());
+    let position = History::replay(game, moves).position();
+    let drawn = grid_of(&board_squares(&position, style), game.columns());
     lines.extend(
         drawn
             .iter()
             .map(|l| format!("    {l}").trim_end().to_string()),
     );
-    lines.push(format!("    in the audit:   {}", answer(recorded)));
-    lines.push(format!("    one at a time:  {}", answer(alone)));
-    lines.push(format!("    {}", replay("analyze", s.game, moves)));
+    let label = format!("in {recorded_in}:");
+    let width = label.len().max("one at a time:".len()) + 2;
+    lines.push(format!("    {label:<width$}{}", answer(recorded)));
+    lines.push(format!("    {:<width$}{}", "one at a time:", answer(alone)));
+    lines.push(format!("    {}", replay("analyze", game, moves)));
     lines.push(format!(
         "    games drawn with seed {seed}: --recheck-seed {seed} asks them again"
     ));

@@ -42,6 +42,7 @@ mod play;
 mod play_other_games;
 mod quoting;
 mod recheck;
+mod recheck_match;
 mod result_line;
 mod review;
 mod serve;

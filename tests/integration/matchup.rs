@@ -291,7 +291,7 @@ fn the_json_has_the_documented_keys_and_exact_fractions_adding_up_to_one() {
     for m in v["matches"].as_array().unwrap() {
         let mut keys: Vec<&str> = m.as_object().unwrap().keys().map(String::as_str).collect();
         keys.sort_unstable();
-        let mut expected = vec!["exact", "games", "o", "x"];
+        let mut expected = vec!["exact", "games", "o", "o_recheck", "x", "x_recheck"];
         expected.extend(ENDS);
         expected.sort_unstable();
         assert_eq!(keys, expected);
