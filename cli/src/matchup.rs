@@ -184,7 +184,8 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
         }
         return Err(failure);
     }
-    printed?;
+    // A reader that stops early changes nothing of the answer.
+    Failure::reader_stopped(printed)?;
     // The chances of a bot that answers otherwise in a game are not its games' (the text
     // says which, above).
     match reports

@@ -136,19 +136,23 @@ pub fn run(args: &SimulateArgs) -> Result<(), Failure> {
             published: published.iter().find(|p| p.side == side).copied(),
         });
     }
-    let mut out = super::stdout();
-    match args.format {
-        Format::Text => write!(
-            out,
-            "{}",
-            text(&bot.name, args.game, args.games, seed, &results)
-        )?,
-        Format::Json => {
-            let json = json(&bot.name, args.game, args.games, seed, &results);
-            super::json_line(&mut out, &json)?;
+    let printed = (|| {
+        let mut out = super::stdout();
+        match args.format {
+            Format::Text => write!(
+                out,
+                "{}",
+                text(&bot.name, args.game, args.games, seed, &results)
+            )?,
+            Format::Json => {
+                let json = json(&bot.name, args.game, args.games, seed, &results);
+                super::json_line(&mut out, &json)?;
+            }
         }
-    }
-    out.flush()?;
+        Ok(out.flush()?)
+    })();
+    // A reader that stops early changes nothing of the answer.
+    Failure::reader_stopped(printed)?;
     // The audit's odds were of answers the bot does not give in a game (the notes say so).
     match results.iter().any(SideResult::answers_differently) {
         true => Err(Failure::quiet(1)),
