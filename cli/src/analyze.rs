@@ -196,8 +196,9 @@ impl Batch {
         let mut tally = LineCount::default();
         match self.run(&mut input, &mut out, &mut tally) {
             Ok(()) => {}
-            // A reader that went away too: the answers did not all arrive.
-            Err(Stopped::Write(error)) => return Err(error.into()),
+            // A reader that stops early changes nothing of the answer (bad lines stay exit 2);
+            // output lost otherwise is exit 5.
+            Err(Stopped::Write(error)) => Failure::reader_stopped(Err(error.into()))?,
             Err(Stopped::Read(error)) => {
                 // The reader's error says what it could not read; say after which line.
                 let error = error

@@ -242,6 +242,19 @@ fn a_reader_that_goes_away_ends_it_quietly_with_its_own_answer() {
         // At once: the 4x4 export and the batch stop at the next write, not at their end.
         assert!(started.elapsed() < Duration::from_secs(20), "{command}");
     }
+    // The answer stays what it was: a batch with a bad line is exit 2, and says so; a match
+    // of a bot that answers otherwise in a game is exit 1.
+    let bad = format!("bad\n{batch}");
+    let out = bash(&pipe("best -"), &bad);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("got an error instead of an answer, the first at line 1"),
+        "{stderr}"
+    );
+    let aware = "match random --cmd 'python3 tests/bots/audit_aware.py'";
+    let out = bash_in(&crate::common::root(), &pipe(aware), "");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
     // Through -o: a FIFO whose reader goes away.
     let dir = tempdir();
     let out = bash_in(
