@@ -253,7 +253,7 @@ fn a_reader_that_goes_away_ends_it_quietly_with_its_own_answer() {
         "{stderr}"
     );
     let aware = "match random --cmd 'python3 tests/bots/audit_aware.py'";
-    let out = bash_in(&crate::common::root(), &pipe(aware), "");
+    let out = bash_in(crate::common::root(), &pipe(aware), "");
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     // Through -o: a FIFO whose reader goes away.
     let dir = tempdir();
