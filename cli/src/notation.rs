@@ -34,11 +34,14 @@ impl Notation {
                 .map_err(|error| error.to_string()),
             Notation::Board => Position::parse(game, text).map_err(|error| {
                 let mut message = format!("bad {} {}: {error}", self.noun(), quote(text));
-                if game == Game::TIC_TAC_TOE && looks_like_moves(text) {
+                let moves = (game == Game::TIC_TAC_TOE)
+                    .then(|| as_moves(text))
+                    .flatten();
+                if let Some(moves) = moves {
                     if batch {
                         message.push_str(" (a move list? read them with --moves -)");
                     } else {
-                        let _ = write!(message, " (did you mean --moves {}?)", quote(text));
+                        let _ = write!(message, " (did you mean --moves {}?)", quote(&moves));
                     }
                 }
                 message
@@ -55,8 +58,22 @@ impl Notation {
     }
 }
 
-/// Whether `text`, which is not a board, is a move list: cells 1 to 9 separated by spaces or
-/// commas, short enough to be suggested whole.
+/// The move list `text`, which is not a board, looks like: `text` itself when it is one, or its
+/// digits apart when they are distinct cells run together (`51`: `5 1`).
+fn as_moves(text: &str) -> Option<String> {
+    if looks_like_moves(text) {
+        return Some(text.to_string());
+    }
+    let mut digits: Vec<u8> = text.bytes().collect();
+    let cells = digits.len() >= 2 && digits.iter().all(|b| (b'1'..=b'9').contains(b));
+    digits.sort_unstable();
+    digits.dedup();
+    let distinct = cells && digits.len() == text.len();
+    distinct.then(|| text.chars().map(String::from).collect::<Vec<_>>().join(" "))
+}
+
+/// Whether `text` is a move list: cells 1 to 9 separated by spaces or commas, short enough to
+/// be suggested whole.
 fn looks_like_moves(text: &str) -> bool {
     text.chars().count() <= QUOTE_LIMIT
         && text.chars().any(|ch| ch.is_ascii_digit())

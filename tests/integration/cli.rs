@@ -311,6 +311,9 @@ fn a_move_list_given_as_a_board_suggests_moves() {
         (&["best", "5,1,9"], "(did you mean --moves \"5,1,9\"?)"),
         (&["best", "5"], "(did you mean --moves \"5\"?)"),
         (&["best", "1 1"], "(did you mean --moves \"1 1\"?)"),
+        // Cells run together, each once: their digits apart.
+        (&["best", "51"], "(did you mean --moves \"5 1\"?)"),
+        (&["best", "519"], "(did you mean --moves \"5 1 9\"?)"),
     ] {
         ttt()
             .args(args)
@@ -324,7 +327,7 @@ fn a_move_list_given_as_a_board_suggests_moves() {
             .stderr(predicate::str::ends_with(format!("{hint}\n")));
     }
     for board in [
-        "X.Z", "5 10", "XO", " ", "5 1 9 x", "519", "5\t1", "1,", ",5", "5,,1", "05",
+        "X.Z", "5 10", "XO", " ", "5 1 9 x", "515", "5\t1", "1,", ",5", "5,,1", "05", "50",
     ] {
         ttt()
             .args(["best", board])
