@@ -247,13 +247,7 @@ impl Oracle {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn line(&self, position: &Position) -> Vec<Cell> {
-        let mut line = Vec::new();
-        let mut position = *position;
-        while let Some(cell) = self.best_move(&position) {
-            line.push(cell);
-            position = position.play_unchecked(cell.index());
-        }
-        line
+        Answers::line(self, position)
     }
 
     /// Everything the table knows of `position`: value, remoteness, optimal moves, perfect
@@ -274,18 +268,7 @@ impl Oracle {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn analyze(&self, position: &Position) -> Analysis {
-        let probe = self.probe(position);
-        Analysis {
-            game: position.game(),
-            board: *position,
-            to_move: position.to_move(),
-            status: position.status(),
-            value: probe.value,
-            remoteness: probe.remoteness,
-            best: self.best_moves(position),
-            line: self.line(position),
-            moves: self.moves(position),
-        }
+        Answers::analyze(self, position)
     }
 
     /// Counts over every reachable position of the game: by value, by outcome, canonical
@@ -340,5 +323,78 @@ impl Oracle {
             Layout::TicTacToe(_) | Layout::Any(_) => crate::verify::verify_game(self.game()),
             Layout::Disk(table) => crate::verify::verify_disk(table),
         }
+    }
+}
+
+/// The questions about a position that a line and an analysis are made of, answered alike by
+/// the front door and by a table held apart from it: one `ttt serve` solves on request and
+/// drops when its cache needs the room (`web/tables.rs`).
+pub(crate) trait Answers {
+    fn probe(&self, position: &Position) -> Probe;
+    fn best_moves(&self, position: &Position) -> Cells;
+    fn best_move(&self, position: &Position) -> Option<Cell>;
+    fn moves(&self, position: &Position) -> Vec<MoveValue>;
+
+    /// [`Oracle::line`].
+    fn line(&self, position: &Position) -> Vec<Cell> {
+        let mut line = Vec::new();
+        let mut position = *position;
+        while let Some(cell) = self.best_move(&position) {
+            line.push(cell);
+            position = position.play_unchecked(cell.index());
+        }
+        line
+    }
+
+    /// [`Oracle::analyze`].
+    fn analyze(&self, position: &Position) -> Analysis {
+        let probe = self.probe(position);
+        Analysis {
+            game: position.game(),
+            board: *position,
+            to_move: position.to_move(),
+            status: position.status(),
+            value: probe.value,
+            remoteness: probe.remoteness,
+            best: self.best_moves(position),
+            line: self.line(position),
+            moves: self.moves(position),
+        }
+    }
+}
+
+impl Answers for Oracle {
+    fn probe(&self, position: &Position) -> Probe {
+        Oracle::probe(self, position)
+    }
+
+    fn best_moves(&self, position: &Position) -> Cells {
+        Oracle::best_moves(self, position)
+    }
+
+    fn best_move(&self, position: &Position) -> Option<Cell> {
+        Oracle::best_move(self, position)
+    }
+
+    fn moves(&self, position: &Position) -> Vec<MoveValue> {
+        Oracle::moves(self, position)
+    }
+}
+
+impl Answers for Table {
+    fn probe(&self, position: &Position) -> Probe {
+        Table::probe(self, position)
+    }
+
+    fn best_moves(&self, position: &Position) -> Cells {
+        Table::best_moves(self, position)
+    }
+
+    fn best_move(&self, position: &Position) -> Option<Cell> {
+        Table::best_move(self, position)
+    }
+
+    fn moves(&self, position: &Position) -> Vec<MoveValue> {
+        Table::analyze(self, position)
     }
 }

@@ -4,7 +4,8 @@
 //! within [`HEADER_TIMEOUT`], a body within [`MAX_BODY`] bytes and
 //! [`BODY_TIMEOUT`], and every connection closed after [`CONNECTION_LIFETIME`], so that a
 //! client that never reads its answer holds nothing for long. Answers are computed on a few
-//! blocking threads. Ctrl-C ends it at once, through the signal handling of every command
+//! blocking threads, and requests that wait for a game to be solved (`--cache`) on as many
+//! more as `ttt_oracle::web` lets wait. Ctrl-C ends it at once, through the signal handling of every command
 //! (`ttt_oracle::shutdown`).
 
 use std::convert::Infallible;
@@ -24,7 +25,8 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use ttt_oracle::web::{self, MAX_BODY};
+use ttt_oracle::memory::Size;
+use ttt_oracle::web::{self, DEFAULT_CACHE, MAX_BODY, MAX_WAITING};
 
 use super::Failure;
 
@@ -40,6 +42,11 @@ pub struct ServeArgs {
     /// Open the page in the default browser (xdg-open, or open on macOS) once listening.
     #[arg(long)]
     open: bool,
+    /// The memory the tables of games with none built in may hold once solved on request:
+    /// bytes, or a number with K, M, G or T (e.g. 64M). By default 256M, or a quarter of the
+    /// memory limit (--max-memory) when that is less; at most half of it.
+    #[arg(long, value_name = "SIZE", value_parser = super::size::parse_size)]
+    cache: Option<u64>,
 }
 
 /// The most connections served at once; the next ones wait in the kernel's queue.
@@ -54,15 +61,30 @@ const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a connection lasts at most, whatever it does: a browser opens another.
 const CONNECTION_LIFETIME: Duration = Duration::from_secs(30);
 
-/// The threads that compute answers (reading tables, running bots).
+/// The threads that compute answers (reading tables, running bots), beside the
+/// [`MAX_WAITING`] that a request waiting for a solve may hold: those are never all taken by
+/// solves.
 const WORKERS: usize = 4;
 
 /// Serves the page until a signal ends the program.
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
+    let limit = ttt_oracle::memory::limit();
+    web::set_cache(match (args.cache, limit) {
+        (Some(cache), Some(limit)) if cache > limit / 2 => {
+            return Err(Failure::usage(format!(
+                "--cache {} is more than half the memory limit, {}: solves need the rest; \
+                 give less, or raise --max-memory",
+                Size(cache),
+                Size(limit)
+            )));
+        }
+        (Some(cache), _) => cache,
+        (None, limit) => limit.map_or(DEFAULT_CACHE, |limit| DEFAULT_CACHE.min(limit / 4)),
+    });
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
-        .max_blocking_threads(WORKERS)
+        .max_blocking_threads(WORKERS + MAX_WAITING)
         .build()?;
     runtime.block_on(serve(args))
 }

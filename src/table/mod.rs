@@ -21,7 +21,7 @@ mod unpacked;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::board::{Cell, Cells, Player};
 use crate::format::{Packed, StoredPosition, TableFormatError};
@@ -95,37 +95,45 @@ pub(crate) fn write_first_moves(codes: &Codes, stored: &crate::format::Stored, m
 
 /// The table of `game`, made once per process: read in place from the binary for an embedded
 /// game ([`Table::compressed`], unpacking after [`UNPACK_AFTER`] lookups), solved on first
-/// use for any other game of at most 16 cells.
+/// use for any other game of at most 16 cells. An embedded game never waits on a solve, and a
+/// solve holds up only the callers that ask for the same game.
 ///
 /// # Errors
 ///
 /// [`TableError`] when the game has more than 16 cells, its embedded table is damaged, or its
 /// solve would pass the [memory limit](crate::memory::set_limit).
 pub fn of(game: Game) -> Result<&'static Table, TableError> {
-    type Tables = HashMap<Game, Result<&'static Table, TableError>>;
-    static MADE: OnceLock<Mutex<Tables>> = OnceLock::new();
+    type Slot = Arc<Mutex<Option<&'static Table>>>;
+    static EMBEDDED_TABLES: [OnceLock<Result<&'static Table, TableError>>; EMBEDDED.len()] =
+        [const { OnceLock::new() }; EMBEDDED.len()];
+    static SOLVED: OnceLock<Mutex<HashMap<Game, Slot>>> = OnceLock::new();
+    // Leaked on purpose: a table lives as long as the process that asked for it.
+    let leak = |table: Table| &*Box::leak(Box::new(table));
+    if let Some(index) = EMBEDDED.iter().position(|(embedded, _)| *embedded == game) {
+        return EMBEDDED_TABLES[index]
+            .get_or_init(|| Table::embedded(game).map(leak))
+            .clone();
+    }
     if !game.has_table() {
         return Err(TableError::TooLarge { game });
     }
-    let mut made = MADE
-        .get_or_init(Mutex::default)
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(known) = made.get(&game) {
-        return known.clone();
+    let slot = Arc::clone(
+        SOLVED
+            .get_or_init(Mutex::default)
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(game)
+            .or_default(),
+    );
+    // Held while this game is solved: a second caller for it waits for that one solve.
+    let mut solved = slot.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(table) = *solved {
+        return Ok(table);
     }
-    let table = match embedded_bytes(game) {
-        Some(_) => Table::embedded(game),
-        None => {
-            // Over the limit is not remembered: memory may have been freed by the next time.
-            room_to_solve(game)?;
-            Ok(Table::from_solution(&solve_game(game)))
-        }
-    };
-    // Leaked on purpose: a table lives as long as the process that asked for it.
-    let table = table.map(|table| &*Box::leak(Box::new(table)));
-    made.insert(game, table.clone());
-    table
+    // Over the limit is not remembered: memory may have been freed by the next time.
+    let table = leak(Table::solve(game)?);
+    *solved = Some(table);
+    Ok(table)
 }
 
 /// Whether solving `game` fits in the [memory limit](crate::memory::set_limit), beside what
@@ -316,6 +324,21 @@ impl Table {
             .map_err(|error| damaged(error.to_string()))?
             .with_embedded_first_moves()
             .map_err(damaged)
+    }
+
+    /// The table of `game`, a game of at most 16 cells, solved now and unpacked: what [`of`]
+    /// keeps for the process, for a caller that keeps it only as long as it needs it.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::TooLarge`] past 16 cells, [`TableError::OverMemory`] when the solve would
+    /// pass the [memory limit](crate::memory::set_limit).
+    pub(crate) fn solve(game: Game) -> Result<Table, TableError> {
+        if !game.has_table() {
+            return Err(TableError::TooLarge { game });
+        }
+        room_to_solve(game)?;
+        Ok(Table::from_solution(&solve_game(game)))
     }
 
     /// The table of a solution made in this process, unpacked.

@@ -4,21 +4,17 @@
 
 use serde::Serialize;
 
-use super::Response;
 use super::params::Params;
+use super::{Refusal, Response, tables};
 use crate::board::{Cell, Player, Status};
 use crate::bots::{self, Listing, Turn};
 use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::history::History;
-use crate::oracle::Oracle;
 use crate::position::Position;
 use crate::review::Review;
 use crate::review::result_line::{self, ReviewJson};
 use crate::rng::SplitMix64;
 use crate::text::quote;
-
-/// A failed request: its status and what to say.
-type Refusal = (u16, String);
 
 /// The answer of endpoint `name` (the path after `/api/`) to `method` with `query` and `body`.
 pub fn answer(method: &str, name: &str, query: &str, body: &[u8]) -> Response {
@@ -107,10 +103,6 @@ fn history(game: Game, params: &Params) -> Result<History, Refusal> {
         .map_err(|error| bad(error.to_string()))
 }
 
-fn oracle(game: Game) -> Result<Oracle, Refusal> {
-    Oracle::of(game).map_err(|error| (500, error.to_string()))
-}
-
 /// `/api/analyze`: `ttt analyze --format json` of a position given by `moves` or `board`.
 fn analyze(params: &Params) -> Result<Vec<u8>, Refusal> {
     let game = game(params)?;
@@ -120,7 +112,7 @@ fn analyze(params: &Params) -> Result<Vec<u8>, Refusal> {
             .map_err(|error| bad(format!("board {}: {error}", quote(board))))?,
         (None, _) => history(game, params)?.position(),
     };
-    to_json(&oracle(game)?.analyze(&position))
+    to_json(&tables::analysis(&position)?)
 }
 
 /// `/api/review`: `ttt review --format json` of a game given by `moves`, or by `text`, a
@@ -132,7 +124,7 @@ fn review(params: &Params) -> Result<Vec<u8>, Refusal> {
         (Some(text), None) => pasted(game, text)?,
         (None, _) => (history(game, params)?, None),
     };
-    let review = Review::new(&played).map_err(|error| (500, error.to_string()))?;
+    let review = Review::with_oracle(&tables::oracle(game)?, &played);
     to_json(&ReviewJson::new(&review, result))
 }
 
@@ -204,6 +196,8 @@ fn bot_move(params: &Params) -> Result<Vec<u8>, Refusal> {
             .parse()
             .map_err(|_| bad(format!("seed {}: not a number 0..2^64", quote(text))))?,
     };
+    // The bots ask the library's table of the game, which is solved apart first.
+    tables::oracle(game)?;
     let cell = match bot.pick(&played, &mut SplitMix64::new(seed)) {
         Ok(Turn::Mark(cell)) if position.legal_moves().contains(cell) => cell,
         Ok(turn) => return Err((500, format!("{} {turn}", bot.name()))),

@@ -9,6 +9,9 @@
 mod api;
 pub mod map;
 mod params;
+mod tables;
+
+pub use tables::{DEFAULT_CACHE, MAX_WAITING, reckoned, set_cache};
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -35,6 +38,9 @@ pub struct Response {
 }
 
 const JSON: &str = "application/json";
+
+/// A failed request: its status and what to say.
+type Refusal = (u16, String);
 
 impl Response {
     fn asset(content_type: &'static str, body: &'static [u8]) -> Response {

@@ -21,8 +21,14 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// `ttt serve --port 0` with `options` after it.
+    fn start_with(options: &[&str]) -> Server {
         let mut child = default_signals(&mut Command::new(crate::common::ttt()))
             .args(["serve", "--port", "0"])
+            .args(options)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -457,5 +463,120 @@ fn ctrl_c_stops_the_server_at_once() {
     assert!(
         TcpStream::connect(server.address).is_err(),
         "still listening"
+    );
+}
+
+/// The time an embedded game's analysis took, checked under the bound: under two seconds
+/// even on a loaded machine, where it takes a millisecond.
+fn quick(server: &Server, target: &str) -> Duration {
+    let started = Instant::now();
+    let (status, body) = server.get(target);
+    let took = started.elapsed();
+    assert_eq!(status, 200, "{target}: {body}");
+    assert!(
+        took < Duration::from_secs(2),
+        "{target} took {took:?} during solves"
+    );
+    took
+}
+
+#[test]
+fn embedded_games_are_answered_at_once_while_other_games_are_solved() {
+    let server = Server::start();
+    // Four games of 16 cells with no table built in, asked at once: solved one at a time,
+    // a second or more each.
+    let solves: Vec<_> = ["2x8k3", "8x2k5", "1x16k4", "16x1k6"]
+        .map(|game| {
+            let address = server.address;
+            std::thread::spawn(move || {
+                let mut stream = TcpStream::connect(address).unwrap();
+                stream
+                    .set_read_timeout(Some(Duration::from_secs(60)))
+                    .unwrap();
+                let request = format!(
+                    "GET /api/analyze?game={game}&moves=1 HTTP/1.1\r\nHost: t\r\n\
+                     Connection: close\r\n\r\n"
+                );
+                stream.write_all(request.as_bytes()).unwrap();
+                read_response(&mut stream)
+            })
+        })
+        .into();
+    std::thread::sleep(Duration::from_millis(200));
+    let mut asked = 0;
+    let mut slowest = Duration::ZERO;
+    while solves.iter().any(|solve| !solve.is_finished()) {
+        slowest = slowest
+            .max(quick(&server, "/api/analyze?moves=5+1+9"))
+            .max(quick(&server, "/api/analyze?game=4x4&moves=1"))
+            .max(quick(&server, "/api/move?game=4x4k3&moves=1"));
+        asked += 1;
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        asked >= 3,
+        "the solves ended before the embedded games were asked"
+    );
+    for solve in solves {
+        let (status, body) = solve.join().unwrap();
+        assert_eq!(status, 200, "{body}");
+        assert!(body.contains(r#""value":"#), "{body}");
+    }
+    eprintln!("{asked} rounds of embedded games during the solves, the slowest {slowest:?}");
+}
+
+#[test]
+fn more_games_than_the_cache_holds_are_answered_in_bounded_memory() {
+    // 48 MiB holds one table of 16 cells (reckoned 43 MB), and keeps 24 MiB for play.
+    let server = Server::start_with(&["--cache", "48M"]);
+    let first = server.get("/api/analyze?game=2x8k3&moves=1+2");
+    assert_eq!(first.0, 200, "{}", first.1);
+    let mut peak = 0;
+    for game in [
+        "2x8k4", "1x16k4", "3x5", "5x3k2", "2x7k3", "8x2k3", "1x16k5", "2x8k3",
+    ] {
+        let (status, body) = server.get(&format!("/api/analyze?game={game}&moves=1+2"));
+        assert_eq!(status, 200, "{game}: {body}");
+        assert!(
+            body.starts_with(&format!(r#"{{"game":"{game}","#)),
+            "{body}"
+        );
+        peak = peak.max(server.memory_kib());
+    }
+    // 2x8k3 was dropped and solved again: the same answer.
+    assert_eq!(server.get("/api/analyze?game=2x8k3&moves=1+2"), first);
+    // What the cache holds, the least of the tables, and 64 MiB of the rest (6 MiB at the
+    // start); the server held each table it solved, 180 MiB of them, before.
+    assert!(
+        peak < (48 + 64) * 1024,
+        "resident memory reached {peak} KiB"
+    );
+    // Play keeps its game's table for the process: within half the cache.
+    assert_eq!(server.get("/api/move?game=2x7k3&moves=1").0, 200);
+    let (status, body) = server.get("/api/move?game=2x8k4&moves=1");
+    assert_eq!(status, 503, "{body}");
+    assert!(error_of(&body).contains("--cache"), "{body}");
+    assert_eq!(server.get("/api/analyze?moves=5").0, 200);
+}
+
+#[test]
+fn a_cache_past_half_the_memory_limit_is_refused() {
+    let output = Command::new(crate::common::ttt())
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--cache",
+            "1G",
+            "--max-memory",
+            "1G",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("--cache 1 GiB is more than half the memory limit"),
+        "{stderr}"
     );
 }
