@@ -203,10 +203,9 @@ fn tic_tac_toe_ignores_the_budget() {
         let mut args = vec![command, "--cmd", &bot];
         if command == "match" {
             args.push("random");
-        } else {
-            // The same games asked again both times, so that the reports can be compared.
-            args.extend(["--recheck-seed", "1"]);
         }
+        // The same games asked again both times, so that the reports can be compared.
+        args.extend(["--recheck-seed", "1"]);
         let (without, _) = run(&args, &pids);
         args.extend(["--budget", "1"]);
         let (within, _) = run(&args, &pids);
