@@ -214,7 +214,9 @@ pub fn solve_into(
             resumed_at: None,
             already: true,
         })),
-        Err(error @ disk::CacheError::Unreadable(..)) => Err(SolveError::Unreadable(error)),
+        Err(error @ (disk::CacheError::Unreadable(..) | disk::CacheError::InUse(..))) => {
+            Err(SolveError::Unreadable(error))
+        }
         Err(_) => Ok(None),
     };
     if let Some(solved) = already()? {

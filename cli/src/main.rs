@@ -475,7 +475,9 @@ impl From<ttt_oracle::TableError> for Failure {
             ttt_oracle::TableError::Damaged { .. } => {
                 Failure::with_code(4, format!("{error}; rebuild ttt"))
             }
-            ttt_oracle::TableError::DamagedFile { .. } => Failure::with_code(4, error.to_string()),
+            ttt_oracle::TableError::DamagedFile { .. } | ttt_oracle::TableError::InUse { .. } => {
+                Failure::with_code(4, error.to_string())
+            }
             ttt_oracle::TableError::OverMemory { game, needs, over } => Failure::memory(
                 over,
                 &format!(

@@ -180,6 +180,8 @@ pub enum CacheError {
     /// Something is there that cannot be read: a file this user may not read, or no regular
     /// file at all (a symbolic link, a FIFO, a device, a folder), which is never opened.
     Unreadable(PathBuf, String),
+    /// There is one, but another process has it open for writing: it may change while read.
+    InUse(PathBuf),
     /// There is one, but it is damaged, truncated, of another version or another game.
     Damaged(PathBuf, String),
 }
@@ -191,6 +193,12 @@ impl fmt::Display for CacheError {
             CacheError::Unreadable(path, reason) => {
                 write!(f, "cannot read {}: {reason}", path.display())
             }
+            CacheError::InUse(path) => write!(
+                f,
+                "{} is open for writing in another process, so it may change while read: try \
+                 again once that process has closed it",
+                path.display()
+            ),
             CacheError::Damaged(path, detail) => write!(f, "{}: {detail}", path.display()),
         }
     }
@@ -330,7 +338,7 @@ impl DiskTable {
                 path.display()
             );
             super::guard::Guard::take(file.as_raw_fd(), message)
-                .map_err(|reason| damaged(reason.to_string()))?
+                .map_err(|_| CacheError::InUse(path.to_path_buf()))?
         };
         // SAFETY: ttt replaces a table by a rename only, never in place, so only another
         // program can change the bytes mapped; the guard stops the process when one opens the
@@ -524,6 +532,10 @@ pub fn solved(game: Game) -> Result<&'static DiskTable, super::TableError> {
             game,
             path: path.display().to_string(),
             reason,
+        },
+        CacheError::InUse(path) => super::TableError::InUse {
+            game,
+            path: path.display().to_string(),
         },
         CacheError::Damaged(..) => super::TableError::DamagedFile {
             game,

@@ -67,6 +67,14 @@ pub enum TableError {
         /// Why not, as the system says it or what is there.
         reason: String,
     },
+    /// The table of a game past 16 cells in the cache folder is open for writing in another
+    /// process, so that it may change while read: it is not read.
+    InUse {
+        /// The game.
+        game: Game,
+        /// The file.
+        path: String,
+    },
     /// The table of a game past 16 cells in the cache folder is damaged (or of another
     /// version): it is not read.
     DamagedFile {
@@ -118,6 +126,11 @@ impl fmt::Display for TableError {
                     "cannot read the table of game {game} at {path}: {reason}"
                 )
             }
+            TableError::InUse { game, path } => write!(
+                f,
+                "the table of game {game} at {path} is open for writing in another process, so \
+                 it may change while read: not read (try again once that process has closed it)"
+            ),
             TableError::DamagedFile { game, detail } => write!(
                 f,
                 "the table of game {game} is damaged: {detail}; solve it again with \
