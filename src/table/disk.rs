@@ -181,6 +181,8 @@ pub enum CacheError {
     /// file at all (a symbolic link, a FIFO, a device, a folder), which is never opened.
     Unreadable(PathBuf, String),
     /// There is one, but another process has it open for writing: it may change while read.
+    /// (WebAssembly has no other process to ask about.)
+    #[cfg_attr(target_family = "wasm", allow(dead_code))]
     InUse(PathBuf),
     /// There is one, but it is damaged, truncated, of another version or another game.
     Damaged(PathBuf, String),
