@@ -46,8 +46,21 @@ static PREVIOUS_BUS: std::sync::OnceLock<libc::sigaction> = std::sync::OnceLock:
 /// Whether tables opened from now on are guarded.
 static ENABLED: AtomicBool = AtomicBool::new(false);
 
-/// Guards the tables this process opens from now on (see the [module](self)).
+/// Guards the tables this process opens from now on (see the [module](self)). Call it from
+/// the main thread before any other starts: it lets `SIGBUS` and `SIGIO` through in the calling
+/// thread, and so in every thread it starts afterwards, as a mask inherited blocked from the
+/// program's parent would leave a changed table unseen and a truncated one a plain bus error.
 pub(crate) fn enable() {
+    // SAFETY: sigemptyset and sigaddset fill a zeroed set of ours; pthread_sigmask changes
+    // only the calling thread's mask.
+    unsafe {
+        let mut both: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut both);
+        libc::sigaddset(&mut both, libc::SIGBUS);
+        #[cfg(target_os = "linux")]
+        libc::sigaddset(&mut both, libc::SIGIO);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &both, std::ptr::null_mut());
+    }
     ENABLED.store(true, Ordering::SeqCst);
 }
 
