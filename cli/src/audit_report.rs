@@ -42,6 +42,10 @@ impl Stopped {
                 Failure::audit_memory(over, holds),
                 "Not audited, over the memory limit (below): ",
             ),
+            AuditError::WouldPassMemory(estimate) => (
+                Failure::memory_estimate(&estimate),
+                "Not audited, over the memory limit (below): ",
+            ),
             AuditError::Bot(error) | AuditError::Refused(error) => (
                 Failure::protocol(error),
                 "Not audited, after a protocol error (below): ",

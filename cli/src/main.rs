@@ -354,6 +354,20 @@ impl Failure {
         Failure::memory(over, holds.memory_advice())
     }
 
+    /// An audit not begun, as its walk was estimated to pass the memory limit: exit code 6,
+    /// with the estimate and a limit that would do.
+    pub fn memory_estimate(estimate: &ttt_oracle::audit::Estimate) -> Failure {
+        Failure::with_code(
+            6,
+            format!(
+                "{estimate} ({}): not begun; --max-memory {} would do, if the machine has that \
+                 much",
+                memory_whence(),
+                size::round_up(estimate.enough())
+            ),
+        )
+    }
+
     /// The table built into this binary is damaged: exit code 4, whatever the command.
     pub fn damaged(error: &str) -> Failure {
         Failure::with_code(

@@ -1,5 +1,19 @@
 //! `--max-memory`: a size as people write it, read into bytes.
 
+/// `bytes` rounded up to a size `--max-memory` takes and people read: whole mebibytes below a
+/// gibibyte (`40M`), tenths of a gibibyte above (`2.5G`, `16G`).
+pub fn round_up(bytes: u64) -> String {
+    const GIB: u64 = 1 << 30;
+    if bytes < GIB {
+        return format!("{}M", bytes.div_ceil(1 << 20));
+    }
+    let tenths = (u128::from(bytes) * 10).div_ceil(u128::from(GIB));
+    match tenths % 10 {
+        0 => format!("{}G", tenths / 10),
+        tenth => format!("{}.{tenth}G", tenths / 10),
+    }
+}
+
 /// Reads a size as `--max-memory` takes it: a number of bytes, or with a suffix K, M, G or T
 /// (powers of 1024, `B` or `iB` after them allowed, any case), a fraction allowed: `512M`,
 /// `1.5G`, `2GiB`, `1000000`.

@@ -117,6 +117,10 @@ pub enum AuditError {
     OverBudget(OverBudget),
     /// The walk would hold more memory than the [limit](crate::memory::set_limit).
     OverMemory(OverMemory),
+    /// The walk would clearly hold more memory than the limit, as estimated before it
+    /// started (on a game past 16 cells, of a bot that answers from the board alone): the
+    /// audit was not begun.
+    WouldPassMemory(Box<super::Estimate>),
 }
 
 impl fmt::Display for AuditError {
@@ -143,6 +147,7 @@ impl fmt::Display for AuditError {
             ),
             AuditError::OverBudget(over) => over.fmt(f),
             AuditError::OverMemory(over) => over.fmt(f),
+            AuditError::WouldPassMemory(estimate) => estimate.fmt(f),
         }
     }
 }
@@ -154,7 +159,7 @@ impl std::error::Error for AuditError {
             AuditError::NoTable(error) => Some(error),
             AuditError::OverBudget(over) => Some(over),
             AuditError::OverMemory(over) => Some(over),
-            AuditError::TooLarge(_) | AuditError::Overflow => None,
+            AuditError::TooLarge(_) | AuditError::Overflow | AuditError::WouldPassMemory(_) => None,
         }
     }
 }

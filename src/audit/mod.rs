@@ -24,6 +24,7 @@
 mod ahead;
 mod collector;
 mod error;
+mod estimate;
 pub(crate) mod exact;
 mod explore;
 mod games;
@@ -53,6 +54,7 @@ use report::panic_message;
 
 pub(crate) use error::Halt;
 pub use error::{AuditError, OverBudget};
+pub use estimate::Estimate;
 pub use games::{LostGame, losing_games};
 pub use json::AuditJson;
 pub use mistakes::{Mistake, MistakeKind, Mistakes};
@@ -315,7 +317,16 @@ pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideRe
     let walked = match Oracle::of(game).map_err(AuditError::NoTable)?.layout() {
         // Without a limit: tic-tac-toe's histories are few.
         Layout::TicTacToe(dense) => walk::<Board>(bot, game, dense, side, u64::MAX, keep),
-        Layout::Disk(table) => walk::<Cached>(bot, game, table, side, limit, keep),
+        Layout::Disk(table) => {
+            match estimate::refuse_if_over(bot, game, side) {
+                Ok(()) => {}
+                Err(estimate::EstimateHalt::Bot(error)) => return Err(AuditError::Bot(error)),
+                Err(estimate::EstimateHalt::Over(over)) => {
+                    return Err(AuditError::WouldPassMemory(over));
+                }
+            }
+            walk::<Cached>(bot, game, table, side, limit, keep)
+        }
         Layout::Any(table) => {
             let by_images = match bot.symmetric() && bot.memoryless() {
                 true => images::audit(bot, game, table, side),

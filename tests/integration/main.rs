@@ -8,6 +8,7 @@ mod common;
 
 mod any_game;
 mod audit;
+mod audit_estimate;
 mod audit_games;
 mod audit_large;
 mod board;
