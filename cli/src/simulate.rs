@@ -342,10 +342,10 @@ fn text(name: &str, game: Game, games: u64, seed: u64, results: &[SideResult]) -
             };
             notes.push(format!(
                 "-: as {}, no exact odds: asked one request at a time, the bot answers otherwise \
-                 than in its audit:\n   {after} it plays {}, not {}",
+                 than in its audit:\n   {after}, alone it {}; in its audit it {}",
                 result.side,
-                cells(&difference.alone),
-                cells(&difference.recorded)
+                difference.alone_text(),
+                difference.recorded_text()
             ));
         }
     }

@@ -172,6 +172,31 @@ def test_a_match_won_by_a_bot_that_turns_once_asked_enough_says_so():
     assert report.to_dict()["o_recheck"] is None
 
 
+def fickle():
+    """A bot whose odds between the first free cell and the last turn round once it has seen a
+    board: the cells it may play stay the same."""
+    seen = set()
+
+    def bot(board, to_move):
+        free = [i + 1 for i, c in enumerate(board) if c == "."]
+        if len(free) == 1:
+            return free[0]
+        first, last = ("999/1000", "1/1000") if board not in seen else ("1/1000", "999/1000")
+        seen.add(board)
+        return {free[0]: first, free[-1]: last}
+
+    return bot
+
+
+def test_a_bot_whose_odds_change_once_asked_is_caught():
+    report = t.audit(fickle(), side="x", stateless=True, recheck_seed=1)
+    assert report.verdict == "answers differently", report.to_dict()
+    difference = report.to_dict()["bots"][0]["sides"][0]["recheck"]["difference"]
+    assert difference["recorded"] == difference["alone"]
+    assert difference["chances"]["recorded"] != difference["chances"]["alone"]
+    assert t.match(fickle(), "random", recheck_seed=1).answers_differently == "X"
+
+
 def test_a_taken_cell_is_a_forfeit():
     report = t.audit(lambda board, mark: 5, side="x")
     assert report.verdict == "breaks the rules"

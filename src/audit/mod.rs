@@ -58,7 +58,7 @@ pub use estimate::Estimate;
 pub use games::{LostGame, losing_games};
 pub use json::AuditJson;
 pub use mistakes::{Mistake, MistakeKind, Mistakes};
-pub use recheck::{Difference, RECHECK_GAMES, Recheck};
+pub use recheck::{Chances, Difference, RECHECK_GAMES, Recheck};
 pub use report::{
     Blunders, Forfeit, IllegalLine, LosingLine, MistakeJson, Odds, SideReport, WorstCase,
 };

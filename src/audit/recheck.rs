@@ -20,6 +20,7 @@ use crate::board::{Cell, Player, Status};
 use crate::bots::{Bot, BotError, Choice, Turn};
 use crate::game::Game;
 use crate::history::History;
+use crate::ratio::Ratio;
 use crate::rng::SplitMix64;
 
 /// How many games are drawn at random for the re-ask, besides the shortest loss and forfeit,
@@ -65,6 +66,78 @@ pub struct Difference {
     pub recorded: Vec<Cell>,
     /// The cells it gave when asked one request at a time.
     pub alone: Vec<Cell>,
+    /// Where the chances of the cells differed (a Python bot's odds): the chance of each cell
+    /// of `recorded` and of `alone`, in their order, as `"p/q"`; `None` (and no key in JSON)
+    /// where they are alike, as a set of cells gives them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chances: Option<Chances>,
+}
+
+/// The chances of the cells of a [`Difference`]'s two answers, in their order, as `"p/q"`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Chances {
+    /// Those the audit recorded.
+    pub recorded: Vec<String>,
+    /// Those given one request at a time.
+    pub alone: Vec<String>,
+}
+
+impl Difference {
+    /// The answer the audit recorded, in words: `plays 5`, `any of 1 3`, or with the chances
+    /// where they differed, `any of 1 (999/1000), 3 (1/1000)`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::Cell;
+    /// use ttt_oracle::audit::{Chances, Difference};
+    ///
+    /// let cells: Vec<Cell> = vec!["1".parse()?, "3".parse()?];
+    /// let mut difference = Difference {
+    ///     moves: vec!["5".parse()?],
+    ///     recorded: cells.clone(),
+    ///     alone: cells,
+    ///     chances: None,
+    /// };
+    /// assert_eq!(difference.recorded_text(), "any of 1 3");
+    /// difference.chances = Some(Chances {
+    ///     recorded: vec!["999/1000".into(), "1/1000".into()],
+    ///     alone: vec!["1/1000".into(), "999/1000".into()],
+    /// });
+    /// assert_eq!(difference.recorded_text(), "any of 1 (999/1000), 3 (1/1000)");
+    /// assert_eq!(difference.alone_text(), "any of 1 (1/1000), 3 (999/1000)");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn recorded_text(&self) -> String {
+        said(
+            &self.recorded,
+            self.chances.as_ref().map(|c| &c.recorded[..]),
+        )
+    }
+
+    /// The answer given one request at a time, in words, as [`Difference::recorded_text`].
+    pub fn alone_text(&self) -> String {
+        said(&self.alone, self.chances.as_ref().map(|c| &c.alone[..]))
+    }
+}
+
+/// An answer in words: its cells, "any of" several, each with its chance when given.
+fn said(cells: &[Cell], chances: Option<&[String]>) -> String {
+    let (listed, apart): (Vec<String>, _) = match chances {
+        Some(chances) => {
+            let each = cells.iter().zip(chances);
+            (
+                each.map(|(cell, chance)| format!("{cell} ({chance})"))
+                    .collect(),
+                ", ",
+            )
+        }
+        None => (cells.iter().map(Cell::to_string).collect(), " "),
+    };
+    match listed.as_slice() {
+        [one] => format!("plays {one}"),
+        several => format!("any of {}", several.join(apart)),
+    }
 }
 
 /// The side audited: the game, the bot's side, the moves of its shortest loss and of its
@@ -115,14 +188,10 @@ pub(crate) fn recheck(
                 && asked.insert(game.moves().to_vec())
             {
                 recheck.requests += 1;
-                let recorded = cells(&bot.choose(&game)?);
-                let now = cells(&alone.choose(&game)?);
-                if !same(&recorded, &now) {
-                    recheck.difference = Some(Difference {
-                        moves: game.moves().to_vec(),
-                        recorded,
-                        alone: now,
-                    });
+                let recorded = weighed(&bot.choose(&game)?);
+                let now = weighed(&alone.choose(&game)?);
+                if recorded != now {
+                    recheck.difference = Some(difference(game.moves().to_vec(), recorded, now));
                     break 'games;
                 }
             }
@@ -208,11 +277,40 @@ fn cells(choices: &[Choice]) -> Vec<Cell> {
         .collect()
 }
 
-/// Whether two answers are the same cells, in any order: "any of these".
-fn same(a: &[Cell], b: &[Cell]) -> bool {
-    let mut a = a.to_vec();
-    let mut b = b.to_vec();
-    a.sort_unstable();
-    b.sort_unstable();
-    a == b
+/// An answer's cells with their chances, by cell (a cell named twice with its chances added):
+/// two answers are the same when these are, whatever order they came in.
+fn weighed(choices: &[Choice]) -> Vec<(Cell, Ratio)> {
+    let mut weighed: Vec<(Cell, Ratio)> = Vec::new();
+    for choice in choices {
+        if let Turn::Mark(cell) = choice.turn {
+            match weighed.iter_mut().find(|(known, _)| *known == cell) {
+                Some((_, chance)) => *chance += choice.probability,
+                None => weighed.push((cell, choice.probability)),
+            }
+        }
+    }
+    weighed.sort_unstable_by_key(|&(cell, _)| cell);
+    weighed
+}
+
+/// The difference at `moves` between two answers that differ, with the chances where those do.
+fn difference(
+    moves: Vec<Cell>,
+    recorded: Vec<(Cell, Ratio)>,
+    alone: Vec<(Cell, Ratio)>,
+) -> Difference {
+    let chances =
+        |answer: &[(Cell, Ratio)]| -> Vec<Ratio> { answer.iter().map(|&(_, p)| p).collect() };
+    let alike = |answer: &[Ratio]| answer.windows(2).all(|pair| pair[0] == pair[1]);
+    let (of_recorded, of_alone) = (chances(&recorded), chances(&alone));
+    let texts = |chances: &[Ratio]| chances.iter().map(Ratio::to_string).collect();
+    Difference {
+        moves,
+        recorded: recorded.iter().map(|&(cell, _)| cell).collect(),
+        alone: alone.iter().map(|&(cell, _)| cell).collect(),
+        chances: (!alike(&of_recorded) || !alike(&of_alone)).then(|| Chances {
+            recorded: texts(&of_recorded),
+            alone: texts(&of_alone),
+        }),
+    }
 }

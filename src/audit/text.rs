@@ -8,7 +8,7 @@ use std::fmt;
 use unicode_width::UnicodeWidthStr;
 
 use super::mistakes::{Mistake, Mistakes};
-use super::recheck::{Difference, Recheck};
+use super::recheck::Recheck;
 use super::report::{SideReport, WorstCase};
 use super::verdict::Verdict;
 use crate::board::{Cell, Player, Status};
@@ -301,11 +301,7 @@ pub(crate) fn recheck_lines(
     let Some(difference) = difference else {
         return vec![format!("{asked} the same answers")];
     };
-    let Difference {
-        moves,
-        recorded,
-        alone,
-    } = difference;
+    let moves = &difference.moves;
     let after = if moves.is_empty() {
         "at the start:".to_string()
     } else {
@@ -324,21 +320,17 @@ pub(crate) fn recheck_lines(
     );
     let label = format!("in {recorded_in}:");
     let width = label.len().max("one at a time:".len()) + 2;
-    lines.push(format!("    {label:<width$}{}", answer(recorded)));
-    lines.push(format!("    {:<width$}{}", "one at a time:", answer(alone)));
+    lines.push(format!("    {label:<width$}{}", difference.recorded_text()));
+    lines.push(format!(
+        "    {:<width$}{}",
+        "one at a time:",
+        difference.alone_text()
+    ));
     lines.push(format!("    {}", replay("analyze", game, moves)));
     lines.push(format!(
         "    games drawn with seed {seed}: --recheck-seed {seed} asks them again"
     ));
     lines
-}
-
-/// An answer in words: its cells, "any of" several.
-fn answer(answer: &[Cell]) -> String {
-    match answer {
-        [cell] => format!("plays {cell}"),
-        cells_ => format!("any of {}", cells(cells_)),
-    }
 }
 
 /// The mistakes of a side, under its details: how many, then the first [`Mistakes::DRAWN`]
