@@ -377,6 +377,15 @@ impl Failure {
     }
 }
 
+/// Whether a write failed because its reader went away: a closed pipe, or a socket its peer
+/// closed (a TCP reader that stops early resets the connection).
+fn reader_went_away(kind: io::ErrorKind) -> bool {
+    matches!(
+        kind,
+        io::ErrorKind::BrokenPipe | io::ErrorKind::ConnectionReset
+    )
+}
+
 impl From<io::Error> for Failure {
     fn from(error: io::Error) -> Failure {
         // Input that cannot be read (`ttt play < /`) is bad input, not failed output.
@@ -388,7 +397,7 @@ impl From<io::Error> for Failure {
         }
         // Every other I/O error a command returns is from writing its answer, and a command
         // writes its answer to standard output (files go through `WriteError`).
-        if error.kind() == io::ErrorKind::BrokenPipe {
+        if reader_went_away(error.kind()) {
             return Failure::reader_gone();
         }
         Failure::output(format!("cannot write standard output: {error}"))
@@ -509,7 +518,7 @@ impl From<WriteError> for Failure {
         // An `-o` path that cannot be opened (a missing directory, a directory) is bad input,
         // exit code 2; output that cannot be written, wherever it goes and whenever it fails
         // (a full disk even as the file is created), is exit code 5.
-        if !error.when_opening() && error.io_error().kind() == io::ErrorKind::BrokenPipe {
+        if !error.when_opening() && reader_went_away(error.io_error().kind()) {
             return Failure::reader_gone();
         }
         let opening_a_path = matches!(error.destination(), Destination::Path(_))

@@ -255,6 +255,39 @@ fn a_reader_that_goes_away_ends_it_quietly_with_its_own_answer() {
     let aware = "match random --cmd 'python3 tests/bots/audit_aware.py'";
     let out = bash_in(crate::common::root(), &pipe(aware), "");
     assert_eq!(out.status.code(), Some(1), "{out:?}");
+    // A TCP reader that stops early resets the connection: the same.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    let reader = std::thread::spawn(move || {
+        use std::io::Read;
+        use std::os::fd::AsRawFd;
+        let (mut socket, _) = listener.accept().unwrap();
+        let _ = socket.read(&mut [0; 16]);
+        // Closed with unread data and a zero linger: a reset, as a reader killed sends.
+        let linger = libc::linger {
+            l_onoff: 1,
+            l_linger: 0,
+        };
+        // SAFETY: setsockopt on a socket this thread owns, with a linger struct of its size.
+        unsafe {
+            libc::setsockopt(
+                socket.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_LINGER,
+                (&linger as *const libc::linger).cast(),
+                std::mem::size_of::<libc::linger>() as libc::socklen_t,
+            );
+        }
+    });
+    let socket = std::net::TcpStream::connect(address).unwrap();
+    let out = std::process::Command::new(ttt_path())
+        .args(["export", "--game", "4x4"])
+        .stdout(std::process::Stdio::from(std::os::fd::OwnedFd::from(socket)))
+        .output()
+        .unwrap();
+    reader.join().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "tcp");
+    assert_eq!(out.status.code(), Some(0), "tcp: {:?}", out.status);
     // Through -o: a FIFO whose reader goes away.
     let dir = tempdir();
     let out = bash_in(
