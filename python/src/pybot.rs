@@ -193,8 +193,8 @@ fn reading(error: PyErr, what: impl FnOnce(PyErr) -> String) -> Broken {
 }
 
 /// What the function's `answer` means in `game`: its choices, or what is wrong with it. A cell
-/// named twice (two keys of a dict that read as one cell) is an error: its probability would
-/// be counted twice.
+/// named twice (two keys of a dict that read as one cell, or twice in a list) is an error: its
+/// probability would be counted twice, or its chance would not be what the list seems to say.
 pub fn choices(game: Game, answer: &Bound<'_, PyAny>) -> Result<Vec<Choice>, Broken> {
     let expected = format!(
         "expected a cell 1..{}, a list of cells or a dict of cell to probability",
@@ -255,10 +255,18 @@ pub fn choices(game: Game, answer: &Bound<'_, PyAny>) -> Result<Vec<Choice>, Bro
         let mut cells: Vec<Cell> = Vec::new();
         let listed = |error: PyErr| reading(error, |error| error.to_string());
         for item in answer.try_iter().map_err(listed)? {
-            let cell = cell(&item.map_err(listed)?)?;
-            if !cells.contains(&cell) {
-                cells.push(cell);
+            let item = item.map_err(listed)?;
+            let cell = cell(&item)?;
+            if cells.contains(&cell) {
+                return Err(format!(
+                    "cell {} is named twice in its list (by {}); name each cell once (a dict \
+                     gives cells their chances)",
+                    cell.number(),
+                    describe(&item)
+                )
+                .into());
             }
+            cells.push(cell);
         }
         if cells.is_empty() {
             return Err(format!("an empty list; {expected}").into());

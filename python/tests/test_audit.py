@@ -309,6 +309,8 @@ class Five:
 def test_a_cell_named_twice_is_an_error():
     with pytest.raises(t.BotError, match=r"cell 5 is named twice \(by <"):
         t.audit(lambda board, to_move: {5: "1/2", Five(): "1/2"}, side="x")
+    with pytest.raises(t.BotError, match=r"cell 5 is named twice in its list \(by 5 "):
+        t.audit(lambda board, to_move: [5, 1, 5], side="x")
 
 
 SCRIPT = textwrap.dedent(
