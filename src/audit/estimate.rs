@@ -21,8 +21,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use super::node::Node;
-use super::rules::Cached;
 use crate::board::{Cell, Cells, Player};
 use crate::bots::{Bot, BotError, Turn};
 use crate::cell::Mask;
@@ -105,12 +103,14 @@ impl fmt::Display for Estimate {
 }
 
 /// `Err` with the estimate when the walk by positions of `bot`, playing `side` of `game`,
-/// would clearly pass the memory limit; `Ok` when it may fit, when no limit is set, or when
-/// the bot is not one to ask about boards the walk may not reach.
+/// whose lists take `node` bytes a position, would clearly pass the memory limit; `Ok` when it
+/// may fit, when no limit is set, or when the bot is not one to ask about boards the walk may
+/// not reach.
 pub(super) fn refuse_if_over(
     bot: &mut dyn Bot,
     game: Game,
     side: Player,
+    node: u64,
 ) -> Result<(), EstimateHalt> {
     let Some(limit) = crate::memory::limit() else {
         return Ok(());
@@ -124,7 +124,7 @@ pub(super) fn refuse_if_over(
         moves,
         tried,
     } = Sample::new(bot, game, side).run()?;
-    let bytes = walk_bytes(&positions, &moves);
+    let bytes = walk_bytes(&positions, &moves, node);
     if (bytes as f64) * MARGIN <= limit as f64 {
         return Ok(());
     }
@@ -161,11 +161,10 @@ fn capacity(n: u64) -> u64 {
 }
 
 /// What the walk holds at its end, from its counts: each ply's moves (8 bytes each) and where
-/// each position's start (4), the two lists of positions that take turns (a [`Node`] each),
+/// each position's start (4), the two lists of positions that take turns (`node` bytes each),
 /// the places of the largest ply (a hash map's bucket of 33 bytes, at most 7 in 8 full), and
 /// the backward pass's scratch (33 bytes a position and end, `odds::Graph::scratch_bytes`).
-fn walk_bytes(positions: &[u64], moves: &[u64]) -> u64 {
-    let node = std::mem::size_of::<Node<Cached>>() as u64;
+fn walk_bytes(positions: &[u64], moves: &[u64], node: u64) -> u64 {
     let graph: u64 = positions
         .iter()
         .zip(moves)
@@ -347,8 +346,8 @@ mod tests {
 
     #[test]
     fn the_bytes_grow_with_the_positions_and_moves() {
-        let small = walk_bytes(&[1, 10, 100], &[10, 100, 1000]);
-        let large = walk_bytes(&[1, 1000, 100_000], &[10, 10_000, 1_000_000]);
+        let small = walk_bytes(&[1, 10, 100], &[10, 100, 1000], 48);
+        let large = walk_bytes(&[1, 1000, 100_000], &[10, 10_000, 1_000_000], 48);
         assert!(small < large);
         // At least the moves' 8 bytes each.
         assert!(large > 8 * 1_010_010);

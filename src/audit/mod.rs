@@ -318,7 +318,8 @@ pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideRe
         // Without a limit: tic-tac-toe's histories are few.
         Layout::TicTacToe(dense) => walk::<Board>(bot, game, dense, side, u64::MAX, keep),
         Layout::Disk(table) => {
-            match estimate::refuse_if_over(bot, game, side) {
+            let node = std::mem::size_of::<node::Node<Cached>>() as u64;
+            match estimate::refuse_if_over(bot, game, side, node) {
                 Ok(()) => {}
                 Err(estimate::EstimateHalt::Bot(error)) => return Err(AuditError::Bot(error)),
                 Err(estimate::EstimateHalt::Over(over)) => {

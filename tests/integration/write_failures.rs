@@ -282,7 +282,9 @@ fn a_reader_that_goes_away_ends_it_quietly_with_its_own_answer() {
     let socket = std::net::TcpStream::connect(address).unwrap();
     let out = std::process::Command::new(ttt_path())
         .args(["export", "--game", "4x4"])
-        .stdout(std::process::Stdio::from(std::os::fd::OwnedFd::from(socket)))
+        .stdout(std::process::Stdio::from(std::os::fd::OwnedFd::from(
+            socket,
+        )))
         .output()
         .unwrap();
     reader.join().unwrap();
