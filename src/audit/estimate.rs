@@ -403,7 +403,8 @@ mod accuracy {
 
     #[test]
     fn the_estimate_is_near_the_count() {
-        for (game, spec) in [("4x4k3", "perfect"), ("3x4", "tricky"), ("3x4", "random")] {
+        // Not 4x4k3: a test checks that its table is still read in place.
+        for (game, spec) in [("4x3", "perfect"), ("3x4", "tricky"), ("3x4", "random")] {
             let game: Game = game.parse().unwrap();
             let cells = game.cells();
             for side in [Player::X, Player::O] {
