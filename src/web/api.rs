@@ -11,7 +11,6 @@ use crate::bots::{self, Listing, Turn};
 use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::history::History;
 use crate::position::Position;
-use crate::review::Review;
 use crate::review::result_line::{self, ReviewJson};
 use crate::rng::SplitMix64;
 use crate::text::quote;
@@ -124,7 +123,7 @@ fn review(params: &Params) -> Result<Vec<u8>, Refusal> {
         (Some(text), None) => pasted(game, text)?,
         (None, _) => (history(game, params)?, None),
     };
-    let review = Review::with_oracle(&tables::oracle(game)?, &played);
+    let review = tables::review(&played)?;
     to_json(&ReviewJson::new(&review, result))
 }
 

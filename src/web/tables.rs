@@ -7,11 +7,12 @@
 //! [`MAX_WAITING`] requests waiting (solving included), the next refused with 503. The tables
 //! solved stay within [the cache](set_cache), reckoned at [`reckoned`] bytes each:
 //!
-//! - an analysis's table is cached, the least recently used dropped first when the next needs
-//!   the room (a request answering from a dropped table holds it until its answer is made);
-//! - play and review ask the library's bots and reviews, which keep their game's table for the
-//!   life of the process (`table::of`): those take at most half the cache, and a game past
-//!   that is refused with 503.
+//! - the table of an analysis or a review is cached, the least recently used dropped first when
+//!   the next needs the room (a request answering from a dropped table holds it until its
+//!   answer is made);
+//! - play asks the library's bots, which keep their game's table for the life of the process
+//!   (`table::of`): those take at most half the cache, and a game past that is refused with
+//!   503.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -19,9 +20,11 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use super::Refusal;
 use crate::analysis::Analysis;
 use crate::game::Game;
+use crate::history::History;
 use crate::memory::Size;
 use crate::oracle::{Answers, Oracle};
 use crate::position::Position;
+use crate::review::Review;
 use crate::table::{self, Table, TableError};
 
 /// The most requests that wait for a solve at once, the one solving included: the server
@@ -102,9 +105,19 @@ fn at_once(game: Game) -> bool {
 /// The analysis of `position`, from the oracle of an embedded game or one kept for play, or
 /// else from the cache, the table solved apart if it is not there.
 pub(super) fn analysis(position: &Position) -> Result<Analysis, Refusal> {
-    let game = position.game();
+    answering(position.game(), |answers| answers.analyze(position))
+}
+
+/// The review of `game`, from the same tables as [`analysis`].
+pub(super) fn review(game: &History) -> Result<Review, Refusal> {
+    answering(game.game(), |answers| crate::review::judge(answers, game))
+}
+
+/// What `answer` makes of the table of `game`: the oracle of an embedded game or one kept for
+/// play, or else the cache's table, solved apart if it is not there.
+fn answering<T>(game: Game, answer: impl FnOnce(&dyn Answers) -> T) -> Result<T, Refusal> {
     if at_once(game) || lock().kept.contains(&game) {
-        return Ok(oracle(game)?.analyze(position));
+        return Ok(answer(&oracle(game)?));
     }
     let table = apart(
         |state| {
@@ -124,12 +137,11 @@ pub(super) fn analysis(position: &Position) -> Result<Analysis, Refusal> {
             }
         },
     )?;
-    Ok(Answers::analyze(&*table, position))
+    Ok(answer(&*table))
 }
 
-/// The oracle of `game` for play and review, whose bots and reviews ask the library's own
-/// tables: at once for an embedded game, else solved apart and kept for the process, within
-/// half the cache.
+/// The oracle of `game` for play, whose bots ask the library's own tables: at once for an
+/// embedded game, else solved apart and kept for the process, within half the cache.
 pub(super) fn oracle(game: Game) -> Result<Oracle, Refusal> {
     if at_once(game) {
         return Oracle::of(game).map_err(refusal);
@@ -144,8 +156,9 @@ pub(super) fn oracle(game: Game) -> Result<Oracle, Refusal> {
                 return Err((
                     503,
                     format!(
-                        "this server keeps at most {} of tables for play and review (half its \
-                         cache, --cache), {} of it taken: {game} needs {} more; analysis goes on",
+                        "this server keeps at most {} of tables for play (half its cache, \
+                         --cache), {} of it taken: {game} needs {} more; analysis and review go \
+                         on",
                         Size(room),
                         Size(kept),
                         Size(reckoned(game))

@@ -557,6 +557,11 @@ fn more_games_than_the_cache_holds_are_answered_in_bounded_memory() {
     assert_eq!(status, 503, "{body}");
     assert!(error_of(&body).contains("--cache"), "{body}");
     assert_eq!(server.get("/api/analyze?moves=5").0, 200);
+    // A review of that game answers from the cache, as its analysis does: nothing is kept.
+    let (status, body) = server.get("/api/review?game=2x8k4&moves=1+2");
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = server.get("/api/review?game=1x16k3&moves=1+2");
+    assert_eq!(status, 200, "{body}");
 }
 
 #[test]
