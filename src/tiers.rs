@@ -302,6 +302,11 @@ impl Tiers {
     }
 }
 
+/// `n` choose `k`, for the counts of boards of a game of up to [`MAX_TIER_CELLS`] cells.
+pub fn binomial(n: usize, k: usize) -> u128 {
+    (0..k).fold(1u128, |acc, i| acc * (n - i) as u128 / (i + 1) as u128)
+}
+
 /// How many marks X and O have in tier `t`: X moves first.
 pub const fn marks_of_tier(t: usize) -> (usize, usize) {
     (t.div_ceil(2), t / 2)
@@ -376,9 +381,6 @@ pub fn tier_sizes(game: Game) -> Vec<u128> {
             ways
         })
         .collect();
-    let binomial = |n: usize, k: usize| -> u128 {
-        (0..k).fold(1u128, |acc, i| acc * (n - i) as u128 / (i + 1) as u128)
-    };
     (0..=cells)
         .map(|t| {
             let (x, o) = marks_of_tier(t);

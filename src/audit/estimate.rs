@@ -30,6 +30,7 @@ use crate::memory::Size;
 use crate::position::Position;
 use crate::rng::SplitMix64;
 use crate::text::grouped;
+use crate::tiers::{binomial, marks_of_tier};
 
 /// How many boards are drawn for each number of marks: within 3 points of the share reached,
 /// 19 times in 20.
@@ -180,11 +181,6 @@ fn walk_bytes(positions: &[u64], moves: &[u64], node: u64) -> u64 {
     graph + node * (lists[0] + lists[1]) + places + scratch
 }
 
-/// `n` choose `k`, as a float (the counts of boards pass 64 bits past 40 cells or so).
-fn choose(n: usize, k: usize) -> f64 {
-    (0..k).fold(1.0, |product, i| product * (n - i) as f64 / (i + 1) as f64)
-}
-
 /// What the boards drawn tell, a ply each: the positions and moves estimated, and how many
 /// boards were drawn.
 struct Counts {
@@ -227,8 +223,7 @@ impl<'a> Sample<'a> {
             tried: Vec::new(),
         };
         for ply in 0..cells {
-            let (xs, os) = (ply.div_ceil(2), ply / 2);
-            let boards = choose(cells, xs) * choose(cells - xs, os);
+            let (xs, os, boards) = boards(cells, ply);
             let (mut listed, mut edges, mut tried) = (0u64, 0u64, 0u64);
             let start = Instant::now();
             while tried < SAMPLES && (tried < FEWEST || start.elapsed() < PLY_TIME) {
@@ -328,6 +323,16 @@ impl<'a> Sample<'a> {
     }
 }
 
+/// The marks of X and of O after `ply` moves on `cells` cells, and how many boards hold them.
+fn boards(cells: usize, ply: usize) -> (usize, usize, f64) {
+    let (xs, os) = marks_of_tier(ply);
+    (
+        xs,
+        os,
+        (binomial(cells, xs) * binomial(cells - xs, os)) as f64,
+    )
+}
+
 /// A board drawn uniformly among those with `xs` marks of X and `os` of O on `cells` cells.
 fn drawn(rng: &mut SplitMix64, cells: usize, xs: usize, os: usize) -> (Mask, Mask) {
     let mut order: Vec<usize> = (0..cells).collect();
@@ -417,8 +422,7 @@ mod accuracy {
                 } = Sample::new(bot.as_mut(), game, side).run().unwrap();
                 for (ply, (&counted, &estimated)) in counted.iter().zip(&estimated).enumerate() {
                     // Within four standard errors of the share over the boards drawn.
-                    let (xs, os) = (ply.div_ceil(2), ply / 2);
-                    let boards = choose(cells, xs) * choose(cells - xs, os);
+                    let (_, _, boards) = boards(cells, ply);
                     let share = counted as f64 / boards;
                     let error = (share * (1.0 - share) / tried[ply] as f64).sqrt();
                     let apart = (counted as f64 - estimated as f64).abs();
