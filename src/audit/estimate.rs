@@ -141,7 +141,8 @@ pub(super) fn refuse_if_over(
     })))
 }
 
-/// Why the estimate refused the audit: the bot failed when asked, or the walk would not fit.
+/// Why the estimate refused the audit: the bot failed when asked, or the walk would not fit
+/// (each the [`AuditError`](super::AuditError) of its kind).
 pub(super) enum EstimateHalt {
     Bot(BotError),
     Over(Box<Estimate>),

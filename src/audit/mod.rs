@@ -319,13 +319,7 @@ pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideRe
         Layout::TicTacToe(dense) => walk::<Board>(bot, game, dense, side, u64::MAX, keep),
         Layout::Disk(table) => {
             let node = std::mem::size_of::<node::Node<Cached>>() as u64;
-            match estimate::refuse_if_over(bot, game, side, node) {
-                Ok(()) => {}
-                Err(estimate::EstimateHalt::Bot(error)) => return Err(AuditError::Bot(error)),
-                Err(estimate::EstimateHalt::Over(over)) => {
-                    return Err(AuditError::WouldPassMemory(over));
-                }
-            }
+            estimate::refuse_if_over(bot, game, side, node)?;
             walk::<Cached>(bot, game, table, side, limit, keep)
         }
         Layout::Any(table) => {
@@ -384,4 +378,13 @@ fn walk<R: Kept>(
     // more than it was asked for.
     bot.finish()?;
     Ok(report)
+}
+
+impl From<estimate::EstimateHalt> for AuditError {
+    fn from(halt: estimate::EstimateHalt) -> AuditError {
+        match halt {
+            estimate::EstimateHalt::Bot(error) => AuditError::Bot(error),
+            estimate::EstimateHalt::Over(estimate) => AuditError::WouldPassMemory(estimate),
+        }
+    }
 }
