@@ -70,6 +70,10 @@ pub(crate) struct Guard {
     slot: Option<usize>,
 }
 
+/// Why a table is not guarded, nor read: another process has it open for writing.
+#[derive(Debug)]
+pub(crate) struct OpenForWriting;
+
 impl Guard {
     /// Guards the table open at `fd`: registers `message` (leaked: a handler may still read it
     /// after the table is dropped), then takes a read lease where the kernel gives one. Call it
@@ -78,9 +82,9 @@ impl Guard {
     ///
     /// # Errors
     ///
-    /// When another process has the file open for writing (the kernel refuses the lease for
-    /// that): it may change at any moment, and no check could tell.
-    pub(crate) fn take(fd: i32, message: String) -> Result<Guard, &'static str> {
+    /// [`OpenForWriting`] when another process has the file open for writing (the kernel
+    /// refuses the lease for that): it may change at any moment, and no check could tell.
+    pub(crate) fn take(fd: i32, message: String) -> Result<Guard, OpenForWriting> {
         let unguarded = Guard { slot: None };
         if !ENABLED.load(Ordering::SeqCst) {
             return Ok(unguarded);
@@ -105,9 +109,7 @@ impl Guard {
         // Without a lease for another reason, a change is not seen, but a truncation still
         // ends in the message.
         match lease(fd) {
-            Err(error) if error.raw_os_error() == Some(libc::EAGAIN) => Err(
-                "another process has it open for writing, so it may change while read: not read",
-            ),
+            Err(error) if error.raw_os_error() == Some(libc::EAGAIN) => Err(OpenForWriting),
             _ => Ok(guard),
         }
     }
