@@ -14,7 +14,7 @@ use ttt_oracle::{AuditError, AuditOptions, Game, Player};
 use super::audit_jobs::{Entry, audit_all};
 use super::audit_report::{NAME_IN_TABLE, Stopped, print};
 use super::jsonl::JsonLines;
-use super::named::ExternalArgs;
+use super::named::{ExternalArgs, Named};
 use super::{Failure, Format};
 
 /// Which sides to audit.
@@ -98,9 +98,28 @@ fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideReport, AuditE
     }
 }
 
+/// Refuses `--recheck N` or `--recheck-seed` given to `ttt audit` or `ttt match` (whose
+/// `--recheck` is `recheck`) when none of `bots` is external: nothing would be asked again.
+/// `done` says what none of them does there ("is audited").
+pub(super) fn no_recheck_without_external(
+    recheck: u32,
+    bots: &[Named],
+    done: &str,
+) -> Result<(), Failure> {
+    match recheck_given(recheck) {
+        Some(option) if bots.iter().all(|bot| bot.command.is_none()) => {
+            Err(Failure::usage(format!(
+                "{option} is for re-asking external bots (--cmd) one request at a time, and none \
+             {done} here: a built-in bot's answers come from this program"
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// `--recheck N` (N > 0) or `--recheck-seed`, when the command line gives one of them.
-fn recheck_given(args: &AuditArgs) -> Option<&'static str> {
-    if super::given("recheck") && args.recheck > 0 {
+fn recheck_given(recheck: u32) -> Option<&'static str> {
+    if super::given("recheck") && recheck > 0 {
         Some("--recheck")
     } else if super::given("recheck_seed") {
         Some("--recheck-seed")
@@ -123,14 +142,7 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         ));
     }
     let bots = args.external.named(&args.bots)?;
-    if let Some(option) = recheck_given(args) {
-        if bots.iter().all(|bot| bot.command.is_none()) {
-            return Err(Failure::usage(format!(
-                "{option} is for re-asking external bots (--cmd) one request at a time, and none is \
-                 audited here: a built-in bot's answers come from this program"
-            )));
-        }
-    }
+    no_recheck_without_external(args.recheck, &bots, "is audited")?;
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
         usize::from,
@@ -253,7 +265,7 @@ fn run_large(args: &AuditArgs, game: ttt_oracle::Game) -> Result<(), Failure> {
             no_table(game)
         )));
     }
-    if let Some(option) = recheck_given(args) {
+    if let Some(option) = recheck_given(args.recheck) {
         return Err(Failure::usage(format!(
             "{option} is for re-asking an external bot along games judged by a table, and {}",
             no_table(game)

@@ -104,6 +104,7 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
         }
         (true, _) => {}
     }
+    super::audit::no_recheck_without_external(args.recheck, &named, "plays")?;
     let pairs: Vec<(usize, usize)> = if args.all {
         (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).collect()
     } else if same(&named[0], &named[1]) {

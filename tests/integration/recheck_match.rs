@@ -141,3 +141,23 @@ fn simulate_gives_no_exact_odds_for_answers_a_game_does_not_get() {
         assert!(side["recheck"]["difference"].is_null(), "{side}");
     }
 }
+
+#[test]
+fn a_recheck_with_no_external_bot_in_the_match_is_refused_not_ignored() {
+    for (option, value) in [("--recheck", "3"), ("--recheck-seed", "7")] {
+        let out = assert_cmd::Command::new(ttt())
+            .args(["match", "perfect", "random", option, value])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(
+            stderr,
+            format!(
+                "error: {option} is for re-asking external bots (--cmd) one request at a time, \
+                 and none plays here: a built-in bot's answers come from this program\n"
+            )
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
