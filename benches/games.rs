@@ -72,7 +72,7 @@ fn peer_positions(boards: &[Position]) -> Vec<ai_tictactoe::Position> {
 /// What a move costs a position (it keeps its base-3 code, one addition a move), alone and with
 /// the best move of the board it makes, as a program playing a game asks it: each of the 4,520
 /// tic-tac-toe positions in play takes its lowest empty cell.
-fn play(c: &mut Criterion, three: &[Position], oracle3: Oracle) {
+fn play(c: &mut Criterion, three: &[Position], oracle3: &Oracle) {
     let after = |b: &Position| b.play(b.legal_moves().iter().next().unwrap()).unwrap();
     let ply = |b: &Position| after(b).ply() as u64;
     let reply = |b: &Position| {
@@ -96,7 +96,7 @@ fn play(c: &mut Criterion, three: &[Position], oracle3: Oracle) {
 
 /// Tic-tac-toe's best move from our table, beside the `ai-tictactoe` crate's tablebase and the
 /// floor: the same code worked out from the marks and one byte read from a 19.7 KB array.
-fn peers(c: &mut Criterion, three: &[Position], oracle3: Oracle) {
+fn peers(c: &mut Criterion, three: &[Position], oracle3: &Oracle) {
     let peer = ai_tictactoe::Tablebase::build();
     let theirs = peer_positions(three);
     let answers: Vec<usize> = theirs
@@ -212,8 +212,8 @@ fn queries(c: &mut Criterion) {
         })
     });
     group.finish();
-    play(c, &three, oracle3);
-    peers(c, &three, oracle3);
+    play(c, &three, &oracle3);
+    peers(c, &three, &oracle3);
 }
 
 fn solve(c: &mut Criterion) {

@@ -163,7 +163,7 @@ fn queries(c: &mut Criterion) {
 fn solve(c: &mut Criterion) {
     let oracle = Oracle::of(Game::TIC_TAC_TOE).unwrap();
     c.bench_function("solve", |b| {
-        b.iter(|| assert!(black_box(oracle).verify().unwrap().is_ok()))
+        b.iter(|| assert!(black_box(&oracle).verify().unwrap().is_ok()))
     });
 }
 

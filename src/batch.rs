@@ -4,6 +4,8 @@
 //! a finished game, an error) is left to the caller's general path; the command line's tests
 //! check that both paths write the same bytes for every board.
 
+use std::sync::Arc;
+
 use crate::oracle::Layout as OracleLayout;
 use crate::table::Table;
 use crate::table::tic_tac_toe::Dense;
@@ -47,7 +49,7 @@ enum Layout {
     /// Tic-tac-toe's dense table, indexed by base-3 code.
     TicTacToe(&'static Dense),
     /// Any other game's table, answering once it is unpacked.
-    Any(&'static Table),
+    Any(Arc<Table>),
 }
 
 impl Layout {
@@ -100,7 +102,7 @@ impl BatchBest {
     pub fn new(oracle: &Oracle, json: bool) -> Option<BatchBest> {
         let layout = match oracle.layout() {
             OracleLayout::TicTacToe(dense) => Layout::TicTacToe(dense),
-            OracleLayout::Any(table) => Layout::Any(table),
+            OracleLayout::Any(table) => Layout::Any(Arc::clone(table)),
             OracleLayout::Disk(_) => return None,
         };
         let game = layout.game();
@@ -129,7 +131,7 @@ impl BatchBest {
     pub fn answer_lines(&self, input: &[u8], out: &mut Vec<u8>) -> (usize, u64) {
         // JSON gives values too, read from the unpacked table; text only best moves, which 4x4
         // answers at once from its embedded half bytes.
-        if let Layout::Any(table) = self.layout
+        if let Layout::Any(table) = &self.layout
             && !(table.is_unpacked() || !self.json && table.answers_at_once())
         {
             if input.len() < BULK * (self.length + 1) {
@@ -137,7 +139,7 @@ impl BatchBest {
             }
             table.unpack();
         }
-        let dense = match self.layout {
+        let dense = match &self.layout {
             Layout::TicTacToe(dense) => dense,
             Layout::Any(table) => return self.answer_any(table, input, out),
         };

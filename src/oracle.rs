@@ -2,6 +2,7 @@
 //! positions with the same verbs and the same return types on every game.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::analysis::Analysis;
 use crate::board::{Cell, Cells};
@@ -19,8 +20,8 @@ use crate::verify::Verification;
 /// that `ttt solve` cached.
 ///
 /// Every answer about a position takes constant time and searches nothing ([`stats`] and
-/// [`verify`] go over the whole game). An `Oracle` is a small `Copy` handle to a table that
-/// lives as long as the process.
+/// [`verify`] go over the whole game). An `Oracle` is a small handle to its table, cheap to
+/// clone; the tables of [`Oracle::of`] live as long as the process.
 ///
 /// [`stats`]: Oracle::stats
 /// [`verify`]: Oracle::verify
@@ -37,17 +38,17 @@ use crate::verify::Verification;
 /// assert!(Oracle::of("6x6".parse()?).is_err()); // 36 cells: no table
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Oracle {
     layout: Layout,
 }
 
 /// How the table is laid out: tic-tac-toe in a dense array indexed by the board's code (one
 /// read a query), every other game in the general table.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(crate) enum Layout {
     TicTacToe(&'static Dense),
-    Any(&'static Table),
+    Any(Arc<Table>),
     Disk(&'static DiskTable),
 }
 
@@ -91,13 +92,21 @@ impl Oracle {
     }
 
     /// How the table is held, for the layouts' fast paths ([`BatchBest`](crate::BatchBest)).
-    pub(crate) fn layout(&self) -> Layout {
-        self.layout
+    pub(crate) fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The oracle of a table solved apart from [`Oracle::of`]'s, which lives as long as its
+    /// last holder: one `ttt serve` keeps in its cache.
+    pub(crate) fn of_table(table: Arc<Table>) -> Oracle {
+        Oracle {
+            layout: Layout::Any(table),
+        }
     }
 
     /// The game this table solves.
     pub fn game(&self) -> Game {
-        match self.layout {
+        match &self.layout {
             Layout::TicTacToe(_) => Game::TIC_TAC_TOE,
             Layout::Any(table) => table.game(),
             Layout::Disk(table) => table.game(),
@@ -107,7 +116,7 @@ impl Oracle {
     /// The checksum stored in tic-tac-toe's embedded table, which `ttt --version` shows, and
     /// the version of its format; `None` for the other games' layouts.
     pub fn checksum(&self) -> Option<(u32, u64)> {
-        match self.layout {
+        match &self.layout {
             Layout::TicTacToe(dense) => Some((crate::format::MNK_FORMAT_VERSION, dense.checksum())),
             Layout::Any(_) | Layout::Disk(_) => None,
         }
@@ -115,7 +124,7 @@ impl Oracle {
 
     /// The table's size in bytes, as stored.
     pub fn size_bytes(&self) -> usize {
-        match self.layout {
+        match &self.layout {
             Layout::TicTacToe(dense) => dense.size_bytes(),
             Layout::Any(table) => table.size_bytes(),
             Layout::Disk(table) => table.size_bytes(),
@@ -141,7 +150,7 @@ impl Oracle {
     /// ```
     #[inline]
     pub fn probe(&self, position: &Position) -> Probe {
-        match self.layout {
+        match &self.layout {
             Layout::TicTacToe(dense) => dense.probe(&position.tic_tac_toe()),
             Layout::Any(table) => table.probe(position),
             Layout::Disk(table) => table.probe(position),
@@ -167,7 +176,7 @@ impl Oracle {
     /// ```
     #[inline]
     pub fn best_moves(&self, position: &Position) -> Cells {
-        match self.layout {
+        match &self.layout {
             Layout::TicTacToe(dense) => dense.best_moves(&position.tic_tac_toe()),
             Layout::Any(table) => table.best_moves(position),
             Layout::Disk(table) => table.best_moves(position),
@@ -194,7 +203,7 @@ impl Oracle {
     /// ```
     #[inline(always)]
     pub fn best_move(&self, position: &Position) -> Option<Cell> {
-        match self.layout {
+        match &self.layout {
             Layout::TicTacToe(dense) => dense.best_move(position),
             Layout::Any(table) => table.best_move(position),
             Layout::Disk(table) => table.best_moves(position).first(),
@@ -220,7 +229,7 @@ impl Oracle {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn moves(&self, position: &Position) -> Vec<MoveValue> {
-        match self.layout {
+        match &self.layout {
             Layout::TicTacToe(dense) => dense.analyze(&position.tic_tac_toe()),
             Layout::Any(table) => table.analyze(position),
             Layout::Disk(table) => table.analyze(position),
@@ -247,7 +256,13 @@ impl Oracle {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn line(&self, position: &Position) -> Vec<Cell> {
-        Answers::line(self, position)
+        let mut line = Vec::new();
+        let mut position = *position;
+        while let Some(cell) = self.best_move(&position) {
+            line.push(cell);
+            position = position.play_unchecked(cell.index());
+        }
+        line
     }
 
     /// Everything the table knows of `position`: value, remoteness, optimal moves, perfect
@@ -268,7 +283,18 @@ impl Oracle {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn analyze(&self, position: &Position) -> Analysis {
-        Answers::analyze(self, position)
+        let probe = self.probe(position);
+        Analysis {
+            game: position.game(),
+            board: *position,
+            to_move: position.to_move(),
+            status: position.status(),
+            value: probe.value,
+            remoteness: probe.remoteness,
+            best: self.best_moves(position),
+            line: self.line(position),
+            moves: self.moves(position),
+        }
     }
 
     /// Counts over every reachable position of the game: by value, by outcome, canonical
@@ -292,7 +318,7 @@ impl Oracle {
     /// # Ok::<(), ttt_oracle::TableError>(())
     /// ```
     pub fn stats(&self) -> Result<Stats, TableError> {
-        match self.layout {
+        match &self.layout {
             Layout::TicTacToe(_) | Layout::Any(_) => crate::stats::of_game(self.game()),
             Layout::Disk(table) => crate::stats::of_disk(table),
         }
@@ -318,83 +344,10 @@ impl Oracle {
     /// # Ok::<(), ttt_oracle::TableError>(())
     /// ```
     pub fn verify(&self) -> Result<Verification, TableError> {
-        match self.layout {
+        match &self.layout {
             // The embedded bytes decoded afresh, not only the table already in use.
             Layout::TicTacToe(_) | Layout::Any(_) => crate::verify::verify_game(self.game()),
             Layout::Disk(table) => crate::verify::verify_disk(table),
         }
-    }
-}
-
-/// The questions about a position that a line and an analysis are made of, answered alike by
-/// the front door and by a table held apart from it: one `ttt serve` solves on request and
-/// drops when its cache needs the room (`web/tables.rs`).
-pub(crate) trait Answers {
-    fn probe(&self, position: &Position) -> Probe;
-    fn best_moves(&self, position: &Position) -> Cells;
-    fn best_move(&self, position: &Position) -> Option<Cell>;
-    fn moves(&self, position: &Position) -> Vec<MoveValue>;
-
-    /// [`Oracle::line`].
-    fn line(&self, position: &Position) -> Vec<Cell> {
-        let mut line = Vec::new();
-        let mut position = *position;
-        while let Some(cell) = self.best_move(&position) {
-            line.push(cell);
-            position = position.play_unchecked(cell.index());
-        }
-        line
-    }
-
-    /// [`Oracle::analyze`].
-    fn analyze(&self, position: &Position) -> Analysis {
-        let probe = self.probe(position);
-        Analysis {
-            game: position.game(),
-            board: *position,
-            to_move: position.to_move(),
-            status: position.status(),
-            value: probe.value,
-            remoteness: probe.remoteness,
-            best: self.best_moves(position),
-            line: self.line(position),
-            moves: self.moves(position),
-        }
-    }
-}
-
-impl Answers for Oracle {
-    fn probe(&self, position: &Position) -> Probe {
-        Oracle::probe(self, position)
-    }
-
-    fn best_moves(&self, position: &Position) -> Cells {
-        Oracle::best_moves(self, position)
-    }
-
-    fn best_move(&self, position: &Position) -> Option<Cell> {
-        Oracle::best_move(self, position)
-    }
-
-    fn moves(&self, position: &Position) -> Vec<MoveValue> {
-        Oracle::moves(self, position)
-    }
-}
-
-impl Answers for Table {
-    fn probe(&self, position: &Position) -> Probe {
-        Table::probe(self, position)
-    }
-
-    fn best_moves(&self, position: &Position) -> Cells {
-        Table::best_moves(self, position)
-    }
-
-    fn best_move(&self, position: &Position) -> Option<Cell> {
-        Table::best_move(self, position)
-    }
-
-    fn moves(&self, position: &Position) -> Vec<MoveValue> {
-        Table::analyze(self, position)
     }
 }

@@ -10,7 +10,6 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::board::{Cell, Cells, Player, Status};
 use crate::history::History;
-use crate::oracle::Answers;
 use crate::table::TableError;
 use crate::value::Value;
 use crate::value::{MoveValue, Probe};
@@ -182,10 +181,10 @@ pub struct Review {
     pub plies: Vec<PlyReview>,
 }
 
-/// Judges every move of `game` against `oracle`, its game's table (the front door's, or one
-/// `ttt serve` holds apart in its cache): the value before each move, what the move leads to
-/// (the value after it, from the mover's side, and one more ply), and the best moves.
-pub(crate) fn judge(oracle: &dyn Answers, game: &History) -> Review {
+/// Judges every move of `game` against `oracle`, its game's table (embedded, solved in this
+/// process, or cached by `ttt solve`): the value before each move, what the move leads to (the
+/// value after it, from the mover's side, and one more ply), and the best moves.
+fn judge(oracle: &Oracle, game: &History) -> Review {
     let mut board = Position::empty(game.game());
     let plies = game
         .moves()

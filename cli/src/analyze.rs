@@ -96,7 +96,7 @@ fn answer(position: &PositionArgs, query: Query) -> Result<(), Failure> {
         return batch.answer_all();
     }
     let (notation, text) = position.given();
-    let answer = answer_text(notation, text, false, query, oracle).map_err(Failure::usage)?;
+    let answer = answer_text(notation, text, false, query, &oracle).map_err(Failure::usage)?;
     let mut out = super::stdout();
     write_answer(&mut out, &answer, position.format, style)?;
     Ok(())
@@ -109,7 +109,7 @@ fn answer_text(
     text: &str,
     batch: bool,
     query: Query,
-    oracle: Oracle,
+    oracle: &Oracle,
 ) -> Result<Answer, String> {
     let position = notation.parse(oracle.game(), text, batch)?;
     match query {
@@ -119,7 +119,7 @@ fn answer_text(
 }
 
 /// The best move on `position`; the error says why there is none.
-fn best_move(oracle: Oracle, position: Position) -> Result<BestMove, String> {
+fn best_move(oracle: &Oracle, position: Position) -> Result<BestMove, String> {
     let best = oracle
         .best_move(&position)
         .ok_or_else(|| no_move(&position))?;
@@ -259,7 +259,7 @@ impl Batch {
             tally.lines += 1;
             let result = match line {
                 Line::Text(text) => {
-                    answer_text(self.notation, &text, true, self.query, self.oracle)
+                    answer_text(self.notation, &text, true, self.query, &self.oracle)
                 }
                 Line::TooLong { head, length } => Err(too_long(self.notation, &head, length)),
             };

@@ -20,7 +20,7 @@ mod newell_simon;
 mod perfect;
 mod random;
 mod smartbot;
-mod solved;
+pub(crate) mod solved;
 mod source;
 mod spec;
 mod styles;

@@ -22,7 +22,7 @@ impl Bot for Perfect {
         let best = if game.is_tic_tac_toe() {
             table().best_moves(&game.board())
         } else {
-            Solved::of(game, self.name())?.best_moves()
+            Solved::with(game, self.name(), |solved| solved.best_moves())?
         };
         Choice::add_uniform(best, choices);
         Ok(())

@@ -2,7 +2,7 @@
 //! `epsilon:P`): tic-tac-toe's table, the m,n,k table of any other game of at most 16 cells,
 //! or the table `ttt solve` cached for a game of 17 to 25 cells, asked the same few questions.
 
-use std::cell::Cell as Slot;
+use std::cell::RefCell;
 
 use super::BotError;
 use crate::board::{Board, Cell, Cells};
@@ -43,31 +43,49 @@ pub(super) use table_bot;
 
 /// A position with the table that knows it.
 #[derive(Clone, Copy)]
-pub(crate) enum Solved {
+pub(crate) enum Solved<'a> {
     /// Tic-tac-toe, on its own table: the fast path every 3x3 audit takes.
     TicTacToe(Board),
     /// Any other game with a table.
-    Game(&'static Table, Position),
+    Game(&'a Table, Position),
     /// A game of 17 to 25 cells, on the table `ttt solve` cached.
     Cached(&'static DiskTable, Position),
 }
 
-impl Solved {
-    /// The position of `game` with its table: solved on first use for a game of at most 16
-    /// cells that has no embedded table, read from the cache past 16 cells.
+impl Solved<'_> {
+    /// What `answer` makes of the position of `game` with its table: solved on first use for a
+    /// game of at most 16 cells that has no embedded table, read from the cache past 16 cells.
     ///
     /// # Errors
     ///
     /// [`BotError`] when the game has no table, or its table is damaged.
-    pub(crate) fn of(game: &History, bot: &str) -> Result<Solved, BotError> {
+    pub(crate) fn with<T>(
+        game: &History,
+        bot: &str,
+        answer: impl FnOnce(Solved<'_>) -> T,
+    ) -> Result<T, BotError> {
         if game.is_tic_tac_toe() {
-            return Ok(Solved::TicTacToe(game.board()));
+            return Ok(answer(Solved::TicTacToe(game.board())));
         }
-        Ok(match oracle_of(game.game(), bot)?.layout() {
-            Layout::TicTacToe(_) => Solved::TicTacToe(game.board()),
-            Layout::Any(table) => Solved::Game(table, game.position()),
-            Layout::Disk(table) => Solved::Cached(table, game.position()),
-        })
+        let mut answer = Some(answer);
+        let mut answer_on = |oracle: &Oracle| {
+            let answer = answer.take().expect("asked once");
+            match oracle.layout() {
+                Layout::TicTacToe(_) => answer(Solved::TicTacToe(game.board())),
+                Layout::Any(table) => answer(Solved::Game(table, game.position())),
+                Layout::Disk(table) => answer(Solved::Cached(table, game.position())),
+            }
+        };
+        // Asked in place, not cloned: an audit asks at every position.
+        let made = LAST.with_borrow(|last| {
+            last.as_ref()
+                .filter(|oracle| oracle.game() == game.game())
+                .map(&mut answer_on)
+        });
+        match made {
+            Some(made) => Ok(made),
+            None => Ok(answer_on(&oracle_of(game.game(), bot)?)),
+        }
     }
 
     /// The optimal moves: best value, then fastest win or slowest loss.
@@ -98,16 +116,8 @@ impl Solved {
         moves.iter().map(|m| (m.cell, m.value)).collect()
     }
 
-    /// The legal moves.
-    pub(crate) fn legal_moves(&self) -> Cells {
-        match self {
-            Solved::TicTacToe(board) => board.legal_moves(),
-            Solved::Game(_, board) | Solved::Cached(_, board) => board.legal_moves(),
-        }
-    }
-
     /// The position after `cell`, a legal move.
-    pub(crate) fn after(&self, cell: Cell) -> Solved {
+    pub(crate) fn after(&self, cell: Cell) -> Self {
         match *self {
             Solved::TicTacToe(board) => Solved::TicTacToe(board.play_unchecked(cell)),
             Solved::Game(table, board) => Solved::Game(table, board.play_unchecked(cell.index())),
@@ -162,21 +172,33 @@ pub(crate) fn plays(bot: &str, game: Game) -> Result<(), BotError> {
     Err(BotError { message })
 }
 
-/// The oracle of `game`, through a one-game cache per thread: `Oracle::of` takes a lock, and
-/// an audit asks at every position.
+thread_local! {
+    /// The last oracle asked for on this thread: `Oracle::of` takes a lock, and an audit asks
+    /// at every position.
+    static LAST: RefCell<Option<Oracle>> = const { RefCell::new(None) };
+}
+
+/// The oracle of `game`, kept as this thread's last.
 fn oracle_of(game: Game, bot: &str) -> Result<Oracle, BotError> {
-    thread_local! {
-        static LAST: Slot<Option<Oracle>> = const { Slot::new(None) };
-    }
-    if let Some(oracle) = LAST.get()
-        && oracle.game() == game
-    {
-        return Ok(oracle);
-    }
     plays(bot, game)?;
     let oracle = Oracle::of(game).map_err(|error| BotError {
         message: format!("{bot} has no table for {game}: {error}"),
     })?;
-    LAST.set(Some(oracle));
+    LAST.set(Some(oracle.clone()));
     Ok(oracle)
+}
+
+/// What `play` returns, the table-backed bots on this thread asking `oracle` about its game
+/// meanwhile rather than the table [`Oracle::of`] keeps for the process: how `ttt serve`
+/// plays from a table its cache may drop afterwards.
+pub(crate) fn playing_on<T>(oracle: Oracle, play: impl FnOnce() -> T) -> T {
+    /// Puts the cache back as it was, even when `play` panics.
+    struct Restore(Option<Oracle>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LAST.set(self.0.take());
+        }
+    }
+    let _restore = Restore(LAST.replace(Some(oracle)));
+    play()
 }

@@ -35,7 +35,9 @@ pub fn ways_to_go_wrong(game: &History, cell: Cell) -> Result<usize, BotError> {
             message: format!("cell {cell} is not a legal move of {}", game.position()),
         });
     }
-    Ok(Solved::of(game, "ways_to_go_wrong")?.ways_to_go_wrong(cell))
+    Solved::with(game, "ways_to_go_wrong", |solved| {
+        solved.ways_to_go_wrong(cell)
+    })
 }
 
 /// Perfect, and among the optimal moves the ones that leave the opponent the most ways to go
@@ -63,7 +65,7 @@ impl Tricky {
     /// # Ok::<(), ttt_oracle::bots::BotError>(())
     /// ```
     pub fn candidates(game: &History) -> Result<Cells, BotError> {
-        Ok(Tricky::candidates_in(Solved::of(game, "tricky")?))
+        Solved::with(game, "tricky", Tricky::candidates_in)
     }
 
     fn candidates_in(solved: Solved) -> Cells {
@@ -88,8 +90,8 @@ impl Bot for Tricky {
     solved::table_bot!();
 
     fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
-        let solved = Solved::of(game, self.name())?;
-        Choice::add_uniform(Tricky::candidates_in(solved), choices);
+        let candidates = Solved::with(game, self.name(), Tricky::candidates_in)?;
+        Choice::add_uniform(candidates, choices);
         Ok(())
     }
 }
@@ -160,21 +162,17 @@ impl Bot for Casual {
     solved::table_bot!();
 
     fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
-        let solved = Solved::of(game, &self.name)?;
-        let value = solved.value();
-        let keeping: Cells = solved
-            .moves()
-            .into_iter()
-            .filter(|&(_, worth)| worth == value)
-            .map(|(cell, _)| cell)
-            .collect();
-        merge(
-            [
-                (solved.best_moves(), self.p.complement()),
-                (keeping, self.p),
-            ],
-            choices,
-        );
+        let (best, keeping) = Solved::with(game, &self.name, |solved| {
+            let value = solved.value();
+            let keeping: Cells = solved
+                .moves()
+                .into_iter()
+                .filter(|&(_, worth)| worth == value)
+                .map(|(cell, _)| cell)
+                .collect();
+            (solved.best_moves(), keeping)
+        })?;
+        merge([(best, self.p.complement()), (keeping, self.p)], choices);
         Ok(())
     }
 }
@@ -205,12 +203,9 @@ impl Bot for Epsilon {
     solved::table_bot!();
 
     fn choose_into(&mut self, game: &History, choices: &mut Vec<Choice>) -> Result<(), BotError> {
-        let solved = Solved::of(game, &self.name)?;
+        let best = Solved::with(game, &self.name, |solved| solved.best_moves())?;
         merge(
-            [
-                (solved.best_moves(), self.p.complement()),
-                (solved.legal_moves(), self.p),
-            ],
+            [(best, self.p.complement()), (game.legal_moves(), self.p)],
             choices,
         );
         Ok(())

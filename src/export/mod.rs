@@ -11,6 +11,7 @@ mod bincode;
 mod rows;
 
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::vec;
 
 use serde::ser::{Serialize, Serializer};
@@ -133,11 +134,13 @@ pub enum ExportFormat {
 pub fn records(game: Game, canonical_only: bool) -> Result<Records, TableError> {
     let oracle = Oracle::of(game)?;
     let walk = match oracle.layout() {
-        Layout::TicTacToe(_) => Walk::TicTacToe(Board::reachable().into_iter(), oracle),
+        Layout::TicTacToe(_) => Walk::TicTacToe(Board::reachable().into_iter(), oracle.clone()),
         Layout::Disk(table) => Walk::Disk(table, Position::reachable(game)),
-        Layout::Any(table) => {
-            Walk::Table(table, Position::reachable(game), Box::new(Codes::new(game)))
-        }
+        Layout::Any(table) => Walk::Table(
+            Arc::clone(table),
+            Position::reachable(game),
+            Box::new(Codes::new(game)),
+        ),
     };
     Ok(Records {
         walk,
@@ -156,7 +159,7 @@ enum Walk {
     /// Tic-tac-toe's 5,478 boards, in the order of their text.
     TicTacToe(vec::IntoIter<Board>, Oracle),
     /// Any other game, by base-3 code.
-    Table(&'static Table, Reachable, Box<Codes>),
+    Table(Arc<Table>, Reachable, Box<Codes>),
     /// A game past 16 cells, from the table `ttt solve` cached, by base-3 code.
     Disk(&'static DiskTable, Reachable),
 }

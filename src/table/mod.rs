@@ -102,16 +102,14 @@ pub(crate) fn write_first_moves(codes: &Codes, stored: &crate::format::Stored, m
 ///
 /// [`TableError`] when the game has more than 16 cells, its embedded table is damaged, or its
 /// solve would pass the [memory limit](crate::memory::set_limit).
-pub fn of(game: Game) -> Result<&'static Table, TableError> {
-    type Slot = Arc<Mutex<Option<&'static Table>>>;
-    static EMBEDDED_TABLES: [OnceLock<Result<&'static Table, TableError>>; EMBEDDED.len()] =
+pub fn of(game: Game) -> Result<Arc<Table>, TableError> {
+    type Slot = Arc<Mutex<Option<Arc<Table>>>>;
+    static EMBEDDED_TABLES: [OnceLock<Result<Arc<Table>, TableError>>; EMBEDDED.len()] =
         [const { OnceLock::new() }; EMBEDDED.len()];
     static SOLVED: OnceLock<Mutex<HashMap<Game, Slot>>> = OnceLock::new();
-    // Leaked on purpose: a table lives as long as the process that asked for it.
-    let leak = |table: Table| &*Box::leak(Box::new(table));
     if let Some(index) = EMBEDDED.iter().position(|(embedded, _)| *embedded == game) {
         return EMBEDDED_TABLES[index]
-            .get_or_init(|| Table::embedded(game).map(leak))
+            .get_or_init(|| Table::embedded(game).map(Arc::new))
             .clone();
     }
     if !game.has_table() {
@@ -127,12 +125,12 @@ pub fn of(game: Game) -> Result<&'static Table, TableError> {
     );
     // Held while this game is solved: a second caller for it waits for that one solve.
     let mut solved = slot.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(table) = *solved {
-        return Ok(table);
+    if let Some(table) = &*solved {
+        return Ok(Arc::clone(table));
     }
     // Over the limit is not remembered: memory may have been freed by the next time.
-    let table = leak(Table::solve(game)?);
-    *solved = Some(table);
+    let table = Arc::new(Table::solve(game)?);
+    *solved = Some(Arc::clone(&table));
     Ok(table)
 }
 

@@ -195,9 +195,10 @@ fn bot_move(params: &Params) -> Result<Vec<u8>, Refusal> {
             .parse()
             .map_err(|_| bad(format!("seed {}: not a number 0..2^64", quote(text))))?,
     };
-    // The bots ask the library's table of the game, which is solved apart first.
-    tables::oracle(game)?;
-    let cell = match bot.pick(&played, &mut SplitMix64::new(seed)) {
+    // The table-backed bots ask the cache's table, solved apart first if need be.
+    let oracle = tables::oracle(game)?;
+    let picked = bots::solved::playing_on(oracle, || bot.pick(&played, &mut SplitMix64::new(seed)));
+    let cell = match picked {
         Ok(Turn::Mark(cell)) if position.legal_moves().contains(cell) => cell,
         Ok(turn) => return Err((500, format!("{} {turn}", bot.name()))),
         Err(error) => return Err((500, error.to_string())),

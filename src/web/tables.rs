@@ -5,14 +5,9 @@
 //! needs it, one solve at a time, with no lock held meanwhile; a request for a game being
 //! solved waits for that solve, and one for another unsolved game waits its turn, with at most
 //! [`MAX_WAITING`] requests waiting (solving included), the next refused with 503. The tables
-//! solved stay within [the cache](set_cache), reckoned at [`reckoned`] bytes each:
-//!
-//! - the table of an analysis or a review is cached, the least recently used dropped first when
-//!   the next needs the room (a request answering from a dropped table holds it until its
-//!   answer is made);
-//! - play asks the library's bots, which keep their game's table for the life of the process
-//!   (`table::of`): those take at most half the cache, and a game past that is refused with
-//!   503.
+//! solved for analysis, review and play alike stay within [the cache](set_cache), reckoned at
+//! [`reckoned`] bytes each, the least recently used dropped first when the next needs the room
+//! (a request answering from a dropped table holds it until its answer is made).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -21,8 +16,7 @@ use super::Refusal;
 use crate::analysis::Analysis;
 use crate::game::Game;
 use crate::history::History;
-use crate::memory::Size;
-use crate::oracle::{Answers, Oracle};
+use crate::oracle::Oracle;
 use crate::position::Position;
 use crate::review::Review;
 use crate::table::{self, Table, TableError};
@@ -45,10 +39,8 @@ pub fn reckoned(game: Game) -> u64 {
 struct State {
     /// The bytes the tables solved on request may hold.
     capacity: u64,
-    /// The tables of analyses, the least recently used first.
+    /// The tables solved, the least recently used first.
     cached: Vec<(Game, Arc<Table>)>,
-    /// The games whose tables the library keeps for play and review.
-    kept: Vec<Game>,
     /// Requests waiting for a solve, the one solving included.
     waiting: usize,
     solving: bool,
@@ -57,7 +49,6 @@ struct State {
 static STATE: Mutex<State> = Mutex::new(State {
     capacity: DEFAULT_CACHE,
     cached: Vec::new(),
-    kept: Vec::new(),
     waiting: 0,
     solving: false,
 });
@@ -83,51 +74,40 @@ pub fn set_cache(bytes: u64) {
 }
 
 impl State {
-    fn kept_bytes(&self) -> u64 {
-        self.kept.iter().map(|&game| reckoned(game)).sum()
-    }
-
-    /// Drops the least recently used analyses' tables until all fit in the cache.
+    /// Drops the least recently used tables until all fit in the cache.
     fn fit(&mut self) {
-        let mut held =
-            self.kept_bytes() + self.cached.iter().map(|(g, _)| reckoned(*g)).sum::<u64>();
+        let mut held = self.cached.iter().map(|(g, _)| reckoned(*g)).sum::<u64>();
         while held > self.capacity && !self.cached.is_empty() {
             held -= reckoned(self.cached.remove(0).0);
         }
     }
 }
 
-/// Whether `game` is answered without a solve: its table is embedded in the binary.
-fn at_once(game: Game) -> bool {
-    table::embedded_bytes(game).is_some()
-}
-
-/// The analysis of `position`, from the oracle of an embedded game or one kept for play, or
-/// else from the cache, the table solved apart if it is not there.
+/// The analysis of `position`, from its game's [`oracle`].
 pub(super) fn analysis(position: &Position) -> Result<Analysis, Refusal> {
-    answering(position.game(), |answers| answers.analyze(position))
+    Ok(oracle(position.game())?.analyze(position))
 }
 
-/// The review of `game`, from the same tables as [`analysis`].
+/// The review of `game`, from its game's [`oracle`].
 pub(super) fn review(game: &History) -> Result<Review, Refusal> {
-    answering(game.game(), |answers| crate::review::judge(answers, game))
+    Ok(Review::with_oracle(&oracle(game.game())?, game))
 }
 
-/// What `answer` makes of the table of `game`: the oracle of an embedded game or one kept for
-/// play, or else the cache's table, solved apart if it is not there.
-fn answering<T>(game: Game, answer: impl FnOnce(&dyn Answers) -> T) -> Result<T, Refusal> {
-    if at_once(game) || lock().kept.contains(&game) {
-        return Ok(answer(&oracle(game)?));
+/// The oracle of `game`: at once for an embedded game, else over the cache's table, solved
+/// apart if it is not there.
+pub(super) fn oracle(game: Game) -> Result<Oracle, Refusal> {
+    if table::embedded_bytes(game).is_some() {
+        return Oracle::of(game).map_err(refusal);
     }
     let table = apart(
         |state| {
             let index = state.cached.iter().position(|(cached, _)| *cached == game);
             // The last place is the most recently used.
-            Ok(index.map(|index| {
+            index.map(|index| {
                 let entry = state.cached.remove(index);
                 state.cached.push(entry);
                 Arc::clone(&state.cached[state.cached.len() - 1].1)
-            }))
+            })
         },
         || Table::solve(game).map(Arc::new),
         |state, table| {
@@ -137,54 +117,19 @@ fn answering<T>(game: Game, answer: impl FnOnce(&dyn Answers) -> T) -> Result<T,
             }
         },
     )?;
-    Ok(answer(&*table))
-}
-
-/// The oracle of `game` for play, whose bots ask the library's own tables: at once for an
-/// embedded game, else solved apart and kept for the process, within half the cache.
-pub(super) fn oracle(game: Game) -> Result<Oracle, Refusal> {
-    if at_once(game) {
-        return Oracle::of(game).map_err(refusal);
-    }
-    apart(
-        |state| {
-            if state.kept.contains(&game) {
-                return Oracle::of(game).map(Some).map_err(refusal);
-            }
-            let (kept, room) = (state.kept_bytes(), state.capacity / 2);
-            if kept + reckoned(game) > room {
-                return Err((
-                    503,
-                    format!(
-                        "this server keeps at most {} of tables for play (half its cache, \
-                         --cache), {} of it taken: {game} needs {} more; analysis and review go \
-                         on",
-                        Size(room),
-                        Size(kept),
-                        Size(reckoned(game))
-                    ),
-                ));
-            }
-            Ok(None)
-        },
-        || Oracle::of(game),
-        |state, _| {
-            state.kept.push(game);
-            state.fit();
-        },
-    )
+    Ok(Oracle::of_table(table))
 }
 
 /// What `ready` finds at hand, or else what `solve` makes, run when no other solve runs and
-/// with no lock held, then handed to `store`. `ready` may refuse; so does a request that
-/// would wait past [`MAX_WAITING`].
+/// with no lock held, then handed to `store`; refused when it would wait past
+/// [`MAX_WAITING`].
 fn apart<T>(
-    mut ready: impl FnMut(&mut State) -> Result<Option<T>, Refusal>,
+    mut ready: impl FnMut(&mut State) -> Option<T>,
     solve: impl FnOnce() -> Result<T, TableError>,
     store: impl FnOnce(&mut State, &T),
 ) -> Result<T, Refusal> {
     let mut state = lock();
-    if let Some(found) = ready(&mut state)? {
+    if let Some(found) = ready(&mut state) {
         return Ok(found);
     }
     if state.waiting >= MAX_WAITING {
@@ -196,14 +141,12 @@ fn apart<T>(
     state.waiting += 1;
     let mut solve = Some(solve);
     let result = loop {
-        match ready(&mut state) {
-            Ok(Some(found)) => break Ok(found),
-            Err(refused) => break Err(refused),
-            Ok(None) if state.solving => {
-                state = SOLVED.wait(state).unwrap_or_else(PoisonError::into_inner);
-                continue;
-            }
-            Ok(None) => {}
+        if let Some(found) = ready(&mut state) {
+            break Ok(found);
+        }
+        if state.solving {
+            state = SOLVED.wait(state).unwrap_or_else(PoisonError::into_inner);
+            continue;
         }
         state.solving = true;
         drop(state);
