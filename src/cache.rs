@@ -231,11 +231,22 @@ pub fn solve_into(
     if let Some(solved) = already()? {
         return Ok(solved);
     }
-    fs::create_dir_all(&folder).map_err(|e| SolveError::Folder(folder.clone(), e))?;
-    // The tiers' folder is this solve's: never one a link leads to.
-    let kind = fs::symlink_metadata(&folder)
-        .map_err(|e| SolveError::Folder(folder.clone(), e))?
-        .file_type();
+    // The tiers' folder is this solve's: never one a link leads to, nor a file in its place.
+    let kind = match fs::symlink_metadata(&folder) {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            fs::create_dir_all(&folder).map_err(|e| SolveError::Folder(folder.clone(), e))?;
+            fs::symlink_metadata(&folder)
+        }
+        found => found,
+    }
+    .map_err(|e| SolveError::Folder(folder.clone(), e))?
+    .file_type();
+    if kind.is_file() {
+        let error = io::Error::other(
+            "it is a file where a solve keeps its tiers, in a folder of that name: remove it",
+        );
+        return Err(unreadable(&folder, error));
+    }
     if !kind.is_dir() {
         return Err(unreadable(&folder, disk::not_a_file(kind)));
     }

@@ -177,6 +177,24 @@ fn a_fifo_where_a_table_tier_or_lock_goes_is_refused_without_waiting() {
     );
     assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
     fs::remove_dir_all(&elsewhere).unwrap();
+    fs::remove_file(&tiers).unwrap();
+    // A folder where the lock file goes, and a file where the tiers' folder goes.
+    let _ = fs::remove_file(&lock);
+    fs::create_dir(&lock).unwrap();
+    refused(&ttt(&dir, &["solve", "--game", GAME]), &lock, "a folder");
+    fs::remove_dir(&lock).unwrap();
+    fs::write(&tiers, "mine").unwrap();
+    let out = ttt(&dir, &["solve", "--game", GAME]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}: it is a file where a solve keeps its tiers",
+            tiers.display()
+        )),
+        "{stderr}"
+    );
+    assert_eq!(fs::read(&tiers).unwrap(), b"mine");
     fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -313,9 +313,11 @@ fn differ(reports: &[MatchReport], style: Style) -> Vec<String> {
     match lines.is_empty() {
         true => lines,
         false => {
-            let hint = "(ttt match of the two bots shows where; their chances above are not \
-                        those of their games)";
-            [vec![String::new()], lines, vec![hint.to_string()]].concat()
+            let hint = [
+                "(ttt match of the two bots shows where; their chances above are not those of",
+                "their games, and their scores are ?, left out of the means)",
+            ];
+            [vec![String::new()], lines, hint.map(String::from).to_vec()].concat()
         }
     }
 }
@@ -342,11 +344,17 @@ fn scores(there: &MatchReport, back: &MatchReport) -> Vec<String> {
     let width = names.iter().map(|name| name.width()).max().unwrap_or(0);
     let mut lines =
         vec!["Mean score a game, as X and as O (win 1, draw 1/2, a forfeit 0):".to_string()];
+    // Not known where a bot answered differently asked one request at a time.
+    let known = there.answers_differently().is_none() && back.answers_differently().is_none();
     for (name, value) in names
         .iter()
         .zip([both_ways(there, back), both_ways(back, there)])
     {
-        lines.push(format!("  {}  {value:.2}", pad(name, name, width)));
+        let value = match known {
+            true => format!("{value:.2}"),
+            false => "?".to_string(),
+        };
+        lines.push(format!("  {}  {value}", pad(name, name, width)));
     }
     lines
 }
@@ -411,15 +419,26 @@ fn cross_table(reports: &[MatchReport], style: Style) -> Vec<String> {
     let n = (reports.len() as f64).sqrt().round() as usize;
     debug_assert_eq!(n * n, reports.len(), "every ordered pair");
     let report = |i: usize, j: usize| &reports[i * n + j];
-    let cell = |i: usize, j: usize| both_ways(report(i, j), report(j, i));
+    // No score where a bot answered differently asked one request at a time: its games'
+    // chances are not known.
+    let cell = |i: usize, j: usize| {
+        let (there, back) = (report(i, j), report(j, i));
+        let differ = there.answers_differently().is_some() || back.answers_differently().is_some();
+        (!differ).then(|| both_ways(there, back))
+    };
     let names: Vec<String> = (0..n)
         .map(|i| fit(&escape(&report(i, i).x), NAME_IN_TABLE))
         .collect();
     let number = n.to_string().len();
     let name_width = names.iter().map(|name| name.width()).max().unwrap_or(0);
     let label = number + 2 + name_width;
-    let mean =
-        |i: usize| (0..n).filter(|&j| j != i).map(|j| cell(i, j)).sum::<f64>() / (n - 1) as f64;
+    let mean = |i: usize| {
+        let known: Vec<f64> = (0..n)
+            .filter(|&j| j != i)
+            .filter_map(|j| cell(i, j))
+            .collect();
+        (!known.is_empty()).then(|| known.iter().sum::<f64>() / known.len() as f64)
+    };
     // Green where the row's bot scores more than half, red less, yellow half.
     let paint = |value: f64, text: &str| {
         let hundredths = (value * 100.0).round() as i64;
@@ -451,19 +470,19 @@ fn cross_table(reports: &[MatchReport], style: Style) -> Vec<String> {
         for (i, name) in names.iter().enumerate() {
             let mut line = format!("{:>number$}  {}", i + 1, pad(name, name, name_width));
             for &j in *chunk {
-                let value = cell(i, j);
-                let text = format!("{value:.2}");
                 line.push_str("  ");
-                line.push_str(&if i == j {
-                    style.faint(&text)
-                } else {
-                    paint(value, &text)
+                line.push_str(&match cell(i, j) {
+                    None => format!("{:>4}", "?"),
+                    Some(value) if i == j => style.faint(&format!("{value:.2}")),
+                    Some(value) => paint(value, &format!("{value:.2}")),
                 });
             }
             if last {
-                let value = mean(i);
                 line.push_str("  ");
-                line.push_str(&paint(value, &format!("{value:.2}")));
+                line.push_str(&match mean(i) {
+                    None => format!("{:>4}", "?"),
+                    Some(value) => paint(value, &format!("{value:.2}")),
+                });
             }
             lines.push(line);
         }

@@ -56,9 +56,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         bytes = bytes.and_then(|b| b.checked_add(extra as u64));
     }
     match bytes.ok_or_else(too_large)? {
-        0 => Err(format!(
-            "the memory limit must be more than 0, not {trimmed:?}"
-        )),
+        0 => Err(format!("a size must be more than 0, not {trimmed:?}")),
         bytes => Ok(bytes),
     }
 }

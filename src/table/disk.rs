@@ -224,8 +224,14 @@ pub(crate) fn open_file(path: &Path, options: &mut OpenOptions) -> io::Result<Fi
     let file = match opened {
         Ok(file) => file,
         // ELOOP is a link at the end (O_NOFOLLOW); ENXIO a FIFO with no reader, opened to
-        // write without waiting. What is there, read without following, names it.
-        Err(error) if matches!(error.raw_os_error(), Some(libc::ELOOP | libc::ENXIO)) => {
+        // write without waiting; EISDIR a folder, opened to write. What is there, read
+        // without following, names it.
+        Err(error)
+            if matches!(
+                error.raw_os_error(),
+                Some(libc::ELOOP | libc::ENXIO | libc::EISDIR)
+            ) =>
+        {
             return Err(match std::fs::symlink_metadata(path) {
                 Ok(metadata) if !metadata.is_file() => not_a_file(metadata.file_type()),
                 _ => error,
