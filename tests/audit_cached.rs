@@ -122,6 +122,23 @@ fn perfect_never_gives_value_away_on_a_cached_game() {
 }
 
 #[test]
+fn the_styles_play_a_cached_game_from_its_table() {
+    // A board of more than 16 cells: each style's odds over every cell of it (the styles once
+    // kept odds for 16 cells only, and panicked past them).
+    for style in ["casual:1/2", "epsilon:1/10", "tricky"] {
+        let (json, code) = audit_json(&[style, "--side", "x"]);
+        let x = &sides(&json)[0];
+        let verdict = x["verdict"].as_str().unwrap_or_else(|| panic!("{json}"));
+        assert_eq!(code, i32::from(verdict != "never_loses"), "{style}: {json}");
+        // casual and tricky keep the value of every position, a win for X from the start.
+        if style != "epsilon:1/10" {
+            assert_eq!(verdict, "never_loses", "{style}: {x}");
+            assert_eq!(x["vs_perfect"]["exact"]["win"], "1/1", "{style}: {x}");
+        }
+    }
+}
+
+#[test]
 #[cfg_attr(
     debug_assertions,
     ignore = "random meets every position of a 17-cell game: 12 s in release, minutes in debug"

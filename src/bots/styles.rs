@@ -1,12 +1,12 @@
-//! Playing styles built on the table: `tricky`, `casual:P` and `epsilon:P`, on tic-tac-toe or
-//! any game of at most 16 cells. (`perfect` and `random` have files of their own.) Each is a
+//! Playing styles built on the table: `tricky`, `casual:P` and `epsilon:P`, on every game with
+//! one (at most 16 cells, or up to 25 that `ttt solve` cached). (`perfect` and `random` have files of their own.) Each is a
 //! bot, so the auditor can judge it too.
 
 use super::solved::{self, Solved};
 use super::{Bot, BotError, Choice, Turn};
 use crate::Game;
 use crate::board::{Cell, Cells};
-use crate::game::MAX_TABLE_CELLS;
+use crate::game::MAX_TIER_CELLS;
 use crate::history::History;
 use crate::ratio::Ratio;
 
@@ -98,9 +98,9 @@ impl Bot for Tricky {
 
 /// Adds up choices that name the same move, and appends them to `choices`.
 fn merge(parts: impl IntoIterator<Item = (Cells, Ratio)>, choices: &mut Vec<Choice>) {
-    // The styles play games with a table only: their cells are fewer than a board can hold,
-    // and this runs at every question of an audit.
-    let mut weights = [Ratio::ZERO; MAX_TABLE_CELLS];
+    // The styles play games with a table only (embedded, solved, or cached by `ttt solve`):
+    // their cells are at most MAX_TIER_CELLS, and this runs at every question of an audit.
+    let mut weights = [Ratio::ZERO; MAX_TIER_CELLS];
     for (cells, weight) in parts {
         if cells.is_empty() {
             continue;
@@ -111,7 +111,7 @@ fn merge(parts: impl IntoIterator<Item = (Cells, Ratio)>, choices: &mut Vec<Choi
         }
     }
     choices.extend(
-        (0..MAX_TABLE_CELLS)
+        (0..MAX_TIER_CELLS)
             .filter(|&index| weights[index] != Ratio::ZERO)
             .filter_map(|index| {
                 Some(Choice {
