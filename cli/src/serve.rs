@@ -2,10 +2,11 @@
 //! thread of tokio, within limits that keep a hostile or broken client from holding the
 //! server: at most [`MAX_CONNECTIONS`] at once (more wait in the kernel's queue), headers
 //! within [`HEADER_TIMEOUT`], a body within [`MAX_BODY`] bytes and
-//! [`BODY_TIMEOUT`], and every connection closed after [`CONNECTION_LIFETIME`], so that a
-//! client that never reads its answer holds nothing for long. Answers are computed on a few
-//! blocking threads, and requests that wait for a game to be solved (`--cache`) on as many
-//! more as `ttt_oracle::web` lets wait. Ctrl-C ends it at once, through the signal handling of every command
+//! [`BODY_TIMEOUT`], and every connection closed after [`CONNECTION_LIFETIME`] (a request
+//! under way then answered first, within [`ANSWER_LIFETIME`]), so that a client that never
+//! reads its answer holds nothing for long. Answers for the games with a table built in are
+//! computed on a few blocking threads of their own, and those for other games (solved on
+//! request, `--cache`) on as many more as `ttt_oracle::web` answers at once. Ctrl-C ends it at once, through the signal handling of every command
 //! (`ttt_oracle::shutdown`).
 
 use std::convert::Infallible;
@@ -26,7 +27,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use ttt_oracle::memory::Size;
-use ttt_oracle::web::{self, DEFAULT_CACHE, MAX_BODY, MAX_WAITING};
+use ttt_oracle::web::{self, DEFAULT_CACHE, MAX_APART, MAX_BODY};
 
 use super::Failure;
 
@@ -58,12 +59,16 @@ const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a client may take to send a request's body.
 const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// How long a connection lasts at most, whatever it does: a browser opens another.
+/// How long a connection takes new requests: a browser opens another.
 const CONNECTION_LIFETIME: Duration = Duration::from_secs(30);
 
-/// The threads that compute answers (reading tables, running bots), beside the
-/// [`MAX_WAITING`] that a request waiting for a solve may hold: those are never all taken by
-/// solves.
+/// How long a request under way when the connection's lifetime ends may take to be answered
+/// and sent: the longest wait for solves (eight of 16 cells, one after another, take some
+/// 30 s on a loaded machine of two cores), and more.
+const ANSWER_LIFETIME: Duration = Duration::from_secs(120);
+
+/// The threads that answer the games with a table built in, beside the [`MAX_APART`] that
+/// requests for other games may hold: those never take these.
 const WORKERS: usize = 4;
 
 /// Serves the page until a signal ends the program.
@@ -84,7 +89,7 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
-        .max_blocking_threads(WORKERS + MAX_WAITING)
+        .max_blocking_threads(WORKERS + MAX_APART)
         .build()?;
     runtime.block_on(serve(args))
 }
@@ -129,7 +134,17 @@ async fn serve(args: &ServeArgs) -> Result<(), Failure> {
         };
         let connection = builder.serve_connection(TokioIo::new(stream), service_fn(answer));
         tokio::spawn(async move {
-            let _ = tokio::time::timeout(CONNECTION_LIFETIME, connection).await;
+            let mut connection = std::pin::pin!(connection);
+            if tokio::time::timeout(CONNECTION_LIFETIME, connection.as_mut())
+                .await
+                .is_err()
+            {
+                // A request being answered (one waiting for solves, say) still gets its
+                // answer, then the connection closes; a client that does not read it is let
+                // go after ANSWER_LIFETIME more.
+                connection.as_mut().graceful_shutdown();
+                let _ = tokio::time::timeout(ANSWER_LIFETIME, connection).await;
+            }
             drop(slot);
         });
     }

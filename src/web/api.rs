@@ -11,6 +11,7 @@ use crate::bots::{self, Listing, Turn};
 use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::history::History;
 use crate::position::Position;
+use crate::review::Review;
 use crate::review::result_line::{self, ReviewJson};
 use crate::rng::SplitMix64;
 use crate::text::quote;
@@ -111,7 +112,9 @@ fn analyze(params: &Params) -> Result<Vec<u8>, Refusal> {
             .map_err(|error| bad(format!("board {}: {error}", quote(board))))?,
         (None, _) => history(game, params)?.position(),
     };
-    to_json(&tables::analysis(&position)?)
+    to_json(&tables::answering(game, |oracle| {
+        oracle.analyze(&position)
+    })?)
 }
 
 /// `/api/review`: `ttt review --format json` of a game given by `moves`, or by `text`, a
@@ -123,7 +126,7 @@ fn review(params: &Params) -> Result<Vec<u8>, Refusal> {
         (Some(text), None) => pasted(game, text)?,
         (None, _) => (history(game, params)?, None),
     };
-    let review = tables::review(&played)?;
+    let review = tables::answering(game, |oracle| Review::with_oracle(oracle, &played))?;
     to_json(&ReviewJson::new(&review, result))
 }
 
@@ -195,9 +198,12 @@ fn bot_move(params: &Params) -> Result<Vec<u8>, Refusal> {
             .parse()
             .map_err(|_| bad(format!("seed {}: not a number 0..2^64", quote(text))))?,
     };
-    // The table-backed bots ask the cache's table, solved apart first if need be.
-    let oracle = tables::oracle(game)?;
-    let picked = bots::solved::playing_on(oracle, || bot.pick(&played, &mut SplitMix64::new(seed)));
+    // The table-backed bots ask the cache's table, solved first if need be.
+    let picked = tables::answering(game, |oracle| {
+        bots::solved::playing_on(oracle.clone(), || {
+            bot.pick(&played, &mut SplitMix64::new(seed))
+        })
+    })?;
     let cell = match picked {
         Ok(Turn::Mark(cell)) if position.legal_moves().contains(cell) => cell,
         Ok(turn) => return Err((500, format!("{} {turn}", bot.name()))),

@@ -11,7 +11,7 @@ pub mod map;
 mod params;
 mod tables;
 
-pub use tables::{DEFAULT_CACHE, MAX_WAITING, reckoned, set_cache};
+pub use tables::{DEFAULT_CACHE, MAX_APART, reckoned, set_cache};
 
 use std::borrow::Cow;
 use std::sync::OnceLock;

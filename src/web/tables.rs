@@ -1,29 +1,29 @@
 //! The tables `ttt serve` solves on request, apart from the answers that need none.
 //!
 //! Tic-tac-toe and the other embedded games are answered at once, whatever is being solved:
-//! nothing here is asked for them. Any other game's table is solved by the first request that
-//! needs it, one solve at a time, with no lock held meanwhile; a request for a game being
-//! solved waits for that solve, and one for another unsolved game waits its turn, with at most
-//! [`MAX_WAITING`] requests waiting (solving included), the next refused with 503. The tables
-//! solved for analysis, review and play alike stay within [the cache](set_cache), reckoned at
-//! [`reckoned`] bytes each, the least recently used dropped first when the next needs the room
-//! (a request answering from a dropped table holds it until its answer is made).
+//! nothing here is asked for them, and the server keeps threads for them that requests for
+//! other games never take. Those are answered at most [`MAX_APART`] at a time (the next is
+//! refused with 503), from tables solved on request: one solve at a time, with no lock held
+//! meanwhile, in the order the requests came; a request for a game being solved waits for
+//! that solve and answers from it. The tables solved for analysis, review and play alike stay
+//! within [the cache](set_cache), reckoned at [`reckoned`] bytes each, the least recently used
+//! dropped first when the next needs the room, or when a solve would pass the memory limit
+//! beside them (a request answering from a dropped table holds it until its answer is made).
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::collections::VecDeque;
+use std::panic::catch_unwind;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 
 use super::Refusal;
-use crate::analysis::Analysis;
 use crate::game::Game;
-use crate::history::History;
 use crate::oracle::Oracle;
 use crate::position::Position;
-use crate::review::Review;
 use crate::table::{self, Table, TableError};
 
-/// The most requests that wait for a solve at once, the one solving included: the server
-/// keeps as many threads for them beside those that answer at once.
-pub const MAX_WAITING: usize = 8;
+/// The most requests for games with no table built in that are answered at once, those
+/// waiting for a solve included: the server keeps as many threads for them beside those
+/// that answer the embedded games.
+pub const MAX_APART: usize = 8;
 
 /// The cache's size by default, in bytes: six tables of 16 cells.
 pub const DEFAULT_CACHE: u64 = 256 << 20;
@@ -41,15 +41,25 @@ struct State {
     capacity: u64,
     /// The tables solved, the least recently used first.
     cached: Vec<(Game, Arc<Table>)>,
-    /// Requests waiting for a solve, the one solving included.
-    waiting: usize,
+    /// The last table solved, while a request answers from it: those that waited for its
+    /// game share it, should the cache be too small to keep it.
+    last: Option<(Game, Weak<Table>)>,
+    /// Requests being answered here.
+    busy: usize,
+    /// The tickets of the requests waiting to solve, in the order they came: the first
+    /// solves next.
+    queue: VecDeque<u64>,
+    next_ticket: u64,
     solving: bool,
 }
 
 static STATE: Mutex<State> = Mutex::new(State {
     capacity: DEFAULT_CACHE,
     cached: Vec::new(),
-    waiting: 0,
+    last: None,
+    busy: 0,
+    queue: VecDeque::new(),
+    next_ticket: 0,
     solving: false,
 });
 
@@ -81,93 +91,125 @@ impl State {
             held -= reckoned(self.cached.remove(0).0);
         }
     }
-}
 
-/// The analysis of `position`, from its game's [`oracle`].
-pub(super) fn analysis(position: &Position) -> Result<Analysis, Refusal> {
-    Ok(oracle(position.game())?.analyze(position))
-}
-
-/// The review of `game`, from its game's [`oracle`].
-pub(super) fn review(game: &History) -> Result<Review, Refusal> {
-    Ok(Review::with_oracle(&oracle(game.game())?, game))
-}
-
-/// The oracle of `game`: at once for an embedded game, else over the cache's table, solved
-/// apart if it is not there.
-pub(super) fn oracle(game: Game) -> Result<Oracle, Refusal> {
-    if table::embedded_bytes(game).is_some() {
-        return Oracle::of(game).map_err(refusal);
-    }
-    let table = apart(
-        |state| {
-            let index = state.cached.iter().position(|(cached, _)| *cached == game);
-            // The last place is the most recently used.
-            index.map(|index| {
-                let entry = state.cached.remove(index);
-                state.cached.push(entry);
-                Arc::clone(&state.cached[state.cached.len() - 1].1)
-            })
-        },
-        || Table::solve(game).map(Arc::new),
-        |state, table| {
-            if reckoned(game) <= state.capacity {
-                state.cached.push((game, Arc::clone(table)));
-                state.fit();
-            }
-        },
-    )?;
-    Ok(Oracle::of_table(table))
-}
-
-/// What `ready` finds at hand, or else what `solve` makes, run when no other solve runs and
-/// with no lock held, then handed to `store`; refused when it would wait past
-/// [`MAX_WAITING`].
-fn apart<T>(
-    mut ready: impl FnMut(&mut State) -> Option<T>,
-    solve: impl FnOnce() -> Result<T, TableError>,
-    store: impl FnOnce(&mut State, &T),
-) -> Result<T, Refusal> {
-    let mut state = lock();
-    if let Some(found) = ready(&mut state) {
-        return Ok(found);
-    }
-    if state.waiting >= MAX_WAITING {
-        let message = format!(
-            "{MAX_WAITING} requests already wait for games to be solved: ask again in a moment"
-        );
-        return Err((503, message));
-    }
-    state.waiting += 1;
-    let mut solve = Some(solve);
-    let result = loop {
-        if let Some(found) = ready(&mut state) {
-            break Ok(found);
+    /// The table of `game` at hand, now the most recently used.
+    fn find(&mut self, game: Game) -> Option<Arc<Table>> {
+        if let Some(index) = self.cached.iter().position(|(cached, _)| *cached == game) {
+            let entry = self.cached.remove(index);
+            self.cached.push(entry);
+            return Some(Arc::clone(&self.cached[self.cached.len() - 1].1));
         }
-        if state.solving {
+        match &self.last {
+            Some((last, table)) if *last == game => table.upgrade(),
+            _ => None,
+        }
+    }
+
+    /// Keeps the table just solved, if the cache can hold it.
+    fn store(&mut self, game: Game, table: &Arc<Table>) {
+        if reckoned(game) <= self.capacity {
+            self.cached.push((game, Arc::clone(table)));
+            self.fit();
+        }
+        self.last = Some((game, Arc::downgrade(table)));
+    }
+}
+
+/// What `answer` makes of the oracle of `game`: at once for an embedded game; else, among at
+/// most [`MAX_APART`] requests, over the cache's table, solved if it is not there.
+pub(super) fn answering<T>(game: Game, answer: impl FnOnce(&Oracle) -> T) -> Result<T, Refusal> {
+    if table::embedded_bytes(game).is_some() {
+        return Ok(answer(&Oracle::of(game).map_err(refusal)?));
+    }
+    let _busy = Busy::take()?;
+    let oracle = Oracle::of_table(table_of(game)?);
+    Ok(answer(&oracle))
+}
+
+/// A request counted among the [`MAX_APART`] answered here, until dropped.
+struct Busy;
+
+impl Busy {
+    fn take() -> Result<Busy, Refusal> {
+        let mut state = lock();
+        if state.busy >= MAX_APART {
+            let message = format!(
+                "{MAX_APART} requests for games with no table built in are being answered: ask \
+                 again in a moment"
+            );
+            return Err((503, message));
+        }
+        state.busy += 1;
+        Ok(Busy)
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        lock().busy -= 1;
+        give_back();
+    }
+}
+
+/// The table of `game`: from the cache, or solved when this request's turn comes.
+fn table_of(game: Game) -> Result<Arc<Table>, Refusal> {
+    let mut state = lock();
+    let ticket = state.next_ticket;
+    state.next_ticket += 1;
+    let mut queued = false;
+    loop {
+        if let Some(table) = state.find(game) {
+            state.queue.retain(|&waiting| waiting != ticket);
+            // The next in the queue may solve now.
+            SOLVED.notify_all();
+            return Ok(table);
+        }
+        if !queued {
+            state.queue.push_back(ticket);
+            queued = true;
+        }
+        if state.solving || state.queue.front() != Some(&ticket) {
             state = SOLVED.wait(state).unwrap_or_else(PoisonError::into_inner);
             continue;
         }
         state.solving = true;
         drop(state);
-        let solve = solve.take().expect("one solve a request");
-        let solved = catch_unwind(AssertUnwindSafe(solve));
+        let solved = solve(game);
         state = lock();
         state.solving = false;
+        state.queue.pop_front();
         SOLVED.notify_all();
-        break match solved {
-            Ok(Ok(made)) => {
-                store(&mut state, &made);
-                Ok(made)
+        let table = solved?;
+        state.store(game, &table);
+        return Ok(table);
+    }
+}
+
+/// Solves `game` with its best moves laid out, as the first analysis would have them (up to
+/// a second for 16 cells): dropping the cache's tables, the least recently used first, while
+/// the solve would pass the memory limit beside them.
+fn solve(game: Game) -> Result<Arc<Table>, Refusal> {
+    loop {
+        let solved = catch_unwind(|| {
+            Table::solve(game).map(|table| {
+                table.best_move(&Position::empty(game));
+                Arc::new(table)
+            })
+        });
+        match solved {
+            Ok(Ok(table)) => return Ok(table),
+            Ok(Err(error)) => {
+                let mut state = lock();
+                if !matches!(error, TableError::OverMemory { .. }) || state.cached.is_empty() {
+                    return Err(refusal(error));
+                }
+                state.cached.remove(0);
+                drop(state);
+                give_back();
             }
-            Ok(Err(error)) => Err(refusal(error)),
-            Err(_) => Err((500, "the solve failed: see the server's log".to_string())),
-        };
-    };
-    state.waiting -= 1;
-    drop(state);
-    give_back();
-    result
+            Err(_) => return Err((500, "the solve failed: see the server's log".to_string())),
+        }
+    }
 }
 
 /// Gives the pages the solve and the tables dropped freed back to the system: glibc keeps

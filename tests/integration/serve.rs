@@ -579,6 +579,85 @@ fn more_games_than_the_cache_holds_are_answered_in_bounded_memory() {
 }
 
 #[test]
+fn a_solve_past_the_memory_limit_drops_the_cache_to_make_room() {
+    // Two tables of 15 and 16 cells fill a 60 MiB cache; a solve of 16 cells beside them
+    // would pass the 120 MiB limit, so they are dropped for it (503 for good, before).
+    let server = Server::start_with(&["--max-memory", "120M", "--cache", "60M"]);
+    for game in ["1x16k3", "1x15k3"] {
+        let (status, body) = server.get(&format!("/api/analyze?game={game}&moves=1"));
+        assert_eq!(status, 200, "{game}: {body}");
+    }
+    for game in ["2x8k3", "2x8k4", "1x16k3"] {
+        let (status, body) = server.get(&format!("/api/move?game={game}&moves=1"));
+        assert_eq!(status, 200, "{game}: {body}");
+    }
+}
+
+#[test]
+fn requests_waiting_for_one_solve_share_it_when_the_cache_cannot_keep_it() {
+    // A cache of 1 MiB keeps no table of 16 cells: requests that came during its solve answer
+    // from it, rather than each solving it again after the other (4 solves' time, before).
+    let server = Server::start_with(&["--cache", "1M"]);
+    let asked = |games: &[&'static str]| {
+        let started = Instant::now();
+        let answers: Vec<_> = games
+            .iter()
+            .map(|&game| {
+                let address = server.address;
+                std::thread::spawn(move || {
+                    let mut stream = TcpStream::connect(address).unwrap();
+                    let request = format!(
+                        "GET /api/analyze?game={game}&moves=1 HTTP/1.1\r\nHost: t\r\n\
+                         Connection: close\r\n\r\n"
+                    );
+                    stream.write_all(request.as_bytes()).unwrap();
+                    read_response(&mut stream)
+                })
+            })
+            .collect();
+        for answer in answers {
+            let (status, body) = answer.join().unwrap();
+            assert_eq!(status, 200, "{body}");
+        }
+        started.elapsed()
+    };
+    let one = asked(&["2x8k3"]);
+    let four = asked(&["1x16k3"; 4]);
+    assert!(
+        four < one * 5 / 2,
+        "one solve took {one:?}, four requests {four:?}"
+    );
+}
+
+#[test]
+fn a_request_under_way_when_its_connection_ends_is_answered() {
+    // A connection takes requests for 30 s; one sent just before, for a game whose solve
+    // takes a second or more, still gets its answer (it got none, before).
+    let server = Server::start();
+    let mut stream = server.connect();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let started = Instant::now();
+    let ask = |stream: &mut TcpStream, target: &str, last: bool| {
+        let close = if last { "Connection: close\r\n" } else { "" };
+        let request = format!("GET {target} HTTP/1.1\r\nHost: t\r\n{close}\r\n");
+        stream.write_all(request.as_bytes()).unwrap();
+        read_response(stream)
+    };
+    // Kept busy: an idle connection is closed after 10 s.
+    while started.elapsed() < Duration::from_millis(29_500) {
+        assert_eq!(ask(&mut stream, "/api/analyze?moves=5", false).0, 200);
+        std::thread::sleep(
+            Duration::from_secs(4)
+                .min(Duration::from_millis(29_500).saturating_sub(started.elapsed())),
+        );
+    }
+    let (status, body) = ask(&mut stream, "/api/analyze?game=1x16k5&moves=1", true);
+    assert_eq!(status, 200, "{body}");
+}
+
+#[test]
 fn a_cache_past_half_the_memory_limit_is_refused() {
     let output = Command::new(crate::common::ttt())
         .args([
