@@ -12,7 +12,7 @@
 
 use std::collections::VecDeque;
 use std::panic::catch_unwind;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::Refusal;
 use crate::game::Game;
@@ -41,9 +41,9 @@ struct State {
     capacity: u64,
     /// The tables solved, the least recently used first.
     cached: Vec<(Game, Arc<Table>)>,
-    /// The last table solved, while a request answers from it: those that waited for its
-    /// game share it, should the cache be too small to keep it.
-    last: Option<(Game, Weak<Table>)>,
+    /// The last table solved, when the cache could not keep it, while requests wait: those
+    /// that waited for its game share it, and it goes once none waits.
+    last: Option<(Game, Arc<Table>)>,
     /// Requests being answered here.
     busy: usize,
     /// The tickets of the requests waiting to solve, in the order they came: the first
@@ -100,18 +100,20 @@ impl State {
             return Some(Arc::clone(&self.cached[self.cached.len() - 1].1));
         }
         match &self.last {
-            Some((last, table)) if *last == game => table.upgrade(),
+            Some((last, table)) if *last == game => Some(Arc::clone(table)),
             _ => None,
         }
     }
 
-    /// Keeps the table just solved, if the cache can hold it.
+    /// Keeps the table just solved in the cache, if it can hold it, or else for the requests
+    /// waiting.
     fn store(&mut self, game: Game, table: &Arc<Table>) {
         if reckoned(game) <= self.capacity {
             self.cached.push((game, Arc::clone(table)));
             self.fit();
+        } else if !self.queue.is_empty() {
+            self.last = Some((game, Arc::clone(table)));
         }
-        self.last = Some((game, Arc::downgrade(table)));
     }
 }
 
@@ -160,6 +162,9 @@ fn table_of(game: Game) -> Result<Arc<Table>, Refusal> {
     loop {
         if let Some(table) = state.find(game) {
             state.queue.retain(|&waiting| waiting != ticket);
+            if state.queue.is_empty() {
+                state.last = None;
+            }
             // The next in the queue may solve now.
             SOLVED.notify_all();
             return Ok(table);
