@@ -205,10 +205,10 @@ pub fn solve_into(
         return Err(SolveError::NotForThisGame(game));
     }
     let path = disk::table_path(dir, game);
-    // A table whole is kept, a damaged one solved again; one that cannot be read, or no
-    // regular file, is the user's to look at: refused.
+    // A table whole is kept, every tier checked, a damaged one solved again; one that cannot
+    // be read, or no regular file, is the user's to look at: refused.
     let already = || match disk::DiskTable::open(&path, game) {
-        Ok(table) => Ok(Some(Solved {
+        Ok(table) if table.check_every_tier().is_ok() => Ok(Some(Solved {
             bytes: table.size_bytes() as u64,
             path: path.clone(),
             resumed_at: None,
@@ -217,7 +217,7 @@ pub fn solve_into(
         Err(error @ (disk::CacheError::Unreadable(..) | disk::CacheError::InUse(..))) => {
             Err(SolveError::Unreadable(error))
         }
-        Err(_) => Ok(None),
+        Ok(_) | Err(_) => Ok(None),
     };
     if let Some(solved) = already()? {
         return Ok(solved);

@@ -62,7 +62,15 @@ impl Oracle {
     /// The solved table of `game`: decoded from the binary on first use for an embedded game,
     /// solved on first use for any other game of at most 16 cells (a 16-cell solve takes about
     /// a third of a second), mapped from the cache folder for a game of 17 to 25 cells that
-    /// `ttt solve` solved (checked whole on first use), then kept for the life of the process.
+    /// `ttt solve` solved, then kept for the life of the process.
+    ///
+    /// A cached table's header and lengths are checked here, at once whatever its size, and
+    /// each tier against its checksum the first time an answer reads it. An answer that would
+    /// read a tier that fails is never given: in a program that called
+    /// [`shutdown::install`](crate::shutdown::install), as `ttt` does, the process writes one
+    /// line naming the table and the tier and ends with exit code 4; in any other (Python, a
+    /// test) the call panics with that line. [`Oracle::stats`] and [`Oracle::verify`] return
+    /// [`TableError::DamagedFile`] instead; `verify` checks every tier first.
     ///
     /// # Errors
     ///
@@ -136,7 +144,8 @@ impl Oracle {
     ///
     /// # Panics
     ///
-    /// If `position` belongs to another game.
+    /// If `position` belongs to another game, or the answer would read a damaged tier of a
+    /// cached table (in a library user's process: see [`Oracle::of`]).
     ///
     /// # Examples
     ///
@@ -162,7 +171,8 @@ impl Oracle {
     ///
     /// # Panics
     ///
-    /// If `position` belongs to another game.
+    /// If `position` belongs to another game, or the answer would read a damaged tier of a
+    /// cached table (in a library user's process: see [`Oracle::of`]).
     ///
     /// # Examples
     ///
@@ -188,7 +198,8 @@ impl Oracle {
     ///
     /// # Panics
     ///
-    /// If `position` belongs to another game.
+    /// If `position` belongs to another game, or the answer would read a damaged tier of a
+    /// cached table (in a library user's process: see [`Oracle::of`]).
     ///
     /// # Examples
     ///
@@ -215,7 +226,8 @@ impl Oracle {
     ///
     /// # Panics
     ///
-    /// If `position` belongs to another game.
+    /// If `position` belongs to another game, or the answer would read a damaged tier of a
+    /// cached table (in a library user's process: see [`Oracle::of`]).
     ///
     /// # Examples
     ///
@@ -242,7 +254,8 @@ impl Oracle {
     ///
     /// # Panics
     ///
-    /// If `position` belongs to another game.
+    /// If `position` belongs to another game, or the answer would read a damaged tier of a
+    /// cached table (in a library user's process: see [`Oracle::of`]).
     ///
     /// # Examples
     ///
@@ -270,7 +283,8 @@ impl Oracle {
     ///
     /// # Panics
     ///
-    /// If `position` belongs to another game.
+    /// If `position` belongs to another game, or the answer would read a damaged tier of a
+    /// cached table (in a library user's process: see [`Oracle::of`]).
     ///
     /// # Examples
     ///
@@ -321,6 +335,31 @@ impl Oracle {
         match &self.layout {
             Layout::TicTacToe(_) | Layout::Any(_) => crate::stats::of_game(self.game()),
             Layout::Disk(table) => crate::stats::of_disk(table),
+        }
+    }
+
+    /// Checks what no answer has checked yet, as a first read would: every tier of a table
+    /// `ttt solve` cached against its checksum, a read of the whole file (the other layouts
+    /// hold nothing unchecked). For what reads most of the table, an audit or a match, which
+    /// would rather stop before it starts than halfway ([`audit`](crate::audit()) and
+    /// [`matchup`](crate::matchup()) do it themselves).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::DamagedFile`] naming the first tier that does not match its checksum.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, Oracle};
+    ///
+    /// Oracle::of(Game::TIC_TAC_TOE)?.check()?;
+    /// # Ok::<(), ttt_oracle::TableError>(())
+    /// ```
+    pub fn check(&self) -> Result<(), TableError> {
+        match &self.layout {
+            Layout::Disk(table) => table.check_unread_tiers(),
+            Layout::TicTacToe(_) | Layout::Any(_) => Ok(()),
         }
     }
 

@@ -49,7 +49,8 @@ pub fn ignore_file_size_signal() {
 /// descendants, and has the kernel kill a bot if the program dies without a chance to clean up.
 /// It also guards the tables of the cache folder the program opens from then on: one that
 /// another program writes into or truncates while it is read ends the program with a line
-/// naming it and exit code 4 (docs/scale.md, "A table changed while it is read").
+/// naming it and exit code 4 (docs/scale.md, "A table changed while it is read"), and so does
+/// a tier that fails its checksum when first read, after the cleanup above.
 /// Calling it again does nothing.
 ///
 /// Call it at the start of `main`, before any bot starts, in a program whose only children are
@@ -68,8 +69,9 @@ pub fn install() -> io::Result<()> {
 
 fn start() -> io::Result<()> {
     child::take_charge()?;
-    // A program that owns its process also stops when a table it reads is changed under it.
-    crate::table::guard::enable();
+    // A program that owns its process also stops when a table it reads is changed under it,
+    // or has a tier found damaged: after this cleanup.
+    crate::table::guard::enable(cleanup);
     // A signal ignored when the program started (`nohup` ignores SIGHUP; a shell may trap
     // SIGXFSZ) stays ignored, as it would without a handler.
     let handled: Vec<i32> = SIGNALS.into_iter().filter(|&s| !ignored(s)).collect();

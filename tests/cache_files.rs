@@ -1,9 +1,10 @@
 //! The files of the cache folder under attack, through the real binary: a symbolic link, a
 //! FIFO or a device where a table, a tier or a lock file goes (refused, never followed,
 //! written through or waited on); a table truncated or rewritten in place while `ttt` reads it
-//! (exit 4 with a message, never a wrong answer, never a signal); a table this user may not
-//! read (exit 2, "Permission denied"); a solve resumed on a disk that holds only what is left
-//! to write; `--threads` past the cores.
+//! (exit 4 with a message, never a wrong answer, never a signal); a tier damaged on disk (the
+//! table opens, the other tiers answer, a question that reads that tier stops with exit 4, or
+//! a panic in a library); a table this user may not read (exit 2, "Permission denied"); a
+//! solve resumed on a disk that holds only what is left to write; `--threads` past the cores.
 //!
 //! The game is 1x17k2, the cheapest past 16 cells (a second to solve in release), and 3x6k4
 //! where a solve must last long enough to be killed half-way. `.ci/test` runs it in release.
@@ -394,6 +395,131 @@ fn a_table_rewritten_in_place_under_a_reader_never_gives_a_wrong_answer() {
     drop(writer);
     let out = ttt(&dir, &["best", "--game", GAME]);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A cache folder for `name` with 1x17k2's table in it, one byte of its last tier (the full
+/// board's) flipped, the header and its checksums left as they were; and the table's path.
+fn with_last_tier_damaged(name: &str) -> (PathBuf, PathBuf) {
+    let (dir, table) = with_table(name);
+    let mut bytes = table_bytes().to_vec();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    fs::write(&table, bytes).unwrap();
+    (dir, table)
+}
+
+/// The line a question that reads the damaged last tier of `table` stops with.
+fn last_tier_damaged(table: &Path) -> String {
+    format!(
+        "the table of game {GAME} is damaged: {}: tier 17's checksum does not match; solve it \
+         again with `ttt solve --game {GAME}`",
+        table.display()
+    )
+}
+
+/// The moves that fill 16 of the 17 cells with no two marks of a side side by side: the one
+/// move left makes the full board, in the last tier.
+fn sixteen_moves() -> String {
+    (1..=16)
+        .map(|cell| cell.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn a_damaged_tier_is_found_when_first_read_and_never_answers() {
+    let (whole, _) = with_table("tier-whole");
+    let (dir, table) = with_last_tier_damaged("tier-damaged");
+    // The table opens, and questions that read only the tiers before the last are answered
+    // as the whole table answers them.
+    for args in [
+        &["best", "--game", GAME, "--moves", "1 3"][..],
+        &[
+            "analyze", "--game", GAME, "--moves", "1 3 5", "--format", "json",
+        ],
+    ] {
+        let (right, out) = (ttt(&whole, args), ttt(&dir, args));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert_eq!(text(&out.stdout), text(&right.stdout), "{args:?}");
+        assert!(!out.stdout.is_empty());
+    }
+    // A question that reads the last tier: exit 4, one line naming the table, the tier and
+    // what to do, and no answer.
+    let sixteen = sixteen_moves();
+    for command in ["best", "analyze"] {
+        let out = ttt(&dir, &[command, "--game", GAME, "--moves", &sixteen]);
+        assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+        assert_eq!(
+            text(&out.stderr),
+            format!("error: {}\n", last_tier_damaged(&table))
+        );
+        assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+        let right = ttt(&whole, &[command, "--game", GAME, "--moves", &sixteen]);
+        assert!(right.status.success(), "{}", text(&right.stderr));
+    }
+    // Stats read every tier, and verify checks every tier before anything else: both say so
+    // in the same words, stats with exit 4, verify with 1 (the damage is its answer).
+    for (command, code) in [("stats", 4), ("verify", 1)] {
+        let out = ttt(&dir, &[command, "--game", GAME]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{command}: {stderr}");
+        assert!(stderr.contains(&last_tier_damaged(&table)), "{stderr}");
+        assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    }
+    // A solve checks every tier of the table there too, and replaces it.
+    let out = ttt(&dir, &["solve", "--game", GAME]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(fs::read(&table).unwrap(), table_bytes());
+    // A damaged header is still refused when the table is opened, whatever the question.
+    let mut bytes = table_bytes().to_vec();
+    bytes[20] ^= 1; // the first tier's length
+    fs::write(&table, bytes).unwrap();
+    let out = ttt(&dir, &["best", "--game", GAME, "--moves", "1 3"]);
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("the header's checksum does not match"),
+        "{}",
+        text(&out.stderr)
+    );
+    fs::remove_dir_all(&whole).unwrap();
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_damaged_tier_read_by_a_library_panics_in_every_thread_that_reads_it() {
+    use ttt_oracle::{Game, Oracle, Position};
+    let (dir, table) = with_last_tier_damaged("tier-library");
+    // The only table this test process opens (the others run the binary).
+    ttt_oracle::cache::set_cache_dir(dir.clone());
+    let game: Game = GAME.parse().unwrap();
+    let oracle = Oracle::of(game).unwrap();
+    // An early tier answers: the best first move, as `ttt best` gives it from a whole table.
+    let (whole, _) = with_table("tier-library-whole");
+    let right = ttt(&whole, &["best", "--game", GAME]);
+    let best = oracle.best_move(&Position::empty(game)).unwrap();
+    assert_eq!(format!("{best}\n"), text(&right.stdout));
+    fs::remove_dir_all(&whole).unwrap();
+    // Four threads read the damaged tier at once: each panics with the line, none answers.
+    let before_last = Position::parse(game, "XOXOXOXOXOXOXOXO.").unwrap();
+    for _ in 0..2 {
+        let ended: Vec<_> = std::thread::scope(|scope| {
+            let readers: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| oracle.best_moves(&before_last)))
+                .collect();
+            readers.into_iter().map(|reader| reader.join()).collect()
+        });
+        for end in ended {
+            let payload = end.expect_err("an answer from a damaged tier");
+            let message = payload.downcast_ref::<String>().expect("a message");
+            assert_eq!(*message, last_tier_damaged(&table));
+        }
+    }
     fs::remove_dir_all(&dir).unwrap();
 }
 

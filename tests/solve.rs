@@ -270,11 +270,11 @@ fn a_solve_killed_half_way_goes_on_from_its_last_tier() {
         !tiers.exists(),
         "the tier files are removed once the table is whole"
     );
-    // A damaged table is never read: exit 4, whichever byte.
+    // A damaged table never answers: exit 4 (a byte of tier 1, which the best first move
+    // reads; each tier is checked when first read).
     let table = dir.join("3x6k4.table");
     let mut bytes = fs::read(&table).unwrap();
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0x40;
+    bytes[ttt_oracle::cache::HEADER_BYTES + 1] ^= 0x40;
     fs::write(&table, &bytes).unwrap();
     let damaged = ttt(&dir, &["best", "--game", "3x6k4"]);
     assert_eq!(damaged.status.code(), Some(4), "{}", text(&damaged.stderr));
@@ -283,7 +283,7 @@ fn a_solve_killed_half_way_goes_on_from_its_last_tier() {
         message.contains("damaged") && message.contains("ttt solve --game 3x6k4"),
         "{message}"
     );
-    fs::write(&table, &bytes[..middle]).unwrap();
+    fs::write(&table, &bytes[..bytes.len() / 2]).unwrap();
     let truncated = ttt(&dir, &["analyze", "--game", "3x6k4"]);
     assert_eq!(
         truncated.status.code(),
@@ -667,11 +667,11 @@ fn export_streams_a_cached_table_in_bounded_memory() {
         "{}",
         csv[2]
     );
-    // A damaged table: exit 4, nothing written.
+    // A damaged table: exit 4, nothing written, though the first records were (tier 2 is
+    // first read, and checked, by the records of ply 1).
     let table = dir.join("3x6k4.table");
     let mut bytes = fs::read(&table).unwrap();
-    let last_byte = bytes.len() - 1;
-    bytes[last_byte] ^= 1;
+    bytes[ttt_oracle::cache::HEADER_BYTES + 20] ^= 1;
     fs::write(&table, &bytes).unwrap();
     let out_file = dir.join("out.jsonl");
     let damaged = ttt(
@@ -685,6 +685,11 @@ fn export_streams_a_cached_table_in_bounded_memory() {
         ],
     );
     assert_eq!(damaged.status.code(), Some(4), "{}", text(&damaged.stderr));
+    assert!(
+        text(&damaged.stderr).contains("tier 2's checksum does not match"),
+        "{}",
+        text(&damaged.stderr)
+    );
     assert!(!out_file.exists());
     fs::remove_dir_all(&dir).unwrap();
 }

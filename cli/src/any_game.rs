@@ -33,10 +33,11 @@ pub fn oracle_of(game: Game) -> Result<Oracle, Failure> {
 ///
 /// # Errors
 ///
-/// Exit code 4 when the cached table is damaged.
+/// Exit code 4 when the cached table is damaged, in any tier: an audit or a match reads most
+/// of them, and checks them all before it starts.
 pub fn cached(game: Game) -> Result<bool, Failure> {
-    match Oracle::of(game) {
-        Ok(_) => Ok(true),
+    match Oracle::of(game).and_then(|oracle| oracle.check()) {
+        Ok(()) => Ok(true),
         Err(TableError::NotSolved { .. } | TableError::TooLarge { .. }) => Ok(false),
         Err(error) => Err(error.into()),
     }

@@ -559,13 +559,14 @@ impl Cached {
     ///
     /// # Errors
     ///
-    /// [`TableError::DamagedFile`] when the cached table is damaged.
+    /// [`TableError::DamagedFile`] when the cached table is damaged, in any tier: a walk
+    /// reads most of it, and checks it all before it starts.
     pub(crate) fn table(game: Game) -> Result<Option<&'static DiskTable>, TableError> {
         if game.has_table() || game.cells() > MAX_TIER_CELLS {
             return Ok(None);
         }
         match crate::table::disk::solved(game) {
-            Ok(table) => Ok(Some(table)),
+            Ok(table) => table.check_unread_tiers().map(|()| Some(table)),
             Err(TableError::NotSolved { .. }) => Ok(None),
             Err(error) => Err(error),
         }

@@ -146,7 +146,8 @@ impl Solved<'_> {
 /// # Errors
 ///
 /// [`BotError`] saying why not: how to make the table of a game of 17 to 25 cells, that a
-/// cached one is damaged, or that tables stop at 25 cells.
+/// cached one is damaged (in any tier: a bot plays through most of them, and a panic in the
+/// middle of a walk would be taken for its forfeit), or that tables stop at 25 cells.
 pub(crate) fn plays(bot: &str, game: Game) -> Result<(), BotError> {
     if game.has_table() {
         return Ok(());
@@ -160,8 +161,8 @@ pub(crate) fn plays(bot: &str, game: Game) -> Result<(), BotError> {
             ),
         });
     }
-    let message = match Oracle::of(game) {
-        Ok(_) => return Ok(()),
+    let message = match Oracle::of(game).and_then(|oracle| oracle.check()) {
+        Ok(()) => return Ok(()),
         // Where the table would be is left out: the words are the same wherever the cache is.
         Err(TableError::NotSolved { .. }) => format!(
             "{bot} plays from a solved table, and {game} has none solved yet: make one with \

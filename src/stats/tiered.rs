@@ -33,7 +33,7 @@ use crate::value::{Entry, Value, unentry};
 /// # Errors
 ///
 /// [`TableError::NotCounted`] when a count passes what 64 bits hold (games of more than 20
-/// cells could).
+/// cells could); [`TableError::DamagedFile`] when a tier does not match its checksum.
 pub(crate) fn of_disk(table: &DiskTable) -> Result<Stats, TableError> {
     of_tiers(table.tiers(), |t| table.tier(t), table.size_bytes() as u64)
 }
@@ -43,17 +43,17 @@ pub(crate) fn of_disk(table: &DiskTable) -> Result<Stats, TableError> {
 ///
 /// # Errors
 ///
-/// As [`of_disk`].
+/// As [`of_disk`], and what `tier` returns.
 pub(crate) fn of_tiers<'a>(
     tiers: &Tiers,
-    tier: impl Fn(usize) -> &'a [Entry] + Sync,
+    tier: impl Fn(usize) -> Result<&'a [Entry], TableError> + Sync,
     table_bytes: u64,
 ) -> Result<Stats, TableError> {
     let cells = tiers.cells();
     let mut totals = Totals::new(cells);
     let mut before: Vec<Paths> = Vec::new();
     for t in 0..=cells {
-        let entries = tier(t);
+        let entries = tier(t)?;
         let (x, o) = marks_of_tier(t);
         let block = tiers.binomial(cells - x, o) as usize;
         let mut paths = vec![Paths::default(); entries.len()];

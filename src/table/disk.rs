@@ -3,8 +3,13 @@
 //!
 //! A file is a header of [`HEADER_BYTES`] then the tiers' entries, each tier starting where
 //! the last ended. The header holds the magic bytes, the format version, the game, and per
-//! tier its length and checksum; its own checksum ends it. The whole file is checked once,
-//! the first time a process opens it; a file that fails is damaged, never read.
+//! tier its length and checksum; its own checksum ends it. Opening a table checks what costs
+//! nothing to check: the header, its checksum, each tier's length and the file's. A tier's
+//! checksum is checked the first time a read reaches the tier, once per process, so that a
+//! question reads only the tiers it needs, however large the file; a tier that fails is
+//! damaged, and nothing is answered from it ([`DiskTable`] says what happens instead).
+//! `ttt verify` checks every tier, as Syzygy's `tbcheck` does for its tables, and so do audits
+//! and matches before they start, as they read most of them.
 //!
 //! Every file of the cache folder (tables, tiers, locks) is opened by [`open_file`]: never
 //! through a symbolic link, never blocking on a FIFO, and only a regular file, its type read
@@ -76,7 +81,9 @@ impl Header {
     }
 
     /// The header at the start of `bytes`, checked; `None` when it is too short, not a table,
-    /// of another version or its checksum does not match.
+    /// of another version or its checksum does not match (what `ttt solve` reads its tier files
+    /// with: not on WebAssembly).
+    #[cfg(not(target_family = "wasm"))]
     pub fn decode(bytes: &[u8]) -> Option<Header> {
         Header::read(bytes).ok()
     }
@@ -288,17 +295,40 @@ pub(crate) fn not_a_file(kind: std::fs::FileType) -> io::Error {
     )
 }
 
-/// A table read from the cache: the file mapped into memory, checked.
+/// A table read from the cache: the file mapped into memory, its header and lengths checked
+/// when opened, each tier's checksum when a read first reaches the tier.
+///
+/// A probe cannot fail, so a tier that fails its check stops the read instead: in a program
+/// that owns its process (the `ttt` binary, after [`crate::shutdown::install`]) the process
+/// writes one line naming the table and the tier and ends with exit code 4, as it does when
+/// the table changes under it; in a process that only links the library (Python, a test) the
+/// read panics with the same message. Either way no answer comes from a tier not found whole.
+/// What returns a `Result` ([`DiskTable::tier`], and through it stats and verify) returns
+/// [`TableError::DamagedFile`](super::TableError::DamagedFile) instead.
 pub struct DiskTable {
     tiers: Tiers,
     map: Mmap,
-    /// Where each tier's entries start in the file.
-    starts: Vec<usize>,
+    /// Per tier, where it is in the file and whether it was found whole.
+    parts: Vec<Part>,
+    /// The file, named when a tier of it is damaged.
+    path: PathBuf,
     /// What stops the process if another writes into the file (dropped before the file).
     #[cfg(not(target_family = "wasm"))]
     _guard: super::guard::Guard,
     /// Kept open: it holds the lease.
     _file: File,
+}
+
+/// Where a tier of a [`DiskTable`] is, and what is known of its bytes.
+struct Part {
+    /// Its entries: `map[start..end]`.
+    start: usize,
+    end: usize,
+    /// Its checksum, as the header stores it.
+    sum: u64,
+    /// Whether its entries match `sum`: settled by the first read to reach the tier, while
+    /// any other reader of it waits, then one atomic load a read.
+    whole: OnceLock<bool>,
 }
 
 impl fmt::Debug for DiskTable {
@@ -308,7 +338,9 @@ impl fmt::Debug for DiskTable {
 }
 
 impl DiskTable {
-    /// Maps the table at `path` and checks it whole: header, lengths and every checksum.
+    /// Maps the table at `path` and checks what costs nothing to check: the header (magic,
+    /// version, game, its checksum), each tier's length against the game's, and the file's.
+    /// The tiers' checksums are checked as they are first read ([`DiskTable::tier`]).
     ///
     /// # Errors
     ///
@@ -335,7 +367,8 @@ impl DiskTable {
             }
         };
         // Guarded before a byte is read: a change from now on stops the process, and one
-        // made before is seen by the checks below.
+        // made before is seen by the checks, of the header below and of each tier when it is
+        // first read.
         #[cfg(not(target_family = "wasm"))]
         let guard = {
             use std::os::fd::AsRawFd;
@@ -377,20 +410,22 @@ impl DiskTable {
                 game.cells() + 1
             )));
         }
-        let mut starts = Vec::with_capacity(header.tiers.len());
+        let mut parts = Vec::with_capacity(header.tiers.len());
         let mut at = HEADER_BYTES;
-        for (t, ((len, sum), &size)) in header.tiers.iter().zip(tiers.sizes()).enumerate() {
-            if *len != size {
+        for (t, (&(len, sum), &size)) in header.tiers.iter().zip(tiers.sizes()).enumerate() {
+            if len != size {
                 return Err(damaged(format!("tier {t} holds {len} entries, not {size}")));
             }
-            let end = at.saturating_add(*len as usize);
-            let Some(bytes) = map.get(at..end) else {
+            let end = at.saturating_add(len as usize);
+            if end > map.len() {
                 return Err(damaged(format!("truncated in tier {t}")));
-            };
-            if checksum(bytes) != *sum {
-                return Err(damaged(format!("tier {t}'s checksum does not match")));
             }
-            starts.push(at);
+            parts.push(Part {
+                start: at,
+                end,
+                sum,
+                whole: OnceLock::new(),
+            });
             at = end;
         }
         if at != map.len() {
@@ -402,7 +437,8 @@ impl DiskTable {
         Ok(DiskTable {
             tiers,
             map,
-            starts,
+            parts,
+            path: path.to_path_buf(),
             #[cfg(not(target_family = "wasm"))]
             _guard: guard,
             _file: file,
@@ -419,16 +455,96 @@ impl DiskTable {
         &self.tiers
     }
 
-    /// The entries of tier `t` as stored.
-    pub fn tier(&self, t: usize) -> &[u8] {
-        &self.map[self.starts[t]..self.starts[t] + self.tiers.size(t) as usize]
+    /// The entries of tier `t` as stored, checked against the tier's checksum the first time
+    /// any read reaches the tier (concurrent first readers wait for one check).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::DamagedFile`](super::TableError::DamagedFile) when the tier does not
+    /// match its checksum.
+    #[inline]
+    pub fn tier(&self, t: usize) -> Result<&[u8], super::TableError> {
+        let part = &self.parts[t];
+        match self.is_whole(part) {
+            true => Ok(self.stored(part)),
+            false => Err(self.damaged(t)),
+        }
+    }
+
+    /// Checks every tier no read has checked yet, as a first read would: for the walks that
+    /// read most of a table and whose bots' panics are forfeits (audits, matches, games with a
+    /// bot that plays from the table), so that they never meet a damaged tier halfway.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::DamagedFile`](super::TableError::DamagedFile) naming the first tier that
+    /// does not match its checksum.
+    pub fn check_unread_tiers(&self) -> Result<(), super::TableError> {
+        (0..self.parts.len()).try_for_each(|t| self.tier(t).map(drop))
+    }
+
+    /// Checks every tier against its checksum now, those read already too: the first step of
+    /// `ttt verify`, and what `ttt solve` asks of a table before it keeps it.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::DamagedFile`](super::TableError::DamagedFile) naming the first tier that
+    /// does not match its checksum.
+    pub fn check_every_tier(&self) -> Result<(), super::TableError> {
+        for (t, part) in self.parts.iter().enumerate() {
+            let whole = self.matches(part);
+            // A tier settled already stays as it was; what is found now is returned anyway.
+            let _ = part.whole.set(whole);
+            if !whole {
+                return Err(self.damaged(t));
+            }
+        }
+        Ok(())
     }
 
     /// The checksum the header stores for each tier.
     pub fn stored_checksums(&self) -> Vec<u64> {
-        Header::decode(&self.map)
-            .map(|header| header.tiers.iter().map(|&(_, sum)| sum).collect())
-            .unwrap_or_default()
+        self.parts.iter().map(|part| part.sum).collect()
+    }
+
+    /// The bytes of a tier, unchecked.
+    #[inline]
+    fn stored(&self, part: &Part) -> &[u8] {
+        &self.map[part.start..part.end]
+    }
+
+    /// Whether a tier matches its checksum, as settled once: one atomic load, but for the
+    /// first read of the tier.
+    #[inline]
+    fn is_whole(&self, part: &Part) -> bool {
+        match part.whole.get() {
+            Some(&whole) => whole,
+            None => self.settle(part),
+        }
+    }
+
+    /// Checks a tier if no other reader has or is doing it (then waits for that one).
+    #[cold]
+    #[inline(never)]
+    fn settle(&self, part: &Part) -> bool {
+        *part.whole.get_or_init(|| self.matches(part))
+    }
+
+    /// Whether a tier's bytes match its checksum: a read of the whole tier.
+    fn matches(&self, part: &Part) -> bool {
+        checksum(self.stored(part)) == part.sum
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn damaged(&self, t: usize) -> super::TableError {
+        super::TableError::DamagedFile {
+            game: self.game(),
+            detail: format!(
+                "{}: tier {t}'s checksum does not match",
+                self.path.display()
+            ),
+        }
     }
 
     /// The file's size in bytes.
@@ -436,12 +552,19 @@ impl DiskTable {
         self.map.len()
     }
 
-    /// The value and remoteness of the board `x`, `o`, for the side to move.
+    /// The value and remoteness of the board `x`, `o`, for the side to move. A probe cannot
+    /// say it failed: a damaged tier stops the process where the guard is on, and panics
+    /// elsewhere (see [`DiskTable`]).
     #[inline]
     fn entry(&self, x: u32, o: u32) -> (Value, u8) {
         let (tier, index) = self.tiers.locate(x, o);
-        let entry = self.map[self.starts[tier] + index as usize];
-        // Every entry of a checked file is one a solve writes.
+        let part = &self.parts[tier];
+        if !self.is_whole(part) {
+            stop(&self.damaged(tier).to_string());
+        }
+        // `locate` gives an index inside the tier.
+        let entry = self.map[part.start + index as usize];
+        // Every entry of a checked tier is one a solve writes.
         unentry(entry).unwrap_or((Value::Draw, 0))
     }
 
@@ -496,7 +619,18 @@ fn marks(board: &Position, player: crate::Player) -> u32 {
     board.marks(player).bits() as u32
 }
 
-/// The cached table of `game`, opened and checked once per process and kept.
+/// Stops a read of a damaged tier: the process, where the guard is on; else a panic.
+#[cold]
+#[inline(never)]
+fn stop(message: &str) -> ! {
+    #[cfg(not(target_family = "wasm"))]
+    super::guard::stop_damaged(message);
+    #[cfg(target_family = "wasm")]
+    panic!("{message}")
+}
+
+/// The cached table of `game`, opened once per process and kept; its tiers are checked as
+/// they are first read.
 ///
 /// # Errors
 ///

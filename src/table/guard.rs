@@ -10,11 +10,15 @@
 //! (a test reading a table it then rewrites, Python) reads its tables unguarded, as mapped
 //! files are read anywhere.
 //!
+//! A tier found damaged when it is first read ([`stop_damaged`]) ends a guarded process the
+//! same way, after the program's cleanup; an unguarded one panics.
+//!
 //! `ttt solve` never writes a table in place (it replaces it by a rename, which leaves a reader
 //! the file it opened), so only another program writing into the file can set these off.
 
-use std::sync::Once;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::{Once, OnceLock};
 
 /// Tables guarded at once; a table opened beyond them is read unguarded.
 const SLOTS: usize = 32;
@@ -46,11 +50,17 @@ static PREVIOUS_BUS: std::sync::OnceLock<libc::sigaction> = std::sync::OnceLock:
 /// Whether tables opened from now on are guarded.
 static ENABLED: AtomicBool = AtomicBool::new(false);
 
-/// Guards the tables this process opens from now on (see the [module](self)). Call it from
-/// the main thread before any other starts: it lets `SIGBUS` and `SIGIO` through in the calling
-/// thread, and so in every thread it starts afterwards, as a mask inherited blocked from the
-/// program's parent would leave a changed table unseen and a truncated one a plain bus error.
-pub(crate) fn enable() {
+/// What the program does before it ends over a damaged tier, given to [`enable`].
+static CLEANUP: OnceLock<fn()> = OnceLock::new();
+
+/// Guards the tables this process opens from now on (see the [module](self)), and has a tier
+/// found damaged end the process after `cleanup` (which stops the program's children and
+/// removes its temporary files). Call it from the main thread before any other starts: it
+/// lets `SIGBUS` and `SIGIO` through in the calling thread, and so in every thread it starts
+/// afterwards, as a mask inherited blocked from the program's parent would leave a changed
+/// table unseen and a truncated one a plain bus error.
+pub(crate) fn enable(cleanup: fn()) {
+    let _ = CLEANUP.set(cleanup);
     // SAFETY: sigemptyset and sigaddset fill a zeroed set of ours; pthread_sigmask changes
     // only the calling thread's mask.
     unsafe {
@@ -62,6 +72,30 @@ pub(crate) fn enable() {
         libc::pthread_sigmask(libc::SIG_UNBLOCK, &both, std::ptr::null_mut());
     }
     ENABLED.store(true, Ordering::SeqCst);
+}
+
+/// Ends the read of a tier that does not match its checksum, which a probe cannot report:
+/// where the guard is on, runs the cleanup given to [`enable`], writes `error: MESSAGE` and
+/// ends the process with exit code 4, as a table changed under it does; elsewhere, panics with
+/// `message`. Either way, nothing is answered from the tier.
+pub(crate) fn stop_damaged(message: &str) -> ! {
+    if !ENABLED.load(Ordering::SeqCst) {
+        panic!("{message}");
+    }
+    // The first reader to find it ends the process; any other waits for the end.
+    static ENDING: AtomicBool = AtomicBool::new(false);
+    if !ENDING.swap(true, Ordering::SeqCst) {
+        if let Some(cleanup) = CLEANUP.get() {
+            cleanup();
+        }
+        let _ = writeln!(std::io::stderr(), "error: {message}");
+        // SAFETY: _exit has no preconditions; it ends the process without running anything
+        // more while other threads may still be reading.
+        unsafe { libc::_exit(4) }
+    }
+    loop {
+        std::thread::park();
+    }
 }
 
 /// A table's place among the guarded ones; freed when dropped.
