@@ -46,9 +46,9 @@ struct State {
     last: Option<(Game, Arc<Table>)>,
     /// Requests being answered here.
     busy: usize,
-    /// The tickets of the requests waiting to solve, in the order they came: the first
-    /// solves next.
-    queue: VecDeque<u64>,
+    /// The tickets of the requests waiting to solve, with their games, in the order they
+    /// came: the first solves next.
+    queue: VecDeque<(u64, Game)>,
     next_ticket: u64,
     solving: bool,
 }
@@ -111,8 +111,17 @@ impl State {
         if reckoned(game) <= self.capacity {
             self.cached.push((game, Arc::clone(table)));
             self.fit();
-        } else if !self.queue.is_empty() {
+        } else if self.queue.iter().any(|&(_, waiting)| waiting == game) {
             self.last = Some((game, Arc::clone(table)));
+        }
+    }
+
+    /// Lets the last table go once no request waits for its game.
+    fn settle(&mut self) {
+        if let Some((game, _)) = self.last
+            && !self.queue.iter().any(|&(_, waiting)| waiting == game)
+        {
+            self.last = None;
         }
     }
 }
@@ -161,19 +170,17 @@ fn table_of(game: Game) -> Result<Arc<Table>, Refusal> {
     let mut queued = false;
     loop {
         if let Some(table) = state.find(game) {
-            state.queue.retain(|&waiting| waiting != ticket);
-            if state.queue.is_empty() {
-                state.last = None;
-            }
+            state.queue.retain(|&(waiting, _)| waiting != ticket);
+            state.settle();
             // The next in the queue may solve now.
             SOLVED.notify_all();
             return Ok(table);
         }
         if !queued {
-            state.queue.push_back(ticket);
+            state.queue.push_back((ticket, game));
             queued = true;
         }
-        if state.solving || state.queue.front() != Some(&ticket) {
+        if state.solving || state.queue.front() != Some(&(ticket, game)) {
             state = SOLVED.wait(state).unwrap_or_else(PoisonError::into_inner);
             continue;
         }
@@ -184,15 +191,15 @@ fn table_of(game: Game) -> Result<Arc<Table>, Refusal> {
         state.solving = false;
         state.queue.pop_front();
         SOLVED.notify_all();
-        let table = solved?;
-        state.store(game, &table);
-        return Ok(table);
+        let stored = solved.inspect(|table| state.store(game, table));
+        state.settle();
+        return stored;
     }
 }
 
 /// Solves `game` with its best moves laid out, as the first analysis would have them (up to
-/// a second for 16 cells): dropping the cache's tables, the least recently used first, while
-/// the solve would pass the memory limit beside them.
+/// a second for 16 cells): dropping the table kept for waiting requests, then the cache's,
+/// the least recently used first, while the solve would pass the memory limit beside them.
 fn solve(game: Game) -> Result<Arc<Table>, Refusal> {
     loop {
         let solved = catch_unwind(|| {
@@ -205,10 +212,14 @@ fn solve(game: Game) -> Result<Arc<Table>, Refusal> {
             Ok(Ok(table)) => return Ok(table),
             Ok(Err(error)) => {
                 let mut state = lock();
-                if !matches!(error, TableError::OverMemory { .. }) || state.cached.is_empty() {
+                if !matches!(error, TableError::OverMemory { .. })
+                    || state.last.is_none() && state.cached.is_empty()
+                {
                     return Err(refusal(error));
                 }
-                state.cached.remove(0);
+                if state.last.take().is_none() {
+                    state.cached.remove(0);
+                }
                 drop(state);
                 give_back();
             }

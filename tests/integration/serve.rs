@@ -622,6 +622,28 @@ fn requests_waiting_for_one_solve_share_it_when_the_cache_cannot_keep_it() {
 }
 
 #[test]
+fn a_table_held_for_waiting_requests_is_let_go() {
+    // No table of 16 cells fits a 40 MiB cache: one solved while others wait for it is held
+    // for them alone, then let go, and a solve that needs the room takes it (the server once
+    // kept it until its game was asked again, refusing every other 16-cell game meanwhile).
+    let server = Server::start_with(&["--cache", "40M", "--max-memory", "100M"]);
+    let first = [
+        analyze_apart(&server, "2x8k3"),
+        analyze_apart(&server, "2x8k3"),
+    ];
+    std::thread::sleep(Duration::from_millis(50));
+    let other = analyze_apart(&server, "2x8k4");
+    for answer in first.into_iter().chain([other]) {
+        let (status, body) = answer.join().unwrap();
+        assert_eq!(status, 200, "{body}");
+    }
+    for game in ["1x16k3", "8x2k4"] {
+        let (status, body) = server.get(&format!("/api/analyze?game={game}&moves=1"));
+        assert_eq!(status, 200, "{game}: {body}");
+    }
+}
+
+#[test]
 fn a_request_under_way_when_its_connection_ends_is_answered() {
     // A connection takes requests for 30 s; one sent just before, for a game whose solve
     // takes a second or more, still gets its answer (it got none, before).
