@@ -18,6 +18,8 @@
 #[path = "tiers/solve.rs"]
 pub mod solve;
 
+use std::sync::OnceLock;
+
 use crate::game::Game;
 
 pub use crate::value::{Entry, unentry};
@@ -28,20 +30,21 @@ pub use crate::game::MAX_TIER_CELLS;
 const MAX_RANKED: usize = MAX_TIER_CELLS / 2 + 2;
 
 /// A game's tiers: the representatives of X's cells, the class of every set of cells, and the
-/// tables that rank O's cells.
+/// tables that rank O's cells. The classes of the sets of each size, and the sets that hold a
+/// line, are worked out when first asked for: a table of 25 cells opens at once, and a probe
+/// near the start of the game works out only the few sets it meets.
 pub struct Tiers {
     game: Game,
     cells: usize,
     full: u32,
-    /// By mask of X's cells: the index of its representative among those of its size, times
-    /// 8, plus the turn that makes the mask its representative.
-    class: Vec<u32>,
-    /// By number of cells: the representatives, by ascending mask.
-    reps: Vec<Vec<u32>>,
+    /// By number of cells: its [`Classes`], made when first asked.
+    classes: Vec<OnceLock<Classes>>,
     /// Per turn, per byte of a mask: the image of that byte's cells.
     images: Vec<[[u32; 256]; 4]>,
-    /// A bit per mask: whether it holds a whole line.
-    lines: Vec<u64>,
+    /// The game's lines, as masks.
+    line_masks: Vec<u32>,
+    /// A bit per mask: whether it holds a whole line; made when first asked.
+    lines: OnceLock<Vec<u64>>,
     /// `binomial[n][k]`.
     binomial: Vec<Vec<u64>>,
     /// Per byte of a compressed mask, per byte value, per count of set bits below the byte:
@@ -50,9 +53,19 @@ pub struct Tiers {
     sizes: Vec<u64>,
 }
 
+/// The sets of cells of one size: their representatives, and each set's class.
+struct Classes {
+    /// By colex rank of a set: the index of its representative among those of its size, times
+    /// 8, plus the turn that makes the set its representative.
+    class: Vec<u32>,
+    /// The representatives, by ascending mask.
+    reps: Vec<u32>,
+}
+
 impl Tiers {
-    /// The layout of `game`, of at most [`MAX_TIER_CELLS`] cells. Holds `4 * 2^N` bytes for
-    /// the classes and `2^N / 8` for the lines: 4.1 MiB for 20 cells.
+    /// The layout of `game`, of at most [`MAX_TIER_CELLS`] cells. Holds, once asked for,
+    /// `4 * C(N, k)` bytes for the classes of the sets of each size `k` and `2^N / 8` for the
+    /// lines: 4.1 MiB for 20 cells, 132 MiB for 25.
     ///
     /// # Panics
     ///
@@ -82,17 +95,6 @@ impl Tiers {
                 tables
             })
             .collect();
-        let lines_of: Vec<u32> = geometry.lines().iter().map(|&l| l as u32).collect();
-        let masks = 1usize << cells;
-        let mut lines = vec![0u64; masks.div_ceil(64)];
-        for (word, bits) in lines.iter_mut().enumerate() {
-            for bit in 0..64 {
-                let mask = (word * 64 + bit) as u32;
-                if lines_of.iter().any(|&line| line & !mask == 0) {
-                    *bits |= 1 << bit;
-                }
-            }
-        }
         let binomial = binomials(cells);
         let mut colex = vec![0u32; 4 * 256 * MAX_RANKED];
         for byte in 0..4 {
@@ -111,37 +113,61 @@ impl Tiers {
                 }
             }
         }
-        let mut tiers = Tiers {
+        Tiers {
             game,
             cells,
             full,
-            class: vec![0; masks],
-            reps: vec![Vec::new(); cells + 1],
+            classes: (0..=cells).map(|_| OnceLock::new()).collect(),
             images,
-            lines,
+            line_masks: geometry.lines().iter().map(|&l| l as u32).collect(),
+            lines: OnceLock::new(),
             binomial,
             colex,
-            sizes: Vec::new(),
-        };
-        for mask in 0..masks as u32 {
-            let (rep, turn) = tiers.representative(mask);
-            let size = mask.count_ones() as usize;
-            let index = if rep == mask {
-                tiers.reps[size].push(mask);
-                tiers.reps[size].len() - 1
-            } else {
-                // The representative is smaller, so it was met first.
-                (tiers.class[rep as usize] >> 3) as usize
-            };
-            tiers.class[mask as usize] = (index as u32) << 3 | turn as u32;
+            // Counted by Burnside's lemma, not by laying the sets out.
+            sizes: tier_sizes(game)
+                .into_iter()
+                .map(|size| size as u64)
+                .collect(),
         }
-        tiers.sizes = (0..=cells)
-            .map(|t| {
-                let (x, o) = marks_of_tier(t);
-                tiers.reps[x].len() as u64 * tiers.binomial[cells - x][o]
-            })
-            .collect();
-        tiers
+    }
+
+    /// The classes of the sets of `size` cells, worked out the first time: every such set in
+    /// colex order (ascending masks), each turned to its smallest image.
+    fn classes(&self, size: usize) -> &Classes {
+        self.classes[size].get_or_init(|| {
+            let count = self.binomial[self.cells][size] as usize;
+            let mut classes = Classes {
+                class: Vec::with_capacity(count),
+                reps: Vec::new(),
+            };
+            let mut mask: u32 = if size == 0 { 0 } else { (1u32 << size) - 1 };
+            for _ in 0..count {
+                let (rep, turn) = self.representative(mask);
+                let index = if rep == mask {
+                    classes.reps.push(mask);
+                    classes.reps.len() - 1
+                } else {
+                    // The representative is smaller, so it was met first.
+                    (classes.class[self.colex(rep) as usize] >> 3) as usize
+                };
+                classes.class.push((index as u32) << 3 | turn as u32);
+                if mask != 0 {
+                    // Gosper's next set of as many bits.
+                    let low = mask & mask.wrapping_neg();
+                    let ripple = mask.wrapping_add(low);
+                    mask = ripple | (((mask ^ ripple) >> 2) / low);
+                }
+            }
+            classes
+        })
+    }
+
+    /// The class of `mask`: the index of its representative among those of its size, and
+    /// the turn that makes `mask` its representative.
+    #[inline]
+    pub(crate) fn class_of(&self, mask: u32) -> (usize, usize) {
+        let class = self.classes(mask.count_ones() as usize).class[self.colex(mask) as usize];
+        ((class >> 3) as usize, (class & 7) as usize)
     }
 
     /// The game laid out.
@@ -180,7 +206,19 @@ impl Tiers {
     /// Whether `mask` holds a whole line.
     #[inline]
     pub fn has_line(&self, mask: u32) -> bool {
-        self.lines[(mask >> 6) as usize] >> (mask & 63) & 1 == 1
+        let lines = self.lines.get_or_init(|| {
+            let mut lines = vec![0u64; (1usize << self.cells).div_ceil(64)];
+            for (word, bits) in lines.iter_mut().enumerate() {
+                for bit in 0..64 {
+                    let mask = (word * 64 + bit) as u32;
+                    if self.line_masks.iter().any(|&line| line & !mask == 0) {
+                        *bits |= 1 << bit;
+                    }
+                }
+            }
+            lines
+        });
+        lines[(mask >> 6) as usize] >> (mask & 63) & 1 == 1
     }
 
     /// `C(n, k)`.
@@ -210,9 +248,8 @@ impl Tiers {
     #[inline]
     pub fn locate(&self, x: u32, o: u32) -> (usize, u64) {
         let (xs, os) = (x.count_ones() as usize, o.count_ones() as usize);
-        let class = self.class[x as usize];
-        let (rep, turn) = ((class >> 3) as usize, (class & 7) as usize);
-        let free = !self.reps[xs][rep] & self.full;
+        let (rep, turn) = self.class_of(x);
+        let free = !self.representatives(xs)[rep] & self.full;
         let compressed = compress(self.turn(turn, o), free);
         let block = self.binomial[self.cells - xs][os];
         (xs + os, rep as u64 * block + self.colex(compressed))
@@ -228,7 +265,7 @@ impl Tiers {
         assert!(index < self.sizes[t], "index {index} is past tier {t}");
         let (xs, os) = marks_of_tier(t);
         let block = self.binomial[self.cells - xs][os];
-        let x = self.reps[xs][(index / block) as usize];
+        let x = self.representatives(xs)[(index / block) as usize];
         // The colex unrank: the highest position first, the largest that fits the rank left.
         let (mut rank, mut compressed) = (index % block, 0u32);
         for i in (1..=os).rev() {
@@ -257,7 +294,7 @@ impl Tiers {
     /// The representatives of the sets of `x` cells, by ascending mask: block `i` of a tier
     /// whose X has `x` marks is that of the `i`-th.
     pub fn representatives(&self, x: usize) -> &[u32] {
-        &self.reps[x]
+        &self.classes(x).reps
     }
 
     /// [`locate`](Tiers::locate), and the same up to symmetry: the tier, the board's index,
@@ -268,9 +305,8 @@ impl Tiers {
     #[inline]
     pub fn locate_orbit(&self, x: u32, o: u32) -> (usize, u64, u64) {
         let (xs, os) = (x.count_ones() as usize, o.count_ones() as usize);
-        let class = self.class[x as usize];
-        let (rep, turn) = ((class >> 3) as usize, (class & 7) as usize);
-        let rep_mask = self.reps[xs][rep];
+        let (rep, turn) = self.class_of(x);
+        let rep_mask = self.representatives(xs)[rep];
         let free = !rep_mask & self.full;
         let o = self.turn(turn, o);
         let rank = self.colex(compress(o, free));
@@ -292,7 +328,7 @@ impl Tiers {
 
     /// The blocks of tier `t`: as many as the representatives of X's cells in it.
     pub fn blocks(&self, t: usize) -> usize {
-        self.reps[marks_of_tier(t).0].len()
+        (self.sizes[t] / self.block(t)) as usize
     }
 
     /// The entries of a block of tier `t`: every way to place O's marks on the cells X left.

@@ -141,11 +141,17 @@ impl Guard {
         entry.fd.store(fd, Ordering::Release);
         let guard = Guard { slot: Some(slot) };
         // Without a lease for another reason, a change is not seen, but a truncation still
-        // ends in the message.
-        match lease(fd) {
-            Err(error) if error.raw_os_error() == Some(libc::EAGAIN) => Err(OpenForWriting),
-            _ => Ok(guard),
+        // ends in the message. A file open for writing is asked again for a moment: a
+        // writer may be about to let go (a child forked by a process that had just written
+        // the file, before its exec closes the descriptor).
+        for wait in [0, 5, 10, 20, 40, 80, 160] {
+            std::thread::sleep(std::time::Duration::from_millis(wait));
+            match lease(fd) {
+                Err(error) if error.raw_os_error() == Some(libc::EAGAIN) => continue,
+                _ => return Ok(guard),
+            }
         }
+        Err(OpenForWriting)
     }
 
     /// Records where the table is mapped, so that a `SIGBUS` there is known as its own.

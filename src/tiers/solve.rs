@@ -138,7 +138,7 @@ fn solve_block(
 ) {
     let cells = tiers.cells();
     let (x, o) = marks_of_tier(t);
-    let xs = tiers.reps[x][rep];
+    let xs = tiers.representatives(x)[rep];
     let x_moves = x == o;
     if !x_moves && tiers.has_line(xs) {
         out.fill(LOST);
@@ -163,9 +163,8 @@ fn solve_block(
         moves.resize(m * bytes, [0; 256]);
         for (j, &cell) in free.iter().enumerate() {
             let child = xs | 1 << cell;
-            let class = tiers.class[child as usize];
-            let (child_rep, turn) = ((class >> 3) as usize, (class & 7) as usize);
-            let child_free = !tiers.reps[x + 1][child_rep] & tiers.full;
+            let (child_rep, turn) = tiers.class_of(child);
+            let child_free = !tiers.representatives(x + 1)[child_rep] & tiers.full;
             let position = |p: usize| {
                 let image = tiers.turn(turn, 1 << free[p]);
                 1u32 << (child_free & (image - 1)).count_ones()
