@@ -17,6 +17,7 @@
 //! in `table/disk.rs`; a file is put in place by a rename, which replaces the name, not what
 //! it points to).
 
+use std::cell::Cell;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -26,7 +27,8 @@ use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::memory::Size;
 use crate::output::WriteError;
 use crate::table::disk;
-use crate::tiers::{MAX_TIER_CELLS, Tiers, solve::solve_tier, tier_sizes};
+use crate::tiers::solve::solve_tier;
+use crate::tiers::{MAX_TIER_CELLS, Phase, Step, Tiers, tier_sizes};
 use crate::value::Entry;
 
 pub use crate::table::disk::{HEADER_BYTES, Header, cache_dir, checksum, set_cache_dir};
@@ -161,17 +163,6 @@ impl From<WriteError> for SolveError {
     }
 }
 
-/// Where a solve stands, for a progress line: after each tier.
-#[derive(Clone, Copy, Debug)]
-pub struct Step {
-    /// The tier just finished (found on disk when resuming).
-    pub tier: usize,
-    /// Entries solved so far, these tiers included.
-    pub done: u64,
-    /// Entries of the whole table.
-    pub total: u64,
-}
-
 /// How a solve ended.
 #[derive(Clone, Debug)]
 pub struct Solved {
@@ -185,10 +176,11 @@ pub struct Solved {
     pub already: bool,
 }
 
-/// Solves `game` into `dir` (made if missing), calling `step` after every tier; goes on from
-/// the tiers an earlier run finished. A table there already, checked, is kept; a damaged one
-/// is solved again. When another process is solving the same game into `dir`, calls
-/// `waiting` with the lock file it holds, waits for it to end, and then keeps its table.
+/// Solves `game` into `dir` (made if missing), calling `step` as the solve begins and after
+/// each piece of a tier (see [`Step`]); goes on from the tiers an earlier run finished. A
+/// table there already, checked, is kept; a damaged one is solved again. When another process
+/// is solving the same game into `dir`, calls `waiting` with the lock file it holds, waits for
+/// it to end, and then keeps its table.
 ///
 /// # Errors
 ///
@@ -247,21 +239,22 @@ pub fn solve_into(
         None => (Vec::new(), None),
     };
     let first = resumed_at.unwrap_or(cells + 1);
-    let mut done: u64 = plan.tiers[first.min(cells + 1)..].iter().sum();
-    if let Some(tier) = resumed_at {
-        step(Step { tier, done, total });
-    }
+    let done = Cell::new(plan.tiers[first.min(cells + 1)..].iter().sum::<u64>());
+    let at = |tier: usize| Step {
+        phase: Phase::Solve,
+        tier,
+        done: done.get(),
+        total,
+    };
+    step(at(first.min(cells)));
     for t in (0..first).rev() {
         let mut out = vec![0 as Entry; plan.tiers[t] as usize];
-        solve_tier(&tiers, t, &next, &mut out);
-        write_tier(&folder, game, t, &out)?;
-        done += plan.tiers[t];
-        next = out;
-        step(Step {
-            tier: t,
-            done,
-            total,
+        solve_tier(&tiers, t, &next, &mut out, &|solved| {
+            done.set(done.get() + solved);
+            step(at(t));
         });
+        write_tier(&folder, game, t, &out)?;
+        next = out;
     }
     drop(next);
     assemble(&folder, &path, game, &plan)?;

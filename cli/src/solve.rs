@@ -1,16 +1,16 @@
 //! `ttt solve`: a game past 16 cells solved into the cache folder, with a progress line on a
 //! terminal.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::num::NonZeroUsize;
 use std::time::Instant;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Failure;
+use super::progress::TiersProgress;
 use ttt_oracle::Game;
-use ttt_oracle::cache::{Plan, SolveError, Step, solve_into};
+use ttt_oracle::cache::{Plan, SolveError, solve_into};
 use ttt_oracle::memory::Size;
 
 /// `ttt solve`'s arguments.
@@ -56,27 +56,18 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         .num_threads(threads(args.threads))
         .build()
         .map_err(|error| Failure::usage(format!("cannot start the threads: {error}")))?;
-    let bar = progress_bar(game);
+    let progress = TiersProgress::start(game, "solving {game}");
     let start = Instant::now();
-    let step = |step: Step| {
-        if let Some(bar) = &bar {
-            bar.set_length(step.total);
-            bar.set_position(step.done);
-            bar.set_message(format!("tier {}", step.tier));
-        }
-    };
     let waiting = |lock: &std::path::Path| {
-        eprintln!(
+        progress.note(&format!(
             "another ttt solve --game {game} is writing into {} (it holds {}); waiting for it \
              to end",
             dir.display(),
             lock.display()
-        );
+        ));
     };
-    let solved = pool.install(|| solve_into(&dir, game, &step, &waiting));
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let solved = pool.install(|| solve_into(&dir, game, &|step| progress.step(step), &waiting));
+    drop(progress);
     let solved = solved.map_err(|error| match error {
         SolveError::NotForThisGame(_)
         | SolveError::OverMemory { .. }
@@ -121,20 +112,4 @@ fn threads(asked: Option<NonZeroUsize>) -> usize {
     let noun = if cores == 1 { "core" } else { "cores" };
     eprintln!("note: --threads {asked} is more than the {cores} {noun} here; solving with {cores}");
     cores
-}
-
-/// The progress line, on a terminal only: tier, positions, rate, time taken and left.
-fn progress_bar(game: Game) -> Option<ProgressBar> {
-    let wanted =
-        std::io::stderr().is_terminal() && std::env::var_os("TERM").is_some_and(|t| t != "dumb");
-    if !wanted {
-        return None;
-    }
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(4));
-    let template = "{spinner} {prefix} {msg}  {human_pos}/{human_len} positions  {per_sec}  \
-                    {elapsed}, about {eta} left";
-    bar.set_style(ProgressStyle::with_template(template).ok()?);
-    bar.set_prefix(format!("solving {game}"));
-    bar.enable_steady_tick(std::time::Duration::from_millis(250));
-    Some(bar)
 }

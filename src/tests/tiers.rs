@@ -5,6 +5,7 @@
 //! mnk_exhaustive.rs.)
 
 use crate::game::Game;
+use crate::tiers::solve::{solve_blocks, solve_tier};
 use crate::tiers::{Tiers, tier_sizes};
 
 #[test]
@@ -28,5 +29,61 @@ fn every_index_of_every_tier_is_the_board_found_there() {
                 assert_eq!(tiers.locate(x, o), (t, index), "game {game}");
             }
         }
+    }
+}
+
+/// The pieces a pass reports between cover every block of a tier once, in order, each a
+/// hundredth of the tier or `PIECE_ENTRIES` at least (the last may be less).
+#[test]
+fn the_pieces_of_a_tier_cover_it_in_order() {
+    let tiers = Tiers::new("3x6k4".parse().unwrap());
+    let mut several = 0;
+    for t in 0..tiers.sizes().len() {
+        let pieces: Vec<_> = tiers.pieces(t).collect();
+        let mut next = 0;
+        for (i, piece) in pieces.iter().enumerate() {
+            assert_eq!(piece.start, next, "tier {t}");
+            assert!(piece.end > piece.start, "tier {t}");
+            let entries = piece.len() as u64 * tiers.block(t);
+            let last = i == pieces.len() - 1;
+            assert!(last || entries >= 1 << 20 || piece.len() * 100 >= tiers.blocks(t));
+            next = piece.end;
+        }
+        assert_eq!(next, tiers.blocks(t), "tier {t}");
+        assert!(pieces.len() <= 100, "tier {t}");
+        several += usize::from(pieces.len() > 1);
+    }
+    assert!(
+        several >= 3,
+        "pieces of more than one block: the test proved nothing"
+    );
+}
+
+/// A tier solved a piece at a time (an O move's piece reading only its own blocks of the next
+/// tier) is the tier solved whole, from any next tier, and each piece is reported once.
+#[test]
+fn a_tier_solved_in_pieces_is_the_tier_solved_whole() {
+    let tiers = Tiers::new("3x6k4".parse().unwrap());
+    // X moves in tier 10, O in tier 9: both have more than one piece.
+    for t in [9, 10] {
+        let mut rng = crate::rng::SplitMix64::new(t as u64);
+        // Any entry a solve writes (value and remoteness), at random.
+        let next: Vec<u8> = (0..tiers.size(t + 1))
+            .map(|_| 1 + (rng.next_u64() % 96) as u8)
+            .collect();
+        let mut whole = vec![0; tiers.size(t) as usize];
+        solve_blocks(&tiers, t, 0..tiers.blocks(t), &next, &mut whole, false);
+        let mut pieces = vec![0; tiers.size(t) as usize];
+        let reported = std::cell::RefCell::new(Vec::new());
+        solve_tier(&tiers, t, &next, &mut pieces, &|n| {
+            reported.borrow_mut().push(n)
+        });
+        assert!(whole == pieces, "tier {t}");
+        let reported = reported.into_inner();
+        assert!(
+            reported.len() > 1,
+            "tier {t} in one piece: the test proved nothing"
+        );
+        assert_eq!(reported.iter().sum::<u64>(), tiers.size(t), "tier {t}");
     }
 }

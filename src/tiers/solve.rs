@@ -43,13 +43,40 @@ fn parent_entry(score: u8, drawn: Entry) -> Entry {
 }
 
 /// Solves tier `t` of `tiers` into `out` (its [`size`](Tiers::size) entries) from `next`, the
-/// solved tier `t + 1` (empty for the last tier), on the current rayon pool.
+/// solved tier `t + 1` (empty for the last tier), on the current rayon pool, a piece at a
+/// time (about a hundredth of the tier), calling `solved` with the entries of each piece once
+/// it is done, on this thread.
 ///
 /// # Panics
 ///
 /// If `out` or `next` has the wrong length.
-pub fn solve_tier(tiers: &Tiers, t: usize, next: &[Entry], out: &mut [Entry]) {
-    solve_slice(tiers, t, 0..tiers.blocks(t), next, out);
+pub fn solve_tier(
+    tiers: &Tiers,
+    t: usize,
+    next: &[Entry],
+    out: &mut [Entry],
+    solved: &dyn Fn(u64),
+) {
+    let block = tiers.block(t) as usize;
+    assert_eq!(
+        out.len() as u64,
+        tiers.size(t),
+        "tier {t} has the wrong length"
+    );
+    for reps in tiers.pieces(t) {
+        // Where O moves a piece reads only the blocks of its own representatives one tier up
+        // (see `solve_slice`); a next tier too short is passed whole, for `solve_blocks` to
+        // refuse with its length.
+        let next = if t % 2 == 1 && t < tiers.cells() {
+            let up = tiers.block(t + 1) as usize;
+            next.get(reps.start * up..reps.end * up).unwrap_or(next)
+        } else {
+            next
+        };
+        let piece = &mut out[reps.start * block..reps.end * block];
+        solve_blocks(tiers, t, reps.clone(), next, piece, true);
+        solved(piece.len() as u64);
+    }
 }
 
 /// Solves the blocks `reps` of tier `t` (X's representatives by index, ascending mask) into
