@@ -3,7 +3,7 @@
 
 use std::io::Write;
 use std::num::NonZeroUsize;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
@@ -35,6 +35,10 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         Failure::usage("no cache folder: set XDG_CACHE_HOME or HOME, or give --cache-dir")
     })?;
     let mut out = super::stdout();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads(args.threads))
+        .build()
+        .map_err(|error| Failure::usage(format!("cannot start the threads: {error}")))?;
     if args.plan {
         let plan = Plan::of(game);
         writeln!(out, "game {game}: {} tiers", plan.tiers.len())?;
@@ -50,12 +54,29 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             Size(plan.memory_bytes),
             Size(plan.disk_bytes)
         )?;
+        // Only a game the solve takes can be laid out to time it.
+        if game.cells() > Game::MAX_TABLE_CELLS && game.cells() <= Game::MAX_TIER_CELLS {
+            out.flush()?;
+            let estimate = pool.install(|| plan.estimate(ESTIMATE_BUDGET));
+            let noun = if estimate.threads == 1 {
+                "thread"
+            } else {
+                "threads"
+            };
+            writeln!(
+                out,
+                "time about {} on {} {noun}: estimated from {} positions of every tier solved \
+                 here\n  in {:.1} s on {:.2} processors (the share of the machine the threads \
+                 had then), and scaled",
+                about(estimate.total()),
+                estimate.threads,
+                ttt_oracle::text::grouped(estimate.sampled),
+                estimate.took.as_secs_f64(),
+                estimate.processors,
+            )?;
+        }
         return Ok(());
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads(args.threads))
-        .build()
-        .map_err(|error| Failure::usage(format!("cannot start the threads: {error}")))?;
     let progress = TiersProgress::start(game, "solving {game}");
     let start = Instant::now();
     let waiting = |lock: &std::path::Path| {
@@ -112,4 +133,26 @@ fn threads(asked: Option<NonZeroUsize>) -> usize {
     let noun = if cores == 1 { "core" } else { "cores" };
     eprintln!("note: --threads {asked} is more than the {cores} {noun} here; solving with {cores}");
     cores
+}
+
+/// What `--plan` aims to spend timing samples of the tiers, after laying the game out (about
+/// one and a half times this in all, see `Plan::estimate`).
+const ESTIMATE_BUDGET: Duration = Duration::from_millis(400);
+
+/// A duration estimated, to two figures: "8.5 s", "42 s", "3 min 20 s", "2 h 05 min".
+fn about(estimate: Duration) -> String {
+    let seconds = estimate.as_secs_f64();
+    match seconds {
+        ..10.0 => format!("{seconds:.1} s"),
+        ..60.0 => format!("{seconds:.0} s"),
+        ..600.0 => {
+            let seconds = (seconds / 10.0).round() as u64 * 10;
+            format!("{} min {:02} s", seconds / 60, seconds % 60)
+        }
+        ..3600.0 => format!("{:.0} min", seconds / 60.0),
+        _ => {
+            let minutes = (seconds / 300.0).round() as u64 * 5;
+            format!("{} h {:02} min", minutes / 60, minutes % 60)
+        }
+    }
 }

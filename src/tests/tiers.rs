@@ -5,7 +5,7 @@
 //! mnk_exhaustive.rs.)
 
 use crate::game::Game;
-use crate::tiers::solve::{solve_blocks, solve_tier};
+use crate::tiers::solve::{WinsByBlock, solve_blocks, solve_tier, wins_in_blocks};
 use crate::tiers::{Tiers, tier_sizes};
 
 #[test]
@@ -85,5 +85,39 @@ fn a_tier_solved_in_pieces_is_the_tier_solved_whole() {
             "tier {t} in one piece: the test proved nothing"
         );
         assert_eq!(reported.iter().sum::<u64>(), tiers.size(t), "tier {t}");
+    }
+}
+
+/// What the time of a solve is estimated against (`cache::Plan::estimate`) stands in for the
+/// next tier where a solve's work depends on it: a board lost at once (its last mover has a
+/// line) stops the look at its parent's moves, and nothing else does. The stand-in has those
+/// boards, and only those, where the solved tier has them.
+#[test]
+fn the_estimates_stand_in_wins_at_once_where_the_solved_tier_does() {
+    for game in ["3x4", "3x5k3", "4x4k3"] {
+        let tiers = Tiers::new(game.parse().unwrap());
+        let solved = crate::tiers::solve_in_memory(&tiers);
+        let lost = |t: usize| -> Vec<u8> {
+            let at_once = |&e: &u8| if e == crate::tiers::LOST { e } else { 0 };
+            solved[t].iter().map(at_once).collect()
+        };
+        for t in 1..=tiers.cells() {
+            if t % 2 == 1 {
+                // O to move in tier t, X's move into it read as the block's.
+                let by_block = WinsByBlock::new(&tiers, t);
+                let stand_in: Vec<u8> = (0..tiers.size(t) as usize).map(|i| by_block[i]).collect();
+                assert!(stand_in == lost(t), "game {game}, tier {t}");
+            } else {
+                let every: Vec<usize> = (0..tiers.blocks(t)).collect();
+                assert!(
+                    wins_in_blocks(&tiers, t, &every) == lost(t),
+                    "game {game}, tier {t}"
+                );
+            }
+            assert!(
+                lost(t).contains(&crate::tiers::LOST) || t < 5,
+                "game {game}, tier {t}"
+            );
+        }
     }
 }
