@@ -23,7 +23,8 @@ pub struct SolveArgs {
     /// default one per core.
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<NonZeroUsize>,
-    /// Print what the solve would hold (memory, disk, each tier's size) and solve nothing.
+    /// Print what the solve would hold (memory, disk, each tier's size) and the time it should
+    /// take here, timed on a sample of every tier (a second or so), and solve nothing.
     #[arg(long)]
     plan: bool,
 }
