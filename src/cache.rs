@@ -17,16 +17,19 @@
 //! in `table/disk.rs`; a file is put in place by a rename, which replaces the name, not what
 //! it points to).
 
+use std::cell::Cell;
 use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::game::{Game, MAX_TABLE_CELLS};
 use crate::memory::Size;
 use crate::output::WriteError;
 use crate::table::disk;
-use crate::tiers::{MAX_TIER_CELLS, Tiers, solve::solve_tier, tier_sizes};
+use crate::tiers::solve::{Sample, solve_tier};
+use crate::tiers::{MAX_TIER_CELLS, Phase, Step, Tiers, tier_sizes};
 use crate::value::Entry;
 
 pub use crate::table::disk::{HEADER_BYTES, Header, cache_dir, checksum, set_cache_dir};
@@ -68,6 +71,115 @@ impl Plan {
             memory_bytes: layout + pairs,
             disk_bytes: table_bytes + tier_files,
         }
+    }
+
+    /// How long the solve would take on the current rayon pool, measured now: the game laid
+    /// out (as the solve does first), then blocks spread evenly over every tier solved on the
+    /// pool, more of them until their processor time is the tier's share of `budget` (the
+    /// sampling takes about `budget` of processor time, one and a half times that with the
+    /// rounds that grow to it), and each tier's processor time scaled by its blocks. Time is
+    /// then what the process had of the processors while sampling (its processor time over its
+    /// time), so that a machine busy with other work at that moment gives a longer estimate,
+    /// while a sample cut short by the scheduler does not pass for a slow tier.
+    ///
+    /// The samples are solved against a stand-in for the next tier that stops at the same
+    /// winning moves (see `tiers/solve.rs`), so they do the same work, but their reads stay in
+    /// the cache; the writing of the tiers and the table is left out. An estimate: a machine
+    /// busier or idler later solves slower or faster.
+    ///
+    /// # Panics
+    ///
+    /// If the game has more than [`MAX_TIER_CELLS`] cells.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ttt_oracle::cache::Plan;
+    ///
+    /// let plan = Plan::of("3x6k4".parse()?);
+    /// let estimate = plan.estimate(Duration::from_millis(50));
+    /// assert_eq!(estimate.tiers.len(), plan.tiers.len());
+    /// assert!(estimate.total() > estimate.layout && estimate.sampled > 0);
+    /// # Ok::<(), ttt_oracle::GameError>(())
+    /// ```
+    pub fn estimate(&self, budget: Duration) -> Estimate {
+        let start = Instant::now();
+        let tiers = Tiers::new(self.game);
+        let layout = start.elapsed();
+        let share = budget / self.tiers.len() as u32;
+        let threads = rayon::current_num_threads();
+        let (mut sampled, mut elapsed, mut processor) = (0, Duration::ZERO, Duration::ZERO);
+        let work: Vec<Duration> = (0..self.tiers.len())
+            .map(|t| {
+                let sample = Sample::new(&tiers, t);
+                let blocks = sample.blocks();
+                let mut count = blocks.min(4 * threads);
+                loop {
+                    let round = sample.round(count);
+                    let (began, used) = (Instant::now(), processor_time());
+                    let entries = round.solve();
+                    let took = processor_time().saturating_sub(used);
+                    elapsed += began.elapsed();
+                    processor += took;
+                    if count == blocks || took >= share {
+                        sampled += entries;
+                        return took.mul_f64(blocks as f64 / count as f64);
+                    }
+                    // Towards the share, at most 8 times as many at once.
+                    let towards = share.as_secs_f64() / took.as_secs_f64().max(1e-6);
+                    count = blocks.min((count as f64 * towards.clamp(2.0, 8.0)) as usize);
+                }
+            })
+            .collect();
+        // The processors the sampling had, at least a hundredth of one.
+        let had = processor.as_secs_f64() / elapsed.as_secs_f64().max(1e-9);
+        let had = had.clamp(0.01, threads as f64);
+        Estimate {
+            tiers: work.iter().map(|work| work.div_f64(had)).collect(),
+            layout,
+            sampled,
+            processors: had,
+            took: start.elapsed(),
+            threads,
+        }
+    }
+}
+
+/// The processor time this process has had, all its threads together.
+fn processor_time() -> Duration {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec it is given, and nothing else.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now) };
+    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
+}
+
+/// How long a solve would take, from [`Plan::estimate`]: measured on this machine at one
+/// moment, and scaled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Per tier, from the empty board: how long solving it would take.
+    pub tiers: Vec<Duration>,
+    /// How long laying out the game took (measured whole, not sampled).
+    pub layout: Duration,
+    /// Entries solved to measure it.
+    pub sampled: u64,
+    /// The processors the process had while sampling: its processor time over its time (up to
+    /// its threads; less when other work on the machine took its share).
+    pub processors: f64,
+    /// How long measuring took, the layout included.
+    pub took: Duration,
+    /// The threads it was measured on: those of the rayon pool it ran on.
+    pub threads: usize,
+}
+
+impl Estimate {
+    /// How long the whole solve would take: the layout and every tier.
+    pub fn total(&self) -> Duration {
+        self.layout + self.tiers.iter().sum::<Duration>()
     }
 }
 
@@ -161,17 +273,6 @@ impl From<WriteError> for SolveError {
     }
 }
 
-/// Where a solve stands, for a progress line: after each tier.
-#[derive(Clone, Copy, Debug)]
-pub struct Step {
-    /// The tier just finished (found on disk when resuming).
-    pub tier: usize,
-    /// Entries solved so far, these tiers included.
-    pub done: u64,
-    /// Entries of the whole table.
-    pub total: u64,
-}
-
 /// How a solve ended.
 #[derive(Clone, Debug)]
 pub struct Solved {
@@ -185,10 +286,11 @@ pub struct Solved {
     pub already: bool,
 }
 
-/// Solves `game` into `dir` (made if missing), calling `step` after every tier; goes on from
-/// the tiers an earlier run finished. A table there already, checked, is kept; a damaged one
-/// is solved again. When another process is solving the same game into `dir`, calls
-/// `waiting` with the lock file it holds, waits for it to end, and then keeps its table.
+/// Solves `game` into `dir` (made if missing), calling `step` as the solve begins and after
+/// each piece of a tier (see [`Step`]); goes on from the tiers an earlier run finished. A
+/// table there already, checked, is kept; a damaged one is solved again. When another process
+/// is solving the same game into `dir`, calls `waiting` with the lock file it holds, waits for
+/// it to end, and then keeps its table.
 ///
 /// # Errors
 ///
@@ -258,21 +360,22 @@ pub fn solve_into(
         None => (Vec::new(), None),
     };
     let first = resumed_at.unwrap_or(cells + 1);
-    let mut done: u64 = plan.tiers[first.min(cells + 1)..].iter().sum();
-    if let Some(tier) = resumed_at {
-        step(Step { tier, done, total });
-    }
+    let done = Cell::new(plan.tiers[first.min(cells + 1)..].iter().sum::<u64>());
+    let at = |tier: usize| Step {
+        phase: Phase::Solve,
+        tier,
+        done: done.get(),
+        total,
+    };
+    step(at(first.min(cells)));
     for t in (0..first).rev() {
         let mut out = vec![0 as Entry; plan.tiers[t] as usize];
-        solve_tier(&tiers, t, &next, &mut out);
-        write_tier(&folder, game, t, &out)?;
-        done += plan.tiers[t];
-        next = out;
-        step(Step {
-            tier: t,
-            done,
-            total,
+        solve_tier(&tiers, t, &next, &mut out, &|solved| {
+            done.set(done.get() + solved);
+            step(at(t));
         });
+        write_tier(&folder, game, t, &out)?;
+        next = out;
     }
     drop(next);
     assemble(&folder, &path, game, &plan)?;

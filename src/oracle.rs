@@ -12,6 +12,7 @@ use crate::stats::Stats;
 use crate::table::disk::DiskTable;
 use crate::table::tic_tac_toe::Dense;
 use crate::table::{Table, TableError};
+use crate::tiers::Step;
 use crate::value::{MoveValue, Probe};
 use crate::verify::Verification;
 
@@ -332,9 +333,41 @@ impl Oracle {
     /// # Ok::<(), ttt_oracle::TableError>(())
     /// ```
     pub fn stats(&self) -> Result<Stats, TableError> {
+        self.stats_with_progress(&|_| {})
+    }
+
+    /// [`stats`](Oracle::stats), calling `progress` with where the count stands: as it begins,
+    /// then after each piece of a tier (about a hundredth of it), always on the calling thread.
+    /// Only a table `ttt solve` cached (a game past 16 cells, a minute or more to count) is
+    /// reported, in [`Phase::Count`](crate::tiers::Phase::Count); a smaller game, counted in a
+    /// few seconds at most, calls nothing.
+    ///
+    /// # Errors
+    ///
+    /// As [`stats`](Oracle::stats).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::cell::Cell;
+    /// use ttt_oracle::{Game, Oracle, cache};
+    ///
+    /// // A game of 17 cells, solved into a folder of its own, then counted.
+    /// let game: Game = "1x17k5".parse()?;
+    /// let folder = tempfile::tempdir()?;
+    /// cache::solve_into(folder.path(), game, &|_| {}, &|_| {})?;
+    /// cache::set_cache_dir(folder.path().to_path_buf());
+    /// let last = Cell::new(None);
+    /// let stats = Oracle::of(game)?.stats_with_progress(&|step| last.set(Some(step)))?;
+    /// let last = last.get().expect("a cached table's count is reported");
+    /// assert_eq!((last.tier, last.done), (17, last.total));
+    /// assert_eq!(stats.by_ply.len(), 18);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stats_with_progress(&self, progress: &dyn Fn(Step)) -> Result<Stats, TableError> {
         match &self.layout {
             Layout::TicTacToe(_) | Layout::Any(_) => crate::stats::of_game(self.game()),
-            Layout::Disk(table) => crate::stats::of_disk(table),
+            Layout::Disk(table) => crate::stats::of_disk(table, progress),
         }
     }
 
@@ -383,10 +416,52 @@ impl Oracle {
     /// # Ok::<(), ttt_oracle::TableError>(())
     /// ```
     pub fn verify(&self) -> Result<Verification, TableError> {
+        self.verify_with_progress(&|_| {})
+    }
+
+    /// [`verify`](Oracle::verify), calling `progress` with where the check stands, always on
+    /// the calling thread: for a table `ttt solve` cached, as [`Phase::Checksums`] begins and
+    /// after each tier checked, then as [`Phase::Compare`] begins and after each piece of a
+    /// tier solved afresh (about a hundredth of it). An embedded table, checked in a second at
+    /// most, calls nothing.
+    ///
+    /// [`Phase::Checksums`]: crate::tiers::Phase::Checksums
+    /// [`Phase::Compare`]: crate::tiers::Phase::Compare
+    ///
+    /// # Errors
+    ///
+    /// As [`verify`](Oracle::verify).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::cell::RefCell;
+    /// use ttt_oracle::tiers::Phase;
+    /// use ttt_oracle::{Game, Oracle, cache};
+    ///
+    /// let game: Game = "1x17k5".parse()?;
+    /// let folder = tempfile::tempdir()?;
+    /// cache::solve_into(folder.path(), game, &|_| {}, &|_| {})?;
+    /// cache::set_cache_dir(folder.path().to_path_buf());
+    /// let phases = RefCell::new(Vec::new());
+    /// let checked = Oracle::of(game)?.verify_with_progress(&|step| {
+    ///     let mut phases = phases.borrow_mut();
+    ///     if phases.last() != Some(&step.phase) {
+    ///         phases.push(step.phase);
+    ///     }
+    /// })?;
+    /// assert!(checked.is_ok());
+    /// assert_eq!(phases.into_inner(), [Phase::Checksums, Phase::Compare]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn verify_with_progress(
+        &self,
+        progress: &dyn Fn(Step),
+    ) -> Result<Verification, TableError> {
         match &self.layout {
             // The embedded bytes decoded afresh, not only the table already in use.
             Layout::TicTacToe(_) | Layout::Any(_) => crate::verify::verify_game(self.game()),
-            Layout::Disk(table) => crate::verify::verify_disk(table),
+            Layout::Disk(table) => crate::verify::verify_disk(table, progress),
         }
     }
 }

@@ -82,5 +82,5 @@ pub fn of_game(game: Game) -> Result<Stats, TableError> {
     let tiers = Tiers::new(game);
     let solved = solve_in_memory(&tiers);
     let table_bytes = crate::table::embedded_bytes(game).map_or(0, <[u8]>::len) as u64;
-    tiered::of_tiers(&tiers, |t| Ok(&solved[t]), table_bytes)
+    tiered::of_tiers(&tiers, |t| Ok(&solved[t]), table_bytes, &|_| {})
 }

@@ -12,12 +12,15 @@
 //!
 //! Pure: no I/O. [`solve`] solves one tier from the next with rayon. `ttt solve` writes the
 //! tiers to the cache one by one ([`cache`](crate::cache)); `ttt-mpi` splits each tier's
-//! blocks across MPI ranks with [`solve::solve_slice`]. [`unentry`] reads an entry back.
+//! blocks across MPI ranks with [`solve::solve_slice`]. [`unentry`] reads an entry back. A
+//! pass over every tier (a solve, the counts of `ttt stats`, the checks of `ttt verify`) says
+//! where it stands with a [`Step`] after each piece of a tier.
 
 // Named by path so that `build.rs`, which takes this file by path, finds it too.
 #[path = "tiers/solve.rs"]
 pub mod solve;
 
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use crate::game::Game;
@@ -336,6 +339,60 @@ impl Tiers {
         let (x, o) = marks_of_tier(t);
         self.binomial[self.cells - x][o]
     }
+
+    /// The blocks of tier `t` as consecutive ranges, each a hundredth of the tier or
+    /// [`PIECE_ENTRIES`], whichever is larger. A pass reports its progress between two pieces,
+    /// from the thread that started it; a piece is large enough that the wait at its end (its
+    /// last block finishing while the other threads have none) is small against it.
+    pub(crate) fn pieces(&self, t: usize) -> impl Iterator<Item = Range<usize>> + use<> {
+        let blocks = self.blocks(t);
+        let per_piece = (PIECE_ENTRIES / self.block(t).max(1)).max(1) as usize;
+        let per_piece = per_piece.max(blocks.div_ceil(100));
+        (0..blocks)
+            .step_by(per_piece)
+            .map(move |start| start..(start + per_piece).min(blocks))
+    }
+}
+
+/// The fewest entries of a piece of a tier ([`Tiers::pieces`]) when the tier has more.
+const PIECE_ENTRIES: u64 = 1 << 20;
+
+/// Where a pass over a game's tiers stands, for a progress line: what it does, the tier it is
+/// at, and the entries done of the whole table. A pass reports one when each phase begins
+/// (`done` is then 0, or the entries a solve that goes on from an earlier run found solved),
+/// then after each piece of a tier, about a hundredth of it.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::tiers::{Phase, Step};
+///
+/// let step = Step { phase: Phase::Count, tier: 12, done: 45_000_000, total: 180_000_000 };
+/// assert_eq!(step.done * 100 / step.total, 25); // a quarter of the way
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// What the pass is doing.
+    pub phase: Phase,
+    /// The tier being worked on (the last one reached, when a phase begins).
+    pub tier: usize,
+    /// Entries done so far in this phase, over every tier.
+    pub done: u64,
+    /// Entries of the whole table: what the phase goes over.
+    pub total: u64,
+}
+
+/// What a pass over the tiers is doing, each phase going over every tier once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Solving the tiers, from the full board down (`ttt solve`).
+    Solve,
+    /// Counting positions, values and games, from the empty board up (`ttt stats`).
+    Count,
+    /// Checking each stored tier against its checksum (the first half of `ttt verify`).
+    Checksums,
+    /// Solving the tiers afresh and comparing them with the stored ones (its second half).
+    Compare,
 }
 
 /// `n` choose `k`, for the counts of boards of a game of up to [`MAX_TIER_CELLS`] cells.

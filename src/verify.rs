@@ -8,6 +8,7 @@ use crate::solve::{Digits, solve_game};
 use crate::table::TableError;
 use crate::table::disk::{DiskTable, checksum as tier_checksum};
 use crate::table::tic_tac_toe::Dense;
+use crate::tiers::{Phase, Step};
 use crate::value::{Entry, Value, unentry};
 
 /// A canonical position where the embedded table and a fresh solve disagree; on 4x4 also any
@@ -184,18 +185,39 @@ pub const MAX_LISTED: usize = 1_000;
 /// header stores, then every entry against a fresh tiered solve, tier by tier from the full
 /// board down, holding two tiers at a time. A position's moves are not stored in such a table,
 /// so a difference names value and remoteness only. The checksums compared are of the tiers'
-/// checksums, in order.
+/// checksums, in order. Calls `progress` as each of the two begins and after each tier
+/// checked, then each piece of a tier solved.
 ///
 /// # Errors
 ///
 /// [`TableError::DamagedFile`] when a tier no longer matches its checksum,
 /// [`TableError::OverMemory`] when two tiers and the layout would pass the memory limit.
-pub(crate) fn verify_disk(table: &DiskTable) -> Result<Verification, TableError> {
+pub(crate) fn verify_disk(
+    table: &DiskTable,
+    progress: &dyn Fn(Step),
+) -> Result<Verification, TableError> {
     let tiers = table.tiers();
     let game = tiers.game();
     // Every tier, whatever the process has read of it already.
+    progress(Step {
+        phase: Phase::Checksums,
+        tier: 0,
+        done: 0,
+        total: tiers.sizes().iter().sum(),
+    });
     table.check_every_tier()?;
     let stored = table.stored_checksums();
+    let total = tiers.sizes().iter().sum();
+    let done = std::cell::Cell::new(0);
+    let step = |phase, tier| {
+        let done = done.get();
+        progress(Step {
+            phase,
+            tier,
+            done,
+            total,
+        });
+    };
     let sizes = tiers.sizes();
     let pairs = sizes
         .windows(2)
@@ -213,9 +235,14 @@ pub(crate) fn verify_disk(table: &DiskTable) -> Result<Verification, TableError>
     let (mut mismatches, mut differing, mut compared) = (Vec::new(), 0, 0);
     let mut fresh_sums = vec![0; sizes.len()];
     let mut next: Vec<Entry> = Vec::new();
+    done.set(0);
+    step(Phase::Compare, sizes.len() - 1);
     for t in (0..sizes.len()).rev() {
         let mut fresh = vec![0; sizes[t] as usize];
-        crate::tiers::solve::solve_tier(tiers, t, &next, &mut fresh);
+        crate::tiers::solve::solve_tier(tiers, t, &next, &mut fresh, &|solved| {
+            done.set(done.get() + solved);
+            step(Phase::Compare, t);
+        });
         let ours = table.tier(t)?;
         for (index, (&a, &b)) in ours.iter().zip(&fresh).enumerate() {
             if a == b {

@@ -1,16 +1,16 @@
 //! `ttt solve`: a game past 16 cells solved into the cache folder, with a progress line on a
 //! terminal.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::num::NonZeroUsize;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Failure;
+use super::progress::TiersProgress;
 use ttt_oracle::Game;
-use ttt_oracle::cache::{Plan, SolveError, Step, solve_into};
+use ttt_oracle::cache::{Plan, SolveError, solve_into};
 use ttt_oracle::memory::Size;
 
 /// `ttt solve`'s arguments.
@@ -23,7 +23,8 @@ pub struct SolveArgs {
     /// default one per core.
     #[arg(short = 'j', long, value_name = "N")]
     threads: Option<NonZeroUsize>,
-    /// Print what the solve would hold (memory, disk, each tier's size) and solve nothing.
+    /// Print what the solve would hold (memory, disk, each tier's size) and the time it should
+    /// take here, timed on a sample of every tier (a second or so), and solve nothing.
     #[arg(long)]
     plan: bool,
 }
@@ -35,6 +36,10 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         Failure::usage("no cache folder: set XDG_CACHE_HOME or HOME, or give --cache-dir")
     })?;
     let mut out = super::stdout();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads(args.threads))
+        .build()
+        .map_err(|error| Failure::usage(format!("cannot start the threads: {error}")))?;
     if args.plan {
         let plan = Plan::of(game);
         writeln!(out, "game {game}: {} tiers", plan.tiers.len())?;
@@ -50,33 +55,41 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
             Size(plan.memory_bytes),
             Size(plan.disk_bytes)
         )?;
+        // Only a game the solve takes can be laid out to time it.
+        if game.cells() > Game::MAX_TABLE_CELLS && game.cells() <= Game::MAX_TIER_CELLS {
+            out.flush()?;
+            let estimate = pool.install(|| plan.estimate(ESTIMATE_BUDGET));
+            let noun = if estimate.threads == 1 {
+                "thread"
+            } else {
+                "threads"
+            };
+            writeln!(
+                out,
+                "time about {} on {} {noun}: estimated from {} positions of every tier solved \
+                 here\n  in {:.1} s on {:.2} processors (the share of the machine the threads \
+                 had then), and scaled",
+                about(estimate.total()),
+                estimate.threads,
+                ttt_oracle::text::grouped(estimate.sampled),
+                estimate.took.as_secs_f64(),
+                estimate.processors,
+            )?;
+        }
         return Ok(());
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads(args.threads))
-        .build()
-        .map_err(|error| Failure::usage(format!("cannot start the threads: {error}")))?;
-    let bar = progress_bar(game);
+    let progress = TiersProgress::start(game, "solving {game}");
     let start = Instant::now();
-    let step = |step: Step| {
-        if let Some(bar) = &bar {
-            bar.set_length(step.total);
-            bar.set_position(step.done);
-            bar.set_message(format!("tier {}", step.tier));
-        }
-    };
     let waiting = |lock: &std::path::Path| {
-        eprintln!(
+        progress.note(&format!(
             "another ttt solve --game {game} is writing into {} (it holds {}); waiting for it \
              to end",
             dir.display(),
             lock.display()
-        );
+        ));
     };
-    let solved = pool.install(|| solve_into(&dir, game, &step, &waiting));
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let solved = pool.install(|| solve_into(&dir, game, &|step| progress.step(step), &waiting));
+    drop(progress);
     let solved = solved.map_err(|error| match error {
         SolveError::NotForThisGame(_)
         | SolveError::OverMemory { .. }
@@ -123,18 +136,24 @@ fn threads(asked: Option<NonZeroUsize>) -> usize {
     cores
 }
 
-/// The progress line, on a terminal only: tier, positions, rate, time taken and left.
-fn progress_bar(game: Game) -> Option<ProgressBar> {
-    let wanted =
-        std::io::stderr().is_terminal() && std::env::var_os("TERM").is_some_and(|t| t != "dumb");
-    if !wanted {
-        return None;
+/// What `--plan` aims to spend timing samples of the tiers, after laying the game out (about
+/// one and a half times this in all, see `Plan::estimate`).
+const ESTIMATE_BUDGET: Duration = Duration::from_millis(400);
+
+/// A duration estimated, to two figures: "8.5 s", "42 s", "3 min 20 s", "2 h 05 min".
+fn about(estimate: Duration) -> String {
+    let seconds = estimate.as_secs_f64();
+    match seconds {
+        ..10.0 => format!("{seconds:.1} s"),
+        ..60.0 => format!("{seconds:.0} s"),
+        ..600.0 => {
+            let seconds = (seconds / 10.0).round() as u64 * 10;
+            format!("{} min {:02} s", seconds / 60, seconds % 60)
+        }
+        ..3600.0 => format!("{:.0} min", seconds / 60.0),
+        _ => {
+            let minutes = (seconds / 300.0).round() as u64 * 5;
+            format!("{} h {:02} min", minutes / 60, minutes % 60)
+        }
     }
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(4));
-    let template = "{spinner} {prefix} {msg}  {human_pos}/{human_len} positions  {per_sec}  \
-                    {elapsed}, about {eta} left";
-    bar.set_style(ProgressStyle::with_template(template).ok()?);
-    bar.set_prefix(format!("solving {game}"));
-    bar.enable_steady_tick(std::time::Duration::from_millis(250));
-    Some(bar)
 }

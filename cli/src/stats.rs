@@ -7,6 +7,7 @@ use ttt_oracle::Game;
 use ttt_oracle::stats::{ByOutcome, ByValue, of_game};
 use ttt_oracle::text::grouped;
 
+use super::progress::TiersProgress;
 use super::{Failure, Format};
 
 /// Arguments of `ttt stats`.
@@ -31,8 +32,11 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
         // tic-tac-toe table has stopped `ttt` already).
         of_game(game)?
     } else if game.cells() <= Game::MAX_TIER_CELLS {
-        // An embedded table, or one `ttt solve` cached (an error says how to make one).
-        ttt_oracle::Oracle::of(game)?.stats()?
+        // A table `ttt solve` cached (an error says how to make one), counted in a minute or
+        // more: a progress line on a terminal.
+        let progress = TiersProgress::start(game, "reading the table of {game}");
+        let oracle = ttt_oracle::Oracle::of(game)?;
+        oracle.stats_with_progress(&|step| progress.step(step))?
     } else {
         return Err(Failure::usage(format!(
             "game {game} has {} cells; counts are made for games of at most {} cells",

@@ -6,6 +6,7 @@ use clap::Args;
 use serde::Serialize;
 use ttt_oracle::{Cells, Game, Oracle, TableError, Value};
 
+use super::progress::TiersProgress;
 use super::{Failure, Format};
 
 /// Arguments of `ttt verify`.
@@ -49,8 +50,13 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
     let game = args.game;
     let checked = if game.has_table() && !game.is_embedded() {
         Err(TableError::NotEmbedded { game })
-    } else {
+    } else if game.has_table() {
         Oracle::of(game).and_then(|oracle| oracle.verify())
+    } else {
+        // A table `ttt solve` cached, checked in a minute or more: a progress line on a
+        // terminal.
+        let progress = TiersProgress::start(game, "reading the table of {game}");
+        Oracle::of(game).and_then(|oracle| oracle.verify_with_progress(&|s| progress.step(s)))
     };
     // Damage is the answer here, with exit code 1, where every other command stops with 4.
     let found = checked.map_err(|error| match error {

@@ -25,21 +25,23 @@ use crate::board::{Outcome, Player};
 use crate::game::Game;
 use crate::table::TableError;
 use crate::table::disk::DiskTable;
-use crate::tiers::{Tiers, marks_of_tier};
+use crate::tiers::{Phase, Step, Tiers, marks_of_tier};
 use crate::value::{Entry, Value, unentry};
 
-/// The counts of the table `ttt solve` cached.
+/// The counts of the table `ttt solve` cached, calling `progress` as the count begins and
+/// after each piece of a tier.
 ///
 /// # Errors
 ///
 /// [`TableError::NotCounted`] when a count passes what 64 bits hold (games of more than 20
 /// cells could); [`TableError::DamagedFile`] when a tier does not match its checksum.
-pub(crate) fn of_disk(table: &DiskTable) -> Result<Stats, TableError> {
-    of_tiers(table.tiers(), |t| table.tier(t), table.size_bytes() as u64)
+pub(crate) fn of_disk(table: &DiskTable, progress: &dyn Fn(Step)) -> Result<Stats, TableError> {
+    let tier = |t| table.tier(t);
+    of_tiers(table.tiers(), tier, table.size_bytes() as u64, progress)
 }
 
 /// The counts of the game laid out by `tiers`, whose solved tier `t` is `tier(t)`, from a
-/// table of `table_bytes`.
+/// table of `table_bytes`, calling `progress` as [`of_disk`] does.
 ///
 /// # Errors
 ///
@@ -48,22 +50,41 @@ pub(crate) fn of_tiers<'a>(
     tiers: &Tiers,
     tier: impl Fn(usize) -> Result<&'a [Entry], TableError> + Sync,
     table_bytes: u64,
+    progress: &dyn Fn(Step),
 ) -> Result<Stats, TableError> {
     let cells = tiers.cells();
     let mut totals = Totals::new(cells);
     let mut before: Vec<Paths> = Vec::new();
+    let (mut done, total) = (0, tiers.sizes().iter().sum());
+    let step = |tier, done| {
+        let phase = Phase::Count;
+        progress(Step {
+            phase,
+            tier,
+            done,
+            total,
+        });
+    };
+    step(0, done);
     for t in 0..=cells {
         let entries = tier(t)?;
         let (x, o) = marks_of_tier(t);
         let block = tiers.binomial(cells - x, o) as usize;
         let mut paths = vec![Paths::default(); entries.len()];
-        let counted = paths
-            .par_chunks_mut(block)
-            .zip(entries.par_chunks(block))
-            .enumerate()
-            .map(|(rep, (out, entries))| count_block(tiers, t, rep, entries, &before, out))
-            .reduce(|| Totals::new(cells), Totals::merge);
-        totals = totals.merge(counted);
+        for reps in tiers.pieces(t) {
+            let piece = reps.start * block..reps.end * block;
+            let counted = paths[piece.clone()]
+                .par_chunks_mut(block)
+                .zip(entries[piece.clone()].par_chunks(block))
+                .enumerate()
+                .map(|(i, (out, entries))| {
+                    count_block(tiers, t, reps.start + i, entries, &before, out)
+                })
+                .reduce(|| Totals::new(cells), Totals::merge);
+            totals = totals.merge(counted);
+            done += piece.len() as u64;
+            step(t, done);
+        }
         before = paths;
     }
     totals.into_stats(tiers.game(), table_bytes)

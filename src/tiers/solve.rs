@@ -6,7 +6,7 @@
 //! is lost at 0 plies, a full board is drawn at 0, any other is one ply of minimax over its
 //! children, the winner taking the fastest win and the loser the slowest loss.
 
-use std::ops::Range;
+use std::ops::{Index, Range};
 
 use rayon::prelude::*;
 
@@ -43,13 +43,40 @@ fn parent_entry(score: u8, drawn: Entry) -> Entry {
 }
 
 /// Solves tier `t` of `tiers` into `out` (its [`size`](Tiers::size) entries) from `next`, the
-/// solved tier `t + 1` (empty for the last tier), on the current rayon pool.
+/// solved tier `t + 1` (empty for the last tier), on the current rayon pool, a piece at a
+/// time (about a hundredth of the tier), calling `solved` with the entries of each piece once
+/// it is done, on this thread.
 ///
 /// # Panics
 ///
 /// If `out` or `next` has the wrong length.
-pub fn solve_tier(tiers: &Tiers, t: usize, next: &[Entry], out: &mut [Entry]) {
-    solve_slice(tiers, t, 0..tiers.blocks(t), next, out);
+pub fn solve_tier(
+    tiers: &Tiers,
+    t: usize,
+    next: &[Entry],
+    out: &mut [Entry],
+    solved: &dyn Fn(u64),
+) {
+    let block = tiers.block(t) as usize;
+    assert_eq!(
+        out.len() as u64,
+        tiers.size(t),
+        "tier {t} has the wrong length"
+    );
+    for reps in tiers.pieces(t) {
+        // Where O moves a piece reads only the blocks of its own representatives one tier up
+        // (see `solve_slice`); a next tier too short is passed whole, for `solve_blocks` to
+        // refuse with its length.
+        let next = if t % 2 == 1 && t < tiers.cells() {
+            let up = tiers.block(t + 1) as usize;
+            next.get(reps.start * up..reps.end * up).unwrap_or(next)
+        } else {
+            next
+        };
+        let piece = &mut out[reps.start * block..reps.end * block];
+        solve_blocks(tiers, t, reps.clone(), next, piece, true);
+        solved(piece.len() as u64);
+    }
 }
 
 /// Solves the blocks `reps` of tier `t` (X's representatives by index, ascending mask) into
@@ -126,13 +153,14 @@ struct Scratch {
 }
 
 /// Solves the block of representative `rep` of tier `t`, the `slot`-th block of its slice
-/// (where an O move's child block lies in `next`).
-fn solve_block(
+/// (where an O move's child block lies in `next`). `next` is the solved tier `t + 1`, or for
+/// a [`Sample`] a stand-in for it.
+fn solve_block<Next: Index<usize, Output = Entry> + ?Sized>(
     tiers: &Tiers,
     t: usize,
     rep: usize,
     slot: usize,
-    next: &[Entry],
+    next: &Next,
     out: &mut [Entry],
     scratch: &mut Scratch,
 ) {
@@ -205,6 +233,144 @@ fn solve_block(
             compressed = ripple | (((compressed ^ ripple) >> 2) / low);
         }
     }
+}
+
+/// Blocks of tier `t` solved without tier `t + 1`, to time the solve of the tier
+/// (`cache::Plan::estimate`): they are solved against a stand-in for the next tier, and the
+/// result thrown away. A solve's work depends on the next tier's entries in one way only: a
+/// board's moves are looked at until one wins at once (a child lost in 0 plies), so the
+/// stand-in has those where the real tier has them, and nothing elsewhere. Its reads stay in
+/// the cache, where a solve's of a large tier go out to memory.
+#[cfg(not(target_family = "wasm"))]
+pub(crate) struct Sample<'a> {
+    tiers: &'a Tiers,
+    t: usize,
+    /// The stand-in where X moves in tier `t` (a child's block says it all), built once.
+    by_block: Option<WinsByBlock>,
+}
+
+/// The blocks of one timing of a [`Sample`], with what they read, built before the timing.
+#[cfg(not(target_family = "wasm"))]
+pub(crate) struct Round<'a> {
+    sample: &'a Sample<'a>,
+    reps: Vec<usize>,
+    /// The stand-in where O moves in tier `t`: the same blocks of the next tier.
+    in_blocks: Option<Vec<Entry>>,
+}
+
+#[cfg(not(target_family = "wasm"))]
+impl<'a> Sample<'a> {
+    pub(crate) fn new(tiers: &'a Tiers, t: usize) -> Sample<'a> {
+        let x_moves = t % 2 == 0 && t < tiers.cells();
+        Sample {
+            tiers,
+            t,
+            by_block: x_moves.then(|| WinsByBlock::new(tiers, t + 1)),
+        }
+    }
+
+    /// The blocks of the tier, as many as there are to sample.
+    pub(crate) fn blocks(&self) -> usize {
+        self.tiers.blocks(self.t)
+    }
+
+    /// `count` blocks (at most [`blocks`](Sample::blocks)), spread evenly over the tier.
+    pub(crate) fn round(&self, count: usize) -> Round<'_> {
+        let (tiers, t, blocks) = (self.tiers, self.t, self.blocks());
+        let reps: Vec<usize> = (0..count).map(|i| i * blocks / count).collect();
+        let o_moves = t % 2 == 1 && t < tiers.cells();
+        let in_blocks = o_moves.then(|| wins_in_blocks(tiers, t + 1, &reps));
+        Round {
+            sample: self,
+            reps,
+            in_blocks,
+        }
+    }
+}
+
+#[cfg(not(target_family = "wasm"))]
+impl Round<'_> {
+    /// Solves the blocks on the current rayon pool; returns their entries.
+    pub(crate) fn solve(&self) -> u64 {
+        let Sample { tiers, t, .. } = *self.sample;
+        let block = tiers.block(t) as usize;
+        let solve = |(scratch, out): &mut (Scratch, Vec<Entry>), (slot, &rep): (usize, &usize)| {
+            match (&self.sample.by_block, &self.in_blocks) {
+                (Some(next), _) => solve_block(tiers, t, rep, slot, next, out, scratch),
+                (_, Some(next)) => solve_block(tiers, t, rep, slot, &next[..], out, scratch),
+                // The full board: no next tier to read.
+                _ => solve_block(tiers, t, rep, slot, &[][..], out, scratch),
+            }
+            std::hint::black_box(&out);
+        };
+        let scratch = || (Scratch::default(), vec![0 as Entry; block]);
+        (self.reps.par_iter().enumerate()).for_each_init(scratch, solve);
+        (self.reps.len() * block) as u64
+    }
+}
+
+/// A stand-in for tier `t` where O is to move, read by a solve of tier `t - 1`: a board there
+/// is lost at once where X's cells hold a line, which its block alone says (`out.fill(LOST)`
+/// in `solve_block`), and nowhere else. One entry per block, whose index a multiplication
+/// finds where a solve reads the entry itself.
+#[cfg(not(target_family = "wasm"))]
+pub(crate) struct WinsByBlock {
+    by_block: Vec<Entry>,
+    /// `2^64 / block`, rounded up: an index times it, over `2^64`, is its block (exactly
+    /// while an index times a block is below `2^64`).
+    reciprocal: u128,
+}
+
+#[cfg(not(target_family = "wasm"))]
+impl WinsByBlock {
+    pub(crate) fn new(tiers: &Tiers, t: usize) -> WinsByBlock {
+        let x = marks_of_tier(t).0;
+        let by_block = (tiers.representatives(x).iter())
+            .map(|&xs| if tiers.has_line(xs) { LOST } else { 0 })
+            .collect();
+        WinsByBlock {
+            by_block,
+            reciprocal: (u64::MAX / tiers.block(t).max(1)) as u128 + 1,
+        }
+    }
+}
+
+#[cfg(not(target_family = "wasm"))]
+impl Index<usize> for WinsByBlock {
+    type Output = Entry;
+
+    #[inline]
+    fn index(&self, index: usize) -> &Entry {
+        &self.by_block[((index as u128 * self.reciprocal) >> 64) as usize]
+    }
+}
+
+/// A stand-in for the blocks `reps` of tier `t` where X is to move, read by a solve of the
+/// same blocks of tier `t - 1` (as a slice's next tier is, see [`solve_slice`]): a board there
+/// is lost at once where O's cells hold a line, and nowhere else.
+#[cfg(not(target_family = "wasm"))]
+pub(crate) fn wins_in_blocks(tiers: &Tiers, t: usize, reps: &[usize]) -> Vec<Entry> {
+    let (x, o) = marks_of_tier(t);
+    let mut next = Vec::with_capacity(reps.len() * tiers.block(t) as usize);
+    for &rep in reps {
+        let free: Vec<u32> = (0..tiers.cells() as u32)
+            .filter(|&c| !tiers.representatives(x)[rep] >> c & 1 == 1)
+            .collect();
+        // Every set of `o` of the free cells, in colex order (Gosper's next set).
+        let mut compressed: u64 = (1 << o) - 1;
+        for _ in 0..tiers.block(t) {
+            let os = (free.iter().enumerate())
+                .filter(|&(i, _)| compressed >> i & 1 == 1)
+                .fold(0, |os, (_, &cell)| os | 1 << cell);
+            next.push(if tiers.has_line(os) { LOST } else { 0 });
+            if compressed != 0 {
+                let low = compressed & compressed.wrapping_neg();
+                let ripple = compressed + low;
+                compressed = ripple | (((compressed ^ ripple) >> 2) / low);
+            }
+        }
+    }
+    next
 }
 
 /// Fills `tables` with `bytes` lookups: for each byte of a compressed mask, the OR of `bit(p)`

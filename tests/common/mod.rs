@@ -226,3 +226,48 @@ pub fn default_signals(command: &mut std::process::Command) -> &mut std::process
         })
     }
 }
+
+/// Runs `ttt ARGS` with standard error on a pseudo-terminal and standard output on a pipe;
+/// returns (exit code, stdout, what reached the terminal).
+pub fn on_a_terminal(args: &[&str], env: &[(&str, &str)]) -> (i32, Vec<u8>, Vec<u8>) {
+    const RUN: &str = r#"
+import os, pty, subprocess, sys
+master, slave = pty.openpty()
+child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=slave)
+os.close(slave)
+seen = b""
+while True:
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:  # EIO once the child has closed the terminal, on Linux
+        break
+    if not chunk:
+        break
+    seen += chunk
+out = child.stdout.read()
+code = child.wait()
+sys.stdout.buffer.write(b"%d\n%d\n" % (code, len(out)) + out + seen)
+"#;
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(RUN)
+        .arg(ttt())
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let text = out.stdout;
+    let mut parts = text.splitn(3, |&b| b == b'\n');
+    let code: i32 = std::str::from_utf8(parts.next().unwrap())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let len: usize = std::str::from_utf8(parts.next().unwrap())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let rest = parts.next().unwrap();
+    (code, rest[..len].to_vec(), rest[len..].to_vec())
+}

@@ -463,56 +463,11 @@ fn progress_is_silent_off_a_terminal() {
     }
 }
 
-/// Runs `ttt ARGS` with standard error on a pseudo-terminal and standard output on a pipe;
-/// returns (exit code, stdout, what reached the terminal).
-fn on_a_terminal(args: &[&str], env: &[(&str, &str)]) -> (i32, Vec<u8>, Vec<u8>) {
-    const RUN: &str = r#"
-import os, pty, subprocess, sys
-master, slave = pty.openpty()
-child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                         stderr=slave)
-os.close(slave)
-seen = b""
-while True:
-    try:
-        chunk = os.read(master, 65536)
-    except OSError:  # EIO once the child has closed the terminal, on Linux
-        break
-    if not chunk:
-        break
-    seen += chunk
-out = child.stdout.read()
-code = child.wait()
-sys.stdout.buffer.write(b"%d\n%d\n" % (code, len(out)) + out + seen)
-"#;
-    let out = std::process::Command::new("python3")
-        .arg("-c")
-        .arg(RUN)
-        .arg(crate::common::ttt())
-        .args(args)
-        .envs(env.iter().copied())
-        .output()
-        .unwrap();
-    common::assert_success(&out);
-    let text = out.stdout;
-    let mut parts = text.splitn(3, |&b| b == b'\n');
-    let code: i32 = std::str::from_utf8(parts.next().unwrap())
-        .unwrap()
-        .parse()
-        .unwrap();
-    let len: usize = std::str::from_utf8(parts.next().unwrap())
-        .unwrap()
-        .parse()
-        .unwrap();
-    let rest = parts.next().unwrap();
-    (code, rest[..len].to_vec(), rest[len..].to_vec())
-}
-
 #[test]
 fn progress_shows_on_a_terminal_and_is_cleared() {
     let args = ["audit", "random", "--side", "x"];
     let plain = ttt().args(args).output().unwrap();
-    let (code, stdout, terminal) = on_a_terminal(&args, &[("TERM", "xterm")]);
+    let (code, stdout, terminal) = common::on_a_terminal(&args, &[("TERM", "xterm")]);
     assert_eq!(code, 1);
     assert_eq!(
         stdout, plain.stdout,
@@ -535,18 +490,18 @@ fn progress_shows_on_a_terminal_and_is_cleared() {
     // A quicker audit: the line is drawn as soon as each side starts, one side after the
     // other; or once for both at once, each on its own thread (the default on two cores).
     let args = ["audit", "perfect", "--jobs", "1"];
-    let (code, _, terminal) = on_a_terminal(&args, &[("TERM", "xterm"), ("NO_COLOR", "1")]);
+    let (code, _, terminal) = common::on_a_terminal(&args, &[("TERM", "xterm"), ("NO_COLOR", "1")]);
     assert_eq!(code, 0);
     let terminal = String::from_utf8_lossy(&terminal);
     assert!(terminal.contains("perfect as O"), "{terminal:?}");
     assert!(!terminal.contains("perfect as X and O"), "{terminal:?}");
     assert!(!terminal.contains("\x1b[1m"), "NO_COLOR: {terminal:?}");
     let both = ["audit", "perfect", "--jobs", "2"];
-    let (code, _, terminal) = on_a_terminal(&both, &[("TERM", "xterm"), ("NO_COLOR", "1")]);
+    let (code, _, terminal) = common::on_a_terminal(&both, &[("TERM", "xterm"), ("NO_COLOR", "1")]);
     assert_eq!(code, 0);
     let terminal = String::from_utf8_lossy(&terminal);
     assert!(terminal.contains("perfect as X and O"), "{terminal:?}");
-    let (code, _, terminal) = on_a_terminal(&args, &[("TERM", "dumb")]);
+    let (code, _, terminal) = common::on_a_terminal(&args, &[("TERM", "dumb")]);
     assert_eq!(code, 0);
     assert_eq!(terminal, b"", "no progress on a dumb terminal");
 }

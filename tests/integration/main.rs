@@ -52,5 +52,6 @@ mod solver;
 mod symmetric;
 mod tableless;
 mod text;
+mod tiers_progress;
 mod worst_case;
 mod write_failures;
