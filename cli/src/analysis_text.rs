@@ -37,11 +37,15 @@ pub fn text(analysis: &Analysis, style: Style) -> Vec<String> {
         Value::Loss => format!("{mover} to move loses in {plies}"),
     };
     lines.push(String::new());
-    lines.push(format!(
-        "{}. Best: {}.",
-        style.value(analysis.value, &said),
-        analysis.best
-    ));
+    let best = format!("Best: {}.", analysis.best);
+    // On one line while it fits in 100 columns; a board of 25 cells can have 25 best moves.
+    match said.len() + 2 + best.len() <= 100 {
+        true => lines.push(format!("{}. {best}", style.value(analysis.value, &said))),
+        false => {
+            lines.push(format!("{}.", style.value(analysis.value, &said)));
+            lines.push(best);
+        }
+    }
     lines.push(format!("Perfect play: {}", cells(&analysis.line)));
     lines.push(style.faint(&format!(
         "Right: what each move leads to for {mover}: W win, D draw, L loss, plies to the end; * best."
