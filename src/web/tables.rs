@@ -46,6 +46,8 @@ struct State {
     last: Option<(Game, Arc<Table>)>,
     /// Requests being answered here.
     busy: usize,
+    /// Those of them answering from a table they hold.
+    holding: usize,
     /// The tickets of the requests waiting to solve, with their games, in the order they
     /// came: the first solves next.
     queue: VecDeque<(u64, Game)>,
@@ -58,6 +60,7 @@ static STATE: Mutex<State> = Mutex::new(State {
     cached: Vec::new(),
     last: None,
     busy: 0,
+    holding: 0,
     queue: VecDeque::new(),
     next_ticket: 0,
     solving: false,
@@ -132,13 +135,15 @@ pub(super) fn answering<T>(game: Game, answer: impl FnOnce(&Oracle) -> T) -> Res
     if table::embedded_bytes(game).is_some() {
         return Ok(answer(&Oracle::of(game).map_err(refusal)?));
     }
-    let _busy = Busy::take()?;
+    let mut busy = Busy::take()?;
     let oracle = Oracle::of_table(table_of(game)?);
+    busy.hold();
     Ok(answer(&oracle))
 }
 
-/// A request counted among the [`MAX_APART`] answered here, until dropped.
-struct Busy;
+/// A request counted among the [`MAX_APART`] answered here, until dropped; `true` once it
+/// holds its table.
+struct Busy(bool);
 
 impl Busy {
     fn take() -> Result<Busy, Refusal> {
@@ -151,13 +156,26 @@ impl Busy {
             return Err((503, message));
         }
         state.busy += 1;
-        Ok(Busy)
+        Ok(Busy(false))
+    }
+
+    /// Counts the request among those holding a table.
+    fn hold(&mut self) {
+        lock().holding += 1;
+        self.0 = true;
     }
 }
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        lock().busy -= 1;
+        let mut state = lock();
+        state.busy -= 1;
+        if self.0 {
+            state.holding -= 1;
+            // A solve waiting for the room this request's table took may try again.
+            SOLVED.notify_all();
+        }
+        drop(state);
         give_back();
     }
 }
@@ -199,7 +217,8 @@ fn table_of(game: Game) -> Result<Arc<Table>, Refusal> {
 
 /// Solves `game` with its best moves laid out, as the first analysis would have them (up to
 /// a second for 16 cells): dropping the table kept for waiting requests, then the cache's,
-/// the least recently used first, while the solve would pass the memory limit beside them.
+/// the least recently used first, while the solve would pass the memory limit beside them,
+/// and then waiting for the requests that answer from a table to be done with it.
 fn solve(game: Game) -> Result<Arc<Table>, Refusal> {
     loop {
         let solved = catch_unwind(|| {
@@ -212,13 +231,17 @@ fn solve(game: Game) -> Result<Arc<Table>, Refusal> {
             Ok(Ok(table)) => return Ok(table),
             Ok(Err(error)) => {
                 let mut state = lock();
-                if !matches!(error, TableError::OverMemory { .. })
-                    || state.last.is_none() && state.cached.is_empty()
-                {
+                if !matches!(error, TableError::OverMemory { .. }) {
                     return Err(refusal(error));
                 }
                 if state.last.take().is_none() {
-                    state.cached.remove(0);
+                    if !state.cached.is_empty() {
+                        state.cached.remove(0);
+                    } else if state.holding > 0 {
+                        state = SOLVED.wait(state).unwrap_or_else(PoisonError::into_inner);
+                    } else {
+                        return Err(refusal(error));
+                    }
                 }
                 drop(state);
                 give_back();

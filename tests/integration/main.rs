@@ -20,6 +20,7 @@ mod destination;
 mod display;
 mod docs;
 mod export;
+mod export_cached;
 mod external;
 mod external_processes;
 mod external_protocol;
