@@ -48,11 +48,10 @@ struct State {
     busy: usize,
     /// Those of them answering from a table they hold.
     holding: usize,
-    /// The tickets of the requests waiting to solve, with their games, in the order they
-    /// came: the first solves next.
+    /// The tickets of the requests waiting for a table, with their games, in the order they
+    /// came: the first solves (it stays first until its solve ends), the others wait.
     queue: VecDeque<(u64, Game)>,
     next_ticket: u64,
-    solving: bool,
 }
 
 static STATE: Mutex<State> = Mutex::new(State {
@@ -63,7 +62,6 @@ static STATE: Mutex<State> = Mutex::new(State {
     holding: 0,
     queue: VecDeque::new(),
     next_ticket: 0,
-    solving: false,
 });
 
 /// Told whenever a solve ends.
@@ -98,9 +96,8 @@ impl State {
     /// The table of `game` at hand, now the most recently used.
     fn find(&mut self, game: Game) -> Option<Arc<Table>> {
         if let Some(index) = self.cached.iter().position(|(cached, _)| *cached == game) {
-            let entry = self.cached.remove(index);
-            self.cached.push(entry);
-            return Some(Arc::clone(&self.cached[self.cached.len() - 1].1));
+            self.cached[index..].rotate_left(1);
+            return self.cached.last().map(|(_, table)| Arc::clone(table));
         }
         match &self.last {
             Some((last, table)) if *last == game => Some(Arc::clone(table)),
@@ -183,36 +180,31 @@ impl Drop for Busy {
 /// The table of `game`: from the cache, or solved when this request's turn comes.
 fn table_of(game: Game) -> Result<Arc<Table>, Refusal> {
     let mut state = lock();
-    let ticket = state.next_ticket;
+    let ticket = (state.next_ticket, game);
     state.next_ticket += 1;
-    let mut queued = false;
+    state.queue.push_back(ticket);
     loop {
         if let Some(table) = state.find(game) {
-            state.queue.retain(|&(waiting, _)| waiting != ticket);
+            state.queue.retain(|&waiting| waiting != ticket);
             state.settle();
             // The next in the queue may solve now.
             SOLVED.notify_all();
             return Ok(table);
         }
-        if !queued {
-            state.queue.push_back((ticket, game));
-            queued = true;
+        if state.queue.front() == Some(&ticket) {
+            break;
         }
-        if state.solving || state.queue.front() != Some(&(ticket, game)) {
-            state = SOLVED.wait(state).unwrap_or_else(PoisonError::into_inner);
-            continue;
-        }
-        state.solving = true;
-        drop(state);
-        let solved = solve(game);
-        state = lock();
-        state.solving = false;
-        state.queue.pop_front();
-        SOLVED.notify_all();
-        let stored = solved.inspect(|table| state.store(game, table));
-        state.settle();
-        return stored;
+        state = SOLVED.wait(state).unwrap_or_else(PoisonError::into_inner);
     }
+    // First in the queue, and so the only one solving until the ticket leaves it.
+    drop(state);
+    let solved = solve(game);
+    let mut state = lock();
+    state.queue.pop_front();
+    SOLVED.notify_all();
+    let stored = solved.inspect(|table| state.store(game, table));
+    state.settle();
+    stored
 }
 
 /// Solves `game` with its best moves laid out, as the first analysis would have them (up to
