@@ -318,9 +318,8 @@ impl Oracle {
     /// # Errors
     ///
     /// [`TableError::OverMemory`] when the fresh solve that counts a game of at most 16 cells
-    /// other than tic-tac-toe would pass the memory limit; [`TableError::NotCounted`] when a
-    /// count of a game past 16 cells (a table solved by `ttt solve`, counted in one pass over
-    /// its tiers) passes what 64 bits hold.
+    /// other than tic-tac-toe would pass the memory limit; [`TableError::DamagedFile`] when a
+    /// tier of a table `ttt solve` cached does not match its checksum.
     ///
     /// # Examples
     ///

@@ -10,19 +10,21 @@ use crate::game::Game;
 use crate::table::TableError;
 use crate::tiers::{Tiers, solve_in_memory};
 
+pub use tiered::games_up_to_symmetry_bytes;
 pub(crate) use tiered::of_disk;
 
-/// Positions or games split by how they end.
+/// Positions or games split by how they end: counts of positions in 64 bits, of games in 128
+/// (a game of more than 20 cells has more than 2^64).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ByOutcome {
+pub struct ByOutcome<N = u64> {
     /// All of them.
-    pub total: u64,
+    pub total: N,
     /// Won by X.
-    pub x_wins: u64,
+    pub x_wins: N,
     /// Won by O.
-    pub o_wins: u64,
+    pub o_wins: N,
     /// Drawn.
-    pub draw: u64,
+    pub draw: N,
 }
 
 /// Positions split by their value for the side to move.
@@ -60,12 +62,14 @@ pub struct Stats {
     /// The same, up to symmetry.
     pub canonical_by_ply: Vec<u64>,
     /// Complete games (move sequences from the empty board to a finished game), by outcome.
-    pub games: ByOutcome,
+    pub games: ByOutcome<u128>,
     /// Complete games where two games are the same when their positions are symmetric at every
-    /// ply: paths through the canonical positions.
-    pub games_up_to_symmetry: u64,
+    /// ply: paths through the canonical positions. `None` when not counted: that count holds
+    /// [`games_up_to_symmetry_bytes`] (two tiers of 8 bytes a position), and that much more
+    /// would pass the memory limit ([`crate::memory::set_limit`]).
+    pub games_up_to_symmetry: Option<u128>,
     /// Nodes of the full game tree: every move sequence, finished or not, the empty one included.
-    pub game_tree_nodes: u64,
+    pub game_tree_nodes: u128,
     /// Size of the table in bytes: the embedded one, or the file `ttt solve` cached for a
     /// game past 16 cells; 0 for a game solved when used.
     pub table_bytes: u64,

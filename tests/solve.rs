@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use ttt_oracle::text::grouped;
 use ttt_oracle::{Cell, Game, Oracle, Position, Value};
 
 mod common;
@@ -151,7 +152,32 @@ fn an_18_cell_game_solved_through_the_binary_agrees_with_a_plain_solver() {
     let best = ttt(&dir, &["best", "--game", "3x6k4", "--moves", "1 2"]);
     assert!(best.status.success(), "{}", text(&best.stderr));
     reviews_and_hints_read_the_cached_table(&dir);
+    a_small_memory_limit_leaves_out_only_games_up_to_symmetry(&dir);
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `ttt stats` of 3x6k4, cached in `dir`, under a memory limit that two tiers of its counts of
+/// games up to symmetry (8 bytes a position) would pass: those are left out, saying why, and
+/// every other count is the same.
+fn a_small_memory_limit_leaves_out_only_games_up_to_symmetry(dir: &Path) {
+    let json = |args: &[&str]| {
+        let out = ttt(dir, args);
+        quiet_success(&out);
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let all = json(&["stats", "--game", "3x6k4", "--format", "json"]);
+    let limited = ["--max-memory", "40M", "stats", "--game", "3x6k4"];
+    let mut within = json(&[&limited[..], &["--format", "json"]].concat());
+    assert!(within["games_up_to_symmetry"].is_null(), "{within}");
+    within["games_up_to_symmetry"] = all["games_up_to_symmetry"].clone();
+    assert_eq!(within, all);
+    let text = text(&ttt(dir, &limited).stdout);
+    let needs = ttt_oracle::stats::games_up_to_symmetry_bytes("3x6k4".parse().unwrap());
+    let says = format!(
+        "not counted: it needs {} bytes; raise --max-memory",
+        grouped(needs)
+    );
+    assert!(text.contains(&says), "{text}");
 }
 
 /// `ttt review` and `ttt play --hints` on 3x6k4, cached in `dir`: each move judged as the

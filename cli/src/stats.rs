@@ -1,10 +1,11 @@
 //! `ttt stats`.
 
+use std::fmt::Display;
 use std::io::Write;
 
 use clap::Args;
 use ttt_oracle::Game;
-use ttt_oracle::stats::{ByOutcome, ByValue, of_game};
+use ttt_oracle::stats::{ByOutcome, ByValue, games_up_to_symmetry_bytes, of_game};
 use ttt_oracle::text::grouped;
 
 use super::progress::TiersProgress;
@@ -49,15 +50,6 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
         super::json_line(&mut out, &stats)?;
         return Ok(());
     }
-    let outcomes = |o: ByOutcome| {
-        format!(
-            "{} (X wins {}, O wins {}, drawn {})",
-            grouped(o.total),
-            grouped(o.x_wins),
-            grouped(o.o_wins),
-            grouped(o.draw)
-        )
-    };
     let values = |v: &ByValue| {
         format!(
             "win {}, draw {}, loss {}",
@@ -115,9 +107,16 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
             writeln!(out, "{line}")?;
         }
     }
+    let games_up_to_symmetry = match stats.games_up_to_symmetry {
+        Some(games) => grouped(games),
+        None => format!(
+            "not counted: it needs {} bytes; raise --max-memory",
+            grouped(games_up_to_symmetry_bytes(game))
+        ),
+    };
     let rows = [
         ("complete games", outcomes(stats.games)),
-        ("  up to symmetry", grouped(stats.games_up_to_symmetry)),
+        ("  up to symmetry", games_up_to_symmetry),
         ("game-tree nodes", grouped(stats.game_tree_nodes)),
         (table_row, table_label),
     ];
@@ -127,17 +126,40 @@ pub fn run(args: &StatsArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Positions or games by outcome, as a row shows them.
+fn outcomes<N: Display>(o: ByOutcome<N>) -> String {
+    format!(
+        "{} (X wins {}, O wins {}, drawn {})",
+        grouped(o.total),
+        grouped(o.x_wins),
+        grouped(o.o_wins),
+        grouped(o.draw)
+    )
+}
+
 /// A row: its label, then its value; when the whole would pass 100 columns, the part in
-/// parentheses goes on a line of its own, under the value, without them.
+/// parentheses goes under the value, without them, on as many lines as it takes (its parts
+/// are separated by commas).
 fn row(label: &str, value: &str) -> String {
     let line = format!("{label:<LABEL$} {value}");
-    match value.split_once(" (") {
-        Some((total, rest)) if line.len() > 100 => {
-            let rest = rest.strip_suffix(')').unwrap_or(rest);
-            format!("{label:<LABEL$} {total}\n{:<LABEL$} {rest}", "")
+    let Some((total, rest)) = value.split_once(" (").filter(|_| line.len() > 100) else {
+        return line;
+    };
+    let mut lines = vec![format!("{label:<LABEL$} {total}")];
+    for part in rest.strip_suffix(')').unwrap_or(rest).split(", ") {
+        let under = lines.len() > 1;
+        let last = lines.last_mut().expect("the first line");
+        if under && last.len() + 2 + part.len() <= 100 {
+            last.push_str(", ");
+            last.push_str(part);
+        } else {
+            if under {
+                last.push(',');
+            }
+            lines.push(format!("{:<LABEL$} {part}", ""));
         }
-        _ => line,
     }
+    lines.join("\n")
 }
 
 /// The width of the labels' column.

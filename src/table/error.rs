@@ -23,12 +23,6 @@ use crate::tiers::MAX_TIER_CELLS;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableError {
-    /// A count of `ttt stats` passes what 64 bits hold (a game past 20 cells can: 21! move
-    /// sequences pass 2^64).
-    NotCounted {
-        /// The game.
-        game: Game,
-    },
     /// More cells than a table can hold: 25, of which past 16 only a table `ttt solve` made.
     TooLarge {
         /// The game.
@@ -102,11 +96,6 @@ impl fmt::Display for TableError {
                 "game {game} has {} cells; tables stop at {MAX_TIER_CELLS} (past \
                  {MAX_TABLE_CELLS}, made by `ttt solve`)",
                 game.cells(),
-            ),
-            TableError::NotCounted { game } => write!(
-                f,
-                "the counts of game {game} pass what 64 bits hold ({}), so they are not given",
-                crate::text::grouped(u64::MAX)
             ),
             TableError::NotEmbedded { game } => write!(
                 f,

@@ -359,14 +359,14 @@ fn counted_here(game: Game) -> ttt_oracle::stats::Stats {
         Status::Finished(outcome) => Some(outcome),
         Status::InProgress => None,
     };
-    let add = |by: &mut ByOutcome, outcome: Outcome, n: u64| {
+    fn add<N: std::ops::AddAssign + Copy>(by: &mut ByOutcome<N>, outcome: Outcome, n: N) {
         by.total += n;
         match outcome {
             Outcome::Win(Player::X) => by.x_wins += n,
             Outcome::Win(Player::O) => by.o_wins += n,
             Outcome::Draw => by.draw += n,
         }
-    };
+    }
     let add_value = |by: &mut ByValue, value: Value| match value {
         Value::Win => by.win += 1,
         Value::Draw => by.draw += 1,
@@ -384,11 +384,11 @@ fn counted_here(game: Game) -> ttt_oracle::stats::Stats {
         by_ply: vec![0; cells + 1],
         canonical_by_ply: vec![0; cells + 1],
         games: ByOutcome::default(),
-        games_up_to_symmetry: 0,
+        games_up_to_symmetry: None,
         game_tree_nodes: 0,
         table_bytes: 0,
     };
-    let mut paths = vec![0u64; boards.len()];
+    let mut paths = vec![0u128; boards.len()];
     paths[0] = 1;
     for (i, b) in boards.iter().enumerate() {
         let probe = oracle.probe(b);
@@ -404,10 +404,10 @@ fn counted_here(game: Game) -> ttt_oracle::stats::Stats {
         }
         match outcome(b) {
             Some(ending) => {
-                add(&mut stats.terminal_positions, ending, 1);
+                add(&mut stats.terminal_positions, ending, 1u64);
                 add(&mut stats.games, ending, paths[i]);
                 if is_canonical {
-                    add(&mut stats.canonical_terminal_positions, ending, 1);
+                    add(&mut stats.canonical_terminal_positions, ending, 1u64);
                 }
             }
             None => {
@@ -420,7 +420,7 @@ fn counted_here(game: Game) -> ttt_oracle::stats::Stats {
     }
     // Games through canonical positions: from each, one game for every distinct canonical
     // position a move leads to; from the last ply back.
-    let mut games = vec![0u64; boards.len()];
+    let mut games = vec![0u128; boards.len()];
     for (i, b) in boards.iter().enumerate().rev() {
         games[i] = match outcome(b) {
             Some(_) => 1,
@@ -434,7 +434,7 @@ fn counted_here(game: Game) -> ttt_oracle::stats::Stats {
             }
         };
     }
-    stats.games_up_to_symmetry = games[0];
+    stats.games_up_to_symmetry = Some(games[0]);
     stats
 }
 
