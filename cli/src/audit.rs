@@ -9,12 +9,13 @@ use clap::{Args, ValueEnum};
 use ttt_oracle::audit::Report;
 use ttt_oracle::audit::{AuditBudget, SideReport};
 use ttt_oracle::bots::Bot;
+use ttt_oracle::text::{escape, fit};
 use ttt_oracle::{AuditError, AuditOptions, Game, Player};
 
 use super::audit_jobs::{Entry, audit_all};
 use super::audit_report::{NAME_IN_TABLE, Stopped, print};
 use super::jsonl::JsonLines;
-use super::named::{ExternalArgs, Named};
+use super::named::{ExternalArgs, Holds, Named};
 use super::{Failure, Format};
 
 /// Which sides to audit.
@@ -195,11 +196,16 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
         audit(bot, &options)
     };
     let sides = args.side.players();
-    let audited = audit_all(&mut named, sides, NAME_IN_TABLE, true, audit);
-    let audits = audited.audits;
-    let stopped = audited
-        .stopped
-        .map(|(error, holds, left)| Stopped::new(error, holds, left));
+    let (audits, stopped) = match refused_up_front(&mut named, game, sides) {
+        Some(stopped) => (Vec::new(), Some(stopped)),
+        None => {
+            let audited = audit_all(&mut named, sides, NAME_IN_TABLE, true, audit);
+            let stopped = audited
+                .stopped
+                .map(|(error, holds, left)| Stopped::new(error, holds, left));
+            (audited.audits, stopped)
+        }
+    };
     let to_stdout = losing.as_ref().is_some_and(JsonLines::to_stdout)
         || mistakes.as_ref().is_some_and(JsonLines::to_stdout);
     let printed = match to_stdout {
@@ -236,6 +242,32 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     } else {
         Err(Failure::quiet(1))
     }
+}
+
+/// On a game of 17 to 25 cells (a table `ttt solve` cached), every side of every bot
+/// estimated before any audit begins: the first too large for memory stops them all, in
+/// seconds rather than after another side's minutes.
+fn refused_up_front(named: &mut [Entry], game: Game, sides: &[Player]) -> Option<Stopped> {
+    if game.has_table() {
+        return None;
+    }
+    let (error, holds) = named.iter_mut().find_map(|entry| {
+        sides.iter().find_map(|&side| {
+            let options = AuditOptions::new(game, side);
+            match ttt_oracle::audit::estimate(entry.bot.as_mut(), &options) {
+                Err(error @ AuditError::WouldPassMemory(_)) => {
+                    Some((error, Holds::of(entry.bot.as_ref())))
+                }
+                // Anything else is met again, and reported, by the audit itself.
+                _ => None,
+            }
+        })
+    })?;
+    let left = named.iter().flat_map(|entry| {
+        let name = fit(&escape(&entry.name), 30);
+        sides.iter().map(move |side| format!("{name} as {side}"))
+    });
+    Some(Stopped::new(error, holds, left.collect()))
 }
 
 /// Why `game`, which has no table here, has none: how to make one, or that tables stop.

@@ -7,11 +7,14 @@
 //! backwards (`odds.rs`). Which boards it reaches can be told one board at a time, without the
 //! walk: a board is reached when a mark of the side that moved last can be taken back to a
 //! board in progress that is reached, a mark the bot would choose there when the bot moved.
-//! So a fixed number of boards drawn uniformly among those with each number of marks (a fixed
-//! seed: the same estimate every time) are tried, taking marks back depth first with each
-//! board's answer remembered, and the share reached, times the number of such boards, is the
-//! estimate of the ply's positions; the moves are counted from the same sample. The bytes are
-//! reckoned from them as the walk holds its lists.
+//! So boards drawn uniformly among those with each number of marks (a fixed seed) are tried,
+//! taking marks back depth first with each board's answer remembered, and the share reached,
+//! times the number of such boards, is the estimate of the ply's positions; the moves are
+//! counted from the same sample. The bytes are reckoned from them as the walk holds its lists.
+//! The boards are drawn a round at a time, one of each number of marks, for at most
+//! [`SAMPLES`] rounds or [`TIME`]: a bot slow to answer (one reading a large table from disk,
+//! or probing every move's replies) gets fewer boards a ply, and the audit is refused only when
+//! the estimate's lower bound (over the boards drawn) passes the limit.
 //!
 //! Only a bot that answers from the board alone, and cheaply (not a program: it
 //! [asks ahead](Bot::asks_ahead)), is asked this way: the estimate asks it about boards the
@@ -32,29 +35,29 @@ use crate::rng::SplitMix64;
 use crate::text::grouped;
 use crate::tiers::{binomial, marks_of_tier};
 
-/// How many boards are drawn for each number of marks: within 3 points of the share reached,
-/// 19 times in 20.
+/// How many boards are drawn for each number of marks at most: within 3 points of the share
+/// reached, 19 times in 20.
 const SAMPLES: u64 = 1000;
 
-/// How long the boards of one number of marks are drawn for, at most, once [`FEWEST`] are: a
-/// bot slow to answer, whose boards are mostly not reached (each then taken back to the
-/// start every way), gets a coarser estimate rather than a long wait.
-const PLY_TIME: Duration = Duration::from_millis(750);
+/// How long boards are drawn for, after the first of each number of marks: the estimate is
+/// made in seconds whatever the bot and the game.
+const TIME: Duration = Duration::from_secs(5);
 
-/// The fewest boards drawn for each number of marks: within 10 points of the share reached.
-const FEWEST: u64 = 100;
+/// Standard errors below the share reached that the share's lower bound takes (Wilson's
+/// interval: about 19 times in 20 the share is above it).
+const Z: f64 = 2.0;
 
 /// How many boards' answers are remembered at most; past it they are forgotten (a bound on
 /// the estimate's own memory).
 const REMEMBERED: usize = 1 << 20;
 
-/// The share of the estimate that alone must pass the memory limit for the audit to be
-/// refused: the sample's error, and the walk's lists reckoned at their largest, stay within it.
+/// The share of the estimate's lower bound that alone must pass the memory limit for the
+/// audit to be refused: the walk's lists, reckoned at their largest, stay within it.
 const MARGIN: f64 = 0.75;
 
 /// What the walk by positions of an audit was estimated to hold before it started: the audit
 /// is refused ([`AuditError::WouldPassMemory`](super::AuditError::WouldPassMemory)) when a
-/// good share of it alone passes the memory limit.
+/// good share of its lower bound alone passes the memory limit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Estimate {
     /// The game.
@@ -123,12 +126,15 @@ pub(super) fn refuse_if_over(
     let Counts {
         positions,
         moves,
+        least_positions,
+        least_moves,
         tried,
     } = Sample::new(bot, game, side).run()?;
-    let bytes = walk_bytes(&positions, &moves, node);
-    if (bytes as f64) * MARGIN <= limit as f64 {
+    let least = walk_bytes(&least_positions, &least_moves, node);
+    if (least as f64) * MARGIN <= limit as f64 {
         return Ok(());
     }
+    let bytes = walk_bytes(&positions, &moves, node);
     Err(EstimateHalt::Over(Box::new(Estimate {
         game,
         side,
@@ -182,11 +188,13 @@ fn walk_bytes(positions: &[u64], moves: &[u64], node: u64) -> u64 {
     graph + node * (lists[0] + lists[1]) + places + scratch
 }
 
-/// What the boards drawn tell, a ply each: the positions and moves estimated, and how many
-/// boards were drawn.
+/// What the boards drawn tell, a ply each: the positions and moves estimated, their lower
+/// bounds, and how many boards were drawn.
 struct Counts {
     positions: Vec<u64>,
     moves: Vec<u64>,
+    least_positions: Vec<u64>,
+    least_moves: Vec<u64>,
     tried: Vec<u64>,
 }
 
@@ -218,31 +226,49 @@ impl<'a> Sample<'a> {
     fn run(mut self) -> Result<Counts, BotError> {
         let cells = self.game.cells();
         let mut rng = SplitMix64::new(0x7474_745f_6f72_6163);
-        let mut counts = Counts {
-            positions: Vec::new(),
-            moves: Vec::new(),
-            tried: Vec::new(),
-        };
-        for ply in 0..cells {
-            let (xs, os, boards) = boards(cells, ply);
-            let (mut listed, mut edges, mut tried) = (0u64, 0u64, 0u64);
-            let start = Instant::now();
-            while tried < SAMPLES && (tried < FEWEST || start.elapsed() < PLY_TIME) {
-                tried += 1;
+        // Of each ply: the boards drawn, those reached, and their moves.
+        let mut tried = vec![0u64; cells];
+        let mut listed = vec![0u64; cells];
+        let mut edges = vec![0u64; cells];
+        let start = Instant::now();
+        'rounds: for round in 0..SAMPLES {
+            for ply in 0..cells {
+                if round > 0 && start.elapsed() >= TIME {
+                    break 'rounds;
+                }
+                let (xs, os, _) = boards(cells, ply);
+                tried[ply] += 1;
                 let (x, o) = drawn(&mut rng, cells, xs, os);
                 if self.over(x, o) || !self.is_reached(x, o)? {
                     continue;
                 }
-                listed += 1;
-                edges += match Player::at_ply(ply) == self.side {
+                listed[ply] += 1;
+                edges[ply] += match Player::at_ply(ply) == self.side {
                     true => u64::from(self.answer(x, o)?.count_ones()).max(1),
                     false => (cells - ply) as u64,
                 };
             }
-            let share = |count: u64| (boards * count as f64 / tried as f64).round() as u64;
-            counts.positions.push(share(listed));
-            counts.moves.push(share(edges));
-            counts.tried.push(tried);
+        }
+        let mut counts = Counts {
+            positions: Vec::new(),
+            moves: Vec::new(),
+            least_positions: Vec::new(),
+            least_moves: Vec::new(),
+            tried: tried.clone(),
+        };
+        for ply in 0..cells {
+            let (_, _, boards) = boards(cells, ply);
+            let n = tried[ply] as f64;
+            let share = listed[ply] as f64 / n;
+            let least = least_share(share, n);
+            // The moves a reached board has, on average over those drawn.
+            let each = edges[ply] as f64 / listed[ply].max(1) as f64;
+            counts.positions.push((boards * share).round() as u64);
+            counts.moves.push((boards * share * each).round() as u64);
+            counts.least_positions.push((boards * least).round() as u64);
+            counts
+                .least_moves
+                .push((boards * least * each).round() as u64);
         }
         Ok(counts)
     }
@@ -334,6 +360,15 @@ fn boards(cells: usize, ply: usize) -> (usize, usize, f64) {
     )
 }
 
+/// The lower end of Wilson's score interval for a share `share` seen over `n` draws, [`Z`]
+/// standard errors below.
+fn least_share(share: f64, n: f64) -> f64 {
+    let z2 = Z * Z;
+    let centre = share + z2 / (2.0 * n);
+    let spread = Z * (share * (1.0 - share) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - spread) / (1.0 + z2 / n)).max(0.0)
+}
+
 /// A board drawn uniformly among those with `xs` marks of X and `os` of O on `cells` cells.
 fn drawn(rng: &mut SplitMix64, cells: usize, xs: usize, os: usize) -> (Mask, Mask) {
     let mut order: Vec<usize> = (0..cells).collect();
@@ -357,6 +392,14 @@ mod tests {
         assert!(small < large);
         // At least the moves' 8 bytes each.
         assert!(large > 8 * 1_010_010);
+    }
+
+    #[test]
+    fn the_least_share_is_below_the_share_and_nears_it_with_more_draws() {
+        assert_eq!(least_share(0.0, 10.0), 0.0);
+        let (few, many) = (least_share(0.5, 10.0), least_share(0.5, 1000.0));
+        assert!(few < many && many < 0.5, "{few} {many}");
+        assert!(many > 0.46, "{many}");
     }
 
     #[test]

@@ -303,6 +303,38 @@ pub fn audit(bot: &mut dyn Bot, options: &AuditOptions) -> Result<Report, AuditE
     tableless::audit_tableless(bot, game, side, budget).map(Report::Searched)
 }
 
+/// The estimate [`audit`] makes before it walks a game of 17 to 25 cells (a table `ttt solve`
+/// cached), made alone: so that a caller auditing both sides refuses either before the first
+/// begins, not after its walk. `Ok` for a game whose table is in memory, for a bot the
+/// estimate does not ask (one that remembers, or an external program), and for a walk that
+/// may fit the [memory limit](crate::memory::set_limit); it takes a few seconds at most.
+///
+/// # Errors
+///
+/// [`AuditError::WouldPassMemory`] with the estimate when the walk of `options.side` would
+/// clearly pass the memory limit; [`AuditError::Refused`] when the bot does not play the
+/// game or its table is damaged; [`AuditError::Bot`] when the bot fails when asked.
+///
+/// # Examples
+///
+/// ```
+/// use ttt_oracle::{AuditOptions, Game, Player, audit, bots};
+///
+/// // Tic-tac-toe's table is in memory: nothing to estimate.
+/// let mut random = bots::from_spec("random")?;
+/// audit::estimate(random.as_mut(), &AuditOptions::new(Game::TIC_TAC_TOE, Player::O))?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn estimate(bot: &mut dyn Bot, options: &AuditOptions) -> Result<(), AuditError> {
+    let (game, side) = (options.game, options.side);
+    if game.has_table() || Cached::table(game).map_err(AuditError::NoTable)?.is_none() {
+        return Ok(());
+    }
+    bot.plays(game).map_err(AuditError::Refused)?;
+    let node = std::mem::size_of::<node::Node<Cached>>() as u64;
+    Ok(estimate::refuse_if_over(bot, game, side, node)?)
+}
+
 /// The audit of [`audit`] on a game with a table, as `options` say.
 pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideReport, AuditError> {
     let AuditOptions {

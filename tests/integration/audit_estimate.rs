@@ -1,6 +1,7 @@
 //! An audit of a game past 16 cells estimated, before it begins, to pass the memory limit by
 //! far: refused at once with exit code 6, the estimate, and a `--max-memory` that would do;
-//! which does. Through the real binary, on 3x6k3 (a table of 21 MiB, solved in a second).
+//! which does; the sides of an audit are all estimated before either begins. Through the real
+//! binary, on 3x6k3 (a table of 21 MiB, solved in a second).
 
 use std::path::Path;
 use std::process::Output;
@@ -57,5 +58,30 @@ fn an_audit_far_past_the_limit_is_refused_at_once_with_a_limit_that_does() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(stdout.lines().last(), Some("tricky can lose"), "{stdout}");
+
+    // Both sides: X's walk fits 4 MiB, O's is refused; O's estimate, made before X's walk
+    // begins, stops both, rather than after X's audit.
+    let both = ["audit", "tricky", "--game", "3x6k3", "--max-memory", "4M"];
+    let out = run(&cache, &both);
+    assert_eq!(out.status.code(), Some(6), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.trim(),
+        "Not audited, over the memory limit (below): tricky as X, tricky as O.",
+    );
+    let alone = run(
+        &cache,
+        &[
+            "audit",
+            "tricky",
+            "--game",
+            "3x6k3",
+            "--side",
+            "x",
+            "--max-memory",
+            "4M",
+        ],
+    );
+    assert_eq!(alone.status.code(), Some(0), "{alone:?}");
     std::fs::remove_dir_all(&cache).unwrap();
 }
