@@ -196,12 +196,22 @@ fn play<R: Rules>(
     let names = [x.name().to_string(), o.name().to_string()];
     let merge = x.memoryless() && o.memoryless();
     let over_budget = || {
-        let bots = [&*x, &*o]
-            .iter()
+        let names = |bots: &[&dyn Bot]| bots.iter().map(|bot| bot.name().to_string()).collect();
+        let remembering: Vec<&dyn Bot> = [&*x, &*o]
+            .into_iter()
             .filter(|bot| !bot.memoryless())
-            .map(|bot| bot.name().to_string())
             .collect();
-        AuditError::OverBudget(OverBudget { bots, game, limit })
+        let too_fine = remembering.is_empty();
+        let bots = match too_fine {
+            true => names(&[&*x, &*o]),
+            false => names(&remembering),
+        };
+        AuditError::OverBudget(OverBudget {
+            bots,
+            game,
+            limit,
+            too_fine,
+        })
     };
     let over_budget = over_budget();
     // Places list the positions of a merged walk only: a walk by histories leaves them unmade
@@ -603,6 +613,7 @@ impl<R: Rules> Walk<'_, R> {
                         bots: Vec::new(),
                         game: self.game,
                         limit: self.limit,
+                        too_fine: false,
                     }));
                 }
                 Ok(())

@@ -23,6 +23,10 @@ pub struct OverBudget {
     pub game: Game,
     /// The most histories the walk could ask about.
     pub limit: u64,
+    /// Whether the bots answer from the board alone, and the histories were walked because
+    /// the walk by boards could not keep the exact chances in 128 bits (a game past 20 cells
+    /// can pass that): then `bots` names them all.
+    pub too_fine: bool,
 }
 
 /// "\"first.py\" would be asked about more than 1000 histories of 4x4 (the budget): as it does
@@ -34,14 +38,24 @@ impl fmt::Display for OverBudget {
             [one] => (one.clone(), "it does not say it answers"),
             _ => (names.join(" and "), "they do not say they answer"),
         };
+        let histories = counted(self.limit, "history", "histories");
+        let game = self.game;
         write!(
             f,
-            "{names} would be asked about more than {} of {} (the budget): as \
-             {does} from the board alone, each history (the moves that reach a bot's turn) \
-             is asked on its own",
-            counted(self.limit, "history", "histories"),
-            self.game
-        )
+            "{names} would be asked about more than {histories} of {game} (the budget): "
+        )?;
+        match self.too_fine {
+            true => write!(
+                f,
+                "the walk by boards could not keep the exact chances in 128 bits, so each \
+                 history (the moves that reach a bot's turn) is asked on its own"
+            ),
+            false => write!(
+                f,
+                "as {does} from the board alone, each history (the moves that reach a bot's \
+                 turn) is asked on its own"
+            ),
+        }
     }
 }
 
@@ -79,6 +93,7 @@ impl Halt {
                 bots: vec![bot.name().to_string()],
                 game,
                 limit,
+                too_fine: bot.memoryless(),
             }),
         }
     }
@@ -179,5 +194,25 @@ impl From<OverMemory> for AuditError {
 impl From<super::exact::Overflow> for AuditError {
     fn from(_: super::exact::Overflow) -> AuditError {
         AuditError::Overflow
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn over_budget_says_why_histories_were_walked() {
+        let over = |too_fine| OverBudget {
+            bots: vec!["cmd:first.py".to_string()],
+            game: "5x5k4".parse().unwrap(),
+            limit: 1000,
+            too_fine,
+        };
+        let remembers = over(false).to_string();
+        assert!(remembers.contains("as it does not say it answers from the board alone"));
+        let fine = over(true).to_string();
+        assert!(fine.contains("could not keep the exact chances in 128 bits"), "{fine}");
+        assert!(!fine.contains("does not say"), "{fine}");
     }
 }

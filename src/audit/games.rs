@@ -114,6 +114,7 @@ pub fn losing_games<E: From<AuditError>>(
             bots: vec![name],
             game,
             limit,
+            too_fine: false,
         })
         .into(),
         Stop::OverMemory(over) => AuditError::OverMemory(over).into(),
