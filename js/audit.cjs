@@ -140,11 +140,14 @@ module.exports = function audits(glue) {
       if (typeof then === "function") {
         // Rejected, it would end Node as an unhandled rejection.
         Promise.resolve(answer).catch(() => {});
+        const what =
+          answer instanceof Promise
+            ? "a Promise (is it an async function?)"
+            : `${describe(answer)}, a thenable`;
         return {
           broken:
-            `it returned ${describe(answer)}, and an audit cannot wait for a Promise: it asks ` +
-            "synchronously, from inside the module; audit a function that returns its cell " +
-            "(not an async one)",
+            `it returned ${what}, and an audit cannot wait for one: it asks synchronously, ` +
+            "from inside the module; audit a function that returns its cell (not an async one)",
         };
       }
     }

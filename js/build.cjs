@@ -29,4 +29,8 @@ try {
 const metadata = JSON.parse(cargo(["metadata", "--format-version", "1", "--no-deps"]));
 const built = path.join(metadata.target_directory, TARGET, "release", "ttt_oracle_js.wasm");
 fs.copyFileSync(built, path.join(__dirname, "ttt_oracle.wasm"));
+// The licences, which npm packs only as files, not as links to the top level's.
+for (const licence of ["LICENSE-MIT", "LICENSE-APACHE"]) {
+  fs.copyFileSync(path.join(root, licence), path.join(__dirname, licence));
+}
 console.error(`js/ttt_oracle.wasm: ${fs.statSync(built).size} bytes, from ${built}`);

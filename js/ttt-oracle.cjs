@@ -89,11 +89,12 @@ function instance() {
   return state;
 }
 
-/** The memory as bytes; a new view once the memory has grown. */
+/**
+ * The memory as bytes; a new view once the memory has grown, which detaches the old one's
+ * buffer (its length is then 0: quicker to ask than the memory's buffer).
+ */
 function view(state) {
-  if (state.view.buffer !== state.exports.memory.buffer) {
-    state.view = new Uint8Array(state.exports.memory.buffer);
-  }
+  if (state.view.length === 0) state.view = new Uint8Array(state.exports.memory.buffer);
   return state.view;
 }
 
@@ -249,7 +250,7 @@ class Oracle {
     if (live === null || live.generation !== this.#generation) this.#open();
     const state = live;
     const n = text.length;
-    if (n > SCRATCH) {
+    if (n >= SCRATCH) {
       return call({ op: "best_move", game: this.#game, position: text });
     }
     const bytes = view(state);
@@ -259,6 +260,7 @@ class Oracle {
       if (code > 127) return call({ op: "best_move", game: this.#game, position: text });
       bytes[scratch + i] = code;
     }
+    bytes[scratch + n] = 10; // the newline that ends a line of `ttt best -`
     let cell;
     try {
       cell = state.exports.ttt_best_move(this.#handle, n);
@@ -322,7 +324,10 @@ function review(moves, game) {
   return call({ op: "review", game: gameName(game), moves: positionText(moves) });
 }
 
-/** The built-in bots: each `{name, summary, source}`, then the forms that take a parameter. */
+/**
+ * The built-in bots and the forms that take a parameter, as `ttt bots --format json` prints
+ * them (but `cmd:`, which starts a program: no bot here can).
+ */
 function bots_() {
   return call({ op: "bots" });
 }
@@ -390,9 +395,10 @@ function ask(state, id, ptr, len, mark) {
   let answer;
   try {
     const started = performance.now();
+    const fn = bot.fn;
     let returned;
     try {
-      returned = bot.fn(board, toMove);
+      returned = fn(board, toMove);
     } catch (error) {
       answer = { threw: thrown(error) };
     }
@@ -408,10 +414,17 @@ function ask(state, id, ptr, len, mark) {
   return 0;
 }
 
-/** What a bot threw, for the message: an Error's stack, anything else described. */
+/**
+ * What a bot threw, for the message: an Error's stack down to the bot's own frames (not the
+ * glue's and the module's that called it), anything else described.
+ */
 function thrown(error) {
   try {
-    if (error instanceof Error) return String(error.stack ?? error);
+    if (error instanceof Error) {
+      const lines = String(error.stack ?? error).split("\n");
+      const glue = lines.findIndex((line) => line.includes(__filename));
+      return (glue > 0 ? lines.slice(0, glue) : lines).join("\n");
+    }
   } catch {
     // A stack that cannot be read: described below.
   }

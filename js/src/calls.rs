@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::{Value as Json, json};
 use ttt_oracle::audit::{AuditJson, MistakeJson, Mistakes, Report, SideReport, Verdict};
-use ttt_oracle::bots::{self, Bot, CATALOG, PARAMETERISED};
+use ttt_oracle::bots::{self, Bot, Listing};
 use ttt_oracle::matchup::MatchOptions;
 use ttt_oracle::{AuditError, AuditOptions, Game, History, Oracle, Player, Review};
 
@@ -45,7 +45,7 @@ pub(crate) fn answer(request: &Json) -> Result<String, Failure> {
             let body = review.strip_suffix('}').unwrap_or(&review);
             Ok(format!("{body},\"forfeit\":null}}"))
         }
-        "bots" => to_text(&bot_list()),
+        "bots" => to_text(&Listing::new(false)),
         "audit" => audit(request),
         "match" => play_match(request),
         op => Err(Failure::value(format!("no call is named {op:?}"))),
@@ -71,22 +71,6 @@ fn oracle_and_position(request: &Json) -> Result<(Oracle, ttt_oracle::Position),
     let oracle = Oracle::of(game).map_err(Failure::value)?;
     let position = position_of(game, text(request, "position")?)?;
     Ok((oracle, position))
-}
-
-/// The built-in bots, each `name`, `summary` and `source` (where it was published, or null for
-/// the project's own), then the forms that take a parameter (`casual:P`...) under `name`.
-fn bot_list() -> Json {
-    let builtin = CATALOG.iter().map(|bot| {
-        json!({
-            "name": bot.name,
-            "summary": bot.summary,
-            "source": bot.source.map(|source| source.to_string()),
-        })
-    });
-    let forms = PARAMETERISED
-        .iter()
-        .map(|&(form, summary)| json!({"name": form, "summary": summary, "source": null}));
-    builtin.chain(forms).collect()
 }
 
 /// A bot of the request: `{"spec": "casual:0.3"}`, a built-in one, or `{"js": ID, "name",
