@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use serde_json::Value as Json;
 use ttt_oracle::bots::{Bot, BotError, Choice, Turn, parse_probability};
-use ttt_oracle::{Cell, Cells, Game, History, Ratio};
+use ttt_oracle::{Cell, Cells, Game, History, Position, Ratio};
 
 #[cfg(target_family = "wasm")]
 #[link(wasm_import_module = "ttt")]
@@ -65,7 +65,16 @@ pub(crate) struct JsBot {
     /// Every answer given, by request (by board for a stateless bot): asked again, the bot
     /// gives what it gave, so that the re-ask after an audit compares fresh answers with the
     /// ones the audit judged, not with a second call.
-    answers: HashMap<String, Vec<Choice>>,
+    answers: HashMap<Asked, Vec<Choice>>,
+}
+
+/// What an answer is kept by: the moves so far, or the board alone for a stateless bot. Not
+/// the request's text, which the audit would write for each of the thousands of histories it
+/// asks about, most of them answered from here.
+#[derive(PartialEq, Eq, Hash)]
+enum Asked {
+    Moves(Vec<Cell>),
+    Board(Position),
 }
 
 impl JsBot {
@@ -198,8 +207,8 @@ impl Bot for JsBot {
 
     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
         let key = match self.stateless {
-            true => game.position().to_string(),
-            false => request(game),
+            true => Asked::Board(game.position()),
+            false => Asked::Moves(game.moves().to_vec()),
         };
         if let Some(answer) = self.answers.get(&key) {
             return Ok(answer.clone());
