@@ -2,8 +2,9 @@
 // ttt-oracle for Node: the library, compiled to WebAssembly (ttt_oracle.wasm, built from the
 // crate by js/src), and this glue, which passes text through the module's memory and turns
 // its replies into values and exceptions. The glue holds no rule of the game: every answer,
-// and every message of a bad argument, is the crate's (js/src/lib.rs says why there is no
-// wasm-bindgen here). The ES module entry (index.mjs) re-exports this one.
+// and every message of a bad game, position or spec, is the crate's; what it checks is the
+// type of what JavaScript passes, and the shape of a bot's answer (js/src/lib.rs says why
+// there is no wasm-bindgen here). The ES module entry (index.mjs) re-exports this one.
 //
 // Everything is synchronous: the module is compiled on first use, and a JavaScript bot is
 // called from inside the audit, which waits for its answer. A bot that throws, or returns

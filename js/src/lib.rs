@@ -55,8 +55,8 @@ struct Opened {
     answer: Vec<u8>,
 }
 
-/// The scratch buffer of `ttt_best_move`: a board or a move list of up to this many bytes is
-/// written here by the glue, with no allocation.
+/// The scratch buffer of `ttt_best_move`: a board or a move list shorter than this is written
+/// here by the glue, with a newline after it, and no allocation.
 const SCRATCH: usize = 128;
 
 /// Where the glue writes short text for the quick calls. Those calls never reach JavaScript
