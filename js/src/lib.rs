@@ -244,7 +244,8 @@ pub extern "C" fn ttt_best_move(handle: u32, len: usize) -> i32 {
         let line = &line[..(len + 1).min(SCRATCH)];
         if let Some(batch) = &opened.batch {
             opened.answer.clear();
-            if batch.answer_lines(line, &mut opened.answer).1 == 1 {
+            // The whole text as one line, not the first of several.
+            if batch.answer_lines(line, &mut opened.answer) == (line.len(), 1) {
                 let digits = opened.answer.strip_suffix(b"\n").unwrap_or_default();
                 let cell = digits
                     .iter()

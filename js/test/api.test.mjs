@@ -102,6 +102,25 @@ test("a position or a game of another type is a TypeError", () => {
   assert.throws(() => new ttt.Oracle(null), TypeError);
 });
 
+test("a board followed by a newline and more is read whole, as the command line reads it", () => {
+  for (const text of ["XO..X....\nX........", "XO..X....\n", "\nXO..X...."]) {
+    let printed;
+    try {
+      printed = ttt.bestMove(text);
+    } catch (error) {
+      printed = error.message;
+    }
+    const general = (() => {
+      try {
+        return ttt.bestMoves(text)[0] ?? null;
+      } catch (error) {
+        return error.message;
+      }
+    })();
+    assert.equal(printed, general, JSON.stringify(text));
+  }
+});
+
 test("a board mistyped inside a long string is the crate's error, not a crash", () => {
   assert.throws(() => ttt.bestMove("X".repeat(1000)), /1000/);
   assert.throws(() => ttt.bestMove("5 ".repeat(200)), /move 2/);
