@@ -17,7 +17,8 @@
 //!     this test in a release build, with every example;
 //!   - Rust blocks run as doctests (`src/lib.rs` includes every page) and need no comment;
 //!   - so do Python sessions (`pycon` blocks), run as doctests by the Python package's tests
-//!     (`python/tests/test_docs.py`, part of the test command).
+//!     (`python/tests/test_docs.py`, part of the test command), and JavaScript programs (`js`
+//!     blocks), run by the JavaScript package's (`js/test/docs.test.mjs`, part of it too).
 //!
 //! Commands run with `sh -c` in a scratch folder that holds links to everything at the
 //! repository's root, the built `ttt` first on the `PATH`. A line `...` on the page stands for
@@ -162,10 +163,13 @@ fn examples(block: &Block) -> Vec<Example> {
     examples
 }
 
-/// Whether a block is a doctest's: Rust, run by `cargo test --doc`, or a Python session, run by
-/// `python/tests/test_docs.py`.
+/// Whether a block is a doctest's: Rust, run by `cargo test --doc`, a Python session, run by
+/// `python/tests/test_docs.py`, or a JavaScript program, run by `js/test/docs.test.mjs`.
 fn is_doctest(block: &Block) -> bool {
-    matches!(block.language.split(',').next(), Some("rust" | "pycon"))
+    matches!(
+        block.language.split(',').next(),
+        Some("rust" | "pycon" | "js")
+    )
 }
 
 fn has_commands(block: &Block) -> bool {
