@@ -212,7 +212,10 @@ mod tests {
         let remembers = over(false).to_string();
         assert!(remembers.contains("as it does not say it answers from the board alone"));
         let fine = over(true).to_string();
-        assert!(fine.contains("could not keep the exact chances in 128 bits"), "{fine}");
+        assert!(
+            fine.contains("could not keep the exact chances in 128 bits"),
+            "{fine}"
+        );
         assert!(!fine.contains("does not say"), "{fine}");
     }
 }
