@@ -99,8 +99,11 @@ function view(state) {
   return state.view;
 }
 
+// The module's addresses are i32: past 2 GiB they come back negative, so each is read as
+// unsigned (`>>> 0`) before it indexes the memory.
 function read(state, ptr, len) {
-  return decoder.decode(view(state).subarray(ptr, ptr + len));
+  const at = ptr >>> 0;
+  return decoder.decode(view(state).subarray(at, at + len));
 }
 
 /** The instance, entered for one call; `leave` when it returns. */
@@ -131,10 +134,19 @@ function failed(state, error) {
   );
 }
 
+/**
+ * A JSON.stringify replacer: a string with a lone surrogate (half a UTF-16 pair) gets U+FFFD
+ * for it, as UTF-8 has no such thing and the module's JSON reader would refuse the escape
+ * JSON.stringify writes for it (Node 20 and later; Node 18 lacks `toWellFormed`).
+ */
+function wellFormed(_key, value) {
+  return typeof value === "string" && value.toWellFormed ? value.toWellFormed() : value;
+}
+
 /** Passes `text` to `body(ptr, len)` in a buffer of the module's. */
 function withText(state, text, body) {
   const bytes = encoder.encode(text);
-  const ptr = state.exports.ttt_alloc(bytes.length);
+  const ptr = state.exports.ttt_alloc(bytes.length) >>> 0;
   view(state).set(bytes, ptr);
   const result = body(ptr, bytes.length);
   state.exports.ttt_free(ptr, bytes.length);
@@ -153,7 +165,7 @@ function raise(error) {
 
 /** Sends a JSON request to the module: its answer, or the error it raises. */
 function call(request) {
-  const text = JSON.stringify(request);
+  const text = JSON.stringify(request, wellFormed);
   const state = enter();
   let reply;
   try {
@@ -391,7 +403,8 @@ function kind(value) {
  */
 function ask(state, id, ptr, len, mark) {
   const bot = bots.get(id);
-  const board = String.fromCharCode.apply(null, view(state).subarray(ptr, ptr + len));
+  const at = ptr >>> 0;
+  const board = String.fromCharCode.apply(null, view(state).subarray(at, at + len));
   const toMove = mark === 88 ? "X" : "O";
   let answer;
   try {
@@ -409,9 +422,14 @@ function ask(state, id, ptr, len, mark) {
     answer = { broken: `its answer could not be read: ${thrown(error)}` };
   }
   // A call of the bot's into the package that ended this instance: out through its frames.
-  if (state.ended || live !== state) throw new Ended("ended");
+  if (state.ended || live !== state) {
+    throw new Ended(
+      "ttt-oracle's WebAssembly module failed in a call the bot made into the package; its " +
+        "instance is dropped, and the next call starts a new one",
+    );
+  }
   if (typeof answer === "number") return answer;
-  withText(state, JSON.stringify(answer), (p, n) => state.exports.ttt_answer(p, n));
+  withText(state, JSON.stringify(answer, wellFormed), (p, n) => state.exports.ttt_answer(p, n));
   return 0;
 }
 

@@ -19,6 +19,11 @@ test("positions are boards or move lists, as strings or arrays", () => {
   assert.deepEqual(ttt.bestMoves("XXXOO...."), []);
 });
 
+test("half a UTF-16 pair in a position or a game is the crate's error about the character", () => {
+  assert.throws(() => ttt.bestMove("\uD800"), (error) => error.message.startsWith('unknown character "\\u{fffd}" at position 1'));
+  assert.throws(() => ttt.bestMove("", "3x3\uD800"), (error) => error.message.includes("is not a game"));
+});
+
 test("other games by name, each with its oracle", () => {
   assert.equal(ttt.bestMove("XXX./OOO./..../....", "4x4"), 4);
   assert.equal(new ttt.Oracle("4x4k3").bestMove(""), 6);

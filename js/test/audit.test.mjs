@@ -236,6 +236,7 @@ const BAD = {
   "a thenable": [() => new Thenable(), "it returned Thenable {} (Object), a thenable, and an audit cannot wait for one"],
   "a revoked Proxy": [() => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; }, "its answer could not be read: TypeError"],
   "a Proxy that throws": [() => new Proxy({}, { get() { throw new Error("trap"); } }), "its answer could not be read: Error: trap"],
+  "a throw with half a UTF-16 pair": [() => { throw new Error("bad \uD800 news"); }, "it threw Error: bad \uFFFD news"],
 };
 
 for (const [name, [bot, says]] of Object.entries(BAD)) {
