@@ -13,7 +13,7 @@ module.exports = function audits(glue) {
   /** Reads the options an audit or a match takes: any other is a TypeError. */
   function optionsOf(options, known) {
     if (options === undefined) return {};
-    if (options === null || typeof options !== "object") {
+    if (options === null || typeof options !== "object" || Array.isArray(options)) {
       throw new TypeError(`options are an object, not ${describe(options)}`);
     }
     for (const key of Object.keys(options)) {
@@ -34,6 +34,12 @@ module.exports = function audits(glue) {
     );
   }
 
+  /** A yes-or-no option: `true`, `false` or left out, nothing that only looks like one. */
+  function flagOf(name, value) {
+    if (value === undefined || typeof value === "boolean") return value === true;
+    throw new TypeError(`${name} is true or false, not ${describe(value)}`);
+  }
+
   function timeoutOf(timeoutMs) {
     if (timeoutMs === undefined) return DEFAULT_TIMEOUT_MS;
     if (typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 86_400_000) return timeoutMs;
@@ -46,7 +52,10 @@ module.exports = function audits(glue) {
    * A bot for the module: a built-in spec, or a function registered for the call. `held`
    * collects the numbers to drop once the call returns.
    */
-  function botOf(bot, game, { name, stateless = false, timeoutMs }, held) {
+  function botOf(bot, game, { name, stateless, timeoutMs }, held) {
+    stateless = flagOf("stateless", stateless);
+    // Checked for a built-in bot too, which has no use for it, so that a mistake shows.
+    const timeout = timeoutOf(timeoutMs);
     if (typeof bot === "string") {
       if (stateless) {
         throw new Error("stateless is said of JavaScript bots; a built-in bot knows what it depends on");
@@ -62,13 +71,12 @@ module.exports = function audits(glue) {
       throw new TypeError(`a bot's name is a string, not ${describe(name)}`);
     }
     const id = nextBot();
-    const timeout = timeoutOf(timeoutMs);
     bots.set(id, { fn: bot, cells: gameOf(game).cells, timeoutMs: timeout });
     held.push(id);
     return {
       js: id,
       name: name ?? (bot.name || "javascript bot"),
-      stateless: Boolean(stateless),
+      stateless,
       timeout_ms: timeout,
     };
   }
@@ -95,14 +103,17 @@ module.exports = function audits(glue) {
     const request = {
       op: "audit",
       game,
-      side: o.side ?? "both",
+      side: o.side === undefined ? "both" : o.side,
       recheck_seed: seedOf(o.recheckSeed),
-      all_mistakes: Boolean(o.allMistakes),
+      all_mistakes: flagOf("allMistakes", o.allMistakes),
     };
     if (typeof request.side !== "string") {
       throw new TypeError(`a side is "x", "o" or "both", not ${describe(request.side)}`);
     }
-    if (typeof bot === "string" && o.name !== undefined) request.name = String(o.name);
+    if (typeof bot === "string" && o.name !== undefined) {
+      if (typeof o.name !== "string") throw new TypeError(`a bot's name is a string, not ${describe(o.name)}`);
+      request.name = o.name;
+    }
     request.bot = botOf(bot, game, o, held);
     return new AuditReport(withBots(held, request));
   }

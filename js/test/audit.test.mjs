@@ -314,6 +314,14 @@ test("bad options are TypeErrors and RangeErrors; bad specs, games and sides the
   assert.throws(() => ttt.audit("perfect", { stateless: true }), { message: /stateless is said of JavaScript bots/ });
   assert.throws(() => ttt.audit(perfect, { game: "2" }), { message: /"2" is not a game/ });
   assert.throws(() => ttt.match(perfect, "random", { game: "5x5" }), ttt.AuditFailed);
+  // Options that only look like what they name.
+  assert.throws(() => ttt.audit(perfect, { stateless: "false" }), { name: "TypeError", message: 'stateless is true or false, not "false" (string)' });
+  assert.throws(() => ttt.audit(perfect, { allMistakes: "no" }), { name: "TypeError", message: /^allMistakes is true or false/ });
+  assert.throws(() => ttt.audit("random", { timeoutMs: -5 }), RangeError);
+  assert.throws(() => ttt.match("random", "perfect", { timeoutMs: -5 }), RangeError);
+  assert.throws(() => ttt.audit("random", { name: {} }), { name: "TypeError", message: /^a bot's name is a string/ });
+  assert.throws(() => ttt.audit(perfect, { side: null }), { name: "TypeError", message: /^a side is "x", "o" or "both", not null/ });
+  assert.throws(() => ttt.audit(perfect, [1]), { name: "TypeError", message: /^options are an object/ });
 });
 
 test("an audit on a board with no table is the command line's search", () => {
