@@ -2,24 +2,11 @@
 //! where and as `ttt export -o` writes (the first few are drawn in the text report, by
 //! `SideReport::text`).
 
-use serde::Serialize;
-use ttt_oracle::audit::{MistakeJson, SideReport};
-use ttt_oracle::{Game, Player};
+use ttt_oracle::Game;
+use ttt_oracle::audit::{MistakeLine, SideReport};
 
 use super::Failure;
 use super::jsonl::JsonLines;
-
-/// A line of the file: the keys documented in `docs/commands.md`.
-#[derive(Serialize)]
-struct Line<'a> {
-    /// The game, for any but tic-tac-toe (as in `--losing-games`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    game: Option<String>,
-    bot: &'a str,
-    side: Player,
-    #[serde(flatten)]
-    mistake: MistakeJson<'a>,
-}
 
 /// Writes every mistake of each side of each bot to `file` (opened before the audits), in
 /// order, and puts the file in place; output that fails (exit 5, a reader that closes standard
@@ -29,16 +16,9 @@ pub(super) fn write<'a>(
     game: Game,
     sides: impl Iterator<Item = (&'a str, &'a SideReport)>,
 ) -> Result<(), Failure> {
-    let name_of_game = (game != Game::TIC_TAC_TOE).then(|| game.to_string());
     file.output.write(|out| {
         for (bot, report) in sides {
-            for mistake in &report.mistakes.list {
-                let line = Line {
-                    game: name_of_game.clone(),
-                    bot,
-                    side: report.side,
-                    mistake: MistakeJson::new(game, mistake),
-                };
+            for line in MistakeLine::all(game, bot, report) {
                 super::json_line(&mut *out, &line)?;
             }
         }

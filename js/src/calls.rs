@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 use serde_json::{Value as Json, json};
-use ttt_oracle::audit::{AuditJson, MistakeJson, Mistakes, Report, SideReport, Verdict};
+use ttt_oracle::audit::{AuditJson, MistakeLine, Mistakes, Report, SideReport, Verdict};
 use ttt_oracle::bots::{self, Bot, Listing};
 use ttt_oracle::matchup::MatchOptions;
 use ttt_oracle::{AuditError, AuditOptions, Game, History, Oracle, Player, Review};
@@ -177,23 +177,8 @@ fn audit(request: &Json) -> Result<String, Failure> {
 /// The mistakes `side` lists, each as a line of `ttt audit --mistakes FILE` (the game, for
 /// other games only, the bot and the side, then the mistake's keys), joined by commas.
 fn mistake_lines(game: Game, bot: &str, side: &SideReport) -> Result<String, Failure> {
-    let head = match game == Game::TIC_TAC_TOE {
-        true => String::new(),
-        false => format!("\"game\":{},", to_text(&game.to_string())?),
-    };
-    let head = format!(
-        "{{{head}\"bot\":{},\"side\":{},",
-        to_text(&bot)?,
-        to_text(&side.side.to_string())?
-    );
-    let lines = side
-        .mistakes
-        .list
-        .iter()
-        .map(|mistake| {
-            let keys = to_text(&MistakeJson::new(game, mistake))?;
-            Ok(format!("{head}{}", keys.strip_prefix('{').unwrap_or(&keys)))
-        })
+    let lines = MistakeLine::all(game, bot, side)
+        .map(|line| to_text(&line))
         .collect::<Result<Vec<_>, Failure>>()?;
     Ok(lines.join(","))
 }

@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use serde_json::Value as Json;
-use ttt_oracle::audit::{AuditJson, MistakeJson, Mistakes, Report, Verdict};
+use ttt_oracle::audit::{AuditJson, MistakeLine, Mistakes, Report, Verdict};
 use ttt_oracle::bots::external::DEFAULT_TIMEOUT;
 use ttt_oracle::bots::{self, Bot, Choice, DependsOn, Turn};
 use ttt_oracle::{AuditError, AuditOptions, Game, History, Player, SplitMix64};
@@ -235,22 +235,8 @@ fn mistake_lines(
     bot: &str,
     side: &ttt_oracle::audit::SideReport,
 ) -> serde_json::Result<Vec<Json>> {
-    side.mistakes
-        .list
-        .iter()
-        .map(|mistake| {
-            let mut line = serde_json::Map::new();
-            if game != Game::TIC_TAC_TOE {
-                line.insert("game".into(), game.to_string().into());
-            }
-            line.insert("bot".into(), bot.into());
-            line.insert("side".into(), side.side.to_string().into());
-            let Json::Object(keys) = serde_json::to_value(MistakeJson::new(game, mistake))? else {
-                unreachable!("a mistake is a JSON object");
-            };
-            line.extend(keys);
-            Ok(Json::Object(line))
-        })
+    MistakeLine::all(game, bot, side)
+        .map(serde_json::to_value)
         .collect()
 }
 

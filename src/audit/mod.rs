@@ -60,7 +60,8 @@ pub use json::AuditJson;
 pub use mistakes::{Mistake, MistakeKind, Mistakes};
 pub use recheck::{Chances, Difference, RECHECK_GAMES, Recheck};
 pub use report::{
-    Blunders, Forfeit, IllegalLine, LosingLine, MistakeJson, Odds, SideReport, WorstCase,
+    Blunders, Forfeit, IllegalLine, LosingLine, MistakeJson, MistakeLine, Odds, SideReport,
+    WorstCase,
 };
 pub use tableless::{
     AuditBudget, Counts, Shortest, TablelessReport, audit_tableless, odds_tableless,

@@ -443,3 +443,33 @@ impl MistakeJson<'_> {
         }
     }
 }
+
+/// One line of `ttt audit --mistakes FILE` (and of the Python and JavaScript packages' mistake
+/// lists): the game (for any but tic-tac-toe), the bot and its side, then the keys of
+/// [`MistakeJson`], as documented in `docs/commands.md`.
+#[derive(Debug, serde::Serialize)]
+pub struct MistakeLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
+    bot: &'a str,
+    side: Player,
+    #[serde(flatten)]
+    mistake: MistakeJson<'a>,
+}
+
+impl MistakeLine<'_> {
+    /// Every mistake `bot` made on the side `report` audited, in `game`, as lines.
+    pub fn all<'a>(
+        game: Game,
+        bot: &'a str,
+        report: &'a SideReport,
+    ) -> impl Iterator<Item = MistakeLine<'a>> {
+        let name = (game != Game::TIC_TAC_TOE).then(|| game.to_string());
+        report.mistakes.list.iter().map(move |mistake| MistakeLine {
+            game: name.clone(),
+            bot,
+            side: report.side,
+            mistake: MistakeJson::new(game, mistake),
+        })
+    }
+}
