@@ -116,6 +116,12 @@ impl Gathered {
             None if self.count == self.limit => return Err(Halt::OverBudget),
             None => self.count += 1,
         }
+        if self.next.len() == self.next.capacity() {
+            // Growing allocates the doubled list beside the old one: counted before, so that
+            // a limit under it stops here rather than the allocation failing (an abort).
+            let grown = self.next.capacity().max(4) * std::mem::size_of::<History>();
+            crate::memory::room_for(grown as u64)?;
+        }
         self.next.push(game);
         Ok(())
     }
