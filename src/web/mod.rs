@@ -68,12 +68,18 @@ impl Response {
     }
 }
 
-/// The page's files, by the exact path that serves them.
+/// The page's files, by the exact path that serves them. (`page/worker.js` is the static copy's
+/// alone: it runs this module as WebAssembly in the browser.)
 const ASSETS: &[(&str, &str, &[u8])] = &[
     (
         "/",
         "text/html; charset=utf-8",
         include_bytes!("page/index.html"),
+    ),
+    (
+        "/engine.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("page/engine.js"),
     ),
     (
         "/app.js",

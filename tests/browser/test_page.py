@@ -72,14 +72,13 @@ def png_pixels(data):
     return pixels, (width, height)
 
 
-class Page(unittest.TestCase):
+class Page:
+    """The tests of the page, whoever serves it: a subclass starts the server (`start`, which
+    sets `server` and `url`)."""
+
     @classmethod
     def setUpClass(cls):
-        cls.server = subprocess.Popen(
-            [TTT, "serve", "--port", "0"], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL
-        )
-        line = cls.server.stdout.readline().decode()
-        cls.url = next(word for word in line.split() if word.startswith("http://"))
+        cls.start()
         cls.profile = tempfile.mkdtemp(prefix="ttt-chromium-")
         options = webdriver.ChromeOptions()
         options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
@@ -233,6 +232,18 @@ class Page(unittest.TestCase):
             backgrounds.append(self.browser.execute_script(
                 "return getComputedStyle(document.body).backgroundColor"))
         self.assertNotEqual(backgrounds[0], backgrounds[1], "the dark scheme is not applied")
+
+
+class Served(Page, unittest.TestCase):
+    """The page as `ttt serve` serves it, its answers from the server's API."""
+
+    @classmethod
+    def start(cls):
+        cls.server = subprocess.Popen(
+            [TTT, "serve", "--port", "0"], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL
+        )
+        line = cls.server.stdout.readline().decode()
+        cls.url = next(word for word in line.split() if word.startswith("http://"))
 
 
 if __name__ == "__main__":

@@ -177,12 +177,13 @@ fn the_page_and_its_assets_are_served_and_nothing_else() {
     let server = Server::start();
     let (status, page) = server.get("/");
     assert_eq!(status, 200);
-    assert!(page.contains("<script src=\"/app.js\""));
+    assert!(page.contains("<script src=\"app.js\""));
     assert!(
         !page.contains("https://"),
         "the page fetches nothing from elsewhere"
     );
     assert_eq!(server.get("/app.js").0, 200);
+    assert_eq!(server.get("/engine.js").0, 200);
     let (status, bots) = server.get("/api/bots");
     assert_eq!(status, 200);
     assert!(

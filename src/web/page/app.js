@@ -1,18 +1,11 @@
-// The page of `ttt serve`: every answer comes from the JSON API (docs/web.md); this script only
-// draws them. No framework, no build step.
+// The page of `ttt serve` and of its static copy: every answer comes from the JSON API
+// (docs/web.md), asked through engine.js; this script only draws them. No framework, no build
+// step.
 "use strict";
 
 const MISTAKES = ["win_to_draw", "win_to_loss", "draw_to_loss"];
 const LETTER = { win: "W", draw: "D", loss: "L" };
 const $ = (id) => document.getElementById(id);
-
-async function api(name, params) {
-  const query = new URLSearchParams(params).toString();
-  const response = await fetch(`/api/${name}?${query}`);
-  const json = await response.json();
-  if (!response.ok) throw new Error(json.error || `HTTP ${response.status}`);
-  return json;
-}
 
 function dims(game) {
   const m = /^(\d+)x(\d+)/.exec(game);
@@ -343,12 +336,14 @@ function setZoom(factor) {
   say($("zoom-level"), `${Math.round(zoom * 100)}%`);
 }
 
+async function showMap() {
+  const side = $("map-side").value;
+  $("map-image").src = await mapUrl(side);
+  $("map-image").alt = `The map of perfect play for ${side.toUpperCase()}`;
+}
+
 function setUpMap() {
-  $("map-side").addEventListener("change", () => {
-    const side = $("map-side").value;
-    $("map-image").src = `/map.svg?as=${side}`;
-    $("map-image").alt = `The map of perfect play for ${side.toUpperCase()}`;
-  });
+  $("map-side").addEventListener("change", showMap);
   $("zoom-in").addEventListener("click", () => setZoom(2));
   $("zoom-out").addEventListener("click", () => setZoom(0.5));
   $("map-view").addEventListener("wheel", (event) => {
@@ -369,5 +364,7 @@ window.addEventListener("DOMContentLoaded", () => {
   $("review-next").addEventListener("click", () => goTo(reviewed.at + 1));
   $("review-last").addEventListener("click", () => goTo(Infinity));
   setUpMap();
-  setUp().catch((error) => say($("status"), `Error: ${error.message}`));
+  setUp()
+    .then(showMap)
+    .catch((error) => say($("status"), `Error: ${error.message}`));
 });
