@@ -1,6 +1,6 @@
-//! Solves the embedded games once, at build time (tic-tac-toe, 3x4, 4x3, 4x4 and 4x4k3), and
-//! writes the tables the binary embeds: tic-tac-toe's also expanded as Rust statics, 4x4's with
-//! its best moves by raw code.
+//! Solves the embedded games once, at build time (tic-tac-toe, 3x4, 4x3, and with the feature
+//! `embedded-4x4` 4x4 and 4x4k3), and writes the tables the binary embeds: tic-tac-toe's also
+//! expanded as Rust statics, 4x4's with its best moves by raw code.
 //!
 //! The rules, the symmetries, the solver (the tiered one of every game) and the table format
 //! are the library's own files, pulled in with `#[path]` so that they are written once (with
@@ -89,7 +89,7 @@ fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let solving: Vec<_> = [game::Game::TIC_TAC_TOE]
         .into_iter()
-        .chain(game::Game::EMBEDDED)
+        .chain(game::Game::EMBEDDED.iter().copied())
         .map(|game| {
             std::thread::spawn(move || {
                 let solution = solve::solve_game(game);

@@ -222,7 +222,7 @@ fn solve(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(20));
     group.bench_function("verify_every_embedded_game", |b| {
         b.iter(|| {
-            for game in Game::EMBEDDED {
+            for &game in Game::EMBEDDED {
                 let verification = Oracle::of(black_box(game)).unwrap().verify().unwrap();
                 assert!(verification.is_ok(), "{game}");
             }

@@ -148,16 +148,19 @@ impl Game {
     /// Tic-tac-toe: 3 rows, 3 columns, 3 in a row.
     pub const TIC_TAC_TOE: Game = Game::of(3, 3, 3);
 
-    /// The games whose tables `build.rs` solves and the binary embeds, besides tic-tac-toe.
-    pub const EMBEDDED: [Game; 4] = [
+    /// The games whose tables `build.rs` solves and the binary embeds, besides tic-tac-toe:
+    /// 3x4 and 4x3, and with the feature `embedded-4x4` (a default) 4x4 and 4x4k3.
+    pub const EMBEDDED: &'static [Game] = &[
         Game::of(3, 4, 3),
         Game::of(4, 3, 3),
+        #[cfg(feature = "embedded-4x4")]
         Game::of(4, 4, 4),
+        #[cfg(feature = "embedded-4x4")]
         Game::of(4, 4, 3),
     ];
 
     /// `rows` by `columns`, `k` in a row, for sizes known to be a game.
-    const fn of(rows: u8, columns: u8, k: u8) -> Game {
+    pub(crate) const fn of(rows: u8, columns: u8, k: u8) -> Game {
         Game { rows, columns, k }
     }
 

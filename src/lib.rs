@@ -185,6 +185,7 @@ pub use ratio::Ratio;
 pub use review::Review;
 pub use rng::SplitMix64;
 pub use simulate::simulate;
+pub use solve::with_solve_progress;
 pub use table::TableError;
 pub use value::{MoveValue, Probe, Value};
 

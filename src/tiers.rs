@@ -487,17 +487,26 @@ pub fn tier_sizes(game: Game) -> Vec<u128> {
 /// rayon pool: for tests and small games (the command line keeps only two tiers at a time, and
 /// the rest on disk).
 pub fn solve_in_memory(tiers: &Tiers) -> Vec<Vec<Entry>> {
-    solve_all(tiers, true)
+    solve_all(tiers, true, &mut |_| ())
 }
 
-/// [`solve_in_memory`], on the current rayon pool if `parallel`, else on this thread alone.
-pub(crate) fn solve_all(tiers: &Tiers, parallel: bool) -> Vec<Vec<Entry>> {
+/// [`solve_in_memory`], on the current rayon pool if `parallel`, else on this thread alone,
+/// telling `done` the share of the boards solved after each tier.
+pub(crate) fn solve_all(
+    tiers: &Tiers,
+    parallel: bool,
+    done: &mut dyn FnMut(f64),
+) -> Vec<Vec<Entry>> {
     let mut solved: Vec<Vec<Entry>> = Vec::with_capacity(tiers.cells() + 1);
+    let all: u64 = tiers.sizes().iter().sum();
+    let mut boards = 0;
     for t in (0..=tiers.cells()).rev() {
         let mut out = vec![0; tiers.size(t) as usize];
         let next = solved.last().map_or(&[][..], Vec::as_slice);
         solve::solve_blocks(tiers, t, 0..tiers.blocks(t), next, &mut out, parallel);
         solved.push(out);
+        boards += tiers.size(t);
+        done(boards as f64 / all as f64);
     }
     solved.reverse();
     solved

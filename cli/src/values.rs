@@ -30,7 +30,7 @@ impl TypedValueParser for GameValues {
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        let games = std::iter::once(Game::TIC_TAC_TOE).chain(Game::EMBEDDED);
+        let games = std::iter::once(Game::TIC_TAC_TOE).chain(Game::EMBEDDED.iter().copied());
         Some(Box::new(games.map(|game| {
             let what = if game == Game::TIC_TAC_TOE {
                 "tic-tac-toe".to_string()

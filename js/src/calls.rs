@@ -48,8 +48,28 @@ pub(crate) fn answer(request: &Json) -> Result<String, Failure> {
         "bots" => to_text(&Listing::new(false)),
         "audit" => audit(request),
         "match" => play_match(request),
+        "respond" => respond(request),
         op => Err(Failure::value(format!("no call is named {op:?}"))),
     }
+}
+
+/// What `ttt serve` answers to a request (`method`, `target`, `body`), made in this module,
+/// as `{"status", "type", "body"}`, the body as text: the page written as static files asks
+/// it every question it would ask the server (src/web/page/worker.js).
+fn respond(request: &Json) -> Result<String, Failure> {
+    let (method, target, body) = (
+        text(request, "method")?,
+        text(request, "target")?,
+        text(request, "body")?,
+    );
+    let response = ttt_oracle::with_solve_progress(crate::tell_solving, || {
+        ttt_oracle::web::respond(method, target, body.as_bytes())
+    });
+    to_text(&json!({
+        "status": response.status,
+        "type": response.content_type,
+        "body": String::from_utf8_lossy(&response.body),
+    }))
 }
 
 fn to_text(value: &impl Serialize) -> Result<String, Failure> {

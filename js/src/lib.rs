@@ -17,6 +17,10 @@
 //! - `ttt_reply_ptr`/`ttt_reply_len`: where the last reply, or error, lies;
 //! - `ttt_answer`: a JavaScript bot's answer, when it is more than one cell.
 //!
+//! The page's worker (src/web/page/worker.js) uses the same module through `ttt_call`'s
+//! `respond`: what `ttt serve` answers to a request, made here, reporting any solve it makes
+//! through the imported `solving`.
+//!
 //! A panic cannot unwind on this target: it aborts the module (a trap). The hook installed by
 //! `ttt_init` hands its message to the glue first, which then drops the instance and starts a
 //! new one for the next call, and reports the panic as an `Error`.
@@ -35,6 +39,21 @@ use ttt_oracle::{BatchBest, Game, Oracle, Position};
 unsafe extern "C" {
     /// Hands the glue a panic's message (UTF-8 at `ptr`, `len` bytes) before the abort.
     fn panicked(ptr: *const u8, len: usize);
+    /// Tells the glue how far the solve of a game (its name, UTF-8 at `ptr`, `len` bytes) is,
+    /// `share` from 0 to 1, while a `respond` call solves one (the page's worker shows it).
+    fn solving(ptr: *const u8, len: usize, share: f64);
+}
+
+/// Tells the glue how far the solve of `game` is (`solving`); nothing off WebAssembly.
+pub(crate) fn tell_solving(game: Game, share: f64) {
+    let name = game.to_string();
+    #[cfg(target_family = "wasm")]
+    // SAFETY: the glue reads `len` bytes at `ptr` before returning.
+    unsafe {
+        solving(name.as_ptr(), name.len(), share)
+    };
+    #[cfg(not(target_family = "wasm"))]
+    let _ = (name, share);
 }
 
 thread_local! {

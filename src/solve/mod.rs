@@ -3,6 +3,8 @@
 //! that every game shares ([`crate::tiers`]). Pure: no I/O. Shared with `build.rs` (through
 //! `#[path]`), which solves the embedded games with it.
 
+use std::cell::RefCell;
+
 use crate::board::{Player, code_marks};
 use crate::game::{Game, Geometry, MAX_TABLE_CELLS, Mask};
 use crate::tiers::{Tiers, solve_all};
@@ -159,6 +161,48 @@ impl Solution {
     }
 }
 
+/// A solve's progress: its game and the share done, from 0 to 1.
+type Report = Box<dyn FnMut(Game, f64)>;
+
+thread_local! {
+    /// Where this thread's solves report, while [`with_solve_progress`] runs.
+    static REPORT: RefCell<Option<Report>> = const { RefCell::new(None) };
+}
+
+/// The shares of a solve, as reported: its tiers end at the first (a seventh of the time of
+/// 4x4's in WebAssembly), reading the positions play reaches ends at the second (more than half
+/// of it), and making the table of them ends the solve (a third).
+const TIERS_DONE: f64 = 0.15;
+const REACH_DONE: f64 = 0.7;
+
+/// Positions read between two reports.
+const REPORT_EVERY: usize = 1 << 16;
+
+/// Runs `work`; meanwhile, each game of at most 16 cells this thread solves into a table tells
+/// `report` how far it is: its game and the share done, from 0 to 1, a few dozen times a solve
+/// (the page of js/, which solves 4x4 in the browser, shows it).
+pub fn with_solve_progress<T>(
+    report: impl FnMut(Game, f64) + 'static,
+    work: impl FnOnce() -> T,
+) -> T {
+    struct Reset(Option<Report>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            REPORT.set(self.0.take());
+        }
+    }
+    let _reset = Reset(REPORT.replace(Some(Box::new(report))));
+    work()
+}
+
+pub(crate) fn report(game: Game, share: f64) {
+    REPORT.with_borrow_mut(|report| {
+        if let Some(report) = report {
+            report(game, share);
+        }
+    });
+}
+
 /// Solves `game` (at most 16 cells) with the solver of every game, tier by tier ([`crate::tiers`]),
 /// and keeps what a table holds: the entry of each canonical position play reaches from the
 /// empty board, and the optimal moves of each in play (the fastest win, the slowest loss).
@@ -176,7 +220,8 @@ pub fn solve_game(game: Game) -> Solution {
         codes: Codes::new(game),
         // On this thread alone: `table::of` solves with its lock held, and a rayon worker that
         // waits for its pool takes up other jobs, which may ask for a table too.
-        solved: solve_all(&tiers, false),
+        solved: solve_all(&tiers, false, &mut |share| report(game, share * TIERS_DONE)),
+        boards: tiers.sizes().iter().sum(),
         tiers,
         entries: vec![0; 3usize.pow(game.cells() as u32)],
         best: Vec::new(),
@@ -184,6 +229,7 @@ pub fn solve_game(game: Game) -> Solution {
     reach.visit(0, 0, 0, Player::X);
     // Visited in depth-first order; a table is read by code.
     reach.best.sort_unstable_by_key(|&(code, _)| code);
+    report(game, REACH_DONE);
     Solution {
         game,
         entries: reach.entries,
@@ -199,6 +245,9 @@ struct Reach {
     entries: Vec<Entry>,
     /// The optimal moves of each position in play visited.
     best: Vec<(u32, u16)>,
+    /// The canonical boards of the tiers, of which play reaches a third to nine tenths: the
+    /// measure of the progress reported.
+    boards: u64,
 }
 
 impl Reach {
@@ -241,6 +290,13 @@ impl Reach {
             }
         }
         self.best.push((code, optimal));
+        if self.best.len() % REPORT_EVERY == 0 {
+            let read = (self.best.len() as f64 / self.boards as f64).min(1.0);
+            report(
+                self.tiers.game(),
+                TIERS_DONE + (REACH_DONE - TIERS_DONE) * read,
+            );
+        }
     }
 }
 

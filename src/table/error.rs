@@ -101,7 +101,11 @@ impl fmt::Display for TableError {
                 f,
                 "ttt embeds no table for game {game}: it is solved when used, so there is nothing \
                  to compare (embedded: 3x3, {})",
-                Game::EMBEDDED.map(|game| game.to_string()).join(", ")
+                Game::EMBEDDED
+                    .iter()
+                    .map(Game::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             TableError::NotSolved { game, path } => write!(
                 f,

@@ -35,26 +35,28 @@ use unpacked::Unpacked;
 
 pub use error::TableError;
 
-/// The tables `build.rs` wrote, by game, as embedded in this binary.
-static EMBEDDED: [(Game, &[u8]); 5] = [
+/// The tables `build.rs` wrote, by game, as embedded in this binary ([`Game::EMBEDDED`]).
+static EMBEDDED: &[(Game, &[u8])] = &[
     (
         Game::TIC_TAC_TOE,
         include_bytes!(concat!(env!("OUT_DIR"), "/mnk-3x3.bin")),
     ),
     (
-        Game::EMBEDDED[0],
+        Game::of(3, 4, 3),
         include_bytes!(concat!(env!("OUT_DIR"), "/mnk-3x4.bin")),
     ),
     (
-        Game::EMBEDDED[1],
+        Game::of(4, 3, 3),
         include_bytes!(concat!(env!("OUT_DIR"), "/mnk-4x3.bin")),
     ),
+    #[cfg(feature = "embedded-4x4")]
     (
-        Game::EMBEDDED[2],
+        Game::of(4, 4, 4),
         include_bytes!(concat!(env!("OUT_DIR"), "/mnk-4x4.bin")),
     ),
+    #[cfg(feature = "embedded-4x4")]
     (
-        Game::EMBEDDED[3],
+        Game::of(4, 4, 3),
         include_bytes!(concat!(env!("OUT_DIR"), "/mnk-4x4k3.bin")),
     ),
 ];
@@ -62,10 +64,13 @@ static EMBEDDED: [(Game, &[u8]); 5] = [
 /// 4x4's lowest optimal moves, a half byte per base-3 code, as `build.rs` wrote them from the
 /// same solve as its table: 21.5 MB that answer 4x4's best moves at once, where making them
 /// in the process takes a third of a second.
-static FOUR_BY_FOUR_FIRST_MOVES: (Game, &[u8]) = (
-    Game::EMBEDDED[2],
+#[cfg(feature = "embedded-4x4")]
+static FOUR_BY_FOUR_FIRST_MOVES: Option<(Game, &[u8])> = Some((
+    Game::of(4, 4, 4),
     include_bytes!(concat!(env!("OUT_DIR"), "/first-moves-4x4.bin")),
-);
+));
+#[cfg(not(feature = "embedded-4x4"))]
+static FOUR_BY_FOUR_FIRST_MOVES: Option<(Game, &[u8])> = None;
 
 /// The embedded bytes of `game`'s table, if `build.rs` solved it.
 pub fn embedded_bytes(game: Game) -> Option<&'static [u8]> {
@@ -78,8 +83,9 @@ pub fn embedded_bytes(game: Game) -> Option<&'static [u8]> {
 /// The lowest optimal moves `build.rs` wrote for `game`, a half byte per base-3 code, if it
 /// wrote them (4x4).
 pub(crate) fn embedded_first_moves(game: Game) -> Option<&'static [u8]> {
-    let (embedded, moves) = FOUR_BY_FOUR_FIRST_MOVES;
-    (embedded == game).then_some(moves)
+    FOUR_BY_FOUR_FIRST_MOVES
+        .filter(|(embedded, _)| *embedded == game)
+        .map(|(_, moves)| moves)
 }
 
 /// Writes the lowest optimal moves of the solve `stored` into `moves`, a zeroed half byte per
@@ -104,8 +110,9 @@ pub(crate) fn write_first_moves(codes: &Codes, stored: &crate::format::Stored, m
 /// solve would pass the [memory limit](crate::memory::set_limit).
 pub fn of(game: Game) -> Result<Arc<Table>, TableError> {
     type Slot = Arc<Mutex<Option<Arc<Table>>>>;
-    static EMBEDDED_TABLES: [OnceLock<Result<Arc<Table>, TableError>>; EMBEDDED.len()] =
-        [const { OnceLock::new() }; EMBEDDED.len()];
+    const EMBEDDED_COUNT: usize = Game::EMBEDDED.len() + 1;
+    static EMBEDDED_TABLES: [OnceLock<Result<Arc<Table>, TableError>>; EMBEDDED_COUNT] =
+        [const { OnceLock::new() }; EMBEDDED_COUNT];
     static SOLVED: OnceLock<Mutex<HashMap<Game, Slot>>> = OnceLock::new();
     if let Some(index) = EMBEDDED.iter().position(|(embedded, _)| *embedded == game) {
         return EMBEDDED_TABLES[index]
@@ -336,7 +343,9 @@ impl Table {
             return Err(TableError::TooLarge { game });
         }
         room_to_solve(game)?;
-        Ok(Table::from_solution(&solve_game(game)))
+        let table = Table::from_solution(&solve_game(game));
+        crate::solve::report(game, 1.0);
+        Ok(table)
     }
 
     /// The table of a solution made in this process, unpacked.

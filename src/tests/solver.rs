@@ -80,3 +80,31 @@ fn the_solver_keeps_the_optimal_moves_of_each_position_in_play() {
         }
     }
 }
+
+#[test]
+fn a_solve_reports_its_progress_while_asked_and_only_then() {
+    use std::sync::{Arc, Mutex};
+    let game = "3x4".parse().unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let told = Arc::clone(&seen);
+    crate::with_solve_progress(
+        move |solved, share| told.lock().unwrap().push((solved, share)),
+        || Table::solve(game).unwrap(),
+    );
+    let seen = seen.lock().unwrap().clone();
+    // A report after each of the 13 tiers, one once the positions play reaches are read, one
+    // once the table is made.
+    assert_eq!(seen.len(), 15, "{seen:?}");
+    assert!(seen.iter().all(|&(solved, _)| solved == game));
+    assert!(
+        seen.windows(2).all(|pair| pair[0].1 < pair[1].1),
+        "{seen:?}"
+    );
+    assert_eq!(seen.last().unwrap().1, 1.0);
+    // No report outside: the hook is gone once the work returns.
+    let after = Arc::new(Mutex::new(0));
+    let count = Arc::clone(&after);
+    crate::with_solve_progress(move |_, _| *count.lock().unwrap() += 1, || ());
+    solve_game(game);
+    assert_eq!(*after.lock().unwrap(), 0);
+}

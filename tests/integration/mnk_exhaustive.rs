@@ -20,7 +20,7 @@ use ttt_oracle::{Cells, Game, Oracle, Position};
 /// Every game with a table embedded in the binary: tic-tac-toe and the four others.
 fn embedded() -> Vec<Game> {
     std::iter::once(Game::TIC_TAC_TOE)
-        .chain(Game::EMBEDDED)
+        .chain(Game::EMBEDDED.iter().copied())
         .collect()
 }
 

@@ -246,6 +246,11 @@ function newGame(event) {
 async function setUp() {
   const [games, bots] = await Promise.all([api("games", {}), api("bots", {})]);
   for (const game of games.games) $("game").add(new Option(game, game));
+  // The games of 16 cells the command line embeds, which the page's WebAssembly solves on
+  // first use (a second or so).
+  for (const game of ["4x4", "4x4k3"].filter((g) => !games.games.includes(g))) {
+    $("game").add(new Option(`${game} (solved on first use)`, game));
+  }
   $("game").add(new Option(`other (up to ${games.max_cells} cells)`, "other"));
   for (const bot of bots.bots) $("opponent").add(new Option(bot.name, bot.name));
   for (const form of bots.parameterised) {
