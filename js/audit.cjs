@@ -10,7 +10,10 @@ const { randomBytes } = require("node:crypto");
 module.exports = function audits(glue) {
   const { call, gameOf, gameName, describe, bots, nextBot, DEFAULT_TIMEOUT_MS } = glue;
 
-  /** Reads the options an audit or a match takes: any other is a TypeError. */
+  /**
+   * Reads the options an audit or a match takes: any other is a TypeError. Only the object's
+   * own options count, as its keys are the ones checked: an inherited one is not read.
+   */
   function optionsOf(options, known) {
     if (options === undefined) return {};
     if (options === null || typeof options !== "object" || Array.isArray(options)) {
@@ -21,12 +24,15 @@ module.exports = function audits(glue) {
         throw new TypeError(`no option is named ${JSON.stringify(key)}; the options: ${known.join(", ")}`);
       }
     }
-    return options;
+    return { ...options };
   }
 
-  /** The seed of the games asked again, as text: the caller's, or 64 fresh random bits. */
+  /**
+   * The seed of the games asked again, as text: the caller's, or 53 fresh random bits, so that
+   * the seed a report shows as a JSON number is exact in JavaScript.
+   */
   function seedOf(seed) {
-    if (seed === undefined || seed === null) return randomBytes(8).readBigUInt64LE().toString();
+    if (seed === undefined || seed === null) return (randomBytes(8).readBigUInt64LE() >> 11n).toString();
     if (typeof seed === "number" && Number.isSafeInteger(seed) && seed >= 0) return String(seed);
     if (typeof seed === "bigint" && seed >= 0n && seed < 1n << 64n) return seed.toString();
     throw new RangeError(
@@ -115,7 +121,7 @@ module.exports = function audits(glue) {
       request.name = o.name;
     }
     request.bot = botOf(bot, game, o, held);
-    return new AuditReport(withBots(held, request));
+    return new AuditReport(withBots(held, request), BigInt(request.recheck_seed));
   }
 
   /**
@@ -129,7 +135,7 @@ module.exports = function audits(glue) {
     const request = { op: "match", game, recheck_seed: seedOf(opts.recheckSeed) };
     request.x = botOf(x, game, { timeoutMs: opts.timeoutMs }, held);
     request.o = botOf(o, game, { timeoutMs: opts.timeoutMs }, held);
-    return new MatchReport(withBots(held, request));
+    return new MatchReport(withBots(held, request), BigInt(request.recheck_seed));
   }
 
   const expected = (cells) =>
@@ -179,6 +185,7 @@ module.exports = function audits(glue) {
     }
     const entries = entriesOf(answer);
     if (entries === null) return { broken: `${describe(answer)} is not a cell; ${expected(cells)}` };
+    if (entries.length === 0) return { broken: `an empty ${answer instanceof Map ? "Map" : "object"}; ${expected(cells)}` };
     const odds = [];
     for (const [key, value] of entries) {
       const number = typeof key === "string" && /^[1-9][0-9]*$/.test(key) ? Number(key) : key;
@@ -222,8 +229,13 @@ const GRAVEST_FIRST = [
 class AuditReport {
   #json;
 
-  constructor({ report, verdicts, mistakes }) {
+  constructor({ report, verdicts, mistakes }, recheckSeed) {
     this.#json = report;
+    /**
+     * The seed of the games asked again, exactly, as a bigint: `toJSON()` has it as a JSON
+     * number, which JavaScript reads rounded past 2^53 (a seed given as a bigint).
+     */
+    this.recheckSeed = recheckSeed;
     const bot = report.bots[0];
     /** The bot's name. */
     this.bot = bot.bot;
@@ -294,8 +306,10 @@ class SideReport {
 class MatchReport {
   #json;
 
-  constructor({ report, answers_differently }) {
+  constructor({ report, answers_differently }, recheckSeed) {
     this.#json = report;
+    /** The seed of the games asked again, exactly, as `AuditReport.recheckSeed`. */
+    this.recheckSeed = recheckSeed;
     this.x = report.x;
     this.o = report.o;
     this.games = report.games;

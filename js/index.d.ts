@@ -30,18 +30,94 @@ export interface Odds {
   illegal: Fraction;
 }
 
+/** A mark, and a side of a game. */
+export type Mark = "X" | "O";
+
+/** A position's value for the side to move, under perfect play. */
+export type Value = "win" | "draw" | "loss";
+
+/** Where a game stands. */
+export type Status = "in_progress" | "x_wins" | "o_wins" | "draw";
+
+/** A move and what it leads to for its mover: that value, in so many plies of perfect play. */
+export interface MoveValue {
+  cell: number;
+  value: Value;
+  remoteness: number;
+}
+
 /** A position analysed, as `ttt analyze --format json` prints it. */
 export interface Analysis {
+  /** Left out for tic-tac-toe. */
   game?: string;
   board: string;
-  to_move: "X" | "O";
-  status: string;
-  value: "win" | "draw" | "loss";
+  to_move: Mark;
+  status: Status;
+  value: Value;
   remoteness: number;
   best: number[];
   line: number[];
-  moves: { cell: number; value: "win" | "draw" | "loss"; remoteness: number }[];
+  moves: MoveValue[];
 }
+
+/** A move judged against the table: `best`, or how much worse it was. */
+export type MoveVerdict =
+  | "best"
+  | "win_to_draw"
+  | "win_to_loss"
+  | "draw_to_loss"
+  | "slow_win"
+  | "fast_loss";
+
+/** One move of a reviewed game, as in `ttt review --format json`. */
+export interface ReviewedPly {
+  ply: number;
+  player: Mark;
+  cell: number;
+  value_before: Value;
+  remoteness_before: number;
+  value: Value;
+  remoteness: number;
+  best: number[];
+  verdict: MoveVerdict;
+}
+
+/** A game reviewed, as `ttt review --format json` prints it. */
+export interface Review {
+  /** Left out for tic-tac-toe. */
+  game?: string;
+  moves: number[];
+  status: Status;
+  plies: ReviewedPly[];
+  /** How many moves lowered their mover's value. */
+  mistakes: number;
+  /** Always null here: a move list cannot say a side forfeited. */
+  forfeit: Mark | null;
+}
+
+/** A mistake of an audited bot, as a line of `ttt audit --mistakes FILE`. */
+export interface Mistake {
+  /** Left out for tic-tac-toe. */
+  game?: string;
+  bot: string;
+  side: Mark;
+  board: string;
+  moves: number[];
+  played: MoveValue;
+  best: MoveValue[];
+  kind: "win_to_draw" | "win_to_loss" | "draw_to_loss" | "slow_win";
+  /** The histories of the audit that reached the board, and the games through them. */
+  histories: number;
+  games: number;
+}
+
+/** An audit's verdict on a side, or on the bot (the gravest of its sides'). */
+export type Verdict =
+  | "never loses"
+  | "can lose"
+  | "breaks the rules"
+  | "can lose, breaks the rules"
+  | "answers differently";
 
 /** An audit or a match that could not run to its end. */
 export declare class AuditFailed extends Error {}
@@ -67,7 +143,7 @@ export declare function bestMove(position: Position, game?: string): number | nu
 export declare function bestMoves(position: Position, game?: string): number[];
 export declare function analyze(position: Position, game?: string): Analysis;
 /** Every move of a game judged against the table, as `ttt review --format json` prints it. */
-export declare function review(moves: Position, game?: string): Record<string, unknown>;
+export declare function review(moves: Position, game?: string): Review;
 /** The built-in bots, then the forms that take a parameter, as `ttt bots --format json`. */
 export declare function bots(): {
   bots: { name: string; summary: string; source: Record<string, unknown> | null }[];
@@ -78,7 +154,7 @@ export interface AuditOptions {
   /** "3x3" by default. */
   game?: string;
   /** "x", "o" or "both" (the default). */
-  side?: string;
+  side?: "x" | "o" | "both";
   /** The bot's name in the report: the function's name by default. */
   name?: string;
   /** That the function answers from the board alone; the audit checks it. */
@@ -93,8 +169,9 @@ export interface AuditOptions {
 
 /** What an audit found on one side. */
 export declare class SideReport {
-  readonly side: "X" | "O";
-  readonly verdict: string | null;
+  readonly side: Mark;
+  /** null when a search without a table did not settle it. */
+  readonly verdict: Verdict | null;
   readonly neverLoses: boolean;
   readonly shortestLoss: number[] | null;
   readonly shortestForfeit: number[] | null;
@@ -105,7 +182,7 @@ export declare class SideReport {
   readonly vsRandom: Odds | null;
   readonly vsPerfect: Odds | null;
   readonly worstCase: { loss: Fraction; line: number[] } | null;
-  readonly mistakes: Record<string, unknown>[] | null;
+  readonly mistakes: Mistake[] | null;
   readonly mistakesTotal: number | null;
   toJSON(): Record<string, unknown>;
 }
@@ -115,11 +192,13 @@ export declare class AuditReport {
   readonly bot: string;
   readonly game: string;
   readonly sides: SideReport[];
-  readonly verdict: string | null;
+  readonly verdict: Verdict | null;
   readonly neverLoses: boolean;
   readonly shortestLoss: number[] | null;
   readonly shortestForfeit: number[] | null;
-  readonly mistakes: Record<string, unknown>[];
+  readonly mistakes: Mistake[];
+  /** The seed of the games asked again, exactly (`toJSON()` rounds it past 2^53). */
+  readonly recheckSeed: bigint;
   toJSON(): Record<string, unknown>;
 }
 
@@ -141,8 +220,28 @@ export declare class MatchReport {
   readonly oWins: Fraction;
   readonly xForfeits: Fraction;
   readonly oForfeits: Fraction;
-  readonly answersDifferently: "X" | "O" | null;
+  readonly answersDifferently: Mark | null;
+  /** The seed of the games asked again, exactly. */
+  readonly recheckSeed: bigint;
   toJSON(): Record<string, unknown>;
 }
 
 export declare function match(x: Bot, o: Bot, options?: MatchOptions): MatchReport;
+
+/** Every export, as the CommonJS entry's `module.exports` and the ES module's default. */
+declare const ttt: {
+  AuditFailed: typeof AuditFailed;
+  AuditReport: typeof AuditReport;
+  BotError: typeof BotError;
+  MatchReport: typeof MatchReport;
+  Oracle: typeof Oracle;
+  SideReport: typeof SideReport;
+  analyze: typeof analyze;
+  audit: typeof audit;
+  bestMove: typeof bestMove;
+  bestMoves: typeof bestMoves;
+  bots: typeof bots;
+  match: typeof match;
+  review: typeof review;
+};
+export default ttt;

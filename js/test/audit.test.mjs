@@ -132,6 +132,34 @@ test("a function declared stateless that is not is caught", () => {
   assert.equal(ttt.audit(moody, { stateless: true, side: "x", recheckSeed: 1 }).verdict, "answers differently");
 });
 
+test("only an options object's own options are read", () => {
+  const inherited = Object.create({ game: "chess", side: "sideways" });
+  inherited.side = "x";
+  const report = ttt.audit("perfect", inherited);
+  assert.equal(report.game, "3x3");
+  assert.deepEqual(report.sides.map((side) => side.side), ["X"]);
+});
+
+test("the seed of the games asked again is kept exactly", () => {
+  const moody = () => {
+    let calls = 0;
+    return (board) => free(board)[++calls % free(board).length];
+  };
+  // A seed past 2^53, given as a bigint: exact on the report, rounded in its JSON numbers.
+  const big = 12345678901234567890n;
+  const report = ttt.audit(moody(), { side: "x", recheckSeed: big });
+  assert.equal(report.verdict, "answers differently");
+  assert.equal(report.recheckSeed, big);
+  assert.equal(ttt.match(moody(), "random", { recheckSeed: big }).recheckSeed, big);
+  // A seed drawn by the package fits a double, so that its JSON shows it exactly.
+  for (let run = 0; run < 20; run++) {
+    const drawn = ttt.audit(moody(), { side: "x" });
+    assert.ok(drawn.recheckSeed <= BigInt(Number.MAX_SAFE_INTEGER), `${drawn.recheckSeed}`);
+    const seed = drawn.toJSON().bots[0].sides[0].recheck.seed;
+    assert.equal(BigInt(seed), drawn.recheckSeed);
+  }
+});
+
 /** Perfect for its first `calls` calls, then the first free cell. */
 function turnsAfter(calls) {
   let made = 0;
@@ -222,6 +250,8 @@ const BAD = {
   function: [() => () => 5, "[Function (anonymous)] (Function) is not a cell"],
   date: [() => new Date(0), "(Date) is not a cell"],
   "empty array": [() => [], "an empty array"],
+  "empty object": [() => ({}), "an empty object; expected a cell"],
+  "empty Map": [() => new Map(), "an empty Map; expected a cell"],
   "a cell twice in an array": [() => [5, 5], "cell 5 is named twice in its array"],
   "a string in an array": [() => ["5"], '"5" (string) is not a cell'],
   "odds short of 1": [() => ({ 1: 0.5, 2: 0.25 }), "its probabilities add up to 3/4, not 1"],
