@@ -5,11 +5,11 @@
 use serde::Serialize;
 use serde_json::{Value as Json, json};
 use ttt_oracle::audit::{AuditJson, MistakeLine, Mistakes, Report, SideReport, Verdict};
-use ttt_oracle::bots::{self, Bot, Listing};
+use ttt_oracle::bots::{self, Bot, FunctionBot, Listing};
 use ttt_oracle::matchup::MatchOptions;
 use ttt_oracle::{AuditError, AuditOptions, Game, History, Oracle, Player, Review};
 
-use crate::jsbot::JsBot;
+use crate::jsbot::JsFunction;
 use crate::{Failure, position_of};
 
 /// The answer to `request`, as JSON text.
@@ -103,11 +103,10 @@ fn bot_of(bot: &Json) -> Result<Box<dyn Bot>, Failure> {
         .as_u64()
         .and_then(|id| u32::try_from(id).ok())
         .ok_or_else(|| Failure::value(format!("{bot} is no bot")))?;
-    Ok(Box::new(JsBot::new(
-        id,
+    Ok(Box::new(FunctionBot::new(
         bot["name"].as_str().unwrap_or("javascript bot").to_string(),
+        JsFunction::new(id, bot["timeout_ms"].as_f64().unwrap_or(2000.0)),
         bot["stateless"] == Json::Bool(true),
-        bot["timeout_ms"].as_f64().unwrap_or(2000.0),
     )))
 }
 

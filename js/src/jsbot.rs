@@ -1,5 +1,5 @@
-//! A JavaScript function as a bot: the crate's `Bot`, asking the glue synchronously through the
-//! imported `ask`.
+//! A JavaScript function as a bot: the function the crate's `FunctionBot` asks, through the
+//! glue, synchronously, by the imported `ask`.
 //!
 //! The glue calls the function, checks the shape of what it returned and hands back either a
 //! cell (the return value of `ask`) or, through `ttt_answer`, a JSON answer: several cells,
@@ -10,11 +10,10 @@
 //! and the request, as a program that breaks the protocol does.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use serde_json::Value as Json;
-use ttt_oracle::bots::{Bot, BotError, Choice, Turn, parse_probability};
-use ttt_oracle::{Cell, Cells, Game, History, Position, Ratio};
+use ttt_oracle::bots::{Ask, Asking, BotError, Choice, Turn, parse_probability};
+use ttt_oracle::{Cell, Cells, Game, History, Ratio};
 
 #[cfg(target_family = "wasm")]
 #[link(wasm_import_module = "ttt")]
@@ -37,74 +36,25 @@ thread_local! {
     pub(crate) static ANSWER: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
 }
 
-/// A request as an external bot reads it: the board, row-major without separators, the mark to
-/// move, then every move so far.
-pub(crate) fn request(game: &History) -> String {
-    let position = game.position();
-    let mut line = format!(
-        "{} {}",
-        position.to_string().replace('/', ""),
-        position.to_move()
-    );
-    for cell in game.moves() {
-        line.push_str(&format!(" {cell}"));
-    }
-    line
-}
-
-/// A JavaScript function `f(board, toMove)` as a bot.
-pub(crate) struct JsBot {
+/// A JavaScript function `f(board, toMove)`, as the glue holds it: the bot is
+/// `FunctionBot<JsFunction>`, which keeps its answers and names it in errors.
+pub(crate) struct JsFunction {
     /// The glue's number for the function.
     id: u32,
-    name: String,
-    stateless: bool,
     /// The milliseconds a call may take, for the message of one that took longer.
     timeout_ms: f64,
-    /// Whether this is the instance asked again one request at a time after the audit.
-    again: bool,
-    /// Every answer given, by request (by board for a stateless bot): asked again, the bot
-    /// gives what it gave, so that the re-ask after an audit compares fresh answers with the
-    /// ones the audit judged, not with a second call.
-    answers: HashMap<Asked, Vec<Choice>>,
 }
 
-/// What an answer is kept by: the moves so far, or the board alone for a stateless bot. Not
-/// the request's text, which the audit would write for each of the thousands of histories it
-/// asks about, most of them answered from here.
-#[derive(PartialEq, Eq, Hash)]
-enum Asked {
-    Moves(Vec<Cell>),
-    Board(Position),
+impl JsFunction {
+    pub(crate) fn new(id: u32, timeout_ms: f64) -> JsFunction {
+        JsFunction { id, timeout_ms }
+    }
 }
 
-impl JsBot {
-    pub(crate) fn new(id: u32, name: String, stateless: bool, timeout_ms: f64) -> JsBot {
-        JsBot {
-            id,
-            name,
-            stateless,
-            timeout_ms,
-            again: false,
-            answers: HashMap::new(),
-        }
-    }
+impl Ask for JsFunction {
+    const LANGUAGE: &'static str = "JavaScript";
 
-    fn fail(&self, game: &History, message: String) -> BotError {
-        let when = match self.again {
-            true => " when asked again one request at a time, after its audit",
-            false => "",
-        };
-        BotError {
-            message: format!(
-                "JavaScript bot {:?} failed{when} on request {:?}: {message}",
-                self.name,
-                request(game)
-            ),
-        }
-    }
-
-    /// Asks the function once.
-    fn ask(&self, game: &History) -> Result<Vec<Choice>, BotError> {
+    fn ask(&mut self, game: &History, asking: &Asking<'_>) -> Result<Vec<Choice>, BotError> {
         let position = game.position();
         let board = position.to_string().replace('/', "");
         let mark = u32::from(position.to_move().to_string().as_bytes()[0]);
@@ -116,15 +66,19 @@ impl JsBot {
                 .checked_sub(1)
                 .and_then(Cell::new)
                 .filter(|cell| cell.index() < game.game().cells())
-                .ok_or_else(|| self.fail(game, format!("the glue returned cell {cell}")))?;
+                .ok_or_else(|| asking.fail(game, format!("the glue returned cell {cell}")))?;
             return Ok(vec![Choice::certain(Turn::Mark(cell))]);
         }
         let answer = ANSWER
             .with_borrow_mut(Option::take)
-            .ok_or_else(|| self.fail(game, "the glue gave no answer".to_string()))?;
+            .ok_or_else(|| asking.fail(game, "the glue gave no answer"))?;
         let answer: Json = serde_json::from_slice(&answer)
-            .map_err(|error| self.fail(game, format!("the glue's answer: {error}")))?;
-        choices(game.game(), &answer, self.timeout_ms).map_err(|message| self.fail(game, message))
+            .map_err(|error| asking.fail(game, format!("the glue's answer: {error}")))?;
+        choices(game.game(), &answer, self.timeout_ms).map_err(|message| asking.fail(game, message))
+    }
+
+    fn again(&self) -> JsFunction {
+        JsFunction { ..*self }
     }
 }
 
@@ -198,47 +152,4 @@ fn choices(game: Game, answer: &Json, timeout_ms: f64) -> Result<Vec<Choice>, St
         return Err(format!("its probabilities add up to {total}, not 1"));
     }
     Ok(choices)
-}
-
-impl Bot for JsBot {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        let key = match self.stateless {
-            true => Asked::Board(game.position()),
-            false => Asked::Moves(game.moves().to_vec()),
-        };
-        if let Some(answer) = self.answers.get(&key) {
-            return Ok(answer.clone());
-        }
-        let answer = self.ask(game)?;
-        self.answers.insert(key, answer.clone());
-        Ok(answer)
-    }
-
-    /// Every game: the function is told the board and the side to move.
-    fn plays(&self, _game: Game) -> Result<(), BotError> {
-        Ok(())
-    }
-
-    fn memoryless(&self) -> bool {
-        self.stateless
-    }
-
-    /// Asked again after its audit, along games drawn at random, one turn at a time with the
-    /// moves of the game, the function must answer as the audit recorded: the check of an
-    /// external bot (`ttt audit --cmd`), which catches a bot declared stateless that is not,
-    /// and one that answers differently once it has been asked enough (it can count its
-    /// calls). A few hundred calls.
-    fn one_at_a_time(&self) -> Option<Box<dyn Bot>> {
-        Some(Box::new(JsBot {
-            again: true,
-            stateless: false,
-            answers: HashMap::new(),
-            name: self.name.clone(),
-            ..*self
-        }))
-    }
 }

@@ -10,11 +10,11 @@ use pyo3::types::PyString;
 use serde_json::Value as Json;
 use ttt_oracle::audit::{AuditJson, MistakeLine, Mistakes, Report, Verdict};
 use ttt_oracle::bots::external::DEFAULT_TIMEOUT;
-use ttt_oracle::bots::{self, Bot, Choice, DependsOn, Turn};
+use ttt_oracle::bots::{self, Bot, Choice, DependsOn, FunctionBot, Turn};
 use ttt_oracle::{AuditError, AuditOptions, Game, History, Player, SplitMix64};
 
 use crate::convert::{game_of, json_to_python, value_error};
-use crate::pybot::{Held, PyBot, Watch};
+use crate::pybot::{Held, PyFunction, Watch};
 
 pyo3::create_exception!(
     ttt_oracle,
@@ -82,11 +82,10 @@ impl Prepared {
             .call_method0("get_ident")?
             .extract()?;
         let (watch, handle) = Watch::spawn(thread as std::ffi::c_long);
-        let python =
-            PyBot::new(name, bot.clone().unbind(), stateless, timeout).watched(Arc::clone(&watch));
+        let python = PyFunction::new(bot.clone().unbind(), timeout).watched(Arc::clone(&watch));
         let held = python.held();
         Ok(Prepared {
-            bot: Interruptible::new(Box::new(python), held),
+            bot: Interruptible::new(Box::new(FunctionBot::new(name, python, stateless)), held),
             watch: Some((watch, handle)),
         })
     }

@@ -1,4 +1,5 @@
-//! A Python callable as a bot: the crate's `Bot`, calling Python under the GIL.
+//! A Python callable as a bot: the function the crate's `FunctionBot` asks, calling Python
+//! under the GIL.
 //!
 //! What the callable returns is read as an external bot's reply is: a cell, or several equally
 //! likely, or (beyond the line protocol) a dict of cell to probability. A taken cell is a move
@@ -9,7 +10,6 @@
 //! not an `Exception`, `SystemExit` say) is kept as it is, and raised again by the caller once
 //! the audit has stopped.
 
-use std::collections::HashMap;
 use std::ffi::c_long;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex};
@@ -19,8 +19,7 @@ use std::time::{Duration, Instant};
 use pyo3::exceptions::{PyBaseException, PyException};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
-use ttt_oracle::bots::external::request;
-use ttt_oracle::bots::{Bot, BotError, Choice, Turn, parse_probability};
+use ttt_oracle::bots::{Ask, Asking, BotError, Choice, Turn, parse_probability};
 use ttt_oracle::{Cell, Cells, Game, History, Ratio};
 
 pyo3::create_exception!(
@@ -35,66 +34,45 @@ pyo3::create_exception!(
 /// raise again as it is (KeyboardInterrupt, SystemExit), or nothing.
 pub type Held = Arc<Mutex<Option<PyErr>>>;
 
-/// A Python callable `f(board, to_move)` as a bot.
-pub struct PyBot {
-    name: String,
+/// A Python callable `f(board, to_move)`, called under the GIL: the bot is
+/// `FunctionBot<PyFunction>`, which keeps its answers and names it in errors.
+pub struct PyFunction {
     function: Py<PyAny>,
-    stateless: bool,
     timeout: Duration,
     watchdog: Option<Arc<Watch>>,
     held: Held,
-    /// Whether this is the instance asked again one request at a time after the audit.
-    again: bool,
-    /// Every answer given, by request (by board for a stateless bot): asked again, the bot
-    /// gives what it gave, so that the re-ask after an audit compares the fresh answers with
-    /// the ones the audit judged, not with a second call.
-    answers: HashMap<String, Vec<Choice>>,
 }
 
-impl PyBot {
-    pub fn new(name: String, function: Py<PyAny>, stateless: bool, timeout: Duration) -> PyBot {
-        PyBot {
-            name,
+impl PyFunction {
+    pub fn new(function: Py<PyAny>, timeout: Duration) -> PyFunction {
+        PyFunction {
             function,
-            stateless,
             timeout,
             watchdog: None,
             held: Arc::new(Mutex::new(None)),
-            again: false,
-            answers: HashMap::new(),
         }
     }
 
-    /// The exception to raise again as it is, shared with every copy of this bot.
+    /// The exception to raise again as it is, shared with every copy of this function.
     pub fn held(&self) -> Held {
         Arc::clone(&self.held)
     }
 
     /// Interrupts a call that outlives the timeout, from `watchdog`.
-    pub fn watched(mut self, watchdog: Arc<Watch>) -> PyBot {
+    pub fn watched(mut self, watchdog: Arc<Watch>) -> PyFunction {
         self.watchdog = Some(watchdog);
         self
     }
 
-    fn fail(&self, game: &History, message: String) -> BotError {
-        let when = if self.again {
-            " when asked again one request at a time, after its audit"
-        } else {
-            ""
-        };
-        BotError {
-            message: format!(
-                "Python bot {:?} failed{when} on request {:?}: {message}",
-                self.name,
-                request(game)
-            ),
-        }
-    }
-
     /// Asks the function once, under the GIL; `Err` holds the message of a broken answer.
-    fn ask(&self, py: Python<'_>, game: &History) -> Result<Vec<Choice>, BotError> {
+    fn call(
+        &self,
+        py: Python<'_>,
+        game: &History,
+        asking: &Asking<'_>,
+    ) -> Result<Vec<Choice>, BotError> {
         if let Err(error) = py.check_signals() {
-            return Err(self.hold(py, game, error));
+            return Err(self.hold(py, game, asking, error));
         }
         let position = game.position();
         let board = position.to_string().replace('/', "");
@@ -121,17 +99,17 @@ impl PyBot {
             Err(Broken::Raised(error))
                 if fired || (late && error.is_instance_of::<BotTimeout>(py)) =>
             {
-                Err(self.late(game))
+                Err(self.late(game, asking))
             }
-            Err(Broken::Raised(error)) => Err(self.hold(py, game, error)),
-            _ if late || fired => Err(self.late(game)),
-            Err(Broken::Answer(message)) => Err(self.fail(game, message)),
+            Err(Broken::Raised(error)) => Err(self.hold(py, game, asking, error)),
+            _ if late || fired => Err(self.late(game, asking)),
+            Err(Broken::Answer(message)) => Err(asking.fail(game, message)),
             Ok(choices) => Ok(choices),
         }
     }
 
-    fn late(&self, game: &History) -> BotError {
-        self.fail(
+    fn late(&self, game: &History, asking: &Asking<'_>) -> BotError {
+        asking.fail(
             game,
             format!(
                 "no answer within {} ms (a call blocked in C, time.sleep say, is only seen \
@@ -143,16 +121,45 @@ impl PyBot {
 
     /// An exception from the function: an `Exception` is the bot's error, with its traceback;
     /// anything else (KeyboardInterrupt, SystemExit) is held to be raised again as it is.
-    fn hold(&self, py: Python<'_>, game: &History, error: PyErr) -> BotError {
+    fn hold(&self, py: Python<'_>, game: &History, asking: &Asking<'_>, error: PyErr) -> BotError {
         // A panic of Rust code the bot called (this package's own) is the bot's error too.
         if error.is_instance_of::<PyException>(py)
             || error.is_instance_of::<pyo3::panic::PanicException>(py)
         {
-            return self.fail(game, format!("it raised {}", traceback(py, &error)));
+            return asking.fail(game, format!("it raised {}", traceback(py, &error)));
         }
         let message = format!("interrupted ({error})");
         *self.held.lock().unwrap_or_else(|e| e.into_inner()) = Some(error);
-        self.fail(game, message)
+        asking.fail(game, message)
+    }
+}
+
+impl Ask for PyFunction {
+    const LANGUAGE: &'static str = "Python";
+
+    /// A panic while the function is asked is this binding's, not a move of the bot's: an
+    /// error, never the forfeit the audit makes of a built-in bot's panic.
+    fn ask(&mut self, game: &History, asking: &Asking<'_>) -> Result<Vec<Choice>, BotError> {
+        let asked = catch_unwind(AssertUnwindSafe(|| {
+            Python::attach(|py| self.call(py, game, asking))
+        }));
+        asked.unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string());
+            Err(asking.fail(game, format!("reading its answer panicked: {what}")))
+        })
+    }
+
+    fn again(&self) -> PyFunction {
+        PyFunction {
+            function: Python::attach(|py| self.function.clone_ref(py)),
+            timeout: self.timeout,
+            watchdog: self.watchdog.clone(),
+            held: Arc::clone(&self.held),
+        }
     }
 }
 
@@ -316,63 +323,6 @@ fn describe(value: &Bound<'_, PyAny>) -> String {
         .map(|n| n.to_string())
         .unwrap_or_default();
     format!("{repr} ({kind})")
-}
-
-impl Bot for PyBot {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// A panic while the bot is asked is this binding's, not a move of the bot's: an error,
-    /// never the forfeit the audit makes of a built-in bot's panic.
-    fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
-        let key = match self.stateless {
-            true => game.position().to_string(),
-            false => request(game),
-        };
-        if let Some(answer) = self.answers.get(&key) {
-            return Ok(answer.clone());
-        }
-        let asked = catch_unwind(AssertUnwindSafe(|| Python::attach(|py| self.ask(py, game))));
-        let answer = asked.unwrap_or_else(|panic| {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".to_string());
-            Err(self.fail(game, format!("reading its answer panicked: {what}")))
-        })?;
-        self.answers.insert(key, answer.clone());
-        Ok(answer)
-    }
-
-    /// Every game: the function is told the board and the side to move.
-    fn plays(&self, _game: Game) -> Result<(), BotError> {
-        Ok(())
-    }
-
-    fn memoryless(&self) -> bool {
-        self.stateless
-    }
-
-    /// Asked again after its audit, along games drawn at random, one turn at a time with the
-    /// moves of the game, the function must answer as the audit recorded: the check of an
-    /// external bot (`ttt audit --cmd`), which catches a bot declared stateless that is not,
-    /// and one that answers differently once it has been asked enough (it can count its
-    /// calls). A few hundred calls.
-    fn one_at_a_time(&self) -> Option<Box<dyn Bot>> {
-        let function = Python::attach(|py| self.function.clone_ref(py));
-        Some(Box::new(PyBot {
-            name: self.name.clone(),
-            function,
-            stateless: false,
-            timeout: self.timeout,
-            watchdog: self.watchdog.clone(),
-            held: Arc::clone(&self.held),
-            again: true,
-            answers: HashMap::new(),
-        }))
-    }
 }
 
 /// A thread that raises [`BotTimeout`] in the thread of a call that outlives its deadline

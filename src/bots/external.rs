@@ -33,7 +33,6 @@
 //! can never fill a pipe.
 
 mod messages;
-mod protocol;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -41,7 +40,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use self::messages::{describe, first_line, quote_head, read_reply, stray};
-use self::protocol::board_text;
+use super::protocol::board_text;
 use super::{Bot, BotError, Choice, Turn};
 use crate::Game;
 use crate::board::Cell;
@@ -50,7 +49,7 @@ use crate::history::History;
 use crate::ratio::Ratio;
 use crate::text::{quote, quote_bytes};
 
-pub use self::protocol::{MAX_REPLY, environment, parse_reply, parse_reply_in, request};
+pub use super::protocol::{MAX_REPLY, environment, parse_reply, parse_reply_in, request};
 
 /// How long a reply may take unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(2000);

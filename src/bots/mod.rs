@@ -13,11 +13,13 @@ mod choice;
 #[cfg(not(target_family = "wasm"))]
 pub mod external;
 mod forkbot;
+pub mod function;
 mod geeks;
 mod marcelo;
 mod memo;
 mod newell_simon;
 mod perfect;
+pub mod protocol;
 mod random;
 mod smartbot;
 pub(crate) mod solved;
@@ -35,6 +37,7 @@ pub use choice::{Choice, Turn, sample};
 #[cfg(not(target_family = "wasm"))]
 pub use external::External;
 pub use forkbot::Forkbot;
+pub use function::{Ask, Asking, FunctionBot};
 pub use geeks::GeeksMinimax;
 pub use marcelo::Marcelo;
 pub use newell_simon::NewellSimon;

@@ -1,9 +1,9 @@
 //! How a bot that broke the protocol is described: the line it printed unasked, the start of a
 //! line cut off at the limit, and how it exited.
 
-use super::protocol::{MAX_REPLY, parse_reply_in};
 use crate::Game;
 use crate::board::Cell;
+use crate::bots::protocol::{MAX_REPLY, parse_reply_in};
 use crate::text::quote_bytes;
 
 /// The first line of `bytes`, without its newline.

@@ -1,5 +1,7 @@
-//! The protocol's lines: the request for a game, the environment that names the game, and the
-//! reading of a reply.
+//! The line protocol's lines (`docs/protocol.md`): the request for a game, the environment that
+//! names the game, and the reading of a reply. External programs speak it ([`super::external`]);
+//! a function bot of the Python or JavaScript package is named by its request line when it
+//! fails ([`super::function`]).
 
 use crate::Game;
 use crate::board::{Cell, Cells};
