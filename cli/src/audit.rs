@@ -185,20 +185,24 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
     }
     // Every side audited before a protocol error stays proven: it is printed, then the error.
     let budget = AuditBudget::of(args.large.budget as usize);
+    let sides = args.side.players();
+    let estimated = refused_up_front(&mut named, game, sides);
     let audit = |bot: &mut dyn Bot, side| {
+        // Made and passed before any audit began.
+        let estimated = estimated.as_ref().is_ok_and(|&passed| passed);
         let options = AuditOptions {
             budget,
             mistakes: keep,
             recheck: args.recheck as usize,
             recheck_seed: args.recheck_seed,
+            estimated,
             ..AuditOptions::new(game, side)
         };
         audit(bot, &options)
     };
-    let sides = args.side.players();
-    let (audits, stopped) = match refused_up_front(&mut named, game, sides) {
-        Some(stopped) => (Vec::new(), Some(stopped)),
-        None => {
+    let (audits, stopped) = match estimated {
+        Err(stopped) => (Vec::new(), Some(stopped)),
+        Ok(_) => {
             let audited = audit_all(&mut named, sides, NAME_IN_TABLE, true, audit);
             let stopped = audited
                 .stopped
@@ -246,28 +250,32 @@ pub fn run(args: &AuditArgs) -> Result<(), Failure> {
 
 /// On a game of 17 to 25 cells (a table `ttt solve` cached), every side of every bot
 /// estimated before any audit begins: the first too large for memory stops them all, in
-/// seconds rather than after another side's minutes.
-fn refused_up_front(named: &mut [Entry], game: Game, sides: &[Player]) -> Option<Stopped> {
+/// seconds rather than after another side's minutes. `Ok(true)` when every estimate was made
+/// and passed, so that the audits need not make them again.
+fn refused_up_front(named: &mut [Entry], game: Game, sides: &[Player]) -> Result<bool, Stopped> {
     if game.has_table() {
-        return None;
+        return Ok(false);
     }
-    let (error, holds) = named.iter_mut().find_map(|entry| {
-        sides.iter().find_map(|&side| {
+    let mut all_passed = true;
+    for entry in named.iter_mut() {
+        for &side in sides {
             let options = AuditOptions::new(game, side);
             match ttt_oracle::audit::estimate(entry.bot.as_mut(), &options) {
+                Ok(()) => {}
                 Err(error @ AuditError::WouldPassMemory(_)) => {
-                    Some((error, Holds::of(entry.bot.as_ref())))
+                    let holds = Holds::of(entry.bot.as_ref());
+                    let left = named.iter().flat_map(|entry| {
+                        let name = fit(&escape(&entry.name), 30);
+                        sides.iter().map(move |side| format!("{name} as {side}"))
+                    });
+                    return Err(Stopped::new(error, holds, left.collect()));
                 }
                 // Anything else is met again, and reported, by the audit itself.
-                _ => None,
+                Err(_) => all_passed = false,
             }
-        })
-    })?;
-    let left = named.iter().flat_map(|entry| {
-        let name = fit(&escape(&entry.name), 30);
-        sides.iter().map(move |side| format!("{name} as {side}"))
-    });
-    Some(Stopped::new(error, holds, left.collect()))
+        }
+    }
+    Ok(all_passed)
 }
 
 /// Why `game`, which has no table here, has none: how to make one, or that tables stop.

@@ -111,6 +111,47 @@ pub struct AuditOptions {
     /// each audit, so that a bot cannot learn the sample from one audit to the next; the seed
     /// used is in [`Recheck::seed`], and giving it asks the same games again.
     pub recheck_seed: Option<u64>,
+    /// Whether the caller has made [`estimate`] of this bot and side already, and it passed:
+    /// on a game of 17 to 25 cells the audit then does not make it again (up to 5 s). `false`
+    /// by default.
+    ///
+    /// ```
+    /// use ttt_oracle::bots::{self, Bot, BotError, Choice};
+    /// use ttt_oracle::{AuditOptions, Game, History, Player, audit, cache, memory};
+    ///
+    /// /// `perfect`'s first choice, counting the questions it is asked.
+    /// struct Counted(Box<dyn Bot>, usize);
+    /// impl Bot for Counted {
+    ///     fn name(&self) -> &str { "counted" }
+    ///     fn choose(&mut self, game: &History) -> Result<Vec<Choice>, BotError> {
+    ///         self.1 += 1;
+    ///         Ok(vec![Choice::certain(self.0.choose(game)?.remove(0).turn)])
+    ///     }
+    ///     fn plays(&self, game: Game) -> Result<(), BotError> { self.0.plays(game) }
+    ///     fn memoryless(&self) -> bool { true }
+    /// }
+    ///
+    /// let game: Game = "1x17k2".parse()?;
+    /// let folder = tempfile::tempdir()?;
+    /// cache::solve_into(folder.path(), game, &|_| {}, &|_| {})?;
+    /// cache::set_cache_dir(folder.path().to_path_buf());
+    /// // The estimate is of memory: it is made under a limit.
+    /// memory::set_limit(Some(1 << 30));
+    /// let options = AuditOptions::new(game, Player::X);
+    /// let mut bot = Counted(bots::from_spec("perfect")?, 0);
+    /// audit::estimate(&mut bot, &options)?;
+    /// let estimate = bot.1;
+    /// let asked = |estimated| {
+    ///     let mut bot = Counted(bots::from_spec("perfect").unwrap(), 0);
+    ///     audit(&mut bot, &AuditOptions { estimated, ..options }).unwrap();
+    ///     bot.1
+    /// };
+    /// // The audit makes the estimate itself unless told it was made.
+    /// assert!(estimate > 0);
+    /// assert_eq!(asked(false), asked(true) + estimate);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub estimated: bool,
 }
 
 impl AuditOptions {
@@ -123,6 +164,7 @@ impl AuditOptions {
             mistakes: 0,
             recheck: RECHECK_GAMES,
             recheck_seed: None,
+            estimated: false,
         }
     }
 }
@@ -343,6 +385,7 @@ pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideRe
         side,
         budget,
         mistakes: keep,
+        estimated,
         ..
     } = *options;
     bot.plays(game).map_err(AuditError::Refused)?;
@@ -351,8 +394,10 @@ pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideRe
         // Without a limit: tic-tac-toe's histories are few.
         Layout::TicTacToe(dense) => walk::<Board>(bot, game, dense, side, u64::MAX, keep),
         Layout::Disk(table) => {
-            let node = std::mem::size_of::<node::Node<Cached>>() as u64;
-            estimate::refuse_if_over(bot, game, side, node)?;
+            if !estimated {
+                let node = std::mem::size_of::<node::Node<Cached>>() as u64;
+                estimate::refuse_if_over(bot, game, side, node)?;
+            }
             walk::<Cached>(bot, game, table, side, limit, keep)
         }
         Layout::Any(table) => {
