@@ -419,7 +419,8 @@ function ask(state, id, ptr, len, mark) {
       answer = { threw: thrown(error) };
     }
     if (answer === undefined) answer = audits.classify(returned, bot.cells);
-    if (performance.now() - started > bot.timeoutMs) answer = { late: true };
+    // Late, it is late whatever it did, and what it threw is said too.
+    if (performance.now() - started > bot.timeoutMs) answer = { late: true, threw: answer?.threw };
   } catch (error) {
     answer = { broken: `its answer could not be read: ${thrown(error)}` };
   }

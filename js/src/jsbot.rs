@@ -84,17 +84,21 @@ impl Ask for JsFunction {
 
 /// What the glue's `answer` says, in `game`: the choices, or why there are none.
 fn choices(game: Game, answer: &Json, timeout_ms: f64) -> Result<Vec<Choice>, String> {
+    if answer["late"] == Json::Bool(true) {
+        let threw = match answer["threw"].as_str() {
+            Some(thrown) => format!(", and then it threw {thrown}"),
+            None => String::new(),
+        };
+        return Err(format!(
+            "no answer within {timeout_ms} ms (a JavaScript function cannot be interrupted: one \
+             that takes longer is seen late once it returns){threw}"
+        ));
+    }
     if let Some(thrown) = answer["threw"].as_str() {
         return Err(format!("it threw {thrown}"));
     }
     if let Some(broken) = answer["broken"].as_str() {
         return Err(broken.to_string());
-    }
-    if answer["late"] == Json::Bool(true) {
-        return Err(format!(
-            "no answer within {timeout_ms} ms (a JavaScript function cannot be interrupted: one \
-             that takes longer is seen late once it returns)"
-        ));
     }
     let cell = |number: &Json| {
         number

@@ -313,6 +313,18 @@ test("a function slower than its timeout is seen late once it returns", () => {
   });
 });
 
+test("a function slower than its timeout that then throws is late, and its exception said", () => {
+  const slowThenThrows = () => {
+    const until = performance.now() + 30;
+    while (performance.now() < until);
+    throw new RangeError("gave up");
+  };
+  assert.throws(() => ttt.audit(slowThenThrows, { timeoutMs: 10, name: "slow" }), {
+    name: "BotError",
+    message: /no answer within 10 ms \(.*\), and then it threw RangeError: gave up/s,
+  });
+});
+
 test("a function that calls the package, even an audit, is audited as any other", () => {
   let audits = 0;
   const auditing = (board) => {
