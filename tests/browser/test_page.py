@@ -3,11 +3,13 @@ driven by Selenium. It plays a whole game against `perfect` by clicking, checkin
 against `ttt analyze --format json` at every turn of the player and the value history against
 `ttt review --format json`, the last move marked and the winning line struck through; reviews a
 pasted game step by step; loads the map; and takes screenshots, in the light and dark schemes
-at a phone's width, that it checks are not blank.
+at a phone's width, that it checks are not blank. Where `docs_screenshots` is set, it also
+takes the screenshots of docs/web.md, into docs/images/.
 
 Run by .ci/test: python -m unittest tests/browser/test_page.py, with TTT the binary to test.
 """
 
+import base64
 import json
 import os
 import shutil
@@ -26,7 +28,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 ROOT = Path(__file__).resolve().parents[2]
 TTT = os.environ.get("TTT", str(ROOT / "target" / "debug" / "ttt"))
 SHOTS = ROOT / "target" / "browser"
+DOCS_IMAGES = ROOT / "docs" / "images"
 PHONE = (412, 915)
+DESKTOP = (1000, 800)
 # The lines of tic-tac-toe, cells numbered from 1 row by row.
 LINES = [(1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9), (1, 5, 9), (3, 5, 7)]
 MISTAKES = ("win_to_draw", "win_to_loss", "draw_to_loss")
@@ -78,7 +82,10 @@ def png_pixels(data):
 
 class Page:
     """The tests of the page, whoever serves it: a subclass starts the server (`start`, which
-    sets `server` and `url`)."""
+    sets `server` and `url`), and sets `docs_screenshots` when its page is the one whose
+    screenshots docs/web.md shows."""
+
+    docs_screenshots = False
 
     @classmethod
     def setUpClass(cls):
@@ -284,9 +291,84 @@ class Page:
                     runs("...O/..O./.O../X...", "4x4k3"), runs("XX.O/O.../..../....", "4x4k3")]""")
         self.assertEqual(found, [[3, 3, 3, 2, 2], [[0, 1, 2, 3]], [[0, 5, 10]], [[3, 6, 9]], []])
 
+    def test_6_screenshots_for_the_docs(self):
+        """docs/web.md's screenshots, made here so that they show the page as it is: a game
+        against `random` half played with the hints on, in the light and dark schemes and at
+        a phone's width, and a review. Math.random is fixed, so the same game each time."""
+        if not self.docs_screenshots:
+            self.skipTest("docs/web.md shows the screenshots of another page")
+        script = self.browser.execute_cdp_cmd(
+            "Page.addScriptToEvaluateOnNewDocument", {"source": "Math.random = () => 0.5;"})
+        self.browser.execute_cdp_cmd("Emulation.setScrollbarsHidden", {"hidden": True})
+        try:
+            self.take_docs_screenshots()
+        finally:
+            self.browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", script)
+            self.browser.execute_cdp_cmd("Emulation.setScrollbarsHidden", {"hidden": False})
+            self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+            self.viewport(PHONE, mobile=True)
+
+    def viewport(self, size, mobile):
+        self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile})
+
+    def scheme(self, scheme):
+        # No animation: a mark or a line is drawn whole in the screenshot.
+        self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": scheme},
+            {"name": "prefers-reduced-motion", "value": "reduce"}]})
+
+    def docs_shot(self, name, selector, until=None):
+        """A PNG of the element `selector` (down to the end of the element `until` in it) and
+        a margin around it, into docs/images/: not blank, and small."""
+        x, y, width, height = self.browser.execute_script(
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+            "const end = arguments[1] ? document.querySelector(arguments[1])"
+            "  .getBoundingClientRect().bottom : r.bottom;"
+            "return [r.left + scrollX, r.top + scrollY, r.width, end - r.top]", selector, until)
+        margin = min(8, x)
+        clip = {"x": x - margin, "y": y - margin, "width": width + 2 * margin,
+                "height": height + 2 * margin, "scale": 1}
+        shot = base64.b64decode(self.browser.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "clip": clip, "captureBeyondViewport": True})["data"])
+        pixels, size = png_pixels(shot)
+        self.assertGreater(len(pixels), 20, f"{name} is blank")
+        self.assertLess(len(shot), 150_000, f"{name}: {len(shot)} bytes")
+        DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
+        (DOCS_IMAGES / name).write_bytes(shot)
+
+    def take_docs_screenshots(self):
+        self.viewport(DESKTOP, mobile=False)
+        self.scheme("light")
+        self.browser.get(self.url)
+        self.wait(lambda: "your turn" in self.status(), "the page")
+        body = self.find("body")
+        self.browser.execute_script("document.getElementById('opponent').value = 'random'")
+        body.send_keys("n")  # the new game starts at once, against random
+        body.send_keys("h")
+        for cell, marks in ((1, 2), (8, 4)):
+            body.send_keys(str(cell))
+            self.wait(lambda: len(self.board()) == marks and "your turn" in self.status(),
+                      "the reply")
+        self.wait(lambda: len(self.hints()) == 5, "the hints")
+        self.docs_shot("page-light.png", "#play")
+        self.scheme("dark")
+        self.docs_shot("page-dark.png", "#play")
+        self.scheme("light")
+        self.viewport(PHONE, mobile=True)
+        self.docs_shot("page-phone.png", "#play", until="#play .actions")
+        self.viewport(DESKTOP, mobile=False)
+        self.find("#review-text").send_keys("result: o_wins moves: 5 3 9 1 4 2")
+        self.find("#review-go").click()
+        self.wait(lambda: "ply 6 of 6" in self.find("#review-step").text, "the review")
+        self.wait(lambda: len(self.board("#review-board")) == 6, "the last board")
+        self.docs_shot("review.png", "#review")
+
 
 class Served(Page, unittest.TestCase):
     """The page as `ttt serve` serves it, its answers from the server's API."""
+
+    docs_screenshots = True
 
     @classmethod
     def start(cls):
