@@ -23,6 +23,7 @@ from pathlib import Path
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -223,6 +224,13 @@ class Page:
         self.wait(lambda: self.board() == {}, "the move undone")
         body.send_keys("h")
         self.wait(lambda: len(self.hints()) == 9, "the hints")
+        # The arrows move the focus from cell to cell, Enter plays there, and the focus stays
+        # on that cell through the redrawing of the board.
+        self.find('#board [data-cell="1"]').send_keys(Keys.ARROW_RIGHT, Keys.ARROW_DOWN)
+        self.browser.switch_to.active_element.send_keys(Keys.ENTER)
+        self.wait(lambda: len(self.board()) == 2 and "your turn" in self.status(), "a reply")
+        self.assertEqual(self.board()[5], "X")
+        self.assertEqual(self.browser.switch_to.active_element.get_attribute("data-cell"), "5")
 
     def test_3_a_pasted_game_reviewed_step_by_step(self):
         self.browser.get(self.url + "#review")

@@ -57,6 +57,8 @@ function drawBoard(element, game, board, options) {
   const { rows, columns } = size;
   const marks = board.replaceAll("/", "");
   const before = element.dataset.marks || "";
+  // The cell that had the keyboard's focus keeps it through the redrawing.
+  const focused = element.contains(document.activeElement) ? document.activeElement.dataset.cell : null;
   element.dataset.marks = marks;
   element.style.gridTemplateColumns = `repeat(${columns}, 1fr)`;
   element.style.setProperty("--columns", columns);
@@ -88,9 +90,9 @@ function drawBoard(element, game, board, options) {
         button.dataset.value = hint.value;
         button.dataset.remoteness = hint.remoteness;
         const plies = hint.remoteness === 1 ? "ply" : "plies";
-        button.insertAdjacentHTML("beforeend", `<span class="hint"><span class="word">` +
-          `${WORD[hint.value]}</span><span class="plies">${hint.remoteness}</span>` +
-          `<span class="unit">${plies}</span></span>`);
+        button.title = `${hint.value} in ${hint.remoteness} ${plies} under perfect play`;
+        button.insertAdjacentHTML("beforeend", `<span class="hint"><span class="plies">` +
+          `${hint.remoteness}</span><span class="word">${WORD[hint.value]}</span></span>`);
         if (hint.best) {
           button.classList.add("best");
           button.insertAdjacentHTML("beforeend", '<span class="star" title="best">★</span>');
@@ -114,6 +116,7 @@ function drawBoard(element, game, board, options) {
     cells.push(button);
   }
   if (runs.length > 0) strike(element, runs.map((run) => [cells[run[0]], cells[run[run.length - 1]]]));
+  if (focused) cells[focused - 1]?.focus();
 }
 
 // A line drawn over each winning run, through the centres of its cells and a little past its
