@@ -1,12 +1,15 @@
 """The page of `ttt serve` in a real browser: headless Chromium (Debian's, with its driver)
 driven by Selenium. It plays a whole game against `perfect` by clicking, checking the hints
 against `ttt analyze --format json` at every turn of the player and the value history against
-`ttt review --format json`; reviews a pasted game step by step; loads the map; and takes
-screenshots, in the light and dark schemes at a phone's width, that it checks are not blank.
+`ttt review --format json`, the last move marked and the winning line struck through; reviews a
+pasted game step by step; loads the map; and takes screenshots, in the light and dark schemes
+at a phone's width, that it checks are not blank. Where `docs_screenshots` is set, it also
+takes the screenshots of docs/web.md, into docs/images/.
 
 Run by .ci/test: python -m unittest tests/browser/test_page.py, with TTT the binary to test.
 """
 
+import base64
 import json
 import os
 import shutil
@@ -20,12 +23,18 @@ from pathlib import Path
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
 TTT = os.environ.get("TTT", str(ROOT / "target" / "debug" / "ttt"))
 SHOTS = ROOT / "target" / "browser"
+DOCS_IMAGES = ROOT / "docs" / "images"
 PHONE = (412, 915)
+DESKTOP = (1000, 800)
+# The lines of tic-tac-toe, cells numbered from 1 row by row.
+LINES = [(1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9), (1, 5, 9), (3, 5, 7)]
+MISTAKES = ("win_to_draw", "win_to_loss", "draw_to_loss")
 
 
 def ttt_json(*args):
@@ -74,7 +83,10 @@ def png_pixels(data):
 
 class Page:
     """The tests of the page, whoever serves it: a subclass starts the server (`start`, which
-    sets `server` and `url`)."""
+    sets `server` and `url`), and sets `docs_screenshots` when its page is the one whose
+    screenshots docs/web.md shows."""
+
+    docs_screenshots = False
 
     @classmethod
     def setUpClass(cls):
@@ -126,6 +138,22 @@ class Page:
     def status(self):
         return self.find("#status").text
 
+    def cells(self, selector):
+        """The numbers of the cells matching `selector`, in order."""
+        return self.browser.execute_script(
+            "return [...document.querySelectorAll(arguments[0])].map((c) => +c.dataset.cell)",
+            selector)
+
+    def check_winning_line(self, selector, board, status):
+        """The cells of the winner's lines, and only those, marked `win-line` and struck
+        through, one stroke a line."""
+        winner = {"x_wins": "X", "o_wins": "O"}.get(status)
+        lines = [line for line in LINES if winner and all(board.get(c) == winner for c in line)]
+        self.assertEqual(self.cells(f"{selector} .cell.win-line"),
+                         sorted({c for line in lines for c in line}), f"the winning line of {board}")
+        strokes = self.browser.find_elements(By.CSS_SELECTOR, f"{selector} .strike line")
+        self.assertEqual(len(strokes), len(lines))
+
     def test_1_a_whole_game_against_perfect_with_hints_checked(self):
         self.browser.get(self.url)
         self.wait(lambda: "your turn" in self.status(), "the first turn")
@@ -137,6 +165,7 @@ class Page:
             new = [cell for cell in on_board if cell not in moves]
             self.assertLessEqual(len(new), 1, "one move a turn")
             moves += new
+            self.assertEqual(self.cells("#board .cell.last"), moves[-1:], "the last move marked")
             if "your turn" not in self.status():
                 break
             self.wait(self.hints, "the hints")
@@ -144,6 +173,16 @@ class Page:
             shown = self.hints()
             expected = {m["cell"]: (m["value"], m["remoteness"]) for m in analysis["moves"]}
             self.assertEqual(shown, expected, f"hints after {moves}")
+            # Each hint written on its cell, the value in a word beside its colour; ★ on the best.
+            for cell, text, best in self.browser.execute_script(
+                    "return [...document.querySelectorAll('#board .cell[data-value]')]"
+                    ".map((c) => [+c.dataset.cell, c.innerText, c.classList.contains('best')])"):
+                value, remoteness = expected[cell]
+                words = text.lower().split()
+                self.assertIn(value, words, f"cell {cell}: {text!r}")
+                self.assertIn(str(remoteness), words, f"cell {cell}: {text!r}")
+                self.assertEqual(best, cell in analysis["best"], f"cell {cell}: {text!r}")
+                self.assertEqual("★" in text, best)
             # The lowest free cell each time: the player errs, and the chart must say where.
             cell = min(expected)
             self.find(f'#board [data-cell="{cell}"]').click()
@@ -153,6 +192,8 @@ class Page:
         self.assertNotEqual(review["status"], "in_progress")
         self.assertEqual(self.find("#status").get_attribute("data-status"), review["status"])
         self.assertIn("perfect wins" if review["status"] != "draw" else "Draw", self.status())
+        self.check_winning_line("#board", self.board(), review["status"])
+        self.assertEqual(self.cells("#board .cell.last"), moves[-1:])
         self.assertGreater(review["mistakes"], 0)
         rings = self.browser.find_elements(By.CSS_SELECTOR, "#chart .mistake-ring")
         self.assertEqual(sorted(int(r.get_attribute("data-ply")) for r in rings),
@@ -183,6 +224,13 @@ class Page:
         self.wait(lambda: self.board() == {}, "the move undone")
         body.send_keys("h")
         self.wait(lambda: len(self.hints()) == 9, "the hints")
+        # The arrows move the focus from cell to cell, Enter plays there, and the focus stays
+        # on that cell through the redrawing of the board.
+        self.find('#board [data-cell="1"]').send_keys(Keys.ARROW_RIGHT, Keys.ARROW_DOWN)
+        self.browser.switch_to.active_element.send_keys(Keys.ENTER)
+        self.wait(lambda: len(self.board()) == 2 and "your turn" in self.status(), "a reply")
+        self.assertEqual(self.board()[5], "X")
+        self.assertEqual(self.browser.switch_to.active_element.get_attribute("data-cell"), "5")
 
     def test_3_a_pasted_game_reviewed_step_by_step(self):
         self.browser.get(self.url + "#review")
@@ -200,9 +248,15 @@ class Page:
                                                      '#review-board .mistake[data-cell="4"]'),
                   "the mistake marked on the board")
         self.assertEqual(self.board("#review-board"), {5: "X", 3: "O", 9: "X", 1: "O", 4: "X"})
+        self.assertEqual(self.cells("#review-board .cell.last"), [4])
+        self.check_winning_line("#review-board", self.board("#review-board"), "in_progress")
         items = self.browser.find_elements(By.CSS_SELECTOR, "#review-list li")
         self.assertEqual([i.get_attribute("data-verdict") for i in items],
                          ["best", "best", "best", "best", "draw_to_loss", "best"])
+        self.find("#review-last").click()
+        self.wait(lambda: "ply 6 of 6" in self.find("#review-step").text, "ply 6")
+        self.wait(lambda: len(self.board("#review-board")) == 6, "the last ply's board")
+        self.check_winning_line("#review-board", self.board("#review-board"), "o_wins")
         self.browser.execute_script(
             "document.getElementById('review-chart').scrollIntoView()")
         (SHOTS / "review.png").write_bytes(self.browser.get_screenshot_as_png())
@@ -233,9 +287,96 @@ class Page:
                 "return getComputedStyle(document.body).backgroundColor"))
         self.assertNotEqual(backgrounds[0], backgrounds[1], "the dark scheme is not applied")
 
+    def test_5_winning_lines_of_other_games(self):
+        """The page reads k from the game's name as src/game.rs does, and finds a line of k or
+        more in any direction."""
+        self.browser.get(self.url)
+        self.wait(lambda: "your turn" in self.status(), "the page")
+        found = self.browser.execute_script("""
+            const runs = (board, game) => winningRuns(board.replaceAll("/", ""), shape(game));
+            return [["3x3", "3x4", "4x4k3", "4X4K2", "2x5"].map((g) => shape(g).k),
+                    runs("XXXX/OO../O...", "3x4"), runs("X.../.X../..XO/O...", "4x4k3"),
+                    runs("...O/..O./.O../X...", "4x4k3"), runs("XX.O/O.../..../....", "4x4k3")]""")
+        self.assertEqual(found, [[3, 3, 3, 2, 2], [[0, 1, 2, 3]], [[0, 5, 10]], [[3, 6, 9]], []])
+
+    def test_6_screenshots_for_the_docs(self):
+        """docs/web.md's screenshots, made here so that they show the page as it is: a game
+        against `random` half played with the hints on, in the light and dark schemes and at
+        a phone's width, and a review. Math.random is fixed, so the same game each time."""
+        if not self.docs_screenshots:
+            self.skipTest("docs/web.md shows the screenshots of another page")
+        script = self.browser.execute_cdp_cmd(
+            "Page.addScriptToEvaluateOnNewDocument", {"source": "Math.random = () => 0.5;"})
+        self.browser.execute_cdp_cmd("Emulation.setScrollbarsHidden", {"hidden": True})
+        try:
+            self.take_docs_screenshots()
+        finally:
+            self.browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", script)
+            self.browser.execute_cdp_cmd("Emulation.setScrollbarsHidden", {"hidden": False})
+            self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+            self.viewport(PHONE, mobile=True)
+
+    def viewport(self, size, mobile):
+        self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": mobile})
+
+    def scheme(self, scheme):
+        # No animation: a mark or a line is drawn whole in the screenshot.
+        self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": scheme},
+            {"name": "prefers-reduced-motion", "value": "reduce"}]})
+
+    def docs_shot(self, name, selector, until=None):
+        """A PNG of the element `selector` (down to the end of the element `until` in it) and
+        a margin around it, into docs/images/: not blank, and small."""
+        x, y, width, height = self.browser.execute_script(
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+            "const end = arguments[1] ? document.querySelector(arguments[1])"
+            "  .getBoundingClientRect().bottom : r.bottom;"
+            "return [r.left + scrollX, r.top + scrollY, r.width, end - r.top]", selector, until)
+        margin = min(8, x)
+        clip = {"x": x - margin, "y": y - margin, "width": width + 2 * margin,
+                "height": height + 2 * margin, "scale": 1}
+        shot = base64.b64decode(self.browser.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "clip": clip, "captureBeyondViewport": True})["data"])
+        pixels, size = png_pixels(shot)
+        self.assertGreater(len(pixels), 20, f"{name} is blank")
+        self.assertLess(len(shot), 150_000, f"{name}: {len(shot)} bytes")
+        DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
+        (DOCS_IMAGES / name).write_bytes(shot)
+
+    def take_docs_screenshots(self):
+        self.viewport(DESKTOP, mobile=False)
+        self.scheme("light")
+        self.browser.get(self.url)
+        self.wait(lambda: "your turn" in self.status(), "the page")
+        body = self.find("body")
+        self.browser.execute_script("document.getElementById('opponent').value = 'random'")
+        body.send_keys("n")  # the new game starts at once, against random
+        body.send_keys("h")
+        for cell, marks in ((1, 2), (8, 4)):
+            body.send_keys(str(cell))
+            self.wait(lambda: len(self.board()) == marks and "your turn" in self.status(),
+                      "the reply")
+        self.wait(lambda: len(self.hints()) == 5, "the hints")
+        self.docs_shot("page-light.png", "#play")
+        self.scheme("dark")
+        self.docs_shot("page-dark.png", "#play")
+        self.scheme("light")
+        self.viewport(PHONE, mobile=True)
+        self.docs_shot("page-phone.png", "#play", until="#play .actions")
+        self.viewport(DESKTOP, mobile=False)
+        self.find("#review-text").send_keys("result: o_wins moves: 5 3 9 1 4 2")
+        self.find("#review-go").click()
+        self.wait(lambda: "ply 6 of 6" in self.find("#review-step").text, "the review")
+        self.wait(lambda: len(self.board("#review-board")) == 6, "the last board")
+        self.docs_shot("review.png", "#review")
+
 
 class Served(Page, unittest.TestCase):
     """The page as `ttt serve` serves it, its answers from the server's API."""
+
+    docs_screenshots = True
 
     @classmethod
     def start(cls):

@@ -7,20 +7,66 @@ const MISTAKES = ["win_to_draw", "win_to_loss", "draw_to_loss"];
 const LETTER = { win: "W", draw: "D", loss: "L" };
 const $ = (id) => document.getElementById(id);
 
-function dims(game) {
-  const m = /^(\d+)x(\d+)/.exec(game);
-  return m ? { rows: +m[1], columns: +m[2] } : { rows: 3, columns: 3 };
+const WORD = { win: "win", draw: "draw", loss: "loss" };
+
+// A game's shape as src/game.rs reads its name: `MxN` (M rows, N columns, k the shorter side)
+// or `MxNkK`, in either case.
+function shape(game) {
+  const m = /^(\d+)x(\d+)(?:k(\d+))?$/i.exec(game.trim());
+  if (!m) return { rows: 3, columns: 3, k: 3 };
+  const [rows, columns] = [+m[1], +m[2]];
+  return { rows, columns, k: m[3] ? +m[3] : Math.min(rows, columns) };
 }
 
 // ---- The board ----
 
-// Draws `board` (text, rows split by '/') into `element`; `hints` (cell -> move value) colours
-// the empty cells; `onPlay` makes empty cells buttons.
+// A mark drawn in SVG: X two strokes, O a ring (pathLength lets both be drawn in as one).
+function markSvg(mark, className) {
+  const shapeOf = mark === "X"
+    ? '<path pathLength="100" d="M26 26L74 74M74 26L26 74"/>'
+    : '<circle pathLength="100" cx="50" cy="50" r="27"/>';
+  return `<svg class="mark ${mark} ${className}" viewBox="0 0 100 100" aria-hidden="true">${shapeOf}</svg>`;
+}
+
+// The runs of k or more of one mark (across, down or diagonally) on `marks`, the board's
+// cells row by row: each run the list of its cells, from 0; a run longer than k once.
+function winningRuns(marks, { rows, columns, k }) {
+  const at = (r, c) => (r >= 0 && r < rows && c >= 0 && c < columns ? marks[r * columns + c] : "");
+  const runs = [];
+  for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < columns; c++) {
+        const mark = at(r, c);
+        if ((mark !== "X" && mark !== "O") || at(r - dr, c - dc) === mark) continue;
+        let length = 1;
+        while (at(r + length * dr, c + length * dc) === mark) length++;
+        if (length >= k) {
+          runs.push(Array.from({ length }, (_, i) => (r + i * dr) * columns + c + i * dc));
+        }
+      }
+    }
+  }
+  return runs;
+}
+
+// Draws `board` (text, rows split by '/') into `element`. Options: `hints` (cell -> move
+// value) colours the empty cells; `onPlay` makes them playable, `toMove` the mark shown on
+// hover; `last` and `mistake` mark a cell; `won` strikes the winning lines through.
 function drawBoard(element, game, board, options) {
-  const { rows, columns } = dims(game);
+  const size = shape(game);
+  const { rows, columns } = size;
   const marks = board.replaceAll("/", "");
+  const before = element.dataset.marks || "";
+  // The cell that had the keyboard's focus keeps it through the redrawing.
+  const focused = element.contains(document.activeElement) ? document.activeElement.dataset.cell : null;
+  element.dataset.marks = marks;
   element.style.gridTemplateColumns = `repeat(${columns}, 1fr)`;
+  element.style.setProperty("--columns", columns);
+  element.style.setProperty("--side", Math.max(rows, columns));
   element.replaceChildren();
+  const runs = options.won ? winningRuns(marks, size) : [];
+  const inRun = new Set(runs.flat());
+  const cells = [];
   for (let i = 0; i < rows * columns; i++) {
     const cell = i + 1;
     const mark = marks[i] === "X" || marks[i] === "O" ? marks[i] : "";
@@ -30,38 +76,66 @@ function drawBoard(element, game, board, options) {
     button.dataset.cell = cell;
     button.setAttribute("role", "gridcell");
     if (mark) {
-      button.textContent = mark;
+      // A mark that was not there the last time is drawn in.
+      button.innerHTML = markSvg(mark, before[i] === mark || before.length !== marks.length ? "" : "new");
       button.dataset.mark = mark;
-      button.setAttribute("aria-label", `cell ${cell}: ${mark}`);
+      button.setAttribute("aria-label", `cell ${cell}: ${mark}${inRun.has(i) ? ", in the winning line" : ""}`);
+      if (inRun.has(i)) button.classList.add("win-line");
     } else {
-      const number = document.createElement("span");
-      number.className = "number";
-      number.textContent = cell;
-      button.append(number);
+      button.innerHTML = `<span class="number">${cell}</span>`;
       const hint = options.hints && options.hints.get(cell);
       let label = `cell ${cell}: empty`;
       if (hint) {
         button.classList.add(hint.value);
         button.dataset.value = hint.value;
         button.dataset.remoteness = hint.remoteness;
-        const text = document.createElement("span");
-        text.className = "hint";
-        text.textContent = LETTER[hint.value] + hint.remoteness + (hint.best ? "★" : "");
-        button.append(text);
-        label += `, ${hint.value} in ${hint.remoteness}${hint.best ? ", best" : ""}`;
+        const plies = hint.remoteness === 1 ? "ply" : "plies";
+        button.title = `${hint.value} in ${hint.remoteness} ${plies} under perfect play`;
+        button.insertAdjacentHTML("beforeend", `<span class="hint"><span class="plies">` +
+          `${hint.remoteness}</span><span class="word">${WORD[hint.value]}</span></span>`);
+        if (hint.best) {
+          button.classList.add("best");
+          button.insertAdjacentHTML("beforeend", '<span class="star" title="best">★</span>');
+        }
+        label += `, ${hint.value} in ${hint.remoteness} ${plies}${hint.best ? ", best" : ""}`;
+      } else if (options.onPlay && options.toMove) {
+        button.insertAdjacentHTML("beforeend", markSvg(options.toMove, "ghost"));
       }
       button.setAttribute("aria-label", label);
     }
     if (options.last === cell) button.classList.add("last");
     if (options.mistake === cell) button.classList.add("mistake");
     if (options.onPlay && !mark) {
+      button.classList.add("playable");
       button.addEventListener("click", () => options.onPlay(cell));
     } else {
       button.setAttribute("aria-disabled", "true");
     }
     button.addEventListener("keydown", (event) => moveFocus(element, columns, cell, event));
     element.append(button);
+    cells.push(button);
   }
+  if (runs.length > 0) strike(element, runs.map((run) => [cells[run[0]], cells[run[run.length - 1]]]));
+  if (focused) cells[focused - 1]?.focus();
+}
+
+// A line drawn over each winning run, through the centres of its cells and a little past its
+// ends, in hundredths of the board so that it follows the board when the page is resized.
+function strike(element, ends) {
+  const width = element.clientWidth, height = element.clientHeight;
+  if (!width || !height) return;
+  const centre = (cell) => [cell.offsetLeft + cell.offsetWidth / 2, cell.offsetTop + cell.offsetHeight / 2];
+  const lines = ends.map(([first, last]) => {
+    const [[x1, y1], [x2, y2]] = [centre(first), centre(last)];
+    const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const past = (first.offsetWidth * 0.3) / length;
+    const [dx, dy] = [(x2 - x1) * past, (y2 - y1) * past];
+    const across = (x) => `${(x / width) * 100}%`, down = (y) => `${(y / height) * 100}%`;
+    return `<line pathLength="100" x1="${across(x1 - dx)}" y1="${down(y1 - dy)}" ` +
+      `x2="${across(x2 + dx)}" y2="${down(y2 + dy)}"/>`;
+  });
+  element.insertAdjacentHTML("beforeend",
+    `<svg class="strike" aria-hidden="true">${lines.join("")}</svg>`);
 }
 
 // Arrow keys move between cells.
@@ -106,48 +180,52 @@ function drawChart(element, review, current) {
   }
   const maxR = Math.max(1, ...points.map((p) => p.remoteness)) + 1;
   const plies = Math.max(points.length - 1, 1);
-  const W = 400, H = 180, left = 44, right = 10, top = 14, mid = H / 2;
+  const W = 440, H = 200, left = 48, right = 14, top = 16, mid = H / 2;
   const x = (ply) => left + ((W - left - right) * ply) / plies;
   const y = (p) => p.value === "draw" ? mid
     : mid + (p.value === "win" ? -1 : 1) * (mid - top) * (maxR - p.remoteness) / maxR;
-  const svg = [`<svg viewBox="0 0 ${W} ${H + 16}" role="img" aria-label="Value history for X">`,
+  const svg = [`<svg viewBox="0 0 ${W} ${H + 18}" role="img" aria-label="Value history for X">`,
+    `<rect class="band-x" x="${left}" y="${top - 8}" width="${W - left - right}" height="${mid - top + 8}"/>`,
+    `<rect class="band-o" x="${left}" y="${mid}" width="${W - left - right}" height="${mid - top + 8}"/>`,
     `<line class="axis" x1="${left}" x2="${W - right}" y1="${mid}" y2="${mid}"/>`,
     `<line class="axis" x1="${left}" x2="${left}" y1="${top - 8}" y2="${H - top + 8}"/>`,
-    `<text x="2" y="${top + 4}">X wins</text>`,
-    `<text x="2" y="${mid + 4}">draw</text>`,
-    `<text x="2" y="${H - top + 4}">O wins</text>`,
-    `<text x="${left}" y="${H + 12}">ply 0</text>`,
-    `<text x="${W - right - 30}" y="${H + 12}">ply ${points.length - 1}</text>`];
+    `<text class="label" x="2" y="${top + 4}">X wins</text>`,
+    `<text class="label" x="2" y="${mid + 4}">draw</text>`,
+    `<text class="label" x="2" y="${H - top + 4}">O wins</text>`,
+    `<text x="${left}" y="${H + 14}">ply 0</text>`,
+    `<text x="${W - right}" y="${H + 14}" text-anchor="end">ply ${points.length - 1}</text>`];
   svg.push(`<polyline class="path" points="${points.map((p) => `${x(p.ply)},${y(p)}`).join(" ")}"/>`);
   if (current !== undefined) {
-    svg.push(`<line class="current" x1="${x(current)}" x2="${x(current)}" y1="${top}" y2="${H - top}"/>`);
+    svg.push(`<line class="current" x1="${x(current)}" x2="${x(current)}" y1="${top - 8}" y2="${H - top + 8}"/>`);
   }
   for (const p of points) {
     const title = `ply ${p.ply}: ${p.value === "draw" ? "draw" : (p.value === "win" ? "X" : "O") + " wins"} in ${p.remoteness}`;
-    svg.push(`<circle class="dot ${p.value}" cx="${x(p.ply)}" cy="${y(p)}" r="4"><title>${title}</title></circle>`);
-    svg.push(`<text x="${x(p.ply) - 3}" y="${y(p) - 7}">${LETTER[p.value]}${p.remoteness}</text>`);
+    const below = p.value === "loss" ? 18 : -9;
+    svg.push(`<circle class="dot ${p.value}" cx="${x(p.ply)}" cy="${y(p)}" r="5"><title>${title}</title></circle>`);
+    svg.push(`<text x="${x(p.ply)}" y="${y(p) + below}" text-anchor="middle">${LETTER[p.value]}${p.remoteness}</text>`);
   }
   for (const ply of review.plies.filter((ply) => MISTAKES.includes(ply.verdict))) {
     const p = points[ply.ply - 1];
-    svg.push(`<circle class="mistake-ring" data-ply="${ply.ply}" cx="${x(p.ply)}" cy="${y(p)}" r="8"/>`);
-    svg.push(`<text class="mistake-text" x="${x(p.ply) + 9}" y="${y(p) + 14}">! ${ply.player} ${ply.cell}</text>`);
+    svg.push(`<circle class="mistake-ring" data-ply="${ply.ply}" cx="${x(p.ply)}" cy="${y(p)}" r="9"/>`);
+    svg.push(`<text class="mistake-text" x="${x(p.ply) + 10}" y="${y(p) + 16}">! ${ply.player} ${ply.cell}</text>`);
   }
   svg.push("</svg>");
   element.innerHTML = svg.join("");
 }
 
+// The plies, each with the values before and after it, and its verdict.
 function pliesList(element, review, current) {
   element.replaceChildren();
   for (const ply of review.plies) {
     const item = document.createElement("li");
+    const mistake = MISTAKES.includes(ply.verdict);
     const verdict = ply.verdict.replaceAll("_", " ");
     const best = ply.verdict === "best" ? "" : `; best ${ply.best.join(" ")}`;
-    item.textContent = `${ply.player} ${ply.cell}: ${LETTER[ply.value_before]}${ply.remoteness_before}` +
-      ` → ${LETTER[ply.value]}${ply.remoteness}, ${verdict}${best}`;
-    if (MISTAKES.includes(ply.verdict)) {
-      item.classList.add("mistake");
-      item.textContent = "! " + item.textContent;
-    }
+    item.innerHTML = `<span class="move ${ply.player}">${ply.player} ${ply.cell}</span>` +
+      `<span class="values">${LETTER[ply.value_before]}${ply.remoteness_before} → ` +
+      `${LETTER[ply.value]}${ply.remoteness}</span>` +
+      `<span class="verdict">${mistake ? "! " : ""}${verdict}${best}</span>`;
+    if (mistake) item.classList.add("mistake");
     if (current === ply.ply) item.classList.add("current");
     item.dataset.verdict = ply.verdict;
     element.append(item);
@@ -160,6 +238,16 @@ const play = { game: "3x3", moves: [], human: "X", opponent: "perfect", seed: 1,
 
 function say(element, text) {
   element.textContent = text;
+}
+
+// The status line: the mark of the side to move (or of the winner) and what is happening.
+function tell(text, mark, outcome, thinking) {
+  const status = $("status");
+  status.innerHTML = (mark ? markSvg(mark, "who") : "") + '<span class="text"></span>';
+  status.querySelector(".text").textContent = text;
+  status.classList.toggle("thinking", thinking);
+  if (outcome) status.dataset.outcome = outcome;
+  else delete status.dataset.outcome;
 }
 
 function ending(status, human) {
@@ -182,13 +270,17 @@ async function refresh() {
     hints,
     last: play.moves[play.moves.length - 1],
     onPlay: yourTurn && !play.busy ? humanMove : null,
+    toMove: analysis.to_move,
+    won: analysis.status === "x_wins" || analysis.status === "o_wins",
   });
   if (over) {
-    say($("status"), ending(analysis.status, play.human));
+    const winner = { x_wins: "X", o_wins: "O" }[analysis.status];
+    const outcome = !winner ? "draw" : winner === play.human ? "you" : "them";
+    tell(ending(analysis.status, play.human), winner, outcome, false);
   } else if (yourTurn) {
-    say($("status"), `${analysis.to_move} to move: your turn.`);
+    tell(`${analysis.to_move} to move: your turn.`, analysis.to_move, null, false);
   } else {
-    say($("status"), `${analysis.to_move} to move: ${play.opponent} is thinking…`);
+    tell(`${analysis.to_move} to move: ${play.opponent} is thinking`, analysis.to_move, null, true);
   }
   $("status").dataset.status = analysis.status;
   $("status").dataset.toMove = analysis.to_move;
@@ -212,7 +304,7 @@ async function step() {
     }
   } catch (error) {
     play.busy = false;
-    say($("status"), `Error: ${error.message}`);
+    tell(`Error: ${error.message}`, null, null, false);
   }
 }
 
@@ -315,6 +407,7 @@ async function showReview() {
   drawBoard($("review-board"), reviewed.game, analysis.board, {
     last: ply && ply.cell,
     mistake: ply && MISTAKES.includes(ply.verdict) ? ply.cell : undefined,
+    won: analysis.status === "x_wins" || analysis.status === "o_wins",
   });
   const about = ply ? `: ${ply.player} played ${ply.cell}, ${ply.verdict.replaceAll("_", " ")}` +
     (ply.verdict === "best" ? "" : ` (best ${ply.best.join(" ")})`) : "";
@@ -371,5 +464,5 @@ window.addEventListener("DOMContentLoaded", () => {
   setUpMap();
   setUp()
     .then(showMap)
-    .catch((error) => say($("status"), `Error: ${error.message}`));
+    .catch((error) => tell(`Error: ${error.message}`, null, null, false));
 });
