@@ -133,8 +133,7 @@ pub(super) fn answering<T>(game: Game, answer: impl FnOnce(&Oracle) -> T) -> Res
         return Ok(answer(&Oracle::of(game).map_err(refusal)?));
     }
     let mut busy = Busy::take()?;
-    let oracle = Oracle::of_table(table_of(game)?);
-    busy.hold();
+    let oracle = Oracle::of_table(table_of(game, &mut busy)?);
     Ok(answer(&oracle))
 }
 
@@ -156,9 +155,11 @@ impl Busy {
         Ok(Busy(false))
     }
 
-    /// Counts the request among those holding a table.
-    fn hold(&mut self) {
-        lock().holding += 1;
+    /// Counts the request among those holding a table, in the same hold of the lock as the
+    /// table is handed to it: a solve that finds no table to drop must see it holding one, or
+    /// it would refuse rather than wait for it to be let go.
+    fn hold(&mut self, state: &mut State) {
+        state.holding += 1;
         self.0 = true;
     }
 }
@@ -177,14 +178,16 @@ impl Drop for Busy {
     }
 }
 
-/// The table of `game`: from the cache, or solved when this request's turn comes.
-fn table_of(game: Game) -> Result<Arc<Table>, Refusal> {
+/// The table of `game`, which `busy` then holds: from the cache, or solved when this
+/// request's turn comes.
+fn table_of(game: Game, busy: &mut Busy) -> Result<Arc<Table>, Refusal> {
     let mut state = lock();
     let ticket = (state.next_ticket, game);
     state.next_ticket += 1;
     state.queue.push_back(ticket);
     loop {
         if let Some(table) = state.find(game) {
+            busy.hold(&mut state);
             state.queue.retain(|&waiting| waiting != ticket);
             state.settle();
             // The next in the queue may solve now.
@@ -202,7 +205,10 @@ fn table_of(game: Game) -> Result<Arc<Table>, Refusal> {
     let mut state = lock();
     state.queue.pop_front();
     SOLVED.notify_all();
-    let stored = solved.inspect(|table| state.store(game, table));
+    let stored = solved.inspect(|table| {
+        state.store(game, table);
+        busy.hold(&mut state);
+    });
     state.settle();
     stored
 }
