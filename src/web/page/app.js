@@ -332,6 +332,12 @@ function newGame(event) {
   play.moves = [];
   play.seed = Math.floor(Math.random() * 2 ** 31);
   play.busy = false;
+  // Until the first answer (a game the page's WebAssembly solves takes a second or two), the
+  // new game's empty board, not yet playable, rather than the last game's.
+  const { rows, columns } = shape(play.game);
+  if (rows * columns <= 16) drawBoard($("board"), play.game, ".".repeat(rows * columns), {});
+  say($("status"), `Starting ${play.game}…`);
+  $("status").dataset.status = "starting";
   step();
 }
 
