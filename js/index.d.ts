@@ -229,7 +229,7 @@ export declare class MatchReport {
 export declare function match(x: Bot, o: Bot, options?: MatchOptions): MatchReport;
 
 /** Every export, as the CommonJS entry's `module.exports` and the ES module's default. */
-declare const ttt: {
+interface Package {
   AuditFailed: typeof AuditFailed;
   AuditReport: typeof AuditReport;
   BotError: typeof BotError;
@@ -243,5 +243,8 @@ declare const ttt: {
   bots: typeof bots;
   match: typeof match;
   review: typeof review;
-};
+  /** The package again, as `require("ttt-oracle").default`. */
+  default: Package;
+}
+declare const ttt: Package;
 export default ttt;

@@ -25,13 +25,23 @@ function fail(message) {
   process.exit(2);
 }
 
+/** `word` as a shell reads it back: quoted unless plain. */
+function shellWord(word) {
+  return /^[\w./@%+=:,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
 function main(args) {
   if (args.length !== 1 || args[0].startsWith("-")) {
     fail("give one argument, the folder to write the page into: node js/page.cjs FOLDER");
   }
   const folder = path.resolve(args[0]);
+  const inside = path.relative(folder, process.cwd());
+  if (!inside.startsWith("..") && !path.isAbsolute(inside)) {
+    fail(`${args[0]} is the current folder, or holds it: give a new folder`);
+  }
   let entries = null;
   try {
+    if (fs.lstatSync(folder).isSymbolicLink()) fail(`${args[0]} is a link: give a new folder`);
     entries = fs.readdirSync(folder);
   } catch (error) {
     if (error.code === "ENOTDIR") fail(`${args[0]} is a file, not a folder`);
@@ -42,7 +52,16 @@ function main(args) {
   }
   const parent = path.dirname(folder);
   if (!fs.existsSync(parent)) fail(`${path.dirname(args[0])}: no such folder to write into`);
+  try {
+    fs.accessSync(parent, fs.constants.W_OK);
+  } catch (error) {
+    fail(`cannot write into ${path.dirname(args[0])}: ${error.code}`);
+  }
   const module = buildModule();
+  // Ctrl-C or a TERM while the files are written (milliseconds) is taken once they are all in
+  // place, so that it never leaves the temporary folder behind.
+  const wait = () => {};
+  process.on("SIGINT", wait).on("SIGTERM", wait);
   let staging;
   try {
     staging = fs.mkdtempSync(path.join(parent, `.${path.basename(folder)}-`));
@@ -71,6 +90,7 @@ function main(args) {
     fs.rmSync(staging, { recursive: true, force: true });
     fail(`writing the page into ${args[0]} failed: ${error.message}`);
   }
+  process.off("SIGINT", wait).off("SIGTERM", wait);
   let raw = 0;
   let gzipped = 0;
   for (const name of fs.readdirSync(folder)) {
@@ -81,7 +101,7 @@ function main(args) {
   console.log(
     `The page is in ${args[0]}: ${fs.readdirSync(folder).length} files, ${raw} bytes ` +
       `(${gzipped} gzipped). Serve the folder with any static file server, e.g. ` +
-      `python3 -m http.server -d ${args[0]}`,
+      `python3 -m http.server -d ${shellWord(args[0])}`,
   );
 }
 

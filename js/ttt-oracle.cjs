@@ -373,6 +373,10 @@ module.exports.match = audits.match;
 module.exports.AuditReport = audits.AuditReport;
 module.exports.SideReport = audits.SideReport;
 module.exports.MatchReport = audits.MatchReport;
+// The exports as a default too, as index.d.ts declares them for TypeScript (which reads this
+// entry as a module with a default export): `require("ttt-oracle").default` is the package.
+// Not enumerable, so that it is no export of its own.
+Object.defineProperty(module.exports, "default", { value: module.exports });
 
 /** A value for a message: how it reads, cut to 60 characters, and its type. */
 function describe(value) {

@@ -299,6 +299,32 @@ class Page:
                     runs("...O/..O./.O../X...", "4x4k3"), runs("XX.O/O.../..../....", "4x4k3")]""")
         self.assertEqual(found, [[3, 3, 3, 2, 2], [[0, 1, 2, 3]], [[0, 5, 10]], [[3, 6, 9]], []])
 
+    def test_7_a_whole_transcript_is_reviewed(self):
+        # A transcript of `ttt play --hints` is longer than an address may be (2,048 bytes,
+        # escaped): the page posts it.
+        moves = "\n".join(map(str, range(1, 10))) + "\n"
+        transcript = subprocess.run(
+            [TTT, "play", "--hints", "--opponent", "random", "--seed", "3"], input=moves.encode(),
+            capture_output=True, check=True).stdout.decode()
+        self.assertGreater(len(transcript), 1500)
+        result = transcript.strip().splitlines()[-1]
+        played = result.split("moves:")[1].split()
+        review = ttt_json("review", "--moves", " ".join(played))
+        self.browser.get(self.url + "#review")
+        self.wait(lambda: "your turn" in self.status(), "the page")
+        self.browser.execute_script(
+            "document.getElementById('review-text').value = arguments[0]", transcript)
+        self.find("#review-go").click()
+        mistakes = review["mistakes"]
+        self.wait(lambda: f"{len(played)} plies" in self.find("#review-status").text,
+                  "the review")
+        self.assertIn(f"{mistakes} mistake", self.find("#review-status").text)
+        # Nothing pasted: said so, and the last review's board is gone.
+        self.browser.execute_script("document.getElementById('review-text').value = ''")
+        self.find("#review-go").click()
+        self.wait(lambda: "Paste a game first" in self.find("#review-status").text, "the hint")
+        self.assertEqual(self.board("#review-board"), {})
+
     def test_6_screenshots_for_the_docs(self):
         """docs/web.md's screenshots, made here so that they show the page as it is: a game
         against `random` half played with the hints on, in the light and dark schemes and at

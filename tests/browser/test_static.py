@@ -127,24 +127,55 @@ class Static(Page, unittest.TestCase):
         self.assertEqual(self.hints(),
                          {m["cell"]: (m["value"], m["remoteness"]) for m in analysis["moves"]})
 
-    def test_7_a_damaged_module_is_reported_on_the_page(self):
-        damaged = Path(tempfile.mkdtemp(prefix="ttt-damaged-"))
-        try:
-            for file in self.folder.iterdir():
-                shutil.copy(file, damaged / file.name)
-            wasm = damaged / "ttt_oracle.wasm"
-            wasm.write_bytes(wasm.read_bytes()[:1000])
-            server, url = serve(damaged)
+    def test_8_a_damaged_or_missing_file_is_reported_on_the_page(self):
+        for name, damage, said in [
+            ("ttt_oracle.wasm", lambda f: f.write_bytes(f.read_bytes()[:1000]), "the engine failed"),
+            ("ttt_oracle.wasm", lambda f: f.unlink(), "ttt_oracle.wasm: HTTP 404"),
+            ("worker.js", lambda f: f.unlink(), "worker.js could not be started"),
+        ]:
+            damaged = Path(tempfile.mkdtemp(prefix="ttt-damaged-"))
             try:
-                self.browser.get(url)
-                self.wait(lambda: "Error" in self.status(), "the error")
-                self.assertIn("the engine failed", self.status())
+                for file in self.folder.iterdir():
+                    shutil.copy(file, damaged / file.name)
+                damage(damaged / name)
+                server, url = serve(damaged)
+                try:
+                    self.browser.get(url)
+                    self.wait(lambda: "Error" in self.status(), f"the error ({name})")
+                    self.assertIn(said, self.status())
+                    # Asked again (a review), it fails at once too, rather than never answering.
+                    self.browser.execute_script(
+                        "document.getElementById('review-text').value = '5 1'")
+                    self.find("#review-go").click()
+                    self.wait(lambda: "Error" in self.find("#review-status").text,
+                              f"the review's error ({name})")
+                finally:
+                    server.terminate()
+                    server.wait(timeout=10)
+                    server.stdout.close()
             finally:
-                server.terminate()
-                server.wait(timeout=10)
-                server.stdout.close()
-        finally:
-            shutil.rmtree(damaged, ignore_errors=True)
+                shutil.rmtree(damaged, ignore_errors=True)
+
+    def test_7_a_new_game_while_the_last_is_solved_starts_clean(self):
+        self.browser.get(self.url)
+        self.wait(lambda: "your turn" in self.status(), "the page")
+        choose = """
+            const [game, side] = arguments;
+            document.getElementById('game').value = game;
+            document.getElementById('game').dispatchEvent(new Event('change'));
+            document.getElementById('side').value = side;
+            document.getElementById('new').click();"""
+        # 4x4k3 as O: solved in the worker, then its opponent's first move asked; meanwhile
+        # 3x3 as O, whose opponent moves first too.
+        self.browser.execute_script(choose, "4x4k3", "O")
+        self.browser.execute_script(choose, "3x3", "O")
+        self.wait(lambda: "your turn" in self.status(), "3x3's first turn")
+        # Once 4x4k3's answers have come (its solve, then its opponent's move), none of them
+        # has reached 3x3's game: one mark, X's, and O to move.
+        time.sleep(3)
+        self.assertEqual(list(self.board().values()), ["X"])
+        self.assertIn("O to move: your turn", self.status())
+        self.assertEqual(len(self.browser.find_elements("css selector", "#board .cell")), 9)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ const odds: string | undefined = x.vsRandom?.win;
 const result = match("perfect", (board: string) => board.indexOf(".") + 1);
 const draws: string = result.draws;
 const same: number | null = ttt.bestMove("XO..X....") ?? bestMove("", "3x3");
+const again: number | null = ttt.default.bestMove("XO..X....");
 
 export const used = [cell, cells, toMove, remoteness, verdict, before, overall, loss, best, kind,
-  seed, odds, draws, same];
+  seed, odds, draws, same, again];

@@ -234,7 +234,11 @@ function pliesList(element, review, current) {
 
 // ---- Play ----
 
-const play = { game: "3x3", moves: [], human: "X", opponent: "perfect", seed: 1, busy: false };
+// `epoch` counts the steps taken: the answers of an earlier step (of an earlier game, say, while
+// the browser solves the next) are dropped when they come.
+const play = {
+  game: "3x3", moves: [], human: "X", opponent: "perfect", seed: 1, busy: false, epoch: 0,
+};
 
 function say(element, text) {
   element.textContent = text;
@@ -257,9 +261,12 @@ function ending(status, human) {
     : `${play.opponent} wins (${winner} made a line).`;
 }
 
+// Draws the game as it stands; null, drawing nothing, when a later step has begun meanwhile.
 async function refresh() {
+  const epoch = play.epoch;
   const params = { game: play.game, moves: play.moves.join(" ") };
   const [analysis, review] = await Promise.all([api("analyze", params), api("review", params)]);
+  if (epoch !== play.epoch) return null;
   const over = analysis.status !== "in_progress";
   const yourTurn = !over && analysis.to_move === play.human;
   const hints = $("hints").checked && !over
@@ -269,7 +276,7 @@ async function refresh() {
   drawBoard($("board"), play.game, analysis.board, {
     hints,
     last: play.moves[play.moves.length - 1],
-    onPlay: yourTurn && !play.busy ? humanMove : null,
+    onPlay: yourTurn ? humanMove : null,
     toMove: analysis.to_move,
     won: analysis.status === "x_wins" || analysis.status === "o_wins",
   });
@@ -290,21 +297,25 @@ async function refresh() {
   return analysis;
 }
 
+// Draws the game, then has the opponent move if it is its turn. Moves are not taken meanwhile
+// (a click while the answers are coming would be played out of turn).
 async function step() {
+  const epoch = ++play.epoch;
+  play.busy = true;
   try {
     const analysis = await refresh();
-    if (analysis.status === "in_progress" && analysis.to_move !== play.human) {
-      play.busy = true;
+    if (analysis && analysis.status === "in_progress" && analysis.to_move !== play.human) {
       const answer = await api("move", {
         game: play.game, moves: play.moves.join(" "), opponent: play.opponent, seed: play.seed,
       });
+      if (epoch !== play.epoch) return;
       play.moves.push(answer.cell);
-      play.busy = false;
       await refresh();
     }
   } catch (error) {
-    play.busy = false;
-    tell(`Error: ${error.message}`, null, null, false);
+    if (epoch === play.epoch) tell(`Error: ${error.message}`, null, null, false);
+  } finally {
+    if (epoch === play.epoch) play.busy = false;
   }
 }
 
@@ -336,6 +347,7 @@ function newGame(event) {
   // new game's empty board, not yet playable, rather than the last game's.
   const { rows, columns } = shape(play.game);
   if (rows * columns <= 16) drawBoard($("board"), play.game, ".".repeat(rows * columns), {});
+  else $("board").replaceChildren();
   say($("status"), `Starting ${play.game}…`);
   $("status").dataset.status = "starting";
   step();
@@ -389,6 +401,15 @@ const reviewed = { review: null, game: "3x3", at: 0 };
 
 async function startReview(event) {
   event.preventDefault();
+  // The last review's board, chart and list go: they are not this game's.
+  reviewed.review = null;
+  for (const id of ["review-board", "review-chart", "review-list"]) $(id).replaceChildren();
+  say($("review-step"), "ply 0 of 0");
+  if ($("review-text").value.trim() === "") {
+    say($("review-status"), "Paste a game first: a move list, or the result: line of ttt play.");
+    return;
+  }
+  say($("review-status"), "Reviewing…");
   try {
     const game = $("review-game").value.trim() || "3x3";
     const review = await api("review", { game, text: $("review-text").value });

@@ -8,18 +8,24 @@
 const ENGINE = document.querySelector('meta[name="ttt-engine"]')?.content === "wasm"
   ? startWorker() : null;
 
-// `/api/NAME?PARAMS` answered as JSON; an answer that is not 2xx throws its error's message.
+// `/api/NAME` asked with PARAMS (posted as JSON, so that a pasted transcript is not bounded by
+// the length of an address), answered as JSON; an answer that is not 2xx throws its error.
 async function api(name, params) {
-  const query = new URLSearchParams(params).toString();
-  const target = `api/${name}?${query}`;
-  const { status, body } = ENGINE ? await ENGINE.ask(`/${target}`) : await fetched(target);
+  const request = JSON.stringify(params);
+  const { status, body } = ENGINE
+    ? await ENGINE.ask("POST", `/api/${name}`, request)
+    : await fetched(`api/${name}`, request);
   const json = JSON.parse(body);
   if (status < 200 || status > 299) throw new Error(json.error || `HTTP ${status}`);
   return json;
 }
 
-async function fetched(target) {
-  const response = await fetch(target);
+async function fetched(target, request) {
+  const response = await fetch(target, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: request,
+  });
   return { status: response.status, body: await response.text() };
 }
 
@@ -29,7 +35,7 @@ const maps = new Map();
 async function mapUrl(side) {
   if (!ENGINE) return `map.svg?as=${side}`;
   if (!maps.has(side)) {
-    const { status, type, body } = await ENGINE.ask(`/map.svg?as=${side}`);
+    const { status, type, body } = await ENGINE.ask("GET", `/map.svg?as=${side}`, "");
     if (status !== 200) throw new Error(JSON.parse(body).error);
     maps.set(side, URL.createObjectURL(new Blob([body], { type })));
   }
@@ -53,28 +59,34 @@ function startWorker() {
     if (data.failure) reject(new Error(data.failure));
     else resolve(data);
   };
+  // A worker that cannot start (its script missing, say) gives an event with no message; it
+  // answers nothing after, so every request from then on fails at once.
+  let failed = null;
   worker.onerror = (event) => {
-    for (const { reject } of waiting.values()) reject(new Error(`the engine failed: ${event.message}`));
+    failed = `the engine failed: ${event.message || "worker.js could not be started"}`;
+    for (const { reject } of waiting.values()) reject(new Error(failed));
     waiting.clear();
   };
   return {
-    ask(target) {
+    ask(method, target, body) {
+      if (failed) return Promise.reject(new Error(failed));
       const id = next++;
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        worker.postMessage({ id, method: "GET", target, body: "" });
+        worker.postMessage({ id, method, target, body });
       });
     },
   };
 }
 
+// The bar under the status line of each section (.solving), which any of them may have asked.
 function showSolving(progress) {
-  const element = document.getElementById("solving");
-  if (!element) return;
-  element.hidden = progress === null;
-  if (progress === null) return;
-  const percent = Math.floor(progress.fraction * 100);
-  element.querySelector("progress").value = progress.fraction;
-  element.querySelector("span").textContent =
-    `Solving ${progress.game} in this browser, once: ${percent}%`;
+  for (const element of document.querySelectorAll(".solving")) {
+    element.hidden = progress === null;
+    if (progress === null) continue;
+    const percent = Math.floor(progress.fraction * 100);
+    element.querySelector("progress").value = progress.fraction;
+    element.querySelector("span").textContent =
+      `Solving ${progress.game} in this browser: ${percent}%`;
+  }
 }
