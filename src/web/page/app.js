@@ -198,11 +198,16 @@ function drawChart(element, review, current) {
   if (current !== undefined) {
     svg.push(`<line class="current" x1="${x(current)}" x2="${x(current)}" y1="${top - 8}" y2="${H - top + 8}"/>`);
   }
+  // A label every `every` points (and at the last), so that a long game's do not overlap; each
+  // point says its value in its title.
+  const every = Math.ceil(points.length / 12);
   for (const p of points) {
     const title = `ply ${p.ply}: ${p.value === "draw" ? "draw" : (p.value === "win" ? "X" : "O") + " wins"} in ${p.remoteness}`;
     const below = p.value === "loss" ? 18 : -9;
     svg.push(`<circle class="dot ${p.value}" cx="${x(p.ply)}" cy="${y(p)}" r="5"><title>${title}</title></circle>`);
-    svg.push(`<text x="${x(p.ply)}" y="${y(p) + below}" text-anchor="middle">${LETTER[p.value]}${p.remoteness}</text>`);
+    if (p.ply % every === 0 || p.ply === points.length - 1) {
+      svg.push(`<text x="${x(p.ply)}" y="${y(p) + below}" text-anchor="middle">${LETTER[p.value]}${p.remoteness}</text>`);
+    }
   }
   for (const ply of review.plies.filter((ply) => MISTAKES.includes(ply.verdict))) {
     const p = points[ply.ply - 1];
