@@ -299,6 +299,26 @@ class Page:
                     runs("...O/..O./.O../X...", "4x4k3"), runs("XX.O/O.../..../....", "4x4k3")]""")
         self.assertEqual(found, [[3, 3, 3, 2, 2], [[0, 1, 2, 3]], [[0, 5, 10]], [[3, 6, 9]], []])
 
+    def test_9_two_digit_cells_by_their_numbers(self):
+        self.browser.get(self.url)
+        self.wait(lambda: "your turn" in self.status(), "the page")
+        self.browser.execute_script("""
+            document.getElementById('game').value = '3x4';
+            document.getElementById('game').dispatchEvent(new Event('change'));
+            document.getElementById('opponent').value = 'perfect';
+            document.getElementById('side').value = 'X';
+            document.getElementById('new').click();""")
+        self.wait(lambda: "your turn" in self.status() and len(self.browser.find_elements(
+            By.CSS_SELECTOR, "#board .cell")) == 12, "3x4's first turn")
+        body = self.find("body")
+        body.send_keys("1", "1")
+        self.wait(lambda: len(self.board()) == 2 and "your turn" in self.status(), "a reply")
+        self.assertEqual(self.board()[11], "X")
+        # A digit that could start a longer number is played once no other follows.
+        body.send_keys("1")
+        self.wait(lambda: len(self.board()) == 4, "cell 1 and a reply")
+        self.assertEqual(self.board()[1], "X")
+
     def test_7_a_whole_transcript_is_reviewed(self):
         # A transcript of `ttt play --hints` is longer than an address may be (2,048 bytes,
         # escaped): the page posts it.

@@ -383,13 +383,37 @@ async function setUp() {
   newGame();
 }
 
+// The digits typed so far of a cell's number, on a board of 10 cells or more, and the timer
+// that plays them when no digit follows.
+const typed = { digits: "", timer: null };
+const TYPING_MS = 700;
+
+// Plays the cell numbered `digits`, if it is free.
+function playTyped(digits) {
+  clearTimeout(typed.timer);
+  typed.digits = "";
+  const cell = $("board").querySelector(`[data-cell="${digits}"]:not([aria-disabled])`);
+  if (cell) cell.click();
+}
+
+// A cell's number: one digit at once; on a larger board, a digit that can start a longer
+// number waits for the next (or TYPING_MS), so that "1 2" plays cell 12.
+function typeDigit(digit) {
+  const cells = $("board").querySelectorAll(".cell").length;
+  const digits = typed.digits + digit;
+  if (Number(digits) > cells || digits === "0") return playTyped(typed.digits);
+  if (Number(digits) * 10 > cells) return playTyped(digits);
+  clearTimeout(typed.timer);
+  typed.digits = digits;
+  typed.timer = setTimeout(() => playTyped(typed.digits), TYPING_MS);
+}
+
 function keyboard(event) {
   const target = event.target;
   if (target.matches("input:not([type=checkbox]), textarea, select")) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
-  if (/^[1-9]$/.test(event.key)) {
-    const cell = $("board").querySelector(`[data-cell="${event.key}"]:not([aria-disabled])`);
-    if (cell) cell.click();
+  if (/^[0-9]$/.test(event.key)) {
+    typeDigit(event.key);
   } else if (event.key === "u") {
     undo();
   } else if (event.key === "n") {
