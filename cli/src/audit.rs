@@ -9,7 +9,6 @@ use clap::{Args, ValueEnum};
 use ttt_oracle::audit::Report;
 use ttt_oracle::audit::{AuditBudget, SideReport};
 use ttt_oracle::bots::Bot;
-use ttt_oracle::text::{escape, fit};
 use ttt_oracle::{AuditError, AuditOptions, Game, Player};
 
 use super::audit_jobs::{Entry, audit_all};
@@ -264,10 +263,7 @@ fn refused_up_front(named: &mut [Entry], game: Game, sides: &[Player]) -> Result
                 Ok(()) => {}
                 Err(error @ AuditError::WouldPassMemory(_)) => {
                     let holds = Holds::of(entry.bot.as_ref());
-                    let left = named.iter().flat_map(|entry| {
-                        let name = fit(&escape(&entry.name), 30);
-                        sides.iter().map(move |side| format!("{name} as {side}"))
-                    });
+                    let left = named.iter().flat_map(|entry| entry.sides_named(sides));
                     return Err(Stopped::new(error, holds, left.collect()));
                 }
                 // Anything else is met again, and reported, by the audit itself.

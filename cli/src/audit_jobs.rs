@@ -29,6 +29,12 @@ pub(super) struct Entry {
 }
 
 impl Entry {
+    /// `sides` of this bot as the report's last line names those left unaudited: "NAME as X".
+    pub(super) fn sides_named(&self, sides: &[Player]) -> impl Iterator<Item = String> {
+        let name = fit(&escape(&self.name), 30);
+        sides.iter().map(move |side| format!("{name} as {side}"))
+    }
+
     /// `bot`, made as the options say, with its twin when both sides go `at_once`, once it says
     /// it plays `game` (a refusal is bad usage).
     pub(super) fn new(
@@ -164,12 +170,7 @@ pub(super) fn audit_all<R: Send>(
             }
         }
         if let Some((_, _, left)) = &mut audited.stopped {
-            let name = fit(&escape(&entry.name), 30);
-            left.extend(
-                sides[done.len()..]
-                    .iter()
-                    .map(|side| format!("{name} as {side}")),
-            );
+            left.extend(entry.sides_named(&sides[done.len()..]));
         }
         if !done.is_empty() {
             audited.audits.push(BotAudit {

@@ -374,9 +374,11 @@ pub fn estimate(bot: &mut dyn Bot, options: &AuditOptions) -> Result<(), AuditEr
         return Ok(());
     }
     bot.plays(game).map_err(AuditError::Refused)?;
-    let node = std::mem::size_of::<node::Node<Cached>>() as u64;
-    Ok(estimate::refuse_if_over(bot, game, side, node)?)
+    Ok(estimate::refuse_if_over(bot, game, side, CACHED_NODE)?)
 }
+
+/// The bytes a position of a walk over a table `ttt solve` cached holds, for the estimate.
+const CACHED_NODE: u64 = std::mem::size_of::<node::Node<Cached>>() as u64;
 
 /// The audit of [`audit`] on a game with a table, as `options` say.
 pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideReport, AuditError> {
@@ -395,8 +397,7 @@ pub(crate) fn solved(bot: &mut dyn Bot, options: &AuditOptions) -> Result<SideRe
         Layout::TicTacToe(dense) => walk::<Board>(bot, game, dense, side, u64::MAX, keep),
         Layout::Disk(table) => {
             if !estimated {
-                let node = std::mem::size_of::<node::Node<Cached>>() as u64;
-                estimate::refuse_if_over(bot, game, side, node)?;
+                estimate::refuse_if_over(bot, game, side, CACHED_NODE)?;
             }
             walk::<Cached>(bot, game, table, side, limit, keep)
         }
