@@ -58,6 +58,8 @@ export interface Analysis {
   best: number[];
   line: number[];
   moves: MoveValue[];
+  /** Only when the game is won: each line of k the winner made, its cells lowest first. */
+  won_lines?: number[][];
 }
 
 /** A move judged against the table: `best`, or how much worse it was. */

@@ -51,4 +51,8 @@ pub struct Analysis {
     pub line: Vec<Cell>,
     /// Every legal move, by cell, valued from the view of the player making it.
     pub moves: Vec<MoveValue>,
+    /// The lines the winner made ([`Position::won_lines`]); left out of the JSON unless the
+    /// game is won.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub won_lines: Vec<Cells>,
 }

@@ -309,6 +309,7 @@ impl Oracle {
             best: self.best_moves(position),
             line: self.line(position),
             moves: self.moves(position),
+            won_lines: position.won_lines(),
         }
     }
 

@@ -332,6 +332,31 @@ impl Position {
         )
     }
 
+    /// The lines of k the winner made, each its cells (lowest first, so the first and the last
+    /// are its ends); none unless the game is won. A run longer than k is every line of k in it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ttt_oracle::{Game, Position};
+    ///
+    /// let won = Position::parse(Game::TIC_TAC_TOE, "XXX/OO./...")?;
+    /// assert_eq!(won.won_lines().iter().map(ToString::to_string).collect::<Vec<_>>(), ["1 2 3"]);
+    /// assert!(Position::empty(Game::TIC_TAC_TOE).won_lines().is_empty());
+    /// # Ok::<(), ttt_oracle::PositionError>(())
+    /// ```
+    pub fn won_lines(&self) -> Vec<Cells> {
+        let Some(winner) = self.winner() else {
+            return Vec::new();
+        };
+        let marks = self.mask(winner);
+        let lines = self.geometry.lines().iter();
+        lines
+            .filter(|&&line| line & marks == line)
+            .map(|&line| Cells::from_bits(line))
+            .collect()
+    }
+
     /// The empty cells where a mark of `player` would make two threats at once (a fork): two
     /// lines through the cell, each then one mark short of k, its last cell empty.
     ///

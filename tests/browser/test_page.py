@@ -288,16 +288,32 @@ class Page:
         self.assertNotEqual(backgrounds[0], backgrounds[1], "the dark scheme is not applied")
 
     def test_5_winning_lines_of_other_games(self):
-        """The page reads k from the game's name as src/game.rs does, and finds a line of k or
-        more in any direction."""
-        self.browser.get(self.url)
+        """A won game's lines, in any direction and for any k, struck through as the library
+        finds them (`won_lines` of `ttt analyze --format json`), on the reviewed board."""
+        self.browser.get(self.url + "#review")
         self.wait(lambda: "your turn" in self.status(), "the page")
-        found = self.browser.execute_script("""
-            const runs = (board, game) => winningRuns(board.replaceAll("/", ""), shape(game));
-            return [["3x3", "3x4", "4x4k3", "4X4K2", "2x5"].map((g) => shape(g).k),
-                    runs("XXXX/OO../O...", "3x4"), runs("X.../.X../..XO/O...", "4x4k3"),
-                    runs("...O/..O./.O../X...", "4x4k3"), runs("XX.O/O.../..../....", "4x4k3")]""")
-        self.assertEqual(found, [[3, 3, 3, 2, 2], [[0, 1, 2, 3]], [[0, 5, 10]], [[3, 6, 9]], []])
+        games = [("3x4", "1 5 2 6 3"), ("4x4k3", "1 12 6 13 11"), ("4x4k3", "13 4 1 7 2 10"),
+                 ("4X4K2", "1 5 2"), ("4x4k3", "1 4 2 5")]
+        for game, moves in games:
+            analysis = ttt_json("analyze", "--game", game, "--moves", moves)
+            lines = analysis.get("won_lines", [])
+            self.find("#review-game").clear()
+            self.find("#review-game").send_keys(game)
+            self.browser.execute_script(
+                "document.getElementById('review-text').value = arguments[0]", moves)
+            self.find("#review-go").click()
+            self.wait(lambda: "plies" in self.find("#review-status").text
+                      and f"ply {len(moves.split())} of" in self.find("#review-step").text,
+                      f"the review of {game} {moves}")
+            shown = self.browser.execute_script(
+                "return [...document.querySelectorAll('#review-board .cell.win-line')]"
+                ".map((c) => +c.dataset.cell)")
+            self.assertEqual(sorted(shown), sorted({c for line in lines for c in line}),
+                             f"{game} {moves}")
+            struck = self.browser.find_elements(By.CSS_SELECTOR, "#review-board .strike line")
+            self.assertEqual(len(struck), len(lines), f"{game} {moves}")
+        self.assertEqual([len(ttt_json("analyze", "--game", g, "--moves", m).get("won_lines", []))
+                          for g, m in games], [1, 1, 1, 1, 0])
 
     def test_9_two_digit_cells_by_their_numbers(self):
         self.browser.get(self.url)

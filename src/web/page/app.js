@@ -9,13 +9,10 @@ const $ = (id) => document.getElementById(id);
 
 const WORD = { win: "win", draw: "draw", loss: "loss" };
 
-// A game's shape as src/game.rs reads its name: `MxN` (M rows, N columns, k the shorter side)
-// or `MxNkK`, in either case.
+// A game's rows and columns, from its name (`MxN` or `MxNkK`, in either case).
 function shape(game) {
-  const m = /^(\d+)x(\d+)(?:k(\d+))?$/i.exec(game.trim());
-  if (!m) return { rows: 3, columns: 3, k: 3 };
-  const [rows, columns] = [+m[1], +m[2]];
-  return { rows, columns, k: m[3] ? +m[3] : Math.min(rows, columns) };
+  const m = /^(\d+)x(\d+)(?:k\d+)?$/i.exec(game.trim());
+  return m ? { rows: +m[1], columns: +m[2] } : { rows: 3, columns: 3 };
 }
 
 // ---- The board ----
@@ -28,33 +25,12 @@ function markSvg(mark, className) {
   return `<svg class="mark ${mark} ${className}" viewBox="0 0 100 100" aria-hidden="true">${shapeOf}</svg>`;
 }
 
-// The runs of k or more of one mark (across, down or diagonally) on `marks`, the board's
-// cells row by row: each run the list of its cells, from 0; a run longer than k once.
-function winningRuns(marks, { rows, columns, k }) {
-  const at = (r, c) => (r >= 0 && r < rows && c >= 0 && c < columns ? marks[r * columns + c] : "");
-  const runs = [];
-  for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < columns; c++) {
-        const mark = at(r, c);
-        if ((mark !== "X" && mark !== "O") || at(r - dr, c - dc) === mark) continue;
-        let length = 1;
-        while (at(r + length * dr, c + length * dc) === mark) length++;
-        if (length >= k) {
-          runs.push(Array.from({ length }, (_, i) => (r + i * dr) * columns + c + i * dc));
-        }
-      }
-    }
-  }
-  return runs;
-}
-
 // Draws `board` (text, rows split by '/') into `element`. Options: `hints` (cell -> move
 // value) colours the empty cells; `onPlay` makes them playable, `toMove` the mark shown on
-// hover; `last` and `mistake` mark a cell; `won` strikes the winning lines through.
+// hover; `last` and `mistake` mark a cell; `wonLines` (the analysis's `won_lines`, each a
+// line's cells) are struck through.
 function drawBoard(element, game, board, options) {
-  const size = shape(game);
-  const { rows, columns } = size;
+  const { rows, columns } = shape(game);
   const marks = board.replaceAll("/", "");
   const before = element.dataset.marks || "";
   // The cell that had the keyboard's focus keeps it through the redrawing.
@@ -64,7 +40,7 @@ function drawBoard(element, game, board, options) {
   element.style.setProperty("--columns", columns);
   element.style.setProperty("--side", Math.max(rows, columns));
   element.replaceChildren();
-  const runs = options.won ? winningRuns(marks, size) : [];
+  const runs = (options.wonLines || []).map((line) => line.map((cell) => cell - 1));
   const inRun = new Set(runs.flat());
   const cells = [];
   for (let i = 0; i < rows * columns; i++) {
@@ -283,7 +259,7 @@ async function refresh() {
     last: play.moves[play.moves.length - 1],
     onPlay: yourTurn ? humanMove : null,
     toMove: analysis.to_move,
-    won: analysis.status === "x_wins" || analysis.status === "o_wins",
+    wonLines: analysis.won_lines,
   });
   if (over) {
     const winner = { x_wins: "X", o_wins: "O" }[analysis.status];
@@ -463,7 +439,7 @@ async function showReview() {
   drawBoard($("review-board"), reviewed.game, analysis.board, {
     last: ply && ply.cell,
     mistake: ply && MISTAKES.includes(ply.verdict) ? ply.cell : undefined,
-    won: analysis.status === "x_wins" || analysis.status === "o_wins",
+    wonLines: analysis.won_lines,
   });
   const about = ply ? `: ${ply.player} played ${ply.cell}, ${ply.verdict.replaceAll("_", " ")}` +
     (ply.verdict === "best" ? "" : ` (best ${ply.best.join(" ")})`) : "";
